@@ -1,0 +1,38 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { ProviderError } from '../src/provider/errors';
+
+// Activities are at-least-once and Temporal retries them; this decides which provider failures
+// are worth retrying. Transient errors, 429, 5xx and network failures are; validation, auth and
+// not-found are not, and they fail the activity with what a person needs to act.
+export function toActivityFailure(err: unknown): unknown {
+  if (err instanceof ApplicationFailure) return err;
+  const retryable = (err as { retryable?: boolean }).retryable === true;
+  if (retryable) return err;
+  if (err instanceof ProviderError) {
+    return ApplicationFailure.create({
+      type: err.body.type,
+      message: err.message,
+      nonRetryable: true,
+      details: [{ call: err.call, status: err.status, type: err.body.type, errorCode: err.body.errorCode ?? '', exceptionId: err.body.exceptionId, message: err.body.message, problematicField: err.body.problematicField ?? '' }],
+      cause: err,
+    });
+  }
+  const e = err as Error;
+  return ApplicationFailure.create({ type: e?.name ?? 'Error', message: e?.message ?? String(err), nonRetryable: true, cause: e instanceof Error ? e : undefined });
+}
+
+/** Wraps every function of an activities object with the failure mapping above. */
+export function withProviderFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  return Object.fromEntries(
+    Object.entries(activities).map(([name, fn]) => [
+      name,
+      async (...args: never[]) => {
+        try {
+          return await fn(...args);
+        } catch (err) {
+          throw toActivityFailure(err);
+        }
+      },
+    ]),
+  ) as T;
+}

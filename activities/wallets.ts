@@ -1,0 +1,35 @@
+import type { ProviderClient } from '../src/provider/client';
+import { createWallet, listWalletTransactions, readTransfer } from '../src/provider/endpoints';
+import type { WalletType } from '../src/provider/schemas/wallet';
+import { withProviderFailures } from './provider-failure';
+
+export interface WalletActivityDeps {
+  provider: ProviderClient;
+  /** Where the provider sends this wallet's callbacks: INGRESS_PUBLIC_URL + /callbacks. */
+  callbackUrl: string;
+}
+
+export function createWalletActivities({ provider, callbackUrl }: WalletActivityDeps) {
+  return withProviderFailures({
+    /** Creates the wallet; the idempotency key makes a retried attempt return the first wallet. */
+    async createWallet(input: { name: string; type?: WalletType; notes?: string; idempotencyKey: string }) {
+      const w = await provider.call(createWallet, {
+        body: { name: input.name, type: input.type, notes: input.notes, callbackUrl },
+        idempotencyKey: input.idempotencyKey,
+      });
+      // Only what the workflows need goes into history (verificationData never does).
+      return { id: w.id, srn: w.srn, depositAddresses: w.depositAddresses };
+    },
+
+    async listWalletTransactions(walletId: string) {
+      return (await provider.call(listWalletTransactions, { params: { walletId } })).data;
+    },
+
+    async readTransferSummary(transferId: string) {
+      const t = await provider.call(readTransfer, { params: { transferId } });
+      return { id: t.id, source: t.source, status: t.status };
+    },
+  });
+}
+
+export type WalletActivities = ReturnType<typeof createWalletActivities>;

@@ -1,0 +1,55 @@
+// Lint rules that keep the product honest: no floating promises anywhere, and workflow code
+// that stays deterministic (no Node built-ins, no wall clock, no randomness outside the workflow API).
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.data/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'Workflow code must be deterministic: Node built-ins belong in activities.',
+          })),
+          patterns: [
+            { group: ['undici', 'fastify', '**/src/provider/client*', '**/activities/**'], message: 'Workflows call the provider through activities (proxyActivities), never directly.' },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Use workflow time through the Temporal API (e.g. sleep, workflowInfo) instead of Date.now in workflows.' },
+        { object: 'Math', property: 'random', message: 'Use uuid4() or deterministic data from @temporalio/workflow instead of Math.random.' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
+        { name: 'setInterval', message: 'Use sleep() in a loop from @temporalio/workflow.' },
+        { name: 'process', message: 'Workflows receive configuration as input, not from process.env.' },
+        { name: 'require', message: 'Workflows import only @temporalio/workflow and pure helpers.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'new Date() without arguments reads the wall clock; pass a timestamp from workflow time.' },
+      ],
+    },
+  },
+);

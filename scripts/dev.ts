@@ -1,0 +1,93 @@
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createIngress } from '../src/ingress/server';
+import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config';
+import { providerFromConfig } from '../src/provider/from-config';
+import { createSandbox, type Sandbox } from '../src/sandbox/server';
+import type { DevServer } from '../src/temporal/dev-server';
+import { startEmbeddedTemporal } from '../src/temporal/embedded';
+import { assertPortFree } from '../src/temporal/ports';
+import { createWorker } from '../worker/create-worker';
+
+// `npm run dev`: the whole product on its embedded default — Temporal dev server with its Web
+// UI, the sandbox provider, the callback ingress and the worker — in one process tree.
+
+const say = (line: string) => console.log(`[dev] ${line}`);
+const stops: Array<() => Promise<unknown>> = [];
+let stopping = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (stopping) process.exit(code);
+  stopping = true;
+  say('stopping…');
+  for (const stop of stops.reverse()) await stop().catch((err: Error) => say(`while stopping: ${err.message}`));
+  say('stopped');
+  process.exit(code);
+}
+
+async function main(config: Config): Promise<void> {
+  if (config.temporal.embedded) await assertPortFree(config.temporal.port, 'TEMPORAL_PORT');
+  if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
+  if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT');
+  await assertPortFree(config.ingress.port, 'INGRESS_PORT', '0.0.0.0');
+
+  let server: DevServer | undefined;
+  if (config.temporal.embedded) {
+    server = await startEmbeddedTemporal({ ...config.temporal, logFile: '.data/temporal.log', log: say });
+    stops.push(() => server!.stop());
+  }
+  const address = server?.address ?? temporalAddress(config);
+
+  let sandbox: Sandbox | undefined;
+  if (config.provider.usesSandbox) {
+    sandbox = createSandbox({ apiKey: config.provider.apiKey, secretKey: config.provider.secretKey, stateFile: config.sandbox.stateFile ?? '.data/sandbox.json' });
+    await sandbox.listen(config.sandbox.port);
+    stops.push(() => sandbox!.close());
+  }
+
+  const connection = await Connection.connect({ address });
+  stops.push(() => connection.close());
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const ingress = createIngress({
+    client,
+    taskQueue: config.temporal.taskQueue,
+    secretKey: config.provider.secretKey,
+    maxBodyBytes: config.ingress.maxBodyBytes,
+    walletPollIntervalMs: config.wallet.pollIntervalMs,
+  });
+  await ingress.listen({ port: config.ingress.port, host: '0.0.0.0' });
+  stops.push(() => ingress.close());
+
+  // This script owns shutdown order (worker first, then ingress, sandbox, server): no SDK signal handlers.
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
+  const provider = providerFromConfig(config);
+  say('Bundling workflows and starting the worker…');
+  const { worker, connection: workerConnection } = await createWorker({ config, provider, });
+  const running = worker.run();
+  stops.push(async () => {
+    worker.shutdown();
+    await running;
+    await workerConnection.close();
+    await provider.close();
+  });
+  running.catch((err: Error) => {
+    say(`worker failed: ${err.message}`);
+    void shutdown(1);
+  });
+
+  say(`Temporal gRPC     ${address} (namespace ${config.temporal.namespace})`);
+  if (server) say(`Temporal Web UI   ${server.uiUrl}`);
+  say(`Provider          ${config.provider.baseUrl}${sandbox ? ' (sandbox; operator routes under /sandbox/)' : ''}`);
+  say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: /health)`);
+  say(`Worker            task queue ${config.temporal.taskQueue}`);
+  say('ready — press Ctrl-C to stop');
+}
+
+process.once('SIGINT', () => void shutdown(0));
+process.once('SIGTERM', () => void shutdown(0));
+try {
+  await main(loadConfig());
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : `[dev] failed to start: ${(err as Error).message}`);
+  await shutdown(1);
+}

@@ -1,0 +1,55 @@
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { openWalletInput } from '../../workflows/messages/wallet-inputs';
+import { type OpenWalletResult, openWalletWorkflowId, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet';
+import type { openWalletWorkflow } from '../../workflows/open-wallet';
+import { ProcessNotFoundError, rejectInput } from './errors';
+
+export interface WalletsClientOptions {
+  taskQueue: string;
+  /** How often a wallet's workflow polls the provider for transactions it missed. */
+  pollIntervalMs: number;
+}
+
+/** What a backend service uses to open wallets and read them. */
+export class WalletsClient {
+  constructor(
+    private readonly client: Client,
+    private readonly opts: WalletsClientOptions,
+  ) {}
+
+  /**
+   * Opens a wallet for `name` (your unique identifier for the user), or finds the one already
+   * opened under that name, and resolves when the provider has created it.
+   */
+  async open(input: { name: string; type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS'; notes?: string }): Promise<OpenWalletResult> {
+    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs });
+    if (!parsed.success) throw rejectInput(parsed.error.issues);
+    const workflowId = openWalletWorkflowId(parsed.data.name);
+    try {
+      const handle = await this.client.workflow.start<typeof openWalletWorkflow>('openWalletWorkflow', {
+        workflowId,
+        taskQueue: this.opts.taskQueue,
+        args: [parsed.data],
+        // A second open of the same name attaches to the first, running or completed; only a
+        // failed attempt may be started again.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      });
+      return await handle.result();
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return this.client.workflow.getHandle<typeof openWalletWorkflow>(workflowId).result();
+    }
+  }
+
+  /** Balances, recent transactions and counters of a wallet, as its workflow has recorded them. */
+  async state(walletId: string): Promise<WalletView> {
+    const id = walletWorkflowId(walletId);
+    try {
+      return await this.client.workflow.getHandle(id).query(walletQuery);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new ProcessNotFoundError(id);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { parseDuration } from './duration';
+
+// Every setting the product reads from the environment, with a working default for the
+// embedded stack. Parsed once; a bad value stops start-up with the variable's name.
+
+const port = z.coerce.number().int().min(1).max(65535);
+const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+const duration = z.string().transform((value, ctx) => {
+  try {
+    return parseDuration(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
+const nonEmpty = z.string().trim().min(1);
+
+const envSchema = z.object({
+  TEMPORAL_ADDRESS: nonEmpty.optional(),
+  TEMPORAL_NAMESPACE: nonEmpty.default('default'),
+  TEMPORAL_TASK_QUEUE: nonEmpty.default('payflows'),
+  TEMPORAL_CLI_PATH: nonEmpty.optional(),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_DB_FILE: nonEmpty.default('.data/temporal.sqlite'),
+  PROVIDER_BASE_URL: url.optional(),
+  PROVIDER_API_KEY: nonEmpty.default('AK-SANDBOX-MASTER'),
+  PROVIDER_SECRET_KEY: nonEmpty.default('SK-SANDBOX-MASTER-SECRET-0001'),
+  PROVIDER_TIMEOUT: duration.default(15_000),
+  SANDBOX_PORT: port.default(4010),
+  SANDBOX_STATE_FILE: nonEmpty.optional(),
+  INGRESS_PORT: port.default(4020),
+  INGRESS_PUBLIC_URL: url.optional(),
+  INGRESS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  WALLET_POLL_INTERVAL: duration.default(60_000),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  // Empty strings mean "unset", as a shell's `VAR=` would suggest.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(present[String(i.path[0])] ?? '')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration; fix these environment variables:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    temporal: {
+      /** Unset means: start the embedded dev server (npm run dev) or expect it on localhost. */
+      address: e.TEMPORAL_ADDRESS,
+      embedded: e.TEMPORAL_ADDRESS === undefined,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      cliPath: e.TEMPORAL_CLI_PATH,
+      port: e.TEMPORAL_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+      dbFile: e.TEMPORAL_DB_FILE,
+    },
+    provider: {
+      baseUrl: e.PROVIDER_BASE_URL ?? `http://127.0.0.1:${e.SANDBOX_PORT}`,
+      usesSandbox: e.PROVIDER_BASE_URL === undefined,
+      apiKey: e.PROVIDER_API_KEY,
+      secretKey: e.PROVIDER_SECRET_KEY,
+      timeoutMs: e.PROVIDER_TIMEOUT,
+    },
+    sandbox: { port: e.SANDBOX_PORT, stateFile: e.SANDBOX_STATE_FILE },
+    ingress: {
+      port: e.INGRESS_PORT,
+      publicUrl: e.INGRESS_PUBLIC_URL ?? `http://127.0.0.1:${e.INGRESS_PORT}`,
+      maxBodyBytes: e.INGRESS_MAX_BODY_BYTES,
+    },
+    wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** The Temporal address the processes connect to: the configured one, or the embedded server's. */
+export function temporalAddress(config: Config): string {
+  return config.temporal.address ?? `127.0.0.1:${config.temporal.port}`;
+}

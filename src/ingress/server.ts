@@ -1,0 +1,74 @@
+import type { Client } from '@temporalio/client';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { callbackSignature, signatureMatches } from '../provider/signing';
+import { transactionSignal, walletWorkflowId } from '../../workflows/messages/wallet';
+import type { walletWorkflow } from '../../workflows/wallet';
+import { parseCallback } from './route';
+
+// Receives the provider's callbacks and turns each verified one into a signal to the workflow
+// that follows its wallet (started if it is not running). It answers 200 only once Temporal has
+// accepted the signal, so that a failure here is visible to whoever resends the callback.
+
+export interface IngressOptions {
+  client: Client;
+  taskQueue: string;
+  /** The account's first secret key: callbacks are signed with it (spec 6.4). */
+  secretKey: string;
+  maxBodyBytes: number;
+  /** Poll interval of wallet workflows that a callback starts. */
+  walletPollIntervalMs: number;
+  /** How long to wait for Temporal before answering 503. */
+  temporalTimeoutMs?: number;
+  logger?: boolean;
+}
+
+export function createIngress(opts: IngressOptions): FastifyInstance {
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: opts.maxBodyBytes });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  const deadline = opts.temporalTimeoutMs ?? 5_000;
+
+  app.post('/callbacks', async (req, reply) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const provided = req.headers['x-api-signature'];
+    if (typeof provided !== 'string' || !signatureMatches(callbackSignature(opts.secretKey, raw), provided.toLowerCase())) {
+      return reply.code(401).send({ error: 'invalid signature', detail: 'X-API-Signature must be the hex HMAC-SHA256 of the raw body, keyed with the account secret key' });
+    }
+    const parsed = parseCallback(raw);
+    if (!parsed.ok) return reply.code(400).send({ error: 'malformed callback', detail: parsed.error });
+
+    const workflowId = walletWorkflowId(parsed.walletId);
+    try {
+      await opts.client.withDeadline(Date.now() + deadline, () =>
+        opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
+          workflowId,
+          taskQueue: opts.taskQueue,
+          args: [{ walletId: parsed.walletId, pollIntervalMs: opts.walletPollIntervalMs }],
+          signal: transactionSignal,
+          signalArgs: [parsed.tx],
+        }),
+      );
+    } catch (err) {
+      req.log.error({ err, workflowId }, 'Temporal did not accept the callback signal');
+      return reply.code(503).send({ error: 'temporal unavailable', detail: 'the callback was not recorded; send it again later' });
+    }
+    return reply.code(200).send({ ok: true, workflowId, transactionId: parsed.tx.id });
+  });
+
+  app.get('/health', async (_req, reply) => {
+    try {
+      await opts.client.withDeadline(Date.now() + 2_000, () => opts.client.workflowService.getSystemInfo({}));
+      return { status: 'ok', temporal: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'degraded', temporal: 'unreachable' });
+    }
+  });
+
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
+    if (err.statusCode === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ error: 'payload too large', detail: `callbacks are limited to ${opts.maxBodyBytes} bytes` });
+    }
+    return reply.code(err.statusCode && err.statusCode < 500 ? err.statusCode : 500).send({ error: err.message });
+  });
+  return app;
+}

@@ -1,0 +1,150 @@
+import { Agent, type Dispatcher, request } from 'undici';
+import type { z } from 'zod';
+import type { Endpoint } from './endpoint';
+import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors';
+import { requestSignature } from './signing';
+import { masqueradeSrn } from './srn';
+
+export type ProviderAuth =
+  /** Spec 5.1: X-Api-Key and X-Api-Signature over URL + body. */
+  | { kind: 'signature'; apiKey: string; secretKey: string }
+  /** Spec 5.2 and 5.3: Authorization: Bearer <secret>. */
+  | { kind: 'bearer'; token: string };
+
+export interface ProviderClientOptions {
+  baseUrl: string;
+  auth: ProviderAuth;
+  /** Connect, headers and body timeouts each; keep it below the activity's startToCloseTimeout. */
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+  now?: () => number;
+}
+
+export interface CallOptions<P, B> {
+  params?: P;
+  body?: B;
+  /** Spec 5.4: act for a sub-account or user. Validated: a user must be `user:<id>`. */
+  masqueradeAs?: string;
+  /** Extra query parameters; they are part of the signed URL. */
+  query?: Record<string, string>;
+  /** Sent as Idempotency-Key so that an at-least-once activity does not create twice. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export class ProviderClient {
+  readonly baseUrl: string;
+  private readonly auth: ProviderAuth;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly now: () => number;
+
+  constructor(opts: ProviderClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.auth = opts.auth;
+    this.now = opts.now ?? Date.now;
+    const timeout = opts.timeoutMs ?? 15_000;
+    this.ownsDispatcher = !opts.dispatcher;
+    this.dispatcher =
+      opts.dispatcher ??
+      new Agent({
+        keepAliveTimeout: 10_000,
+        connect: { timeout: Math.min(timeout, 10_000) },
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+  }
+
+  /** Builds the URL exactly as it will be sent and signed. Exposed so that tests can check vectors. */
+  buildUrl(path: string, query: Record<string, string>): string {
+    const qs = new URLSearchParams(query).toString();
+    return new URL(`${this.baseUrl}${path}${qs ? `?${qs}` : ''}`).href;
+  }
+
+  async call<P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+    endpoint: Endpoint<P, B, R>,
+    opts: CallOptions<z.input<P>, z.input<B>> = {},
+  ): Promise<z.output<R>> {
+    const callName = `${endpoint.method} ${endpoint.path} (${endpoint.name})`;
+    const path = this.resolvePath(callName, endpoint, opts.params);
+    const bodyBytes = this.encodeBody(callName, endpoint, opts.body);
+
+    const query: Record<string, string> = { ...opts.query };
+    if (opts.masqueradeAs !== undefined) {
+      try {
+        query.masqueradeAs = masqueradeSrn(opts.masqueradeAs);
+      } catch (err) {
+        throw new ProviderInputError(callName, 'masqueradeAs', (err as Error).message.replace(/^masqueradeAs: /, ''));
+      }
+    }
+    if (this.auth.kind === 'signature' && endpoint.timestamp !== false) query.timestamp = String(this.now());
+    const url = this.buildUrl(path, query);
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (bodyBytes) headers['content-type'] = 'application/json';
+    if (/^\/v2\//.test(endpoint.path)) headers['x-api-version'] = '2';
+    if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+    if (this.auth.kind === 'signature') {
+      headers['x-api-key'] = this.auth.apiKey;
+      headers['x-api-signature'] = requestSignature(this.auth.secretKey, url, bodyBytes ?? '');
+    } else {
+      headers.authorization = `Bearer ${this.auth.token}`;
+    }
+
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(url, {
+        method: endpoint.method,
+        headers,
+        body: bodyBytes,
+        dispatcher: this.dispatcher,
+        signal: opts.signal,
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (err) {
+      throw new ProviderUnavailableError(callName, err);
+    }
+
+    if (status < 200 || status >= 300) throw ProviderError.fromResponse(callName, status, text);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ProviderContractError(callName, `not JSON: ${text.slice(0, 200)}`);
+    }
+    const parsed = endpoint.response.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+      throw new ProviderContractError(callName, issues);
+    }
+    return parsed.data;
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private resolvePath(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, params: unknown): string {
+    if (!endpoint.params) return endpoint.path;
+    const parsed = endpoint.params.safeParse(params ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ProviderInputError(callName, issue.path.join('.') || 'params', issue.message);
+    }
+    const values = parsed.data as Record<string, string>;
+    return endpoint.path.replace(/:([A-Za-z]+)/g, (_, key: string) => encodeURIComponent(values[key]!));
+  }
+
+  private encodeBody(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, body: unknown): Buffer | undefined {
+    if (!endpoint.body) return undefined;
+    const parsed = endpoint.body.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ProviderInputError(callName, issue.path.join('.') || 'body', issue.message);
+    }
+    // Serialised once: these exact bytes are signed and sent (spec 5.1, rule 3).
+    return Buffer.from(JSON.stringify(parsed.data), 'utf8');
+  }
+}

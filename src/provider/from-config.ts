@@ -1,0 +1,11 @@
+import type { Config } from '../config';
+import { ProviderClient } from './client';
+
+/** The provider client for the configured service (the sandbox unless PROVIDER_BASE_URL is set). */
+export function providerFromConfig(config: Config): ProviderClient {
+  return new ProviderClient({
+    baseUrl: config.provider.baseUrl,
+    auth: { kind: 'signature', apiKey: config.provider.apiKey, secretKey: config.provider.secretKey },
+    timeoutMs: config.provider.timeoutMs,
+  });
+}

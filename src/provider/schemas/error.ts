@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+// The error body that the real service documented (open-points.md, "Errors"). Empty strings
+// occur for the optional fields.
+export const errorType = z.enum([
+  'ValidationException',
+  'InsufficientFundsException',
+  'TransferException',
+  'MFARequiredException',
+  'CustomerSupportException',
+  'AccessDeniedException',
+  'NotFoundException',
+  'RateLimitException',
+  'UnknownException',
+]);
+export type ErrorType = z.infer<typeof errorType>;
+
+export const errorBody = z.object({
+  language: z.string().default('en'),
+  exceptionId: z.string(),
+  type: z.string(),
+  message: z.string(),
+  transient: z.boolean().default(false),
+  errorCode: z.string().optional(),
+  subType: z.string().optional(),
+  compositeType: z.string().optional(),
+  problematicField: z.string().optional(),
+  problematicValue: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBody>;
+
+/** HTTP status per error type (open-points.md). NotFound is 404 in current docs (older docs said 400). */
+export const statusByErrorType: Record<ErrorType, number> = {
+  ValidationException: 400,
+  InsufficientFundsException: 400,
+  TransferException: 400,
+  MFARequiredException: 400,
+  CustomerSupportException: 400,
+  AccessDeniedException: 401,
+  NotFoundException: 404,
+  RateLimitException: 429,
+  UnknownException: 500,
+};

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { amounts, epochMs, transferId } from './common';
+
+// Spec 3.3 and open-points: the statuses that occur.
+export const transferStatus = z.enum(['PREVIEW', 'UNCONFIRMED', 'PENDING', 'COMPLETED', 'EXPIRED', 'FAILED', 'REVERSED', 'INITIATED']);
+
+export const statusHistory = z.object({
+  id: z.string(),
+  transferId: z.string(),
+  createdAt: epochMs,
+  type: z.string(),
+  statusOrder: z.number().int(),
+  statusDetail: z.string(),
+  state: z.string(),
+  failedState: z.string().nullable(),
+});
+
+// Spec 2.5.
+export const transfer = z.object({
+  id: transferId,
+  owner: z.string(),
+  status: transferStatus,
+  source: z.string(),
+  dest: z.string(),
+  createdAt: epochMs,
+  completedAt: epochMs.nullable(),
+  cancelledAt: epochMs.nullable(),
+  expiresAt: epochMs.nullable(),
+  updatedAt: epochMs.nullable(),
+  estimatedArrival: epochMs.nullable(),
+  sourceAmount: z.number(),
+  destAmount: z.number(),
+  sourceCurrency: z.string(),
+  destCurrency: z.string(),
+  totalFees: z.number(),
+  fees: amounts,
+  customId: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  exchangeRate: z.number().nullable(),
+  pendingSubStatus: z.unknown().optional(),
+  reversingSubStatus: z.unknown().optional(),
+  reversalReason: z.unknown().optional(),
+  blockchainTx: z.unknown().optional(),
+  message: z.unknown().optional(),
+  statusHistories: z.array(statusHistory),
+});
+export type Transfer = z.infer<typeof transfer>;

@@ -1,0 +1,47 @@
+// SRNs (spec 1): `<kind>:<id>`. Masquerade targets follow spec 5.4: a value without a kind is an
+// account; a user must be written `user:<id>`, because a bare user id would be taken as an account.
+
+/** Open point: the interest-payments service SRN is not named by the contract. One place to change it. */
+export const INTEREST_PAYMENTS_SRN = 'service:interest-payments';
+
+export function walletSrn(walletId: string): string {
+  return `wallet:${walletId}`;
+}
+
+/** `wallet:WA_123` → `WA_123`; undefined when the SRN is of another kind. */
+export function walletIdFromSrn(srn: string): string | undefined {
+  const m = /^wallet:(WA[-_][A-Za-z0-9]+)$/.exec(srn);
+  return m?.[1];
+}
+
+/** `transfer:TF_123` → `TF_123`; undefined otherwise. */
+export function transferIdFromSrn(srn: string): string | undefined {
+  const m = /^transfer:(TF[-_][A-Za-z0-9]+)$/.exec(srn);
+  return m?.[1];
+}
+
+export type MasqueradeTarget = { kind: 'account' | 'user'; id: string };
+
+/**
+ * Validates a masqueradeAs value and returns the SRN to send. Throws, naming the field, when the
+ * value would silently address the wrong kind of principal.
+ */
+export function masqueradeSrn(value: string): string {
+  const v = value.trim();
+  const user = /^user:(US[-_][A-Za-z0-9]+)$/.exec(v);
+  if (user) return v;
+  if (/^US[-_]/.test(v)) {
+    throw new Error(`masqueradeAs: "${v}" is a bare user id, which the provider takes as an account; write "user:${v}"`);
+  }
+  const account = /^(?:account:)?(AC[-_][A-Za-z0-9]+)$/.exec(v);
+  if (account) return v;
+  throw new Error(`masqueradeAs: "${v}" is not an account id (AC_...), an account SRN (account:AC_...) or a user SRN (user:US_...)`);
+}
+
+/** How a provider reads a masqueradeAs value: without a kind it is an account. */
+export function parseMasquerade(value: string): MasqueradeTarget {
+  const idx = value.indexOf(':');
+  if (idx < 0) return { kind: 'account', id: value };
+  const kind = value.slice(0, idx);
+  return { kind: kind === 'user' ? 'user' : 'account', id: value.slice(idx + 1) };
+}

@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+import { requestSignature, signatureMatches } from '../provider/signing';
+import { SandboxError } from './errors';
+import type { Credential, Store } from './store';
+
+// Spec 5.1 and 5.2, checked the way the real service's docs describe: the signature covers the
+// URL as received (every query parameter, in its encoding, including ones the sandbox ignores)
+// followed by the raw body bytes; timestamps must be recent; bearer tokens are the secret key.
+
+export interface AuthOptions {
+  now: () => number;
+  /** How far a request's timestamp may be from the sandbox's clock. */
+  toleranceMs: number;
+}
+
+const denied = (errorCode: string, message: string) => new SandboxError('AccessDeniedException', message, { errorCode });
+
+/** The URL exactly as the client sent it: scheme, Host header, and the raw path and query. */
+export function receivedUrl(req: FastifyRequest): string {
+  return `${req.protocol}://${req.headers.host ?? 'localhost'}${req.raw.url ?? req.url}`;
+}
+
+function rawQueryParam(rawUrl: string, name: string): string | undefined {
+  const q = rawUrl.indexOf('?');
+  if (q < 0) return undefined;
+  return new URLSearchParams(rawUrl.slice(q + 1)).get(name) ?? undefined;
+}
+
+export function authenticate(req: FastifyRequest, store: Store, opts: AuthOptions, body: Buffer | undefined): Credential {
+  const authorization = req.headers.authorization;
+  if (typeof authorization === 'string' && authorization.startsWith('Bearer ')) {
+    const cred = store.credentialBySecret(authorization.slice('Bearer '.length).trim());
+    if (!cred) throw denied('accessDenied.invalidSession', 'The bearer token is not a known secret key');
+    return cred;
+  }
+
+  const apiKey = req.headers['x-api-key'];
+  const signature = req.headers['x-api-signature'];
+  if (typeof apiKey !== 'string' || typeof signature !== 'string') {
+    throw denied('accessDenied.missingCredentials', 'Send X-Api-Key and X-Api-Signature, or Authorization: Bearer <secret key>');
+  }
+  const cred = store.credentialByApiKey(apiKey);
+  if (!cred) throw denied('accessDenied.invalidApiKey', `Unknown API key ${apiKey}`);
+
+  const url = receivedUrl(req);
+  const timestamp = rawQueryParam(req.raw.url ?? '', 'timestamp');
+  if (timestamp === undefined || !/^\d+$/.test(timestamp)) {
+    throw denied('accessDenied.missingTimestamp', 'Signed requests need the query parameter timestamp (epoch milliseconds)');
+  }
+  const skew = Math.abs(opts.now() - Number(timestamp));
+  if (skew > opts.toleranceMs) {
+    throw denied('accessDenied.staleTimestamp', `The timestamp is ${Math.round(skew / 1000)} s away from the server's clock; sign each request with the current time`);
+  }
+  const expected = requestSignature(cred.secretKey, url, body ?? '');
+  if (!signatureMatches(expected, signature)) {
+    throw denied('accessDenied.invalidSignature', 'X-Api-Signature does not match HMAC-SHA256(secret, URL as sent + body as sent)');
+  }
+  return cred;
+}

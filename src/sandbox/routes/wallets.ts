@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { createWalletRequest, type CreateWalletRequest, type Wallet } from '../../provider/schemas/wallet';
+import type { AuthOptions } from '../auth';
+import type { SandboxContext } from '../context';
+import { notFound } from '../errors';
+import { newHex, newId } from '../ids';
+import { providerRoute } from '../provider-route';
+import type { Credential } from '../store';
+
+/** Currencies that get a deposit address, and the network their address lives on. */
+export const DEPOSIT_NETWORKS: Record<string, { network: string; address: () => string }> = {
+  BTC: { network: 'bitcoin', address: () => `bc1q${newHex(19)}` },
+  ETH: { network: 'ethereum', address: () => `0x${newHex(20)}` },
+};
+
+export function walletOf(ctx: SandboxContext, cred: Credential, walletId: string): Wallet {
+  const w = ctx.store.state.wallets[walletId];
+  // Another account's wallet is indistinguishable from a missing one.
+  if (!w || w.owner !== `account:${cred.accountId}`) throw notFound('Wallet', walletId);
+  return w;
+}
+
+export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+  // 4.1
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ cred, body }) => {
+    const req = body as CreateWalletRequest;
+    const id = newId('WA');
+    const wallet: Wallet = {
+      id,
+      srn: `wallet:${id}`,
+      name: req.name,
+      owner: `account:${cred.accountId}`,
+      type: req.type ?? 'DEFAULT',
+      status: null,
+      createdAt: ctx.now(),
+      callbackUrl: req.callbackUrl ?? null,
+      notes: req.notes ?? null,
+      depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
+      balances: {},
+      totalBalances: {},
+      availableBalances: {},
+      realtimeChannel: `wallet_${id.toLowerCase()}`,
+      verificationData: req.verificationData ?? null,
+    };
+    ctx.store.state.wallets[id] = wallet;
+    ctx.changed();
+    return wallet;
+  });
+
+  // Lookup, as the real service documented it (not in the contract).
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId' }, ({ cred, params }) => walletOf(ctx, cred, params.walletId!));
+
+  // A wallet's transactions, newest first (in no document; see src/provider/endpoints.ts).
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ cred, params }) => {
+    const w = walletOf(ctx, cred, params.walletId!);
+    return { data: ctx.store.walletTransactions(w.id) };
+  });
+}

@@ -1,0 +1,72 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { CallbackSender } from './callbacks';
+import type { SandboxContext } from './context';
+import { loadState, stateWriter } from './persistence';
+import { registerOperatorRoutes } from './routes/operator';
+import { registerTransferRoutes } from './routes/transfers';
+import { registerWalletRoutes } from './routes/wallets';
+import { emptyState, Store } from './store';
+
+export interface SandboxOptions {
+  /** The master account's credentials (PROVIDER_API_KEY / PROVIDER_SECRET_KEY). */
+  apiKey: string;
+  secretKey: string;
+  masterAccountId?: string;
+  now?: () => number;
+  timestampToleranceMs?: number;
+  stateFile?: string;
+  logger?: boolean;
+}
+
+export interface Sandbox {
+  app: FastifyInstance;
+  ctx: SandboxContext;
+  listen(port: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Documents (spec 4.10) may be 7.75 MB; nothing larger is read. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export function createSandbox(opts: SandboxOptions): Sandbox {
+  const master = { apiKey: opts.apiKey, secretKey: opts.secretKey, accountId: opts.masterAccountId ?? 'AC_SANDBOXMASTER' };
+  const state = (opts.stateFile && loadState(opts.stateFile)) || emptyState(master);
+  // The configured master credentials always work, even against an older state file.
+  if (!state.credentials.some((c) => c.apiKey === master.apiKey && c.secretKey === master.secretKey)) state.credentials.unshift(master);
+  const writer = opts.stateFile ? stateWriter(opts.stateFile, state) : undefined;
+
+  const ctx: SandboxContext = {
+    store: new Store(state),
+    callbacks: new CallbackSender(),
+    now: opts.now ?? Date.now,
+    changed: () => writer?.changed(),
+  };
+  const auth = { now: ctx.now, toleranceMs: opts.timestampToleranceMs ?? 5 * 60_000 };
+
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: MAX_BODY_BYTES });
+  // Every body is kept as raw bytes: signatures cover the bytes as sent, and documents are binary.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ language: 'en', exceptionId: 'test_route', type: 'NotFoundException', message: `No route ${req.method} ${req.url.split('?')[0]}`, transient: false }),
+  );
+
+  registerWalletRoutes(app, ctx, auth);
+  registerTransferRoutes(app, ctx, auth);
+  registerOperatorRoutes(app, ctx);
+
+  return {
+    app,
+    ctx,
+    async listen(port, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const addr = app.server.address();
+      const actual = typeof addr === 'object' && addr ? addr.port : port;
+      return `http://${host}:${actual}`;
+    },
+    async close() {
+      await app.close();
+      writer?.flush();
+    },
+  };
+}

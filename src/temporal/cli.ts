@@ -1,0 +1,88 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+// Finding the `temporal` CLI without downloading anything at run time, in this order:
+// TEMPORAL_CLI_PATH; `temporal` on PATH; the cache outside the repo; a build from the Go module
+// proxy into that cache. Only when Go is missing too does the caller fall back to the SDK's own
+// download (machines with internet).
+
+/** Later tags carry a replace directive that `go install` refuses; v1.5.1 embeds the Web UI. */
+export const CLI_VERSION = 'v1.5.1';
+export const CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@${CLI_VERSION}`;
+
+export type CliLocation =
+  | { kind: 'binary'; path: string; source: 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'built' }
+  | { kind: 'sdk-download'; reason: string };
+
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'payflows', `temporal-cli-${CLI_VERSION}`);
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && executable(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+export async function findTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void; build?: boolean } = {}): Promise<CliLocation> {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
+  if (env.TEMPORAL_CLI_PATH) {
+    if (!executable(env.TEMPORAL_CLI_PATH)) throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file; fix or unset it`);
+    return { kind: 'binary', path: env.TEMPORAL_CLI_PATH, source: 'TEMPORAL_CLI_PATH' };
+  }
+  const fromPath = onPath('temporal', env);
+  if (fromPath) return { kind: 'binary', path: fromPath, source: 'PATH' };
+
+  const dir = cacheDir(env);
+  const cached = join(dir, 'temporal');
+  if (executable(cached)) return { kind: 'binary', path: cached, source: 'cache' };
+
+  const go = onPath('go', env) ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  if (!go) return { kind: 'sdk-download', reason: 'no temporal CLI on PATH or in the cache, and no Go toolchain to build it' };
+  if (opts.build === false) return { kind: 'sdk-download', reason: 'building was not allowed' };
+
+  log(`Building the Temporal CLI ${CLI_VERSION} from the Go module proxy into ${dir} (once; a few minutes on 2 cores)…`);
+  mkdirSync(dir, { recursive: true });
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(go, ['install', CLI_MODULE], {
+      env: { ...env, GOBIN: dir, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let lastLines: string[] = [];
+    const onData = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        lastLines = [...lastLines.slice(-20), line];
+        // `go: downloading …` lines are the progress there is; print them compactly.
+        log(`  ${line}`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`go install ${CLI_MODULE} failed (exit ${code}):\n${lastLines.join('\n')}\nSet TEMPORAL_CLI_PATH to a temporal binary to skip the build.`)),
+    );
+  });
+  if (!executable(cached)) throw new Error(`go install finished but ${cached} is missing`);
+  log(`Temporal CLI built: ${cached}`);
+  return { kind: 'binary', path: cached, source: 'built' };
+}
+
+export function cliVersion(path: string): string {
+  const r = spawnSync(path, ['--version'], { encoding: 'utf8' });
+  return (r.stdout || r.stderr).trim();
+}

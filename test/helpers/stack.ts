@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { request } from 'undici';
+import { WalletsClient } from '../../src/client/wallets';
+import { loadConfig } from '../../src/config';
+import { createIngress } from '../../src/ingress/server';
+import { providerFromConfig } from '../../src/provider/from-config';
+import { createSandbox } from '../../src/sandbox/server';
+import { createWorker } from '../../worker/create-worker';
+
+// A whole product stack for one test file: the sandbox and the ingress on ephemeral ports, and a
+// worker on a task queue of its own, against the run's shared Temporal dev server.
+
+let runtimeInstalled = false;
+
+export function temporalAddress(): string {
+  const address = process.env.TEMPORAL_ADDRESS;
+  if (!address) throw new Error('TEMPORAL_ADDRESS is unset: run the tests with `npm test`, which starts the Temporal dev server');
+  return address;
+}
+
+export async function startStack(opts: { pollIntervalMs?: number } = {}) {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
+  const pollIntervalMs = opts.pollIntervalMs ?? 3_600_000;
+  const apiKey = `AK-TEST-${randomUUID().slice(0, 8)}`;
+  const secretKey = `SK-TEST-${randomUUID()}`;
+  const sandbox = createSandbox({ apiKey, secretKey });
+  const sandboxUrl = await sandbox.listen(0);
+
+  const connection = await Connection.connect({ address: temporalAddress() });
+  const client = new Client({ connection });
+  const taskQueue = `test-${randomUUID()}`;
+  const ingress = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: pollIntervalMs });
+  await ingress.listen({ port: 0, host: '127.0.0.1' });
+  const addr = ingress.server.address();
+  const ingressUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+
+  const config = loadConfig({
+    TEMPORAL_ADDRESS: temporalAddress(),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    PROVIDER_BASE_URL: sandboxUrl,
+    PROVIDER_API_KEY: apiKey,
+    PROVIDER_SECRET_KEY: secretKey,
+    INGRESS_PUBLIC_URL: ingressUrl,
+    WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
+  });
+  const provider = providerFromConfig(config);
+  const { worker, connection: workerConnection } = await createWorker({ config, provider, workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE });
+  const running = worker.run();
+  const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
+
+  /** Calls an operator route of the sandbox and returns its JSON. */
+  async function operator<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; json: T }> {
+    const res = await request(`${sandboxUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.statusCode, json: (await res.body.json()) as T };
+  }
+
+  return {
+    apiKey,
+    secretKey,
+    sandbox,
+    sandboxUrl,
+    ingressUrl,
+    client,
+    taskQueue,
+    config,
+    provider,
+    wallets,
+    operator,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await workerConnection.close();
+      await ingress.close();
+      await sandbox.close();
+      await provider.close();
+      await connection.close();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** Retries an assertion until it passes or the time is up; the last failure is rethrown. */
+export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 20_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  }
+}

@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { request } from 'undici';
+import { INTEREST_PAYMENTS_SRN } from '../../src/provider/srn';
+import { callbackSignature } from '../../src/provider/signing';
+import type { Transaction } from '../../src/provider/schemas/transaction';
+import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet';
+import { eventually, startStack, type Stack } from '../helpers/stack';
+
+type Delivery = { outcomes: Array<number | string> };
+type OperatorTx = { transaction: Transaction; delivery?: Delivery };
+
+describe('wallet: from creation to confirmed deposit', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => stack?.stop());
+
+  it('creates the wallet with the ingress as callbackUrl and counts a deposit pending, then confirmed', async () => {
+    const opened = await stack.wallets.open({ name: `alice-${Date.now()}` });
+    assert.match(opened.walletId, /^WA_/);
+    assert.ok(opened.depositAddresses.BTC, 'the wallet has a BTC deposit address');
+    const stored = stack.sandbox.ctx.store.state.wallets[opened.walletId]!;
+    assert.equal(stored.callbackUrl, `${stack.ingressUrl}/callbacks`);
+
+    const pending = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'BTC', amount: 0.5 });
+    assert.deepEqual(pending.json.delivery?.outcomes, [200], 'the ingress accepted the pending callback');
+    await eventually(async () => {
+      const s = await stack.wallets.state(opened.walletId);
+      assert.deepEqual(s.balances.BTC, { confirmed: 0, pending: 0.5 });
+    });
+
+    const confirmed = await stack.operator<OperatorTx>('POST', `/sandbox/transactions/${pending.json.transaction.id}/confirm`);
+    assert.deepEqual(confirmed.json.delivery?.outcomes, [200]);
+    const s = await eventually(async () => {
+      const s = await stack.wallets.state(opened.walletId);
+      assert.deepEqual(s.balances.BTC, { confirmed: 0.5, pending: 0 });
+      return s;
+    });
+    assert.equal(s.recentTransactions.length, 1, 'one transaction, seen twice');
+    assert.equal(s.recentTransactions[0]!.status, 'CONFIRMED');
+    assert.equal(s.stats.callbacks, 2);
+  });
+
+  it('opening the same name again returns the same wallet instead of creating a second one', async () => {
+    const name = `bob-${Date.now()}`;
+    const first = await stack.wallets.open({ name });
+    const second = await stack.wallets.open({ name });
+    assert.equal(second.walletId, first.walletId);
+    const named = Object.values(stack.sandbox.ctx.store.state.wallets).filter((w) => w.name === name);
+    assert.equal(named.length, 1);
+  });
+
+  it('counts a repeated callback once', async () => {
+    const { walletId } = await stack.wallets.open({ name: `carol-${Date.now()}` });
+    await stack.operator('PUT', '/sandbox/knobs/callbacks', { repeat: 2 });
+    try {
+      const res = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'ETH', amount: 1.25, confirmed: true });
+      assert.deepEqual(res.json.delivery?.outcomes, [200, 200, 200], 'the same callback was delivered three times');
+    } finally {
+      await stack.operator('PUT', '/sandbox/knobs/callbacks', { repeat: 0 });
+    }
+    const s = await eventually(async () => {
+      const s = await stack.wallets.state(walletId);
+      assert.equal(s.stats.callbacks, 3);
+      return s;
+    });
+    assert.deepEqual(s.balances.ETH, { confirmed: 1.25, pending: 0 });
+    assert.equal(s.stats.duplicates, 2);
+    assert.equal(s.recentTransactions.length, 1);
+  });
+
+  it('counts a confirmation that arrives before its pending notice once, as confirmed', async () => {
+    const { walletId } = await stack.wallets.open({ name: `dave-${Date.now()}` });
+    const tx: Transaction = {
+      id: 'TR_OUTOFORDER1',
+      createdAt: 1_700_000_000_000,
+      source: 'bitcoin:EXTERNAL',
+      dest: `wallet:${walletId}`,
+      currency: 'BTC',
+      amount: 0.2,
+      status: 'CONFIRMED',
+      confirmedAt: 1_700_000_060_000,
+      metadata: {},
+      tags: [],
+    };
+    const post = async (t: Transaction) => {
+      const body = JSON.stringify(t);
+      const res = await request(`${stack.ingressUrl}/callbacks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
+        body,
+      });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    assert.equal(await post(tx), 200);
+    assert.equal(await post({ ...tx, status: 'PENDING', confirmedAt: null }), 200);
+    const s = await eventually(async () => {
+      const s = await stack.wallets.state(walletId);
+      assert.equal(s.stats.callbacks, 2);
+      return s;
+    });
+    assert.deepEqual(s.balances.BTC, { confirmed: 0.2, pending: 0 });
+    assert.equal(s.stats.stale, 1, 'the late pending notice was recognised as stale');
+    assert.equal(s.recentTransactions[0]!.status, 'CONFIRMED');
+  });
+
+  it('recognises an interest payout through the transfer it comes from', async () => {
+    const { walletId } = await stack.wallets.open({ name: `erin-${Date.now()}`, type: 'SAVINGS' });
+    const res = await stack.operator<OperatorTx & { transfer: { id: string; source: string } }>('POST', `/sandbox/wallets/${walletId}/interest-payouts`, { currency: 'USD', amount: 3.21 });
+    assert.equal(res.json.transfer.source, INTEREST_PAYMENTS_SRN);
+    assert.equal(res.json.transaction.source, `transfer:${res.json.transfer.id}`);
+    const s = await eventually(async () => {
+      const s = await stack.wallets.state(walletId);
+      assert.equal(s.recentTransactions[0]?.kind, 'interest');
+      return s;
+    });
+    assert.equal(s.recentTransactions[0]!.transferId, res.json.transfer.id);
+    assert.deepEqual(s.balances.USD, { confirmed: 3.21, pending: 0 });
+  });
+
+  it('a deposit whose transfer is not interest stays a plain transfer', async () => {
+    const { walletId } = await stack.wallets.open({ name: `frank-${Date.now()}` });
+    const payout = await stack.operator<OperatorTx & { transfer: { id: string } }>('POST', `/sandbox/wallets/${walletId}/interest-payouts`, { currency: 'USD', amount: 1 });
+    // Make the same transfer look like it came from elsewhere, then replay its callback.
+    stack.sandbox.ctx.store.state.transfers[payout.json.transfer.id]!.source = 'account:AC_SOMEONEELSE';
+    const { walletId: other } = await stack.wallets.open({ name: `frank2-${Date.now()}` });
+    const tx = { ...payout.json.transaction, id: 'TR_NOTINTEREST1', dest: `wallet:${other}` };
+    const body = JSON.stringify(tx);
+    const res = await request(`${stack.ingressUrl}/callbacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
+      body,
+    });
+    assert.equal(res.statusCode, 200);
+    await res.body.dump();
+    await eventually(async () => {
+      const s = await stack.wallets.state(other);
+      assert.equal(s.recentTransactions[0]?.id, 'TR_NOTINTEREST1');
+      assert.equal(s.recentTransactions[0]?.kind, 'transfer');
+    });
+  });
+});
+
+describe('wallet: a lost callback is recovered by polling', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ pollIntervalMs: 1_000 });
+  });
+  after(async () => stack?.stop());
+
+  it('sees a deposit whose callback was dropped', async () => {
+    const { walletId } = await stack.wallets.open({ name: `gina-${Date.now()}` });
+    await stack.operator('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
+    const res = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
+    assert.deepEqual(res.json.delivery?.outcomes, ['dropped']);
+    const s = await eventually(async () => {
+      const s = await stack.wallets.state(walletId);
+      assert.deepEqual(s.balances.BTC, { confirmed: 0.75, pending: 0 });
+      return s;
+    });
+    assert.equal(s.stats.callbacks, 0, 'no callback ever arrived');
+    assert.equal(s.stats.recoveredByPoll, 1);
+    assert.equal(s.recentTransactions[0]!.firstSeenVia, 'poll');
+  });
+});
+
+describe('wallet: continue-as-new keeps the state', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => stack?.stop());
+
+  it('rolls over to a new run with balances and dedupe memory intact', async () => {
+    const walletId = 'WA_CONTINUEASNEW';
+    const handle = await stack.client.workflow.start('walletWorkflow', {
+      workflowId: walletWorkflowId(walletId),
+      taskQueue: stack.taskQueue,
+      args: [{ walletId, pollIntervalMs: 3_600_000, maxHistoryEvents: 50 }],
+    });
+    const firstRun = handle.firstExecutionRunId;
+    const tx = (i: number): Transaction => ({
+      id: `TR_CAN${String(i).padStart(4, '0')}`,
+      createdAt: 1_700_000_000_000 + i,
+      source: 'ethereum:EXTERNAL',
+      dest: `wallet:${walletId}`,
+      currency: 'ETH',
+      amount: 1,
+      status: 'CONFIRMED',
+      metadata: {},
+      tags: [],
+    });
+    for (let i = 0; i < 40; i++) await handle.signal('transaction', tx(i));
+    // Repeats of the first ones after the roll-over must still count once.
+    const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    await eventually(async () => {
+      const d = await latest.describe();
+      assert.notEqual(d.runId, firstRun, 'a new run was started');
+    });
+    for (let i = 0; i < 5; i++) await latest.signal('transaction', tx(i));
+    const s = await eventually(async () => {
+      const s = await latest.query(walletQuery);
+      assert.equal(s.stats.callbacks, 45);
+      return s;
+    });
+    assert.deepEqual(s.balances.ETH, { confirmed: 40, pending: 0 });
+    assert.equal(s.stats.duplicates, 5);
+    await latest.terminate('test done');
+  });
+});

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { walletType } from '../../src/provider/schemas/wallet';
+
+// Inputs of the wallet workflows as zod schemas: the client and the ingress validate with them;
+// workflow code imports only their types, so zod stays out of the workflow bundle.
+
+export const walletInput = z.object({
+  walletId: z.string().regex(/^WA[-_][A-Za-z0-9]+$/, 'walletId must look like WA_<id>'),
+  name: z.string().optional(),
+  /** How often the provider is polled, so that a lost callback is still seen. */
+  pollIntervalMs: z.number().int().min(100),
+  /** Continue-as-new once history reaches this many events (the server's suggestion also counts). */
+  maxHistoryEvents: z.number().int().min(50).default(10_000),
+});
+export type WalletInputFields = z.input<typeof walletInput>;
+
+export const openWalletInput = z.object({
+  name: z.string().trim().min(1, 'name is required: your unique identifier for the wallet\'s user').max(256),
+  type: walletType.optional(),
+  notes: z.string().max(2000).optional(),
+  pollIntervalMs: z.number().int().min(100),
+});
+export type OpenWalletInput = z.infer<typeof openWalletInput>;
+

@@ -1,0 +1,42 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Transaction } from '../../src/provider/schemas/transaction';
+import type { Balance, Entry, LedgerState } from '../lib/ledger';
+import type { WalletInputFields } from './wallet-inputs';
+
+export type { OpenWalletInput } from './wallet-inputs';
+
+// Messages and inputs of the wallet processes, defined once and shared by the workflows, the
+// ingress and the client for backend services.
+
+/** The workflow that follows a wallet is keyed by the wallet's SRN, which callbacks carry as `dest`. */
+export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
+/** The workflow that creates a wallet is keyed by the caller's name for it (a business key). */
+export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
+
+export type WalletInput = WalletInputFields & {
+  /** Carried across continue-as-new. */
+  carried?: LedgerState;
+  inbox?: Array<{ tx: Transaction; via: 'callback' | 'poll' }>;
+};
+
+export interface OpenWalletResult {
+  walletId: string;
+  srn: string;
+  depositAddresses: Record<string, string>;
+  /** The id of the workflow that follows the wallet's transactions. */
+  walletWorkflowId: string;
+}
+
+export interface WalletView {
+  walletId: string;
+  name?: string;
+  balances: Record<string, Balance>;
+  recentTransactions: Entry[];
+  stats: LedgerState['stats'];
+  /** Observations received but not yet recorded. */
+  queued: number;
+}
+
+/** A verified provider callback (spec 2.4), delivered by the ingress. */
+export const transactionSignal = defineSignal<[Transaction]>('transaction');
+export const walletQuery = defineQuery<WalletView>('wallet');
