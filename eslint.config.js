@@ -14,7 +14,10 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+      ],
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -22,7 +25,7 @@ export default tseslint.config(
   {
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: nodeBuiltins.map((name) => ({
@@ -30,7 +33,11 @@ export default tseslint.config(
             message: 'Workflow code must be deterministic: Node built-ins belong in activities.',
           })),
           patterns: [
-            { group: ['undici', 'fastify', '**/src/provider/client*', '**/activities/**'], message: 'Workflows call the provider through activities (proxyActivities), never directly.' },
+            {
+              group: ['undici', 'fastify', '**/src/provider/client*', '**/activities/*', '**/src/sandbox/**', '**/src/ingress/**'],
+              message: 'Workflows call the provider through activities (proxyActivities), never directly; only their types may be imported.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

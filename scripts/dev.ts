@@ -28,7 +28,7 @@ async function shutdown(code: number): Promise<never> {
 async function main(config: Config): Promise<void> {
   if (config.temporal.embedded) await assertPortFree(config.temporal.port, 'TEMPORAL_PORT');
   if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
-  if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT');
+  if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT', config.sandbox.host);
   await assertPortFree(config.ingress.port, 'INGRESS_PORT', '0.0.0.0');
 
   let server: DevServer | undefined;
@@ -41,7 +41,7 @@ async function main(config: Config): Promise<void> {
   let sandbox: Sandbox | undefined;
   if (config.provider.usesSandbox) {
     sandbox = createSandbox({ apiKey: config.provider.apiKey, secretKey: config.provider.secretKey, stateFile: config.sandbox.stateFile ?? '.data/sandbox.json' });
-    await sandbox.listen(config.sandbox.port);
+    await sandbox.listen(config.sandbox.port, config.sandbox.host);
     stops.push(() => sandbox!.close());
   }
 

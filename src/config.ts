@@ -29,6 +29,8 @@ const envSchema = z.object({
   PROVIDER_SECRET_KEY: nonEmpty.default('SK-SANDBOX-MASTER-SECRET-0001'),
   PROVIDER_TIMEOUT: duration.default(15_000),
   SANDBOX_PORT: port.default(4010),
+  /** Loopback by default: the operator routes need no credentials. */
+  SANDBOX_HOST: nonEmpty.default('127.0.0.1'),
   SANDBOX_STATE_FILE: nonEmpty.optional(),
   INGRESS_PORT: port.default(4020),
   INGRESS_PUBLIC_URL: url.optional(),
@@ -70,7 +72,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretKey: e.PROVIDER_SECRET_KEY,
       timeoutMs: e.PROVIDER_TIMEOUT,
     },
-    sandbox: { port: e.SANDBOX_PORT, stateFile: e.SANDBOX_STATE_FILE },
+    sandbox: { port: e.SANDBOX_PORT, host: e.SANDBOX_HOST, stateFile: e.SANDBOX_STATE_FILE },
     ingress: {
       port: e.INGRESS_PORT,
       publicUrl: e.INGRESS_PUBLIC_URL ?? `http://127.0.0.1:${e.INGRESS_PORT}`,

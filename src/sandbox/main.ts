@@ -8,7 +8,7 @@ const sandbox = createSandbox({
   secretKey: config.provider.secretKey,
   stateFile: config.sandbox.stateFile ?? '.data/sandbox.json',
 });
-const url = await sandbox.listen(config.sandbox.port);
+const url = await sandbox.listen(config.sandbox.port, config.sandbox.host);
 console.log(`sandbox provider listening on ${url} (operator routes under ${url}/sandbox/)`);
 const stop = () => void sandbox.close().then(() => process.exit(0));
 process.once('SIGINT', stop);

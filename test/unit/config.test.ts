@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config';
+import { parseDuration } from '../../src/duration';
+
+describe('configuration', () => {
+  it('has working defaults for the embedded stack', () => {
+    const c = loadConfig({});
+    assert.equal(c.temporal.embedded, true);
+    assert.equal(c.temporal.namespace, 'default');
+    assert.equal(c.provider.baseUrl, 'http://127.0.0.1:4010');
+    assert.equal(c.provider.usesSandbox, true);
+    assert.equal(c.ingress.publicUrl, 'http://127.0.0.1:4020');
+    assert.equal(c.wallet.pollIntervalMs, 60_000);
+  });
+
+  it('follows what is set', () => {
+    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal:7233', PROVIDER_BASE_URL: 'https://api.example.test/', SANDBOX_PORT: '5000', WALLET_POLL_INTERVAL: '30s', INGRESS_PUBLIC_URL: 'https://hooks.example.test' });
+    assert.equal(c.temporal.embedded, false);
+    assert.equal(c.provider.baseUrl, 'https://api.example.test');
+    assert.equal(c.provider.usesSandbox, false);
+    assert.equal(c.sandbox.port, 5000);
+    assert.equal(c.wallet.pollIntervalMs, 30_000);
+  });
+
+  it('a bad value stops start-up with a message that names the variable', () => {
+    for (const [name, value] of [['SANDBOX_PORT', 'eighty'], ['PROVIDER_BASE_URL', 'ftp://x'], ['WALLET_POLL_INTERVAL', 'soon'], ['INGRESS_PORT', '70000']] as const) {
+      assert.throws(() => loadConfig({ [name]: value }), (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, new RegExp(`${name}=`));
+        return true;
+      }, name);
+    }
+  });
+
+  it('parses durations and refuses nonsense', () => {
+    assert.equal(parseDuration('500ms'), 500);
+    assert.equal(parseDuration('1.5s'), 1500);
+    assert.equal(parseDuration('2h'), 7_200_000);
+    assert.equal(parseDuration('250'), 250);
+    assert.throws(() => parseDuration('0s'), /positive/);
+    assert.throws(() => parseDuration('5 minutes'), /not a duration/);
+  });
+});
