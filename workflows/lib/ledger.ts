@@ -57,9 +57,21 @@ export function isConfirmed(status: string): boolean {
 
 export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale';
 
+// The settled ids travel as an array (the state is plain data); lookups use a Set built from it
+// once per state object, so that recording stays flat however full the ledger is.
+const settledSets = new WeakMap<LedgerState, Set<string>>();
+function settled(state: LedgerState): Set<string> {
+  let set = settledSets.get(state);
+  if (!set) {
+    set = new Set(state.settledIds);
+    settledSets.set(state, set);
+  }
+  return set;
+}
+
 /** What the ledger would do with this observation, without changing anything. */
 export function classify(state: LedgerState, tx: Pick<Transaction, 'id' | 'status'>): Outcome {
-  if (state.settledIds.includes(tx.id)) return 'duplicate';
+  if (settled(state).has(tx.id)) return 'duplicate';
   const known = state.entries[tx.id];
   if (!known) return 'new';
   const a = statusRank(known.status);
@@ -119,7 +131,8 @@ function evict(state: LedgerState): void {
     if (isConfirmed(e.status)) state.settledTotals[e.currency] = (state.settledTotals[e.currency] ?? 0) + e.amount;
     delete state.entries[id];
     state.settledIds.push(id);
-    if (state.settledIds.length > LIMITS.settledIds) state.settledIds.shift();
+    settled(state).add(id);
+    if (state.settledIds.length > LIMITS.settledIds) settled(state).delete(state.settledIds.shift()!);
   }
 }
 

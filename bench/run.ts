@@ -1,0 +1,62 @@
+import { Agent } from 'undici';
+import { ProviderClient } from '../src/provider/client';
+import { createWallet, readWallet } from '../src/provider/endpoints';
+import { callbackSignature, signatureMatches } from '../src/provider/signing';
+import { transaction } from '../src/provider/schemas/transaction';
+import { createSandbox } from '../src/sandbox/server';
+import { emptyLedger, LIMITS, record } from '../workflows/lib/ledger';
+
+// `npm run bench`: each line compares two ways measured side by side in this run, and prints
+// their ratio. Absolute numbers depend on the machine; the ratios are what to watch. Every loop
+// is bounded, and all traffic stays on loopback.
+
+async function rate(fn: () => unknown, ms = 1_000): Promise<number> {
+  for (let i = 0; i < 50; i++) await fn(); // warm-up
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    await fn();
+    n += 1;
+  }
+  return (n / (performance.now() - start)) * 1000;
+}
+
+function line(name: string, a: [string, number], b: [string, number]) {
+  const fmt = (x: number) => `${Math.round(x).toLocaleString('en')}/s`;
+  console.log(`${name}\n  ${a[0]}: ${fmt(a[1])}   ${b[0]}: ${fmt(b[1])}   ratio ${(a[1] / b[1]).toFixed(2)}`);
+}
+
+// 1. What verifying and validating a callback costs next to merely parsing it.
+const secret = 'SK-BENCH';
+const body = JSON.stringify({ id: 'TR_BENCH1', createdAt: 1, source: 'bitcoin:EXTERNAL', dest: 'wallet:WA_BENCH1', currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: { BTCNetworkTxId: 'ab'.repeat(32) }, tags: [] });
+const sig = callbackSignature(secret, body);
+const raw = Buffer.from(body);
+line(
+  'ingress: verify HMAC + zod-validate a callback, vs JSON.parse alone',
+  ['verify+validate', await rate(() => signatureMatches(callbackSignature(secret, raw), sig) && transaction.parse(JSON.parse(body)))],
+  ['parse only', await rate(() => JSON.parse(body))],
+);
+
+// 2. The wallet ledger stays flat as it fills: recording into a full ledger vs an empty one.
+const full = emptyLedger('WA_BENCH');
+for (let i = 0; i < LIMITS.recentEntries * 3; i++) record(full, transaction.parse({ ...JSON.parse(body), id: `TR_F${i}` }), 'callback');
+let k = 0;
+const tx = () => transaction.parse({ ...JSON.parse(body), id: `TR_N${k++}` });
+line('wallet ledger: record into a full ledger vs an empty one', ['full', await rate(() => record(full, tx(), 'callback'))], ['empty', await rate(() => record(emptyLedger('WA_BENCH'), tx(), 'callback'))]);
+
+// 3. Keep-alive connections in the provider client vs a new connection per call.
+const sandbox = createSandbox({ apiKey: 'AK-BENCH', secretKey: secret });
+const url = await sandbox.listen(0);
+const auth = { kind: 'signature' as const, apiKey: 'AK-BENCH', secretKey: secret };
+const pooled = new ProviderClient({ baseUrl: url, auth });
+const w = await pooled.call(createWallet, { body: { name: 'bench' } });
+const keepAlive = await rate(() => pooled.call(readWallet, { params: { walletId: w.id } }));
+const fresh = await rate(async () => {
+  const agent = new Agent({ pipelining: 0 });
+  const c = new ProviderClient({ baseUrl: url, auth, dispatcher: agent });
+  await c.call(readWallet, { params: { walletId: w.id } });
+  await agent.close();
+});
+line('provider client: keep-alive pool vs a new connection per call (signed GET to the sandbox)', ['keep-alive', keepAlive], ['new connection', fresh]);
+await pooled.close();
+await sandbox.close();

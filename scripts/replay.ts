@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { workflowsPath } from '../worker/create-worker';
+
+// `npm run replay [files…]`: replays recorded histories (exported from the Temporal UI or CLI as
+// JSON, or by scripts/record-histories.ts) against the current workflow code. A change that would
+// break running workflows fails here with a DeterminismViolationError instead of in production.
+
+export async function replayFiles(files: string[], path = workflowsPath): Promise<Array<{ file: string; error?: Error }>> {
+  const results: Array<{ file: string; error?: Error }> = [];
+  for (const file of files) {
+    const history = historyFromJSON(JSON.parse(readFileSync(file, 'utf8')));
+    try {
+      await Worker.runReplayHistory({ workflowsPath: path, bundlerOptions: { ignoreModules: [] } }, history, basename(file, '.json'));
+      results.push({ file });
+    } catch (error) {
+      results.push({ file, error: error as Error });
+    }
+  }
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const dir = 'test/histories';
+  const files = process.argv.slice(2).length ? process.argv.slice(2) : readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+  let failed = 0;
+  for (const r of await replayFiles(files)) {
+    console.log(`${r.error ? 'FAIL' : 'ok  '} ${r.file}${r.error ? `\n     ${r.error.name}: ${r.error.message}` : ''}`);
+    if (r.error) failed += 1;
+  }
+  console.log(`${files.length - failed} replayed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
