@@ -25,8 +25,8 @@ export interface CallOptions<P, B> {
   body?: B;
   /** Spec 5.4: act for a sub-account or user. Validated: a user must be `user:<id>`. */
   masqueradeAs?: string;
-  /** Extra query parameters; they are part of the signed URL. */
-  query?: Record<string, string>;
+  /** Query parameters: those the endpoint declares, plus any extra ones; all are part of the signed URL. */
+  query?: Record<string, string | undefined>;
   /** Sent as Idempotency-Key so that an at-least-once activity does not create twice. */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -67,9 +67,10 @@ export class ProviderClient {
   ): Promise<z.output<R>> {
     const callName = `${endpoint.method} ${endpoint.path} (${endpoint.name})`;
     const path = this.resolvePath(callName, endpoint, opts.params);
-    const bodyBytes = this.encodeBody(callName, endpoint, opts.body);
+    const encoded = this.encodeBody(callName, endpoint, opts.body);
+    const bodyBytes = encoded?.bytes;
 
-    const query: Record<string, string> = { ...opts.query };
+    const query: Record<string, string> = this.resolveQuery(callName, endpoint, opts.query);
     if (opts.masqueradeAs !== undefined) {
       try {
         query.masqueradeAs = masqueradeSrn(opts.masqueradeAs);
@@ -77,14 +78,17 @@ export class ProviderClient {
         throw new ProviderInputError(callName, 'masqueradeAs', (err as Error).message.replace(/^masqueradeAs: /, ''));
       }
     }
-    if (this.auth.kind === 'signature' && endpoint.timestamp !== false) query.timestamp = String(this.now());
+    const authenticated = endpoint.auth !== false;
+    if (authenticated && this.auth.kind === 'signature' && endpoint.timestamp !== false) query.timestamp = String(this.now());
     const url = this.buildUrl(path, query);
 
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (bodyBytes) headers['content-type'] = 'application/json';
+    if (encoded) headers['content-type'] = encoded.contentType;
     if (/^\/v2\//.test(endpoint.path)) headers['x-api-version'] = '2';
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-    if (this.auth.kind === 'signature') {
+    if (!authenticated) {
+      // Spec 4.2: registering a client-held secret happens before any credentials exist.
+    } else if (this.auth.kind === 'signature') {
       headers['x-api-key'] = this.auth.apiKey;
       headers['x-api-signature'] = requestSignature(this.auth.secretKey, url, bodyBytes ?? '');
     } else {
@@ -137,14 +141,29 @@ export class ProviderClient {
     return endpoint.path.replace(/:([A-Za-z]+)/g, (_, key: string) => encodeURIComponent(values[key]!));
   }
 
-  private encodeBody(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, body: unknown): Buffer | undefined {
+  private resolveQuery(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, query: Record<string, string | undefined> | undefined): Record<string, string> {
+    const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    if (!endpoint.query) return given;
+    const parsed = endpoint.query.safeParse(given);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ProviderInputError(callName, issue.path.join('.') || 'query', issue.message);
+    }
+    return { ...given, ...(parsed.data as Record<string, string>) };
+  }
+
+  private encodeBody(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, body: unknown): { bytes: Buffer; contentType: string } | undefined {
     if (!endpoint.body) return undefined;
     const parsed = endpoint.body.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new ProviderInputError(callName, issue.path.join('.') || 'body', issue.message);
     }
+    if (endpoint.bodyKind === 'raw') {
+      const { bytes, contentType } = parsed.data as { bytes: Uint8Array; contentType: string };
+      return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType };
+    }
     // Serialised once: these exact bytes are signed and sent (spec 5.1, rule 3).
-    return Buffer.from(JSON.stringify(parsed.data), 'utf8');
+    return { bytes: Buffer.from(JSON.stringify(parsed.data), 'utf8'), contentType: 'application/json' };
   }
 }

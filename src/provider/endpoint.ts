@@ -8,10 +8,16 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.
   /** Path with `:param` placeholders, e.g. /v3/transfers/:transferId. Its version prefix sets X-Api-Version. */
   path: string;
   params?: P;
+  /** Query parameters the call takes; validated, then part of the signed URL. */
+  query?: z.ZodType;
   body?: B;
+  /** 'json' (default): the body is serialised once and those bytes are signed; 'raw': `{ bytes, contentType }` sent as is. */
+  bodyKind?: 'json' | 'raw';
   response: R;
   /** Signature auth adds `timestamp` unless the call needs none (spec 4.7). */
   timestamp?: boolean;
+  /** false for the one call made before any credentials exist (spec 4.2). */
+  auth?: boolean;
 }
 
 export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType>;

@@ -1,40 +1,30 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { transferId, walletId } from './schemas/common';
+import { account, createAccountRequest, documentFieldId, updateAccountRequest } from './schemas/account';
+import { accountId, transferId, userId, walletId } from './schemas/common';
+import { documentBody, documentQuery } from './schemas/document';
+import { limits, limitsRequest } from './schemas/limits';
+import { attachBlockchainsRequest, createPaymentMethodRequest, paymentMethod, paymentMethodId, paymentMethodList } from './schemas/payment-method';
+import { order, reservation, reservationRequest, reservationState } from './schemas/reservation';
+import { clientSecret, sessionKey } from './schemas/session';
 import { transactionList } from './schemas/transaction';
 import { transfer } from './schemas/transfer';
+import { createUserRequest, user, verificationLink } from './schemas/user';
 import { createWalletRequest, wallet } from './schemas/wallet';
 
-// The provider's calls. Spec numbers in comments; calls that rest on open-points.md or on no
-// document at all say so, so that they can be changed in one place.
+// Every call of the provider interface, one entry each. Spec numbers in comments; calls that
+// rest on open-points.md, or on no document at all, say so, so that each can change in one place.
+
+// --- Wallets and transfers -----------------------------------------------------------------
 
 // 4.1
-export const createWallet = defineEndpoint({
-  name: 'create wallet',
-  method: 'POST',
-  path: '/v2/wallets',
-  body: createWalletRequest,
-  response: wallet,
-});
+export const createWallet = defineEndpoint({ name: 'create wallet', method: 'POST', path: '/v2/wallets', body: createWalletRequest, response: wallet });
 
 // 4.8
-export const readTransfer = defineEndpoint({
-  name: 'read transfer',
-  method: 'GET',
-  path: '/v3/transfers/:transferId',
-  params: z.object({ transferId }),
-  response: transfer,
-});
+export const readTransfer = defineEndpoint({ name: 'read transfer', method: 'GET', path: '/v3/transfers/:transferId', params: z.object({ transferId }), response: transfer });
 
-// Not in the contract: the real service documented a wallet lookup under this path. Used by
-// the wallet workflow's polling, so that a lost callback is still seen.
-export const readWallet = defineEndpoint({
-  name: 'read wallet',
-  method: 'GET',
-  path: '/v2/wallet/:walletId',
-  params: z.object({ walletId }),
-  response: wallet,
-});
+// Not in the contract: the real service documented a wallet lookup under this path.
+export const readWallet = defineEndpoint({ name: 'read wallet', method: 'GET', path: '/v2/wallet/:walletId', params: z.object({ walletId }), response: wallet });
 
 // Not in the contract nor in open-points.md: a wallet's transactions, newest first. The wallet
 // workflow polls it to recover lost callbacks. Against the real service, confirm this path
@@ -45,4 +35,114 @@ export const listWalletTransactions = defineEndpoint({
   path: '/v2/wallet/:walletId/transactions',
   params: z.object({ walletId }),
   response: transactionList,
+});
+
+// --- Accounts (KYC) ------------------------------------------------------------------------
+
+// Open-points "Create account" (the contract's open point 2).
+export const createAccount = defineEndpoint({ name: 'create account', method: 'POST', path: '/v3/accounts', body: createAccountRequest, response: account });
+
+// 4.4; masqueradeAs for a sub-account or user.
+export const readAccount = defineEndpoint({ name: 'read account', method: 'GET', path: '/v3/accounts/:accountId', params: z.object({ accountId }), response: account });
+
+// Not in the contract: resubmits profile field values (the real service's "Update Account").
+export const updateAccount = defineEndpoint({ name: 'update account', method: 'POST', path: '/v3/accounts/:accountId', params: z.object({ accountId }), body: updateAccountRequest, response: account });
+
+// 4.10 with open-points "Upload a document": raw bytes with their MIME type, signed as sent.
+export const uploadDocument = defineEndpoint({
+  name: 'upload document',
+  method: 'POST',
+  path: '/v3/accounts/:accountId/:fieldId',
+  params: z.object({ accountId, fieldId: documentFieldId }),
+  query: documentQuery,
+  body: documentBody,
+  bodyKind: 'raw',
+  response: account,
+});
+
+// --- Users and limits ----------------------------------------------------------------------
+
+// Open-points "Create user" (the contract's open point 1).
+export const createUser = defineEndpoint({ name: 'create user', method: 'POST', path: '/v3/users', body: createUserRequest, response: user });
+
+// 4.5; masqueradeAs `user:<id>`.
+export const readUser = defineEndpoint({ name: 'read user', method: 'GET', path: '/v3/users/:userId', params: z.object({ userId }), response: user });
+
+// 4.6 with open-points "Limits calculation".
+export const calculateLimits = defineEndpoint({ name: 'limits calculation', method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest, response: limits });
+
+// 4.7: a new link every time (it lives 30 minutes: never cache it); no timestamp needed.
+export const readOnboardingLink = defineEndpoint({
+  name: 'onboarding link',
+  method: 'GET',
+  path: '/v3/idverify/users/:userId',
+  params: z.object({ userId }),
+  response: verificationLink,
+  timestamp: false,
+});
+
+// --- Reservations and orders ---------------------------------------------------------------
+
+// 4.3 with open-points "Reservations and card purchases".
+export const reserveOrder = defineEndpoint({ name: 'wallet order reservation', method: 'POST', path: '/v3/orders/reserve', body: reservationRequest, response: reservation });
+
+// Not in the contract: a reservation's state, modelled on the real service's order tracking.
+export const readReservation = defineEndpoint({
+  name: 'read reservation',
+  method: 'GET',
+  path: '/v3/orders/reservation/:reservationId',
+  params: z.object({ reservationId: z.string().regex(/^[A-Za-z0-9_-]+$/, 'reservationId is the id returned by the reservation') }),
+  response: reservationState,
+});
+
+// Not in the contract: an order's status (the real service's "Track Widget Order").
+export const readOrder = defineEndpoint({
+  name: 'read order',
+  method: 'GET',
+  path: '/v3/orders/:orderId',
+  params: z.object({ orderId: z.string().regex(/^WO[-_][A-Za-z0-9]+$/, 'orderId must look like WO_<id>') }),
+  response: order,
+});
+
+// --- Payment methods (still under /v2, spec 9.3) ---------------------------------------------
+
+// Open-points "Payment methods": create and list under /v2/paymentMethods.
+export const createPaymentMethod = defineEndpoint({ name: 'create payment method', method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest, response: paymentMethod });
+export const listPaymentMethods = defineEndpoint({ name: 'list payment methods', method: 'GET', path: '/v2/paymentMethods', response: paymentMethodList });
+
+// 4.11 with open point 8: the versioned path of open-points.md.
+export const readPaymentMethod = defineEndpoint({ name: 'read payment method', method: 'GET', path: '/v2/paymentMethod/:paymentMethodId', params: z.object({ paymentMethodId }), response: paymentMethod });
+
+// Open-points "Attach blockchains" (the contract's open point 3).
+export const attachBlockchains = defineEndpoint({
+  name: 'attach blockchains',
+  method: 'POST',
+  path: '/v2/paymentMethod/:paymentMethodId/attach',
+  params: z.object({ paymentMethodId }),
+  body: attachBlockchainsRequest,
+  response: paymentMethod,
+});
+
+// 4.9. The least certain call: no public description of its method or body was found; by
+// analogy with document upload it sends POST with the raw file and its MIME type.
+export const submitFollowup = defineEndpoint({
+  name: 'ACH form follow-up',
+  method: 'POST',
+  path: '/v2/paymentMethod/:paymentMethodId/followup',
+  params: z.object({ paymentMethodId }),
+  body: documentBody,
+  bodyKind: 'raw',
+  response: paymentMethod,
+});
+
+// --- Client-held tokens (spec 5.3) ---------------------------------------------------------
+
+// 4.2: registers a client-generated secret; made before any credentials exist.
+export const registerClientSecret = defineEndpoint({
+  name: 'register client token',
+  method: 'POST',
+  path: '/v2/sessions/auth/key',
+  query: z.object({ secretKey: clientSecret }),
+  response: sessionKey,
+  auth: false,
 });

@@ -38,10 +38,11 @@ export function masqueradeSrn(value: string): string {
   throw new Error(`masqueradeAs: "${v}" is not an account id (AC_...), an account SRN (account:AC_...) or a user SRN (user:US_...)`);
 }
 
-/** How a provider reads a masqueradeAs value: without a kind it is an account. */
-export function parseMasquerade(value: string): MasqueradeTarget {
+/** How a provider reads a masqueradeAs value: without a kind it is an account; other kinds are not targets. */
+export function parseMasquerade(value: string): MasqueradeTarget | undefined {
   const idx = value.indexOf(':');
   if (idx < 0) return { kind: 'account', id: value };
   const kind = value.slice(0, idx);
-  return { kind: kind === 'user' ? 'user' : 'account', id: value.slice(idx + 1) };
+  if (kind !== 'user' && kind !== 'account') return undefined;
+  return { kind, id: value.slice(idx + 1) };
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { requestSignature, signatureMatches } from '../provider/signing';
+import { parseMasquerade } from '../provider/srn';
 import { SandboxError } from './errors';
 import type { Credential, Store } from './store';
 
@@ -13,6 +14,11 @@ export interface AuthOptions {
   toleranceMs: number;
 }
 
+export interface AuthenticateOptions {
+  /** Spec 4.7: the onboarding link call needs no timestamp. */
+  timestampOptional?: boolean;
+}
+
 const denied = (errorCode: string, message: string) => new SandboxError('AccessDeniedException', message, { errorCode });
 
 /** The URL exactly as the client sent it: scheme, Host header, and the raw path and query. */
@@ -20,13 +26,13 @@ export function receivedUrl(req: FastifyRequest): string {
   return `${req.protocol}://${req.headers.host ?? 'localhost'}${req.raw.url ?? req.url}`;
 }
 
-function rawQueryParam(rawUrl: string, name: string): string | undefined {
+export function rawQueryParam(rawUrl: string, name: string): string | undefined {
   const q = rawUrl.indexOf('?');
   if (q < 0) return undefined;
   return new URLSearchParams(rawUrl.slice(q + 1)).get(name) ?? undefined;
 }
 
-export function authenticate(req: FastifyRequest, store: Store, opts: AuthOptions, body: Buffer | undefined): Credential {
+export function authenticate(req: FastifyRequest, store: Store, opts: AuthOptions, body: Buffer | undefined, route: AuthenticateOptions = {}): Credential {
   const authorization = req.headers.authorization;
   if (typeof authorization === 'string' && authorization.startsWith('Bearer ')) {
     const cred = store.credentialBySecret(authorization.slice('Bearer '.length).trim());
@@ -44,10 +50,13 @@ export function authenticate(req: FastifyRequest, store: Store, opts: AuthOption
 
   const url = receivedUrl(req);
   const timestamp = rawQueryParam(req.raw.url ?? '', 'timestamp');
-  if (timestamp === undefined || !/^\d+$/.test(timestamp)) {
+  if (timestamp === undefined && !route.timestampOptional) {
     throw denied('accessDenied.missingTimestamp', 'Signed requests need the query parameter timestamp (epoch milliseconds)');
   }
-  const skew = Math.abs(opts.now() - Number(timestamp));
+  if (timestamp !== undefined && !/^\d+$/.test(timestamp)) {
+    throw denied('accessDenied.missingTimestamp', 'The query parameter timestamp must be epoch milliseconds');
+  }
+  const skew = timestamp === undefined ? 0 : Math.abs(opts.now() - Number(timestamp));
   if (skew > opts.toleranceMs) {
     throw denied('accessDenied.staleTimestamp', `The timestamp is ${Math.round(skew / 1000)} s away from the server's clock; sign each request with the current time`);
   }
@@ -56,4 +65,29 @@ export function authenticate(req: FastifyRequest, store: Store, opts: AuthOption
     throw denied('accessDenied.invalidSignature', 'X-Api-Signature does not match HMAC-SHA256(secret, URL as sent + body as sent)');
   }
   return cred;
+}
+
+/** Who a request acts as: the credential's account, or (spec 5.4) one of its sub-accounts or users. */
+export interface Actor {
+  /** The account acted for (a sub-account when masquerading as one). */
+  accountId: string;
+  /** Set when masquerading as a user. */
+  userId?: string;
+  /** The account whose keys signed the request. */
+  principalId: string;
+}
+
+export function resolveActor(store: Store, cred: Credential, masqueradeAs: string | undefined): Actor {
+  const own = cred.accountId!;
+  if (masqueradeAs === undefined) return { accountId: own, principalId: own };
+  const target = parseMasquerade(masqueradeAs);
+  const refuse = () =>
+    denied('accessDenied.masquerade', `masqueradeAs=${masqueradeAs} is not a sub-account or user of ${own}; a bare id is taken as an account, write user:<id> for a user`);
+  if (!target) throw refuse();
+  if (target.kind === 'user') {
+    if (store.state.users[target.id]?.ownerAccountId !== own) throw refuse();
+    return { accountId: own, userId: target.id, principalId: own };
+  }
+  if (target.id !== own && store.state.accounts[target.id]?.parentId !== own) throw refuse();
+  return { accountId: target.id, principalId: own };
 }

@@ -1,4 +1,5 @@
 import type { CallbackSender } from './callbacks';
+import type { Faults } from './faults';
 import type { Store } from './store';
 
 /** What every sandbox route needs. */
@@ -6,6 +7,9 @@ export interface SandboxContext {
   store: Store;
   callbacks: CallbackSender;
   now: () => number;
+  faults: Faults;
+  /** How long a reservation can be used (open-points: 15 minutes or an hour; default 15). */
+  reservationTtlMs: number;
   /** Persist state after a change (a no-op when no state file is configured). */
   changed: () => void;
 }

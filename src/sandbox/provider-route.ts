@@ -1,45 +1,75 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { type AuthOptions, authenticate } from './auth';
+import { type Actor, type AuthOptions, authenticate, rawQueryParam, resolveActor } from './auth';
 import type { SandboxContext } from './context';
 import { SandboxError, sendError, validationError } from './errors';
 import type { Credential } from './store';
 
-// Registers a provider route: authentication, the v2 version header, JSON body parsing with the
-// documented error body, and replay of requests that carry an Idempotency-Key.
+// Registers a provider route: fault knobs, authentication, masquerade, the v2 version header,
+// body parsing with the documented error body, and replay of requests with an Idempotency-Key.
+// A request that fails any of these changes nothing.
 
 export interface ProviderRequest {
   req: FastifyRequest;
   cred: Credential;
+  actor: Actor;
   params: Record<string, string>;
   /** The body parsed as JSON and validated with the route's schema. */
   body: unknown;
+  /** The body as received, for routes that take raw bytes. */
+  raw: Buffer | undefined;
+  /** The query as received (first value of each parameter). */
+  query: Record<string, string>;
+  /** scheme://host as the client addressed the sandbox, for URLs in responses. */
+  publicBase: string;
+}
+
+interface RouteOptions {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: z.ZodType;
+  status?: number;
+  /** Open to a client-held token that no account has bound yet (spec 5.3: account creation). */
+  unbound?: boolean;
+  /** No credentials at all (spec 4.2: registering a client secret). */
+  anonymous?: boolean;
+  /** Spec 4.7: no timestamp needed. */
+  timestampOptional?: boolean;
 }
 
 type Handler = (r: ProviderRequest) => unknown | Promise<unknown>;
 
-export function providerRoute(
-  app: FastifyInstance,
-  ctx: SandboxContext,
-  auth: AuthOptions,
-  route: { method: 'GET' | 'POST'; path: string; body?: z.ZodType; status?: number },
-  handler: Handler,
-): void {
+export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions, route: RouteOptions, handler: Handler): void {
+  const routeKey = `${route.method} ${route.path}`;
   app.route({
     method: route.method,
     url: route.path,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       try {
+        const fault = await ctx.faults.apply(routeKey);
+        if (fault) throw fault;
         const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-        const cred = authenticate(req, ctx.store, auth, raw);
+        const rawUrl = req.raw.url ?? req.url;
+        const query = Object.fromEntries(new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : ''));
+        const publicBase = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
         if (route.path.startsWith('/v2/') && req.headers['x-api-version'] !== '2') {
           throw validationError('X-Api-Version', 'v2 calls must send the header X-Api-Version: 2', req.headers['x-api-version']);
         }
+        if (route.anonymous) {
+          const result = await handler({ req, cred: undefined as never, actor: undefined as never, params: req.params as Record<string, string>, body: route.body ? parseBody(route.body, raw) : undefined, raw, query, publicBase });
+          return reply.code(route.status ?? 200).send(result);
+        }
+
+        const cred = authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestampOptional });
+        if (cred.accountId === null && !route.unbound) {
+          throw new SandboxError('AccessDeniedException', 'This token is not bound to an account yet; create the account first (POST /v3/accounts)', { errorCode: 'accessDenied.noAccount' });
+        }
+        const actor = cred.accountId === null ? ({ accountId: '', principalId: '' } as Actor) : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
         const body = route.body ? parseBody(route.body, raw) : undefined;
 
         const key = req.headers['idempotency-key'];
-        const idemKey = typeof key === 'string' && key ? `${cred.accountId} ${key}` : undefined;
+        const idemKey = typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
         const fingerprint = `${req.method} ${req.url.split('?')[0]} ${createHash('sha256').update(raw ?? '').digest('hex')}`;
         if (idemKey) {
           const previous = ctx.store.state.idempotency[idemKey];
@@ -50,12 +80,10 @@ export function providerRoute(
             return reply.code(previous.status).header('idempotent-replay', 'true').send(previous.body);
           }
         }
-        const result = await handler({ req, cred, params: req.params as Record<string, string>, body });
+        const result = await handler({ req, cred, actor, params: req.params as Record<string, string>, body, raw, query, publicBase });
         const status = route.status ?? 200;
-        if (idemKey) {
-          ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: result };
-          ctx.changed();
-        }
+        if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: result };
+        if (route.method !== 'GET') ctx.changed();
         return reply.code(status).send(result);
       } catch (err) {
         if (err instanceof SandboxError) return sendError(reply, err);
@@ -72,6 +100,11 @@ function parseBody(schema: z.ZodType, raw: Buffer | undefined): unknown {
   } catch {
     throw validationError('body', 'the body must be JSON (Content-Type: application/json)');
   }
+  return parseWith(schema, json);
+}
+
+/** Validates with the route's schema; the first issue becomes a ValidationException naming its field. */
+export function parseWith<T extends z.ZodType>(schema: T, json: unknown): z.output<T> {
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

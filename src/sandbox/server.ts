@@ -5,7 +5,16 @@ import { loadState, stateWriter } from './persistence';
 import { registerOperatorRoutes } from './routes/operator';
 import { registerTransferRoutes } from './routes/transfers';
 import { registerWalletRoutes } from './routes/wallets';
-import { emptyState, Store } from './store';
+import { Faults } from './faults';
+import { registerAccountRoutes } from './routes/accounts';
+import { registerOrderRoutes } from './routes/orders';
+import { registerPaymentMethodRoutes } from './routes/payment-methods';
+import { registerSessionRoutes } from './routes/sessions';
+import { registerUserRoutes } from './routes/users';
+import { registerKycOperatorRoutes } from './routes/operator-kyc';
+import { registerPaymentOperatorRoutes } from './routes/operator-payments';
+import { registerPageRoutes } from './routes/pages';
+import { emptyState, Store, upgradeState } from './store';
 
 export interface SandboxOptions {
   /** The master account's credentials (PROVIDER_API_KEY / PROVIDER_SECRET_KEY). */
@@ -15,6 +24,8 @@ export interface SandboxOptions {
   now?: () => number;
   timestampToleranceMs?: number;
   stateFile?: string;
+  /** How long a reservation can be used; default 15 minutes. */
+  reservationTtlMs?: number;
   logger?: boolean;
 }
 
@@ -25,20 +36,25 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Documents (spec 4.10) may be 7.75 MB; nothing larger is read. */
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Documents (spec 4.10) may be 7.75 MB: larger bodies are read far enough to answer with a ValidationException. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export function createSandbox(opts: SandboxOptions): Sandbox {
+  const now = opts.now ?? Date.now;
   const master = { apiKey: opts.apiKey, secretKey: opts.secretKey, accountId: opts.masterAccountId ?? 'AC_SANDBOXMASTER' };
-  const state = (opts.stateFile && loadState(opts.stateFile)) || emptyState(master);
+  const fresh = emptyState(master, now());
+  const loaded = opts.stateFile ? loadState(opts.stateFile) : undefined;
+  const state = loaded ? upgradeState(loaded, fresh) : fresh;
   // The configured master credentials always work, even against an older state file.
-  if (!state.credentials.some((c) => c.apiKey === master.apiKey && c.secretKey === master.secretKey)) state.credentials.unshift(master);
+  if (!state.credentials.some((c) => c.apiKey === master.apiKey && c.secretKey === master.secretKey)) state.credentials.unshift({ ...master, kind: 'account' });
   const writer = opts.stateFile ? stateWriter(opts.stateFile, state) : undefined;
 
   const ctx: SandboxContext = {
     store: new Store(state),
     callbacks: new CallbackSender(),
-    now: opts.now ?? Date.now,
+    now,
+    faults: new Faults(),
+    reservationTtlMs: opts.reservationTtlMs ?? 15 * 60_000,
     changed: () => writer?.changed(),
   };
   const auth = { now: ctx.now, toleranceMs: opts.timestampToleranceMs ?? 5 * 60_000 };
@@ -51,9 +67,17 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     reply.code(404).send({ language: 'en', exceptionId: 'test_route', type: 'NotFoundException', message: `No route ${req.method} ${req.url.split('?')[0]}`, transient: false }),
   );
 
+  registerSessionRoutes(app, ctx, auth);
+  registerAccountRoutes(app, ctx, auth);
+  registerUserRoutes(app, ctx, auth);
   registerWalletRoutes(app, ctx, auth);
   registerTransferRoutes(app, ctx, auth);
+  registerPaymentMethodRoutes(app, ctx, auth);
+  registerOrderRoutes(app, ctx, auth);
   registerOperatorRoutes(app, ctx);
+  registerKycOperatorRoutes(app, ctx);
+  registerPaymentOperatorRoutes(app, ctx);
+  registerPageRoutes(app, ctx);
 
   return {
     app,

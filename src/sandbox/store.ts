@@ -1,5 +1,9 @@
+import type { Account, ProfileField } from '../provider/schemas/account';
+import type { Order } from '../provider/schemas/reservation';
+import type { PaymentMethod } from '../provider/schemas/payment-method';
 import type { Transaction } from '../provider/schemas/transaction';
 import type { Transfer } from '../provider/schemas/transfer';
+import type { User } from '../provider/schemas/user';
 import type { Wallet } from '../provider/schemas/wallet';
 
 // The sandbox's whole state: plain data, so that it can be written to and read from a file.
@@ -7,21 +11,106 @@ import type { Wallet } from '../provider/schemas/wallet';
 export interface Credential {
   apiKey: string;
   secretKey: string;
+  /** Null for a client-held token registered but not yet bound by creating an account (spec 5.3). */
+  accountId: string | null;
+  kind: 'account' | 'client-token';
+}
+
+export interface AccountRecord {
+  account: Account;
+  /** The parent that may masquerade as this account; null for a top-level account. */
+  parentId: string | null;
+  /** Operator-configured features (spec 8 rules 2 and 3). */
+  features: { debitCardL2: boolean; userApi: boolean };
+}
+
+export interface UserRecord {
+  user: User;
+  ownerAccountId: string;
+}
+
+export interface PaymentMethodRecord {
+  method: PaymentMethod;
   accountId: string;
+}
+
+export interface DocumentRecord {
+  id: string;
+  accountId: string;
+  fieldId: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  documentType?: string;
+  documentSubType?: string;
+}
+
+export interface ReservationRecord {
+  id: string;
+  accountId: string;
+  request: Record<string, unknown>;
+  owner: string | null;
+  expiresAt: number;
+  status: 'OPEN' | 'USED' | 'EXPIRED';
+  orderId: string | null;
+}
+
+export interface OnboardingLinkRecord {
+  token: string;
+  userId: string;
+  applicantId: string;
+  expiresAt: number;
 }
 
 export interface SandboxState {
   credentials: Credential[];
+  accounts: Record<string, AccountRecord>;
+  users: Record<string, UserRecord>;
   wallets: Record<string, Wallet>;
-  /** Transactions by id, each with the wallet it belongs to (dest, or source for outgoing). */
+  paymentMethods: Record<string, PaymentMethodRecord>;
+  documents: Record<string, DocumentRecord>;
+  /** Transactions by id; a transaction belongs to its dest wallet, or its source for outgoing ones. */
   transactions: Record<string, Transaction>;
   transfers: Record<string, Transfer>;
+  reservations: Record<string, ReservationRecord>;
+  orders: Record<string, Order>;
+  onboardingLinks: Record<string, OnboardingLinkRecord>;
   /** Replays of idempotent requests: `${accountId} ${idempotencyKey}` → response. */
   idempotency: Record<string, { fingerprint: string; status: number; body: unknown }>;
 }
 
-export function emptyState(master: { apiKey: string; secretKey: string; accountId: string }): SandboxState {
-  return { credentials: [master], wallets: {}, transactions: {}, transfers: {}, idempotency: {} };
+export function emptyState(master: { apiKey: string; secretKey: string; accountId: string }, now: number): SandboxState {
+  return {
+    credentials: [{ ...master, kind: 'account' }],
+    accounts: {
+      [master.accountId]: {
+        account: { id: master.accountId, status: 'APPROVED', type: 'BUSINESS', country: 'US', createdAt: now, depositAddresses: {}, totalBalances: {}, availableBalances: {}, profileFields: [] },
+        parentId: null,
+        // The master account has the User API; DEBIT_CARD_L2 waits for the operator (spec 8).
+        features: { debitCardL2: false, userApi: true },
+      },
+    },
+    users: {},
+    wallets: {},
+    paymentMethods: {},
+    documents: {},
+    transactions: {},
+    transfers: {},
+    reservations: {},
+    orders: {},
+    onboardingLinks: {},
+    idempotency: {},
+  };
+}
+
+/** Fills in collections that an older state file lacks. */
+export function upgradeState(state: Partial<SandboxState>, fresh: SandboxState): SandboxState {
+  for (const key of Object.keys(fresh) as Array<keyof SandboxState>) {
+    if (state[key] === undefined) (state as Record<string, unknown>)[key] = fresh[key];
+  }
+  for (const c of state.credentials ?? []) c.kind ??= 'account';
+  for (const [id, rec] of Object.entries(fresh.accounts)) state.accounts![id] ??= rec;
+  return state as SandboxState;
 }
 
 export class Store {
@@ -45,5 +134,9 @@ export class Store {
     return Object.values(this.state.transactions)
       .filter((t) => t.dest === srn || t.source === srn)
       .sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  field(accountId: string, fieldId: string): ProfileField | undefined {
+    return this.state.accounts[accountId]?.account.profileFields.find((f) => f.fieldId === fieldId);
   }
 }

@@ -5,7 +5,6 @@ import type { SandboxContext } from '../context';
 import { notFound } from '../errors';
 import { newHex, newId } from '../ids';
 import { providerRoute } from '../provider-route';
-import type { Credential } from '../store';
 
 /** Currencies that get a deposit address, and the network their address lives on. */
 export const DEPOSIT_NETWORKS: Record<string, { network: string; address: () => string }> = {
@@ -13,23 +12,23 @@ export const DEPOSIT_NETWORKS: Record<string, { network: string; address: () => 
   ETH: { network: 'ethereum', address: () => `0x${newHex(20)}` },
 };
 
-export function walletOf(ctx: SandboxContext, cred: Credential, walletId: string): Wallet {
+export function walletOf(ctx: SandboxContext, accountId: string, walletId: string): Wallet {
   const w = ctx.store.state.wallets[walletId];
   // Another account's wallet is indistinguishable from a missing one.
-  if (!w || w.owner !== `account:${cred.accountId}`) throw notFound('Wallet', walletId);
+  if (!w || w.owner !== `account:${accountId}`) throw notFound('Wallet', walletId);
   return w;
 }
 
 export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   // 4.1
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ cred, body }) => {
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ actor, body }) => {
     const req = body as CreateWalletRequest;
     const id = newId('WA');
     const wallet: Wallet = {
       id,
       srn: `wallet:${id}`,
       name: req.name,
-      owner: `account:${cred.accountId}`,
+      owner: `account:${actor.accountId}`,
       type: req.type ?? 'DEFAULT',
       status: null,
       createdAt: ctx.now(),
@@ -48,11 +47,11 @@ export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, 
   });
 
   // Lookup, as the real service documented it (not in the contract).
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId' }, ({ cred, params }) => walletOf(ctx, cred, params.walletId!));
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId' }, ({ actor, params }) => walletOf(ctx, actor.accountId, params.walletId!));
 
   // A wallet's transactions, newest first (in no document; see src/provider/endpoints.ts).
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ cred, params }) => {
-    const w = walletOf(ctx, cred, params.walletId!);
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ actor, params }) => {
+    const w = walletOf(ctx, actor.accountId, params.walletId!);
     return { data: ctx.store.walletTransactions(w.id) };
   });
 }

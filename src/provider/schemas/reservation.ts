@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { accountId, epochMs } from './common';
+
+// Spec 2.6, 4.3 and open-points "Reservations and card purchases".
+export const reservationRequest = z
+  .object({
+    sourceAmount: z.number().positive().optional(),
+    destAmount: z.number().positive().optional(),
+    amountIncludeFees: z.boolean().optional(),
+    sourceCurrency: z.string().regex(/^[A-Z0-9]{2,10}$/).optional(),
+    destCurrency: z.string().regex(/^[A-Z0-9]{2,10}$/).optional(),
+    lockFields: z.array(z.string()).optional(),
+    referrerAccountId: accountId.optional(),
+    country: z.string().optional(),
+    email: z.email().optional(),
+    dest: z.string().regex(/^(account|wallet|ethereum|bitcoin):[A-Za-z0-9_-]+$/, 'dest must be an SRN such as account:AC_<id> or wallet:WA_<id>').optional(),
+    city: z.string().optional(),
+    phone: z.string().optional(),
+    paymentMethod: z.string().optional(),
+    redirectUrl: z.url().optional(),
+    failureRedirectUrl: z.url().optional(),
+    street1: z.string().optional(),
+    state: z.string().optional(),
+    postalCode: z.string().optional(),
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    owner: z.string().regex(/^user:US[-_][A-Za-z0-9]+$/, 'owner must be user:US_<id>').optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.sourceAmount !== undefined && r.destAmount !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['destAmount'], message: 'send sourceAmount or destAmount, not both' });
+    }
+    const locked = (r.lockFields ?? []).some((f) => ['sourceAmount', 'destAmount', 'sourceCurrency', 'amount'].includes(f));
+    if (locked && r.sourceAmount === undefined && r.destAmount === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['sourceAmount'], message: 'a locked amount needs sourceAmount or destAmount' });
+    }
+    if (locked && r.sourceCurrency === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['sourceCurrency'], message: 'a locked amount needs sourceCurrency' });
+    }
+  });
+export type ReservationRequest = z.input<typeof reservationRequest>;
+
+export const reservation = z.object({ url: z.url(), reservation: z.string().min(1) });
+export type Reservation = z.infer<typeof reservation>;
+
+/** Order statuses (open-points): RUNNING_CHECKS, PROCESSING (a transfer id is assigned), COMPLETE or FAILED. */
+export const orderStatus = z.enum(['RUNNING_CHECKS', 'PROCESSING', 'COMPLETE', 'FAILED']);
+
+/** A reservation as the sandbox's order tracking reports it (not in the contract). */
+export const reservationState = z.object({
+  reservation: z.string(),
+  status: z.enum(['OPEN', 'USED', 'EXPIRED']),
+  expiresAt: epochMs,
+  owner: z.string().nullable(),
+  orderId: z.string().nullable(),
+});
+
+export const order = z.object({
+  id: z.string(),
+  reservation: z.string(),
+  status: orderStatus,
+  transferId: z.string().nullable(),
+  sourceAmount: z.number(),
+  sourceCurrency: z.string(),
+  destCurrency: z.string(),
+  dest: z.string(),
+  owner: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  createdAt: epochMs,
+});
+export type Order = z.infer<typeof order>;

@@ -1,0 +1,99 @@
+import type { Transaction } from '../provider/schemas/transaction';
+import type { Transfer } from '../provider/schemas/transfer';
+import type { Wallet } from '../provider/schemas/wallet';
+import type { SandboxContext } from './context';
+import { newId } from './ids';
+
+// Money arriving in a wallet: balances, the transfer record, and the wallet's callback.
+
+export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): void {
+  const c = tx.currency;
+  if (tx.status === 'PENDING' || !wasPending) wallet.totalBalances[c] = (wallet.totalBalances[c] ?? 0) + tx.amount;
+  if (tx.status === 'CONFIRMED') {
+    wallet.availableBalances[c] = (wallet.availableBalances[c] ?? 0) + tx.amount;
+    wallet.balances[c] = wallet.availableBalances[c]!;
+  }
+}
+
+/** Sends the callback of a transaction to the wallet it belongs to, signed with its owner's first secret. */
+export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
+  const walletId = /^wallet:(.+)$/.exec(tx.dest)?.[1] ?? /^wallet:(.+)$/.exec(tx.source)?.[1];
+  const wallet = walletId && Object.hasOwn(ctx.store.state.wallets, walletId) ? ctx.store.state.wallets[walletId] : undefined;
+  if (!wallet) return undefined;
+  const secret = ctx.store.firstSecretOf(wallet.owner.replace(/^account:/, ''));
+  return secret ? ctx.callbacks.send(wallet.callbackUrl, secret, tx) : undefined;
+}
+
+/** A transfer that went INITIATED → COMPLETED at once, with both statusHistories (spec 3.3). */
+export function completedTransfer(source: string, dest: string, currency: string, amt: number, now: number, type: string): Transfer {
+  const id = newId('TF');
+  const history = (state: 'INITIATED' | 'COMPLETED', statusOrder: number) => ({
+    id: newId('TH'),
+    transferId: id,
+    createdAt: now,
+    type,
+    statusOrder,
+    statusDetail: state === 'INITIATED' ? 'Initiating Transfer' : 'Transfer Completed',
+    state,
+    failedState: null,
+  });
+  return {
+    id,
+    owner: source,
+    status: 'COMPLETED',
+    source,
+    dest,
+    createdAt: now,
+    completedAt: now,
+    cancelledAt: null,
+    expiresAt: null,
+    updatedAt: now,
+    estimatedArrival: now,
+    sourceAmount: amt,
+    destAmount: amt,
+    sourceCurrency: currency,
+    destCurrency: currency,
+    totalFees: 0,
+    fees: { [currency]: 0 },
+    customId: null,
+    failureReason: null,
+    exchangeRate: null,
+    pendingSubStatus: null,
+    reversingSubStatus: null,
+    reversalReason: null,
+    blockchainTx: null,
+    message: null,
+    statusHistories: [history('INITIATED', 0), history('COMPLETED', 5100)],
+  };
+}
+
+/** The deposit a completed transfer makes into its wallet dest: stored, credited, not yet announced. */
+export function depositFromTransfer(ctx: SandboxContext, transfer: Transfer, wallet: Wallet, message: string, authorizer: string | null): Transaction {
+  const now = ctx.now();
+  const tx: Transaction = {
+    id: newId('TR'),
+    createdAt: now,
+    source: `transfer:${transfer.id}`,
+    dest: wallet.srn,
+    currency: transfer.destCurrency,
+    amount: transfer.destAmount,
+    status: 'CONFIRMED',
+    confirmedAt: now,
+    cancelledAt: null,
+    reversedAt: null,
+    message,
+    allowOverdraft: false,
+    authorizer,
+    senderProvidedId: null,
+    reversedBy: null,
+    fees: 0,
+    feesDest: null,
+    sourceFees: null,
+    destFees: null,
+    metadata: { transferId: transfer.id },
+    tags: [],
+  };
+  ctx.store.state.transactions[tx.id] = tx;
+  credit(wallet, tx, false);
+  return tx;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { SandboxError } from './errors';
+
+// Fault knobs per route: errors (5xx, 429, transient) and added latency, so that retries, backoff
+// and timeouts can be seen working. `route` is "METHOD /path/:param" as listed in the README, or "*".
+
+export const faultSchema = z
+  .object({
+    route: z.string().regex(/^(\*|(GET|POST) \/\S+)$/, 'route must be "*" or "METHOD /path" such as "POST /v2/wallets"'),
+    error: z.enum(['server', 'rate-limit', 'transient']).default('server'),
+    /** The next N requests fail. */
+    failNext: z.number().int().min(0).default(0),
+    /** Each request fails with this probability. */
+    errorRate: z.number().min(0).max(1).default(0),
+    latencyMs: z.number().int().min(0).max(120_000).default(0),
+  })
+  .strict();
+export type Fault = z.infer<typeof faultSchema>;
+
+export class Faults {
+  private readonly byRoute = new Map<string, Fault>();
+
+  set(f: Fault): Fault {
+    this.byRoute.set(f.route, f);
+    return f;
+  }
+
+  clear(): void {
+    this.byRoute.clear();
+  }
+
+  list(): Fault[] {
+    return [...this.byRoute.values()];
+  }
+
+  /** Waits the configured latency; returns the error to answer with, if this request should fail. */
+  async apply(route: string, random: () => number = Math.random): Promise<SandboxError | undefined> {
+    const f = this.byRoute.get(route) ?? this.byRoute.get('*');
+    if (!f) return undefined;
+    if (f.latencyMs > 0) await new Promise((r) => setTimeout(r, f.latencyMs));
+    let fail = false;
+    if (f.failNext > 0) {
+      f.failNext -= 1;
+      fail = true;
+    } else if (f.errorRate > 0 && random() < f.errorRate) {
+      fail = true;
+    }
+    if (!fail) return undefined;
+    if (f.error === 'rate-limit') return new SandboxError('RateLimitException', 'Too many requests; back off and retry', { errorCode: 'rateLimit.exceeded', transient: true });
+    if (f.error === 'transient') return new SandboxError('UnknownException', 'A temporary problem; the same request may be retried', { errorCode: 'unknown.transient', transient: true });
+    return new SandboxError('UnknownException', 'An internal error occurred', { errorCode: 'unknown.internal', transient: false });
+  }
+}

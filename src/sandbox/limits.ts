@@ -1,0 +1,57 @@
+import type { Limits } from '../provider/schemas/limits';
+import { DEBIT_CARD_L2 } from '../provider/schemas/user';
+import type { SandboxContext } from './context';
+import type { UserRecord } from './store';
+
+// Spec 8: higher card-purchase limits (USD) by country. Daily and standard limits are not shown
+// anywhere: the sandbox's own values, in this one place.
+export const HIGHER_LIMITS = {
+  US: { daily: 7_500, weekly: 7_500, monthly: 7_500, yearly: 100_000 },
+  INTERNATIONAL: { daily: 10_000, weekly: 10_000, monthly: 25_000, yearly: 250_000 },
+} as const;
+export const STANDARD_LIMITS = { daily: 500, weekly: 1_000, monthly: 2_500, yearly: 7_500 } as const;
+
+const DAY = 86_400_000;
+
+/** Spec 8 rule 1: the scope, the operator's configuration, and an approved extra verification. */
+export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
+  const owner = ctx.store.state.accounts[rec.ownerAccountId];
+  return Boolean(owner?.features.debitCardL2 && rec.user.scopes?.includes(DEBIT_CARD_L2) && rec.user.status === 'APPROVED');
+}
+
+export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string): Limits {
+  const table = hasHigherLimits(ctx, rec) ? (country === 'US' ? HIGHER_LIMITS.US : HIGHER_LIMITS.INTERNATIONAL) : STANDARD_LIMITS;
+  const now = ctx.now();
+  const spentSince = (ms: number) =>
+    Object.values(ctx.store.state.orders)
+      .filter((o) => o.owner === `user:${rec.user.id}` && o.status === 'COMPLETE' && o.createdAt > now - ms)
+      .reduce((sum, o) => sum + o.sourceAmount, 0);
+  const daily = spentSince(DAY);
+  const weekly = spentSince(7 * DAY);
+  const yearly = spentSince(365 * DAY);
+  return {
+    dailyTotalSpent: daily,
+    weeklyTotalSpent: weekly,
+    yearlyTotalSpent: yearly,
+    dailyTotal: table.daily,
+    weeklyTotal: table.weekly,
+    yearlyTotal: table.yearly,
+    dailyRemaining: Math.max(0, table.daily - daily),
+    weeklyRemaining: Math.max(0, table.weekly - weekly),
+    yearlyRemaining: Math.max(0, table.yearly - yearly),
+  };
+}
+
+/** The country whose limits apply: the user's, else its owner account's. */
+export function countryOf(ctx: SandboxContext, rec: UserRecord): string {
+  const c = rec.user.fields.country ?? rec.user.fields.individualCountry;
+  return typeof c === 'string' ? c : (ctx.store.state.accounts[rec.ownerAccountId]?.account.country ?? 'US');
+}
+
+/** The first limit an amount would exceed, as the provider's errorCode names it. */
+export function exceededLimit(l: Limits, amount: number): string | undefined {
+  if (amount > l.dailyRemaining) return 'limits.dailyLimitReached';
+  if (amount > l.weeklyRemaining) return 'limits.weeklyLimitReached';
+  if (amount > l.yearlyRemaining) return 'limits.yearlyLimitReached';
+  return undefined;
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { SandboxContext } from './context';
+import { notFound, SandboxError, sendError, validationError } from './errors';
+import { parseWith } from './provider-route';
+
+// Operator routes play the provider's reviewers and customers and the outside world. They take
+// no provider credentials (the sandbox listens on loopback), validate their body with zod, answer
+// failures with the provider's error body, and change nothing when they refuse.
+
+type Handler<B> = (params: Record<string, string>, body: B) => unknown | Promise<unknown>;
+
+export function operatorRoute<S extends z.ZodType>(app: FastifyInstance, ctx: SandboxContext, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, schema: S | undefined, handler: Handler<z.output<S>>): void {
+  app.route({
+    method,
+    url: path,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      try {
+        const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+        let json: unknown = {};
+        if (raw && raw.length > 0) {
+          try {
+            json = JSON.parse(raw.toString('utf8'));
+          } catch {
+            throw validationError('body', 'the body must be JSON');
+          }
+        }
+        const body = schema ? parseWith(schema, json) : json;
+        const result = await handler(req.params as Record<string, string>, body as z.output<S>);
+        if (method !== 'GET') ctx.changed();
+        return reply.send(result);
+      } catch (err) {
+        if (err instanceof SandboxError) return sendError(reply, err);
+        throw err;
+      }
+    },
+  });
+}
+
+/** A record by id, never from the prototype chain (an id such as `__proto__` is simply unknown). */
+export function lookup<T>(map: Record<string, T>, id: string, what: string): T {
+  if (!Object.hasOwn(map, id)) throw notFound(what, id);
+  return map[id]!;
+}

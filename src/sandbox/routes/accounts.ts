@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { type CreateAccountRequest, createAccountRequest, documentFieldIds, type UpdateAccountRequest, updateAccountRequest } from '../../provider/schemas/account';
+import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document';
+import { accountFor } from '../access';
+import type { AuthOptions } from '../auth';
+import type { SandboxContext } from '../context';
+import { notFound, SandboxError, validationError } from '../errors';
+import { newId } from '../ids';
+import { deriveAccountStatus, fieldDefinition, newField, PROFILE_FIELDS } from '../kyc';
+import { providerRoute } from '../provider-route';
+import type { AccountRecord } from '../store';
+import { DEPOSIT_NETWORKS } from './wallets';
+
+export function refreshStatus(rec: AccountRecord): void {
+  rec.account.status = deriveAccountStatus(rec.account);
+}
+
+export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+  const { state } = ctx.store;
+
+  // Open-points "Create account". A parent's keys create sub-accounts; a client-held token
+  // creates its own account once and is bound to it (spec 5.3; a second creation fails, spec 7.1).
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true }, ({ cred, actor, body }) => {
+    const req = body as CreateAccountRequest & { profileFields: Array<{ fieldId: string; value: unknown }> };
+    if (cred.kind === 'client-token' && cred.accountId !== null) {
+      throw new SandboxError('ValidationException', `This token is already bound to account ${cred.accountId}; a client-held token creates one account`, { errorCode: 'accountCreation.tokenAlreadyBound' });
+    }
+    if (req.referrerAccountId && !state.accounts[req.referrerAccountId]) throw validationError('referrerAccountId', `no account ${req.referrerAccountId}`, req.referrerAccountId);
+    const given = new Map<string, unknown>();
+    req.profileFields.forEach((f, i) => {
+      const def = fieldDefinition(f.fieldId);
+      if (!def) throw validationError(`profileFields.${i}.fieldId`, `unknown profile field; known: ${PROFILE_FIELDS.map((d) => d.fieldId).join(', ')}`, f.fieldId);
+      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${i}.value`, `${f.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it with POST /v3/accounts/:accountId/${f.fieldId}`, f.value);
+      given.set(f.fieldId, f.value);
+    });
+    const id = newId('AC');
+    const rec: AccountRecord = {
+      account: {
+        id,
+        status: 'OPEN',
+        type: req.type ?? 'INDIVIDUAL',
+        country: req.country,
+        createdAt: ctx.now(),
+        depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
+        totalBalances: {},
+        availableBalances: {},
+        profileFields: PROFILE_FIELDS.filter((d) => d.required || given.has(d.fieldId)).map((d) => newField(d.fieldId, d.fieldType, given.get(d.fieldId))),
+      },
+      parentId: cred.kind === 'client-token' ? null : actor.principalId,
+      features: { debitCardL2: false, userApi: false },
+    };
+    refreshStatus(rec);
+    state.accounts[id] = rec;
+    if (cred.kind === 'client-token') cred.accountId = id;
+    return rec.account;
+  });
+
+  // 4.4
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/accounts/:accountId' }, ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account);
+
+  // Resubmitting data (not in the contract; the real service's "Update Account"): OPEN → PENDING.
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest }, ({ actor, params, body }) => {
+    const rec = accountFor(ctx, actor, params.accountId!);
+    const req = body as UpdateAccountRequest;
+    // Check every field first: a request with one bad field changes none.
+    const changes = req.profileFields.map((f, i) => {
+      const def = fieldDefinition(f.fieldId);
+      if (!def) throw validationError(`profileFields.${i}.fieldId`, 'unknown profile field', f.fieldId);
+      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${i}.value`, `${f.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`, f.value);
+      if (f.value === null || f.value === undefined || f.value === '') throw validationError(`profileFields.${i}.value`, 'a value is required', f.value);
+      const field = rec.account.profileFields.find((p) => p.fieldId === f.fieldId);
+      if (field?.status === 'APPROVED') throw validationError(`profileFields.${i}.fieldId`, `${f.fieldId} is already approved`, f.fieldId);
+      return { def, field, value: f.value };
+    });
+    for (const c of changes) {
+      if (c.field) Object.assign(c.field, { value: c.value, status: 'PENDING', note: null });
+      else rec.account.profileFields.push(newField(c.def.fieldId, c.def.fieldType, c.value));
+    }
+    refreshStatus(rec);
+    return rec.account;
+  });
+
+  // 4.10 with open-points "Upload a document": raw bytes, their MIME type, at most 7.75 MB.
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts/:accountId/:fieldId' }, ({ req, actor, params, raw, query }) => {
+    const rec = accountFor(ctx, actor, params.accountId!);
+    const fieldId = params.fieldId!;
+    if (!(documentFieldIds as readonly string[]).includes(fieldId)) throw validationError('fieldId', `documents go to ${documentFieldIds.join(', ')}`, fieldId);
+    const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (!(documentMimeTypes as readonly string[]).includes(contentType)) throw validationError('Content-Type', `send the file's MIME type, one of ${documentMimeTypes.join(', ')}`, contentType);
+    const size = raw?.length ?? 0;
+    if (size === 0) throw validationError('body', 'the body must be the file\'s bytes');
+    if (size > MAX_DOCUMENT_BYTES) throw validationError('body', `the file is ${size} bytes; at most ${MAX_DOCUMENT_BYTES} (7.75 MB)`, size);
+    if (query.documentSubType && !['FRONT', 'BACK'].includes(query.documentSubType)) throw validationError('documentSubType', 'FRONT or BACK', query.documentSubType);
+    let field = rec.account.profileFields.find((f) => f.fieldId === fieldId);
+    if (field?.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
+    const doc = {
+      id: newId('DO'),
+      accountId: rec.account.id,
+      fieldId,
+      contentType,
+      size,
+      sha256: createHash('sha256').update(raw!).digest('hex'),
+      ...(query.documentType ? { documentType: query.documentType } : {}),
+      ...(query.documentSubType ? { documentSubType: query.documentSubType } : {}),
+    };
+    state.documents[doc.id] = doc;
+    if (!field) {
+      field = newField(fieldId, 'DOCUMENT', undefined);
+      rec.account.profileFields.push(field);
+    }
+    field.value = [...(Array.isArray(field.value) ? (field.value as string[]) : []), doc.id];
+    field.status = 'PENDING';
+    field.note = null;
+    refreshStatus(rec);
+    return rec.account;
+  });
+}
+
+export function accountRecord(ctx: SandboxContext, accountId: string): AccountRecord {
+  const rec = ctx.store.state.accounts[accountId];
+  if (!rec) throw notFound('Account', accountId);
+  return rec;
+}

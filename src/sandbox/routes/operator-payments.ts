@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Order } from '../../provider/schemas/reservation';
+import type { SandboxContext } from '../context';
+import { completedTransfer, deliverCallback, depositFromTransfer } from '../deposits';
+import { SandboxError, validationError } from '../errors';
+import { newId } from '../ids';
+import { countryOf, exceededLimit, limitsFor } from '../limits';
+import { lookup, operatorRoute } from '../operator-route';
+import { currentReservation } from './orders';
+import { DEPOSIT_NETWORKS } from './wallets';
+
+// Operator routes that play the card buyer on the hosted page and the blockchains that pay into
+// attached addresses.
+
+/** Open point: card purchases are transfers from a card-processing service; its SRN is not named. */
+export const CARD_PROCESSING_SRN = 'service:card-processing';
+
+const completeBody = z.object({ amount: z.number().positive().optional() }).strict();
+const failBody = z.object({ reason: z.string().min(1).default('The card was declined') }).strict();
+const liquidationBody = z.object({ currency: z.string().min(1), amount: z.number().positive() }).strict();
+
+function redirect(base: unknown, params: Record<string, string | number>): string | null {
+  if (typeof base !== 'string') return null;
+  const u = new URL(base);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, String(v));
+  return u.href;
+}
+
+export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx.store;
+
+  /** A reservation that may still be used, or the error that says why not. */
+  const usable = (id: string) => {
+    const r = currentReservation(ctx, id);
+    if (r.status === 'USED') throw new SandboxError('ValidationException', `reservation ${id} was already used; a reservation is used once`, { errorCode: 'reservation.alreadyUsed', problematicField: 'reservation' });
+    if (r.status === 'EXPIRED') throw new SandboxError('ValidationException', `reservation ${id} expired; create a new one`, { errorCode: 'reservation.expired', problematicField: 'reservation' });
+    return r;
+  };
+
+  // The buyer pays on the hosted page: RUNNING_CHECKS → PROCESSING (transfer assigned) → COMPLETE,
+  // and the transfer deposits into the reservation's dest, with a callback for a wallet.
+  operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/complete', completeBody, async ({ reservation }, body) => {
+    const r = usable(reservation!);
+    const req = r.request as { sourceAmount?: number; destAmount?: number; sourceCurrency?: string; destCurrency?: string; dest: string; redirectUrl?: string; failureRedirectUrl?: string };
+    const amount = body.amount ?? req.sourceAmount ?? req.destAmount;
+    if (amount === undefined) throw validationError('amount', 'the reservation locks no amount; send the amount the buyer paid', undefined);
+    const order: Order = {
+      id: newId('WO'),
+      reservation: r.id,
+      status: 'RUNNING_CHECKS',
+      transferId: null,
+      sourceAmount: amount,
+      sourceCurrency: req.sourceCurrency ?? 'USD',
+      destCurrency: req.destCurrency ?? req.sourceCurrency ?? 'USD',
+      dest: req.dest,
+      owner: r.owner,
+      failureReason: null,
+      createdAt: ctx.now(),
+    };
+    r.status = 'USED';
+    r.orderId = order.id;
+    state.orders[order.id] = order;
+    const user = r.owner ? state.users[r.owner.slice('user:'.length)] : undefined;
+    const over = user ? exceededLimit(limitsFor(ctx, user, countryOf(ctx, user)), amount) : undefined;
+    if (over) {
+      Object.assign(order, { status: 'FAILED', failureReason: over });
+      return { order, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: over }) };
+    }
+    const transfer = completedTransfer(CARD_PROCESSING_SRN, req.dest, order.destCurrency, amount, ctx.now(), 'WALLET_ORDER');
+    transfer.sourceCurrency = order.sourceCurrency;
+    state.transfers[transfer.id] = transfer;
+    Object.assign(order, { status: 'COMPLETE', transferId: transfer.id });
+    const walletId = /^wallet:(.+)$/.exec(req.dest)?.[1];
+    let transaction;
+    let delivery;
+    if (walletId && state.wallets[walletId]) {
+      transaction = depositFromTransfer(ctx, transfer, state.wallets[walletId], `Card purchase, order ${order.id}`, null);
+      delivery = await deliverCallback(ctx, transaction);
+    } else {
+      const acc = state.accounts[req.dest.replace(/^account:/, '')]?.account;
+      if (acc) {
+        acc.availableBalances = { ...acc.availableBalances, [order.destCurrency]: (acc.availableBalances?.[order.destCurrency] ?? 0) + amount };
+        acc.totalBalances = { ...acc.totalBalances, [order.destCurrency]: (acc.totalBalances?.[order.destCurrency] ?? 0) + amount };
+      }
+    }
+    return {
+      order,
+      transfer,
+      transaction,
+      delivery,
+      // Open-points: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
+      redirect: redirect(req.redirectUrl, { transferId: transfer.id, orderId: order.id, accountId: r.accountId, dest: req.dest, fees: 0, destAmount: amount }),
+    };
+  });
+
+  operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/fail', failBody, ({ reservation }, body) => {
+    const r = usable(reservation!);
+    const req = r.request as { sourceAmount?: number; destAmount?: number; sourceCurrency?: string; destCurrency?: string; dest: string; failureRedirectUrl?: string };
+    const order: Order = {
+      id: newId('WO'),
+      reservation: r.id,
+      status: 'FAILED',
+      transferId: null,
+      sourceAmount: req.sourceAmount ?? req.destAmount ?? 0,
+      sourceCurrency: req.sourceCurrency ?? 'USD',
+      destCurrency: req.destCurrency ?? req.sourceCurrency ?? 'USD',
+      dest: req.dest,
+      owner: r.owner,
+      failureReason: body.reason,
+      createdAt: ctx.now(),
+    };
+    r.status = 'USED';
+    r.orderId = order.id;
+    state.orders[order.id] = order;
+    return { order, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: body.reason }) };
+  });
+
+  // Spec 2.2 rule 3: a deposit to an attached address is converted and liquidated to the method.
+  operatorRoute(app, ctx, 'POST', '/sandbox/payment-methods/:paymentMethodId/blockchain-deposits', liquidationBody, ({ paymentMethodId }, body) => {
+    const rec = lookup(state.paymentMethods, paymentMethodId!, 'Payment method');
+    const address = rec.method.blockchains?.[body.currency];
+    if (!address) throw validationError('currency', `no ${body.currency} address is attached to ${rec.method.id}; attach it first`, body.currency);
+    const network = DEPOSIT_NETWORKS[body.currency]!.network;
+    const transfer = completedTransfer(`${network}:${address}`, rec.method.srn, rec.method.defaultCurrency, body.amount, ctx.now(), 'LIQUIDATION');
+    transfer.sourceCurrency = body.currency;
+    transfer.exchangeRate = null;
+    state.transfers[transfer.id] = transfer;
+    return { transfer };
+  });
+}

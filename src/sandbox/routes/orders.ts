@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { type ReservationRequest, reservationRequest } from '../../provider/schemas/reservation';
+import type { AuthOptions } from '../auth';
+import type { SandboxContext } from '../context';
+import { notFound, SandboxError, validationError } from '../errors';
+import { newId } from '../ids';
+import { providerRoute } from '../provider-route';
+import type { ReservationRecord } from '../store';
+
+/** A reservation past its lifetime is EXPIRED from then on (checked when it is looked at). */
+export function currentReservation(ctx: SandboxContext, id: string): ReservationRecord {
+  const r = Object.hasOwn(ctx.store.state.reservations, id) ? ctx.store.state.reservations[id] : undefined;
+  if (!r) throw notFound('Reservation', id);
+  if (r.status === 'OPEN' && ctx.now() > r.expiresAt) r.status = 'EXPIRED';
+  return r;
+}
+
+export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+  const { state } = ctx.store;
+
+  // 4.3 with open-points: used once, lives 15 minutes by default; the URL carries accountId and reservation.
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/orders/reserve', body: reservationRequest }, ({ actor, body, publicBase }) => {
+    const req = body as ReservationRequest;
+    if (req.owner) {
+      const userId = req.owner.slice('user:'.length);
+      if (state.users[userId]?.ownerAccountId !== actor.accountId) {
+        throw new SandboxError('AccessDeniedException', `owner ${req.owner} is not a user of account ${actor.accountId}`, { errorCode: 'accessDenied.notOwner', problematicField: 'owner' });
+      }
+    }
+    const dest = req.dest ?? `account:${actor.accountId}`;
+    const destWallet = /^wallet:(.+)$/.exec(dest)?.[1];
+    if (destWallet && state.wallets[destWallet]?.owner !== `account:${actor.accountId}`) throw validationError('dest', `no wallet ${destWallet} of this account`, dest);
+    if (dest.startsWith('account:') && dest !== `account:${actor.accountId}`) throw validationError('dest', 'an account dest must be the reserving account', dest);
+    const id = newId('RS');
+    state.reservations[id] = { id, accountId: actor.accountId, request: { ...req, dest }, owner: req.owner ?? null, expiresAt: ctx.now() + ctx.reservationTtlMs, status: 'OPEN', orderId: null };
+    const url = new URL('/sandbox/checkout', publicBase);
+    url.searchParams.set('accountId', actor.accountId);
+    url.searchParams.set('reservation', id);
+    return { url: url.href, reservation: id };
+  });
+
+  // Not in the contract: a reservation's state (modelled on the real service's order tracking).
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/reservation/:reservationId' }, ({ actor, params }) => {
+    const r = currentReservation(ctx, params.reservationId!);
+    if (r.accountId !== actor.accountId) throw notFound('Reservation', r.id);
+    return { reservation: r.id, status: r.status, expiresAt: r.expiresAt, owner: r.owner, orderId: r.orderId };
+  });
+
+  // Not in the contract: an order's status (the real service's "Track Widget Order").
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/:orderId' }, ({ actor, params }) => {
+    const o = Object.hasOwn(state.orders, params.orderId!) ? state.orders[params.orderId!] : undefined;
+    if (!o || state.reservations[o.reservation]?.accountId !== actor.accountId) throw notFound('Order', params.orderId!);
+    return o;
+  });
+}

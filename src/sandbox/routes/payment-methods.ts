@@ -1,0 +1,126 @@
+import type { FastifyInstance } from 'fastify';
+import { type AttachBlockchainsRequest, attachBlockchainsRequest, type CreatePaymentMethodRequest, createPaymentMethodRequest, type PaymentMethod } from '../../provider/schemas/payment-method';
+import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document';
+import { createHash } from 'node:crypto';
+import { paymentMethodFor } from '../access';
+import type { AuthOptions } from '../auth';
+import type { SandboxContext } from '../context';
+import { SandboxError, validationError } from '../errors';
+import { newId } from '../ids';
+import { deriveAccountStatus, newField } from '../kyc';
+import { providerRoute } from '../provider-route';
+import { followSourceOfFunds } from '../source-of-funds';
+import { DEPOSIT_NETWORKS } from './wallets';
+
+function addresses(method: PaymentMethod, list: string[]): void {
+  method.blockchains ??= {};
+  for (const c of list) method.blockchains[c] ??= DEPOSIT_NETWORKS[c]!.address();
+}
+
+function blockchainList(value: string[] | string, field: string): string[] {
+  const list = typeof value === 'string' ? value.split(',') : value;
+  if (list.includes('ALL')) return Object.keys(DEPOSIT_NETWORKS);
+  list.forEach((c, i) => {
+    if (!DEPOSIT_NETWORKS[c]) throw validationError(typeof value === 'string' ? field : `${field}.${i}`, `no blockchain ${c}; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, c);
+  });
+  return list;
+}
+
+export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+  const { state } = ctx.store;
+
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest }, ({ actor, body }) => {
+    const req = body as CreatePaymentMethodRequest & { currency: string; beneficiaryType: string };
+    // Open-points: a user's method names the user as owner and masquerades as the same user.
+    if (req.owner && req.owner !== `user:${actor.userId}`) throw validationError('owner', `owner ${req.owner} needs masqueradeAs=${req.owner}`, req.owner);
+    if (!req.owner && actor.userId) throw validationError('owner', `acting as user:${actor.userId}, send owner user:${actor.userId}`);
+    const chains = req.attachBlockchains ? blockchainList(req.attachBlockchains, 'attachBlockchains') : [];
+    const id = newId('PA');
+    const local = req.paymentMethodType === 'LOCAL_TRANSFER';
+    const last4 = req.accountNumber.slice(-4);
+    const method: PaymentMethod = {
+      id,
+      srn: `paymentmethod:${id}`,
+      owner: req.owner ?? `account:${actor.accountId}`,
+      createdAt: ctx.now(),
+      name: `${local ? 'ACH' : 'Wire'} account ending in ${last4}`,
+      defaultCurrency: req.currency,
+      status: 'PENDING',
+      statusMessage: null,
+      waitingPrompts: [],
+      // Spec 2.2 rule 1.
+      linkType: local ? 'LOCAL_TRANSFER' : 'INTERNATIONAL_TRANSFER',
+      beneficiaryType: req.beneficiaryType,
+      supportsDeposit: true,
+      supportsPayment: true,
+      disabled: false,
+      nameOnMethod: req.nameOnMethod ?? null,
+      last4Digits: last4,
+      brand: null,
+      expirationDisplay: null,
+      countryCode: req.country,
+      nickname: req.nickname ?? null,
+      rejectionMessage: null,
+      chargeableCurrencies: [req.currency],
+      depositableCurrencies: [req.currency],
+      chargeFeeSchedule: null,
+      depositFeeSchedule: null,
+      minCharge: null,
+      maxCharge: null,
+      minDeposit: null,
+      maxDeposit: null,
+      documents: [],
+    };
+    if (chains.length) addresses(method, chains);
+    state.paymentMethods[id] = { method, accountId: actor.accountId };
+    // An account's first bank method becomes its source of funds, under review.
+    const account = state.accounts[actor.accountId]!.account;
+    let sof = account.profileFields.find((f) => f.fieldId === 'individualSourceOfFunds');
+    if (!actor.userId && local && (!sof || sof.value === null)) {
+      sof ??= (account.profileFields.push(newField('individualSourceOfFunds', 'PAYMENT_METHOD', undefined)), account.profileFields.at(-1)!);
+      Object.assign(sof, { value: id, status: 'PENDING', note: null });
+      account.status = deriveAccountStatus(account);
+    }
+    return method;
+  });
+
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/paymentMethods' }, ({ actor }) => {
+    const owner = actor.userId ? `user:${actor.userId}` : `account:${actor.accountId}`;
+    return { data: Object.values(state.paymentMethods).filter((r) => r.method.owner === owner).map((r) => r.method) };
+  });
+
+  // 4.11 at the versioned path of open-points.md.
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/paymentMethod/:paymentMethodId' }, ({ actor, params }) => paymentMethodFor(ctx, actor, params.paymentMethodId!).method);
+
+  // Open-points "Attach blockchains".
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethod/:paymentMethodId/attach', body: attachBlockchainsRequest }, ({ actor, params, body }) => {
+    const rec = paymentMethodFor(ctx, actor, params.paymentMethodId!);
+    const req = body as AttachBlockchainsRequest;
+    if (rec.method.status === 'REJECTED') throw new SandboxError('ValidationException', `payment method ${rec.method.id} is rejected`, { subType: 'PAYMENT_METHOD_INACTIVE', problematicField: 'paymentMethodId' });
+    addresses(rec.method, blockchainList(req.blockchain, 'blockchain'));
+    return rec.method;
+  });
+
+  // 4.9: the ACH authorization form, as raw bytes with their MIME type (open-points, least certain).
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethod/:paymentMethodId/followup' }, ({ req, actor, params, raw }) => {
+    const rec = paymentMethodFor(ctx, actor, params.paymentMethodId!);
+    const m = rec.method;
+    if (m.status !== 'AWAITING_FOLLOWUP' || !m.waitingPrompts.some((p) => p.id === 'ACH_FORM')) {
+      throw new SandboxError('ValidationException', `payment method ${m.id} is ${m.status} and awaits no follow-up`, {
+        subType: m.status === 'REJECTED' ? 'PAYMENT_METHOD_INACTIVE' : 'PAYMENT_METHOD_DOESNT_SUPPORT_FOLLOWUPS',
+        problematicField: 'paymentMethodId',
+      });
+    }
+    const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    if (!(documentMimeTypes as readonly string[]).includes(contentType)) throw validationError('Content-Type', `send the file's MIME type, one of ${documentMimeTypes.join(', ')}`, contentType);
+    if (!raw?.length) throw validationError('body', 'the body must be the file\'s bytes');
+    if (raw.length > MAX_DOCUMENT_BYTES) throw validationError('body', `the file is ${raw.length} bytes; at most ${MAX_DOCUMENT_BYTES} (7.75 MB)`, raw.length);
+    const doc = { id: newId('DO'), accountId: rec.accountId, fieldId: 'ACH_FORM', contentType, size: raw.length, sha256: createHash('sha256').update(raw).digest('hex') };
+    state.documents[doc.id] = doc;
+    // Spec 3.1: under review; the prompt is answered; the source of funds is PENDING.
+    m.waitingPrompts = [];
+    m.documents = [...m.documents, doc.id];
+    followSourceOfFunds(ctx, rec, 'PENDING', 'sourceOfFunds.underReview');
+    return m;
+  });
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { clientSecret } from '../../provider/schemas/session';
+import type { AuthOptions } from '../auth';
+import type { SandboxContext } from '../context';
+import { validationError } from '../errors';
+import { newId } from '../ids';
+import { providerRoute } from '../provider-route';
+
+export function registerSessionRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+  // 4.2 and 5.3: registers a client-generated secret. No account exists for it until the token
+  // creates one. Registering the same secret again returns the same key.
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/sessions/auth/key', anonymous: true }, ({ query }) => {
+    const secret = query.secretKey;
+    const parsed = clientSecret.safeParse(secret);
+    if (!parsed.success) throw validationError('secretKey', parsed.error.issues[0]!.message, secret);
+    const existing = ctx.store.credentialBySecret(parsed.data);
+    if (existing && existing.kind !== 'client-token') throw validationError('secretKey', 'choose another secret', '(hidden)');
+    const cred = existing ?? { apiKey: `AK-${newId('CT').slice(3)}`, secretKey: parsed.data, accountId: null, kind: 'client-token' as const };
+    if (!existing) ctx.store.state.credentials.push(cred);
+    ctx.changed();
+    return { apiKey: cred.apiKey, authenticatedAs: null };
+  });
+}
