@@ -1,7 +1,11 @@
 import type { ProviderClient } from '../src/provider/client';
 import { createWallet, listWalletTransactions, readTransfer } from '../src/provider/endpoints';
 import type { WalletType } from '../src/provider/schemas/wallet';
+import { observe } from '../workflows/lib/ledger';
 import { withProviderFailures } from './provider-failure';
+
+/** How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers. */
+export const POLL_LIMIT = 100;
 
 export interface WalletActivityDeps {
   provider: ProviderClient;
@@ -21,8 +25,13 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
       return { id: w.id, srn: w.srn, depositAddresses: w.depositAddresses };
     },
 
-    async listWalletTransactions(walletId: string) {
-      return (await provider.call(listWalletTransactions, { params: { walletId } })).data;
+    /**
+     * The newest transactions, trimmed to what the ledger needs: polling exists to recover recent
+     * lost callbacks, and a wallet's whole history would outgrow a workflow's payload limit.
+     */
+    async listWalletTransactions(walletId: string, limit = POLL_LIMIT) {
+      const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
+      return [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, limit).map(observe);
     },
 
     async readTransferSummary(transferId: string) {

@@ -26,6 +26,9 @@ async function shutdown(code: number): Promise<never> {
 }
 
 async function main(config: Config): Promise<void> {
+  // First, before anything (the SDK-download path included) creates a Runtime. This script owns
+  // the shutdown order (worker, ingress, sandbox, server): no SDK signal handlers.
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
   if (config.temporal.embedded) await assertPortFree(config.temporal.port, 'TEMPORAL_PORT');
   if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
   if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT', config.sandbox.host);
@@ -58,8 +61,6 @@ async function main(config: Config): Promise<void> {
   await ingress.listen({ port: config.ingress.port, host: '0.0.0.0' });
   stops.push(() => ingress.close());
 
-  // This script owns shutdown order (worker first, then ingress, sandbox, server): no SDK signal handlers.
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
   const provider = providerFromConfig(config);
   say('Bundling workflows and starting the worker…');
   const { worker, connection: workerConnection } = await createWorker({ config, provider, });

@@ -5,7 +5,15 @@ import { parseDuration } from './duration';
 // embedded stack. Parsed once; a bad value stops start-up with the variable's name.
 
 const port = z.coerce.number().int().min(1).max(65535);
-const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+// A base URL: scheme, host, optional port and path. No credentials, query or fragment: they would
+// be signed but not sent as signed, or swallow the paths appended to it.
+const url = z
+  .url({ protocol: /^https?$/ })
+  .refine((u) => {
+    const p = new URL(u);
+    return !p.username && !p.password && !p.search && !p.hash;
+  }, 'a base URL takes no user:password@, ?query or #fragment')
+  .transform((u) => u.replace(/\/+$/, ''));
 const duration = z.string().transform((value, ctx) => {
   try {
     return parseDuration(value);

@@ -1,6 +1,7 @@
 import {
   ActivityFailure,
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   continueAsNew,
   log,
@@ -11,34 +12,36 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { WalletActivities } from '../activities/wallets';
-import type { Transaction } from '../src/provider/schemas/transaction';
 import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes';
-import { balances, classify, emptyLedger, recent, record, type SeenVia } from './lib/ledger';
+import { balances, classify, emptyLedger, type Observation, observe, recent, record, type SeenVia } from './lib/ledger';
 import { transactionSignal, type WalletInput, walletQuery, type WalletView } from './messages/wallet';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
 // callback or by polling, is counted once, in order of status (pending, then confirmed);
 // interest payouts are recognised through the transfer they come from.
 
-const provider = proxyActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-// A poll that fails is simply tried again at the next interval; it must not hold up callbacks.
+// Neither a poll nor a transfer lookup may hold up callbacks: both are bounded and tried again
+// later (the next poll, the next interval) when the provider is unwell.
 const poller = proxyActivities<WalletActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
 });
+const lookups = proxyActivities<WalletActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
+});
 
 export async function walletWorkflow(input: WalletInput): Promise<never> {
   const ledger = input.carried ?? emptyLedger(input.walletId);
-  const inbox: Array<{ tx: Transaction; via: SeenVia }> = [...(input.inbox ?? [])];
-  let pollDue = false;
-  let resolving = 0;
+  const inbox: Array<{ tx: Observation; via: SeenVia }> = [...(input.inbox ?? [])];
+  // A new run that carries nothing (just opened, started by a callback, or restarted after a
+  // termination) looks at the wallet's recent transactions straight away.
+  let pollDue = input.carried === undefined;
+  const resolving = new Set<string>();
 
   setHandler(transactionSignal, (tx) => {
-    inbox.push({ tx, via: 'callback' });
+    inbox.push({ tx: observe(tx), via: 'callback' });
   });
   setHandler(walletQuery, (): WalletView => ({
     walletId: ledger.walletId,
@@ -62,18 +65,30 @@ export async function walletWorkflow(input: WalletInput): Promise<never> {
 
   // A transfer-sourced deposit counts at once; whether it is interest is learnt in the background.
   const resolveTransfer = async (txId: string, transferId: string) => {
-    resolving += 1;
+    resolving.add(txId);
     try {
-      const t = await provider.readTransferSummary(transferId);
+      const t = await lookups.readTransferSummary(transferId);
       const entry = ledger.entries[txId];
-      if (entry && t.source === INTEREST_PAYMENTS_SRN) entry.kind = 'interest';
+      if (entry) {
+        entry.transferResolved = true;
+        if (t.source === INTEREST_PAYMENTS_SRN) entry.kind = 'interest';
+      }
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
-      log.warn('transfer could not be resolved; the deposit stays counted as a transfer', { transferId, error: err.cause?.message });
+      const final = err.cause instanceof ApplicationFailure && err.cause.nonRetryable;
+      const entry = ledger.entries[txId];
+      if (final && entry) entry.transferResolved = true;
+      log.warn(final ? 'the transfer cannot be read; the deposit stays a plain transfer' : 'the transfer could not be read yet; will try again', { transferId, error: err.cause?.message });
     } finally {
-      resolving -= 1;
+      resolving.delete(txId);
     }
   };
+  const resolveOutstanding = () => {
+    for (const e of Object.values(ledger.entries)) {
+      if (e.transferId && !e.transferResolved && !resolving.has(e.id)) void resolveTransfer(e.id, e.transferId);
+    }
+  };
+  resolveOutstanding();
 
   for (;;) {
     await condition(() => inbox.length > 0 || pollDue);
@@ -96,14 +111,14 @@ export async function walletWorkflow(input: WalletInput): Promise<never> {
 
     while (inbox.length > 0) {
       const { tx, via } = inbox.shift()!;
-      const transferId = transferIdFromSrn(tx.source);
-      const outcome = record(ledger, tx, via, undefined, transferId);
-      if (outcome === 'new' && transferId) void resolveTransfer(tx.id, transferId);
+      record(ledger, tx, via, undefined, transferIdFromSrn(tx.source));
     }
+    resolveOutstanding();
 
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000)) {
-      await condition(() => resolving === 0 && allHandlersFinished());
+      // Lookups under way are not waited for: the next run starts them again.
+      await condition(allHandlersFinished);
       await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox });
     }
   }

@@ -8,24 +8,26 @@ import type { AccountRecord, PaymentMethodRecord, UserRecord } from './store';
 
 const denied = (what: string) => new SandboxError('AccessDeniedException', `${what} is not reachable with these credentials; a parent acts for its sub-accounts and users with masqueradeAs`, { errorCode: 'accessDenied.notOwner' });
 
+const own = <T>(map: Record<string, T>, id: string): T | undefined => (Object.hasOwn(map, id) ? map[id] : undefined);
+
 export function accountFor(ctx: SandboxContext, actor: Actor, accountId: string): AccountRecord {
-  const rec = ctx.store.state.accounts[accountId];
+  const rec = own(ctx.store.state.accounts, accountId);
   if (!rec) throw notFound('Account', accountId);
   if (actor.userId || accountId !== actor.accountId) throw denied(`Account ${accountId}`);
   return rec;
 }
 
 export function userFor(ctx: SandboxContext, actor: Actor, userId: string): UserRecord {
-  const rec = ctx.store.state.users[userId];
+  const rec = own(ctx.store.state.users, userId);
   if (!rec) throw notFound('User', userId);
-  const own = actor.userId ? actor.userId === userId : rec.ownerAccountId === actor.accountId;
-  if (!own) throw denied(`User ${userId}`);
+  const mine = actor.userId ? actor.userId === userId : rec.ownerAccountId === actor.accountId;
+  if (!mine) throw denied(`User ${userId}`);
   return rec;
 }
 
 /** A payment method belongs to an account, or to a user of it (owner `user:<id>`). */
 export function paymentMethodFor(ctx: SandboxContext, actor: Actor, id: string): PaymentMethodRecord {
-  const rec = ctx.store.state.paymentMethods[id];
+  const rec = own(ctx.store.state.paymentMethods, id);
   if (!rec) throw notFound('Payment method', id);
   const owner = actor.userId ? `user:${actor.userId}` : `account:${actor.accountId}`;
   if (rec.method.owner !== owner) throw denied(`Payment method ${id}`);

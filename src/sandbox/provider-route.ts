@@ -70,7 +70,8 @@ export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: A
 
         const key = req.headers['idempotency-key'];
         const idemKey = typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
-        const fingerprint = `${req.method} ${req.url.split('?')[0]} ${createHash('sha256').update(raw ?? '').digest('hex')}`;
+        // The same request is the same method, path, masquerade and body (the timestamp differs on every retry).
+        const fingerprint = `${req.method} ${req.url.split('?')[0]} ${query.masqueradeAs ?? ''} ${createHash('sha256').update(raw ?? '').digest('hex')}`;
         if (idemKey) {
           const previous = ctx.store.state.idempotency[idemKey];
           if (previous) {
@@ -82,7 +83,8 @@ export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: A
         }
         const result = await handler({ req, cred, actor, params: req.params as Record<string, string>, body, raw, query, publicBase });
         const status = route.status ?? 200;
-        if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: result };
+        // A snapshot: the replay answers what the first request answered, not the record as it is now.
+        if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: structuredClone(result) };
         if (route.method !== 'GET') ctx.changed();
         return reply.code(status).send(result);
       } catch (err) {

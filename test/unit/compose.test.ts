@@ -7,7 +7,7 @@ import { allSearchAttributes } from '../../src/temporal/search-attributes';
 
 // No Docker engine runs on these machines: this checks what can be checked without one, that
 // docker-compose.yml parses and agrees with the code it deploys.
-type Service = { image?: string; build?: string; command?: string[] | string; environment?: Record<string, string>; volumes?: string[]; depends_on?: unknown };
+type Service = { ports?: string[]; image?: string; build?: string; command?: string[] | string; environment?: Record<string, string>; volumes?: string[]; depends_on?: unknown };
 const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as { services: Record<string, Service> };
 const s = compose.services;
 
@@ -45,5 +45,6 @@ describe('docker-compose.yml', () => {
     assert.equal(s.worker!.environment!.PROVIDER_BASE_URL, 'http://sandbox:4010');
     assert.equal(s.worker!.environment!.INGRESS_PUBLIC_URL, 'http://ingress:4020');
     assert.equal(s.sandbox!.environment!.SANDBOX_HOST, '0.0.0.0', 'reachable from the other containers');
+    assert.deepEqual(s.sandbox!.ports, ['127.0.0.1:4010:4010'], 'but not from the network: its operator routes take no credentials');
   });
 });

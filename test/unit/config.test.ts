@@ -24,7 +24,7 @@ describe('configuration', () => {
   });
 
   it('a bad value stops start-up with a message that names the variable', () => {
-    for (const [name, value] of [['SANDBOX_PORT', 'eighty'], ['PROVIDER_BASE_URL', 'ftp://x'], ['WALLET_POLL_INTERVAL', 'soon'], ['INGRESS_PORT', '70000']] as const) {
+    for (const [name, value] of [['SANDBOX_PORT', 'eighty'], ['PROVIDER_BASE_URL', 'ftp://x'], ['WALLET_POLL_INTERVAL', 'soon'], ['INGRESS_PORT', '70000'], ['PROVIDER_BASE_URL', 'https://user:pw@api.example.test'], ['PROVIDER_BASE_URL', 'https://api.example.test/?format=json']] as const) {
       assert.throws(() => loadConfig({ [name]: value }), (err: unknown) => {
         assert.ok(err instanceof ConfigError);
         assert.match(err.message, new RegExp(`${name}=`));

@@ -5,6 +5,14 @@ import type { Transaction } from '../../src/provider/schemas/transaction';
 // without Temporal.
 
 export type Kind = 'deposit' | 'interest' | 'transfer' | 'outgoing';
+
+/** What the ledger needs of a transaction; callbacks and polls are trimmed to it before history. */
+export type Observation = Pick<Transaction, 'id' | 'createdAt' | 'source' | 'dest' | 'currency' | 'amount' | 'status'> & { confirmedAt?: number | null };
+
+export function observe(tx: Observation): Observation {
+  const { id, createdAt, source, dest, currency, amount, status, confirmedAt } = tx;
+  return { id, createdAt, source, dest, currency, amount, status, confirmedAt: confirmedAt ?? null };
+}
 export type SeenVia = 'callback' | 'poll';
 
 export interface Entry {
@@ -16,6 +24,8 @@ export interface Entry {
   kind: Kind;
   source: string;
   transferId?: string;
+  /** Set once the transfer behind a transfer-sourced deposit has been read (or cannot be). */
+  transferResolved?: boolean;
   createdAt: number;
   confirmedAt?: number;
   firstSeenVia: SeenVia;
@@ -89,7 +99,7 @@ export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'de
 }
 
 /** Records an observation; returns what happened. `kind` lets the caller pass a resolved kind. */
-export function record(state: LedgerState, tx: Transaction, via: SeenVia, kind?: Kind, transferId?: string): Outcome {
+export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?: Kind, transferId?: string): Outcome {
   if (via === 'callback') state.stats.callbacks += 1;
   const outcome = classify(state, tx);
   if (outcome === 'duplicate') state.stats.duplicates += 1;
@@ -124,8 +134,9 @@ export function record(state: LedgerState, tx: Transaction, via: SeenVia, kind?:
 
 function evict(state: LedgerState): void {
   while (state.order.length > LIMITS.recentEntries) {
-    const idx = state.order.findIndex((id) => statusRank(state.entries[id]!.status) > 0);
-    if (idx < 0) return; // only pending entries left: keep them all
+    // Only settled entries leave: a pending or in-between one must still be there when it settles.
+    const idx = state.order.findIndex((id) => statusRank(state.entries[id]!.status) >= 2);
+    if (idx < 0) return;
     const [id] = state.order.splice(idx, 1) as [string];
     const e = state.entries[id]!;
     if (isConfirmed(e.status)) state.settledTotals[e.currency] = (state.settledTotals[e.currency] ?? 0) + e.amount;

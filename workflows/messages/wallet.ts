@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Transaction } from '../../src/provider/schemas/transaction';
-import type { Balance, Entry, LedgerState } from '../lib/ledger';
+import type { Balance, Entry, LedgerState, Observation } from '../lib/ledger';
 import type { WalletInputFields } from './wallet-inputs';
 
 export type { OpenWalletInput } from './wallet-inputs';
@@ -16,7 +16,7 @@ export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
 export type WalletInput = WalletInputFields & {
   /** Carried across continue-as-new. */
   carried?: LedgerState;
-  inbox?: Array<{ tx: Transaction; via: 'callback' | 'poll' }>;
+  inbox?: Array<{ tx: Observation; via: 'callback' | 'poll' }>;
 };
 
 export interface OpenWalletResult {
