@@ -25,7 +25,7 @@ export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
 }
 
 /** A transfer that went INITIATED → COMPLETED at once, with both statusHistories (spec 3.3). */
-export function completedTransfer(source: string, dest: string, currency: string, amt: number, now: number, type: string): Transfer {
+export function completedTransfer(owner: string, source: string, dest: string, currency: string, amt: number, now: number, type: string): Transfer {
   const id = newId('TF');
   const history = (state: 'INITIATED' | 'COMPLETED', statusOrder: number) => ({
     id: newId('TH'),
@@ -39,7 +39,7 @@ export function completedTransfer(source: string, dest: string, currency: string
   });
   return {
     id,
-    owner: source,
+    owner,
     status: 'COMPLETED',
     source,
     dest,

@@ -67,7 +67,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
       Object.assign(order, { status: 'FAILED', failureReason: over });
       return { order, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: over }) };
     }
-    const transfer = completedTransfer(CARD_PROCESSING_SRN, req.dest, order.destCurrency, amount, ctx.now(), 'WALLET_ORDER');
+    const transfer = completedTransfer(`account:${r.accountId}`, CARD_PROCESSING_SRN, req.dest, order.destCurrency, amount, ctx.now(), 'WALLET_ORDER');
     transfer.sourceCurrency = order.sourceCurrency;
     state.transfers[transfer.id] = transfer;
     Object.assign(order, { status: 'COMPLETE', transferId: transfer.id });
@@ -122,7 +122,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
     const address = rec.method.blockchains?.[body.currency];
     if (!address) throw validationError('currency', `no ${body.currency} address is attached to ${rec.method.id}; attach it first`, body.currency);
     const network = DEPOSIT_NETWORKS[body.currency]!.network;
-    const transfer = completedTransfer(`${network}:${address}`, rec.method.srn, rec.method.defaultCurrency, body.amount, ctx.now(), 'LIQUIDATION');
+    const transfer = completedTransfer(`account:${rec.accountId}`, `${network}:${address}`, rec.method.srn, rec.method.defaultCurrency, body.amount, ctx.now(), 'LIQUIDATION');
     transfer.sourceCurrency = body.currency;
     transfer.exchangeRate = null;
     state.transfers[transfer.id] = transfer;

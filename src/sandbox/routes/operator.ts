@@ -78,7 +78,7 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
   operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/interest-payouts', payoutBody, async ({ walletId }, b) => {
     const wallet = walletById(walletId!);
     const now = ctx.now();
-    const transfer = completedTransfer(INTEREST_PAYMENTS_SRN, wallet.srn, b.currency, b.amount, now, 'ADMIN_CREDIT');
+    const transfer = completedTransfer(INTEREST_PAYMENTS_SRN, INTEREST_PAYMENTS_SRN, wallet.srn, b.currency, b.amount, now, 'ADMIN_CREDIT');
     store.state.transfers[transfer.id] = transfer;
     const tx = depositFromTransfer(ctx, transfer, wallet, `Interest payment, transfer ${transfer.id}`, INTEREST_PAYMENTS_SRN);
     ctx.changed();

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { registerClientToken, generateClientSecret } from '../../src/provider/client-token';
+import * as endpoints from '../../src/provider/endpoints';
+import { ProviderError } from '../../src/provider/errors';
+import { callbackSignature } from '../../src/provider/signing';
+import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox';
+
+// Every endpoint of the interface: the client's request is accepted by the sandbox and its
+// response parses with the client's schema. The last test checks that none was left out.
+
+const called = new Set<string>();
+const PDF = Buffer.from('%PDF-1.4\n% a document\n');
+
+describe('every endpoint, client against sandbox', () => {
+  let t: TestSandbox;
+  let hooks: Server;
+  let hooksUrl: string;
+  const received: Array<{ body: string; signature: string | undefined }> = [];
+
+  before(async () => {
+    t = await startSandbox();
+    // Where callbacks go: a receiver that records what arrives.
+    hooks = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ body, signature: req.headers['x-api-signature'] as string | undefined });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', () => r()));
+    const a = hooks.address();
+    hooksUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/callbacks`;
+  });
+  after(async () => {
+    await t?.stop();
+    hooks?.close();
+  });
+
+  const call: typeof t.master.call = async (endpoint, opts) => {
+    called.add(endpoint.name);
+    return t.master.call(endpoint, opts);
+  };
+
+  it('wallets and transfers', async () => {
+    const w = await call(endpoints.createWallet, { body: { name: 'endpoints', callbackUrl: hooksUrl } });
+    assert.equal((await call(endpoints.readWallet, { params: { walletId: w.id } })).id, w.id);
+    const payout = await t.op<{ transfer: { id: string } }>('POST', `/sandbox/wallets/${w.id}/interest-payouts`, { currency: 'USD', amount: 5 });
+    const list = await call(endpoints.listWalletTransactions, { params: { walletId: w.id } });
+    assert.equal(list.data.length, 1);
+    const tf = await call(endpoints.readTransfer, { params: { transferId: payout.transfer.id } });
+    assert.deepEqual(tf.statusHistories.map((h) => [h.state, h.statusOrder]), [['INITIATED', 0], ['COMPLETED', 5100]]);
+    // The callback arrived at the wallet's callbackUrl, signed with the account's secret (spec 6.4).
+    assert.equal(received.length, 1);
+    assert.equal(received[0]!.signature, callbackSignature(MASTER.secretKey, received[0]!.body));
+  });
+
+  it('accounts: create, read, resubmit, upload a document', async () => {
+    const acc = await call(endpoints.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualLegalName', value: 'Ada Lovelace' }] } });
+    assert.match(acc.id, /^AC_/);
+    assert.equal(acc.status, 'OPEN');
+    const read = await call(endpoints.readAccount, { params: { accountId: acc.id }, masqueradeAs: acc.id });
+    assert.equal(read.id, acc.id);
+    const updated = await call(endpoints.updateAccount, { params: { accountId: acc.id }, body: { profileFields: [{ fieldId: 'individualSsn', value: '123-45-6789' }] }, masqueradeAs: `account:${acc.id}` });
+    assert.equal(updated.profileFields.find((f) => f.fieldId === 'individualSsn')?.status, 'PENDING');
+    const uploaded = await call(endpoints.uploadDocument, {
+      params: { accountId: acc.id, fieldId: 'individualGovernmentId' },
+      query: { documentType: 'GOVT_ID', documentSubType: 'FRONT' },
+      body: { bytes: PDF, contentType: 'application/pdf' },
+      masqueradeAs: acc.id,
+    });
+    const gov = uploaded.profileFields.find((f) => f.fieldId === 'individualGovernmentId')!;
+    assert.equal(gov.status, 'PENDING');
+    assert.match((gov.value as string[])[0]!, /^DO_/);
+    const doc = t.state.documents[(gov.value as string[])[0]!]!;
+    assert.deepEqual([doc.size, doc.contentType, doc.documentType, doc.documentSubType], [PDF.length, 'application/pdf', 'GOVT_ID', 'FRONT']);
+  });
+
+  it('users, limits and the onboarding link', async () => {
+    await t.op('POST', `/sandbox/accounts/${MASTER.accountId}/features`, { debitCardL2: true });
+    const u = await call(endpoints.createUser, { body: { fields: { country: 'US' }, blockchains: ['ALL'], immediate: true, scopes: ['DEBIT_CARD_L2'] } });
+    assert.equal(u.status, 'PENDING');
+    assert.deepEqual(Object.keys(u.depositAddresses ?? {}).sort(), ['BTC', 'ETH']);
+    assert.equal((await call(endpoints.readUser, { params: { userId: u.id }, masqueradeAs: `user:${u.id}` })).id, u.id);
+    const limits = await call(endpoints.calculateLimits, { body: { accountId: MASTER.accountId, userId: u.id } });
+    assert.equal(limits.weeklyRemaining, limits.weeklyTotal);
+    const link = await call(endpoints.readOnboardingLink, { params: { userId: u.id } });
+    assert.equal(link.accountId, u.id);
+    assert.match(link.verificationLinkUrl, /\/sandbox\/idverify\//);
+  });
+
+  it('reservations and orders', async () => {
+    const r = await call(endpoints.reserveOrder, { body: { sourceAmount: 25, sourceCurrency: 'USD', destCurrency: 'USD', lockFields: ['sourceAmount'], redirectUrl: 'https://shop.example.test/done' } });
+    const url = new URL(r.url);
+    assert.equal(url.searchParams.get('reservation'), r.reservation);
+    assert.equal(url.searchParams.get('accountId'), MASTER.accountId);
+    assert.equal((await call(endpoints.readReservation, { params: { reservationId: r.reservation } })).status, 'OPEN');
+    const done = await t.op<{ order: { id: string } }>('POST', `/sandbox/reservations/${r.reservation}/complete`);
+    const order = await call(endpoints.readOrder, { params: { orderId: done.order.id } });
+    assert.equal(order.status, 'COMPLETE');
+  });
+
+  it('payment methods: create with blockchains, list, read, attach later, ACH follow-up', async () => {
+    const pm = await call(endpoints.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789', routingNumber: '011000015', attachBlockchains: ['BTC'] } });
+    assert.equal(pm.linkType, 'LOCAL_TRANSFER');
+    assert.deepEqual(Object.keys(pm.blockchains ?? {}), ['BTC']);
+    assert.ok((await call(endpoints.listPaymentMethods)).data.some((m) => m.id === pm.id));
+    assert.equal((await call(endpoints.readPaymentMethod, { params: { paymentMethodId: pm.id } })).id, pm.id);
+    const attached = await call(endpoints.attachBlockchains, { params: { paymentMethodId: pm.id }, body: { blockchain: 'ETH' } });
+    assert.deepEqual(Object.keys(attached.blockchains ?? {}).sort(), ['BTC', 'ETH']);
+    await t.op('POST', `/sandbox/payment-methods/${pm.id}/request-ach-form`);
+    const followed = await call(endpoints.submitFollowup, { params: { paymentMethodId: pm.id }, body: { bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0]), contentType: 'image/jpeg' } });
+    assert.deepEqual(followed.waitingPrompts, []);
+  });
+
+  it('client-held token: register, create the account once, then both auth modes (spec 5.3)', async () => {
+    const secret = generateClientSecret();
+    assert.match(secret, /^[A-Za-z0-9]{30}$/);
+    called.add(endpoints.registerClientSecret.name);
+    const creds = await registerClientToken({ baseUrl: t.url, secret, now: () => t.clock.now });
+    assert.match(creds.apiKey, /^AK-/);
+    // Before an account exists, only account creation is open to the token.
+    await assert.rejects(creds.bearer.call(endpoints.listPaymentMethods), (e: unknown) => e instanceof ProviderError && e.body.errorCode === 'accessDenied.noAccount');
+    const acc = await creds.bearer.call(endpoints.createAccount, { body: { country: 'DE' } });
+    assert.equal((await creds.bearer.call(endpoints.readAccount, { params: { accountId: acc.id } })).id, acc.id);
+    assert.equal((await creds.signed.call(endpoints.readAccount, { params: { accountId: acc.id } })).id, acc.id, 'the secret signs with the returned API key');
+    // Spec 7.1: a second account creation with the bound token fails.
+    const before = Object.keys(t.state.accounts).length;
+    await assert.rejects(creds.bearer.call(endpoints.createAccount, { body: { country: 'DE' } }), (e: unknown) => e instanceof ProviderError && e.body.errorCode === 'accountCreation.tokenAlreadyBound');
+    assert.equal(Object.keys(t.state.accounts).length, before);
+    await creds.bearer.close();
+    await creds.signed.close();
+  });
+
+  it('no endpoint of the interface was left untested', () => {
+    const all = Object.values(endpoints).map((e) => e.name);
+    assert.deepEqual(all.filter((n) => !called.has(n)), []);
+  });
+});
