@@ -69,31 +69,41 @@ export function completedTransfer(owner: string, source: string, dest: string, c
 
 /** The deposit a completed transfer makes into its wallet dest: stored, credited, not yet announced. */
 export function depositFromTransfer(ctx: SandboxContext, transfer: Transfer, wallet: Wallet, message: string, authorizer: string | null): Transaction {
-  const now = ctx.now();
-  const tx: Transaction = {
-    id: newId('TR'),
-    createdAt: now,
+  const tx = newTransaction(ctx, {
     source: `transfer:${transfer.id}`,
     dest: wallet.srn,
     currency: transfer.destCurrency,
     amount: transfer.destAmount,
     status: 'CONFIRMED',
-    confirmedAt: now,
+    message,
+    authorizer,
+    metadata: { transferId: transfer.id },
+  });
+  ctx.store.state.transactions[tx.id] = tx;
+  credit(wallet, tx, false);
+  return tx;
+}
+
+/** A transaction with the provider's defaults for what a caller does not set (spec 2.4). */
+export function newTransaction(ctx: SandboxContext, t: Pick<Transaction, 'source' | 'dest' | 'currency' | 'amount' | 'status'> & Partial<Transaction>): Transaction {
+  const now = ctx.now();
+  return {
+    id: newId('TR'),
+    createdAt: now,
+    confirmedAt: t.status === 'CONFIRMED' ? now : null,
     cancelledAt: null,
     reversedAt: null,
-    message,
+    message: null,
     allowOverdraft: false,
-    authorizer,
+    authorizer: null,
     senderProvidedId: null,
     reversedBy: null,
     fees: 0,
     feesDest: null,
     sourceFees: null,
     destFees: null,
-    metadata: { transferId: transfer.id },
+    metadata: {},
     tags: [],
+    ...t,
   };
-  ctx.store.state.transactions[tx.id] = tx;
-  credit(wallet, tx, false);
-  return tx;
 }

@@ -5,8 +5,8 @@ import type { Transaction } from '../../provider/schemas/transaction';
 import type { SandboxContext } from '../context';
 import { validationError } from '../errors';
 import { lookup, operatorRoute } from '../operator-route';
-import { newHex, newId } from '../ids';
-import { completedTransfer, credit, deliverCallback, depositFromTransfer } from '../deposits';
+import { newHex } from '../ids';
+import { completedTransfer, credit, deliverCallback, depositFromTransfer, newTransaction } from '../deposits';
 import { DEPOSIT_NETWORKS } from './wallets';
 
 // Operator routes play the outside world: a blockchain deposit arriving (pending, then
@@ -33,30 +33,15 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     const wallet = walletById(walletId!);
     const net = DEPOSIT_NETWORKS[b.currency];
     if (!net) throw validationError('currency', `no deposit address for ${b.currency}; use one of ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, b.currency);
-    const now = ctx.now();
-    const tx: Transaction = {
-      id: newId('TR'),
-      createdAt: now,
+    const tx = newTransaction(ctx, {
       source: `${net.network}:EXTERNAL`,
       dest: wallet.srn,
       currency: b.currency,
       amount: b.amount,
       status: b.confirmed ? 'CONFIRMED' : 'PENDING',
-      confirmedAt: b.confirmed ? now : null,
-      cancelledAt: null,
-      reversedAt: null,
-      message: null,
       allowOverdraft: true,
-      authorizer: null,
-      senderProvidedId: null,
-      reversedBy: null,
-      fees: 0,
-      feesDest: null,
-      sourceFees: null,
-      destFees: null,
       metadata: { [`${b.currency}NetworkTxId`]: newHex(32) },
-      tags: [],
-    };
+    });
     store.state.transactions[tx.id] = tx;
     credit(wallet, tx, false);
     ctx.changed();
