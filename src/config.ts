@@ -35,6 +35,8 @@ const envSchema = z.object({
   PROVIDER_BASE_URL: url.optional(),
   PROVIDER_API_KEY: nonEmpty.default('AK-SANDBOX-MASTER'),
   PROVIDER_SECRET_KEY: nonEmpty.default('SK-SANDBOX-MASTER-SECRET-0001'),
+  /** The account those keys belong to: the parent in limits calculations (spec 4.6). */
+  PROVIDER_ACCOUNT_ID: z.string().regex(/^AC[-_][A-Za-z0-9]+$/, 'an account id such as AC_123').default('AC_SANDBOXMASTER'),
   PROVIDER_TIMEOUT: duration.default(15_000),
   SANDBOX_PORT: port.default(4010),
   /** Loopback by default: the operator routes need no credentials. */
@@ -44,6 +46,13 @@ const envSchema = z.object({
   INGRESS_PUBLIC_URL: url.optional(),
   INGRESS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
   WALLET_POLL_INTERVAL: duration.default(60_000),
+  /** Where documents and personal values wait, by reference, to be sent (the claim store). */
+  CLAIM_STORE_DIR: nonEmpty.default('.data/claims'),
+  PROCESS_POLL_INITIAL: duration.default(5_000),
+  PROCESS_POLL_MAX: duration.default(300_000),
+  PROCESS_REMINDER_AFTER: duration.default(86_400_000),
+  PROCESS_DEADLINE: duration.default(14 * 86_400_000),
+  KYC_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -78,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       usesSandbox: e.PROVIDER_BASE_URL === undefined,
       apiKey: e.PROVIDER_API_KEY,
       secretKey: e.PROVIDER_SECRET_KEY,
+      accountId: e.PROVIDER_ACCOUNT_ID,
       timeoutMs: e.PROVIDER_TIMEOUT,
     },
     sandbox: { port: e.SANDBOX_PORT, host: e.SANDBOX_HOST, stateFile: e.SANDBOX_STATE_FILE },
@@ -87,6 +97,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.INGRESS_MAX_BODY_BYTES,
     },
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
+    claims: { dir: e.CLAIM_STORE_DIR },
+    processes: {
+      timing: { pollInitialMs: e.PROCESS_POLL_INITIAL, pollMaxMs: e.PROCESS_POLL_MAX, reminderAfterMs: e.PROCESS_REMINDER_AFTER, deadlineMs: e.PROCESS_DEADLINE },
+      kycMaxAttempts: e.KYC_MAX_ATTEMPTS,
+    },
   };
 }
 

@@ -1,6 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createAccountActivities } from '../activities/accounts';
+import { createNotifyActivities, logNotifier, type Notifier } from '../activities/notify';
+import { createOrderActivities } from '../activities/orders';
+import { createPaymentMethodActivities } from '../activities/payment-methods';
+import { createSessionActivities } from '../activities/sessions';
+import { createUserActivities } from '../activities/users';
 import { createWalletActivities } from '../activities/wallets';
+import { type ClaimStore, LocalClaimStore } from '../src/claims/store';
 import { type Config, temporalAddress } from '../src/config';
 import type { ProviderClient } from '../src/provider/client';
 
@@ -13,13 +20,25 @@ export interface CreateWorkerOptions {
   /** A prebuilt bundle (tests build it once per run); otherwise the workflows are bundled now. */
   workflowBundlePath?: string;
   taskQueue?: string;
+  /** Where documents and personal values are kept by reference; default: the local store of CLAIM_STORE_DIR. */
+  claims?: ClaimStore;
+  /** Where reminders go; default: a log line. */
+  notifier?: Notifier;
   overrides?: Partial<WorkerOptions>;
 }
 
 export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = opts.connection ?? (await NativeConnection.connect({ address: temporalAddress(opts.config) }));
+  const { config, provider } = opts;
+  const claims = opts.claims ?? new LocalClaimStore(config.claims.dir);
   const activities = {
-    ...createWalletActivities({ provider: opts.provider, callbackUrl: `${opts.config.ingress.publicUrl}/callbacks` }),
+    ...createWalletActivities({ provider, callbackUrl: `${config.ingress.publicUrl}/callbacks` }),
+    ...createAccountActivities({ provider, claims }),
+    ...createPaymentMethodActivities({ provider, claims }),
+    ...createUserActivities({ provider, accountId: config.provider.accountId }),
+    ...createOrderActivities({ provider }),
+    ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs }, claims }),
+    ...createNotifyActivities(opts.notifier ?? logNotifier),
   };
   const worker = await Worker.create({
     connection,

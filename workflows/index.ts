@@ -1,4 +1,5 @@
 // Every workflow the worker runs. Workflow code is deterministic: it imports only
 // @temporalio/workflow, pure helpers and types.
+export { achFollowupWorkflow } from './ach-followup';
 export { openWalletWorkflow } from './open-wallet';
 export { walletWorkflow } from './wallet';

@@ -1,4 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Reminder } from '../../activities/notify';
+import { LocalClaimStore } from '../../src/claims/store';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { request } from 'undici';
@@ -50,7 +55,16 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
     WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
   });
   const provider = providerFromConfig(config);
-  const { worker, connection: workerConnection } = await createWorker({ config, provider, workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE });
+  const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
+  const claims = new LocalClaimStore(claimsDir);
+  const reminders: Reminder[] = [];
+  const { worker, connection: workerConnection } = await createWorker({
+    config,
+    provider,
+    claims,
+    notifier: { remind: async (r) => void reminders.push(r) },
+    workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+  });
   const running = worker.run();
   const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
 
@@ -64,7 +78,15 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
     return { status: res.statusCode, json: (await res.body.json()) as T };
   }
 
+  /** An operator call that must succeed. */
+  async function op<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+    const r = await operator<T>(method, path, body);
+    if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
+    return r.json;
+  }
+
   return {
+    op,
     apiKey,
     secretKey,
     sandbox,
@@ -76,6 +98,10 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
     provider,
     wallets,
     operator,
+    claims,
+    reminders,
+    /** Short process durations: poll from 100 ms, reminders after 1 s, deadline 60 s. */
+    timing: { pollInitialMs: 100, pollMaxMs: 500, reminderAfterMs: 1_000, deadlineMs: 60_000 },
     async stop() {
       worker.shutdown();
       await running;
@@ -84,6 +110,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
       await sandbox.close();
       await provider.close();
       await connection.close();
+      rmSync(claimsDir, { recursive: true, force: true });
     },
   };
 }

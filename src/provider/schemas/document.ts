@@ -12,7 +12,7 @@ export const documentMimeTypes = [
 
 export const documentBody = z.object({
   bytes: z
-    .instanceof(Uint8Array, { message: 'bytes must be the file\'s bytes (a Buffer or Uint8Array)' })
+    .custom<Uint8Array>((v) => v instanceof Uint8Array, { message: 'bytes must be the file\'s bytes (a Buffer or Uint8Array)' })
     .refine((b) => b.byteLength > 0, 'the file is empty')
     .refine((b) => b.byteLength <= MAX_DOCUMENT_BYTES, `the file is larger than 7.75 MB (${MAX_DOCUMENT_BYTES} bytes); compress or scan it at a lower resolution`),
   contentType: z.enum(documentMimeTypes, { message: `contentType must be one of ${documentMimeTypes.join(', ')}` }),

@@ -1,0 +1,33 @@
+import type { ClaimStore } from '../src/claims/store';
+import { ProviderClient, type ProviderClientOptions } from '../src/provider/client';
+import { createAccount, registerClientSecret } from '../src/provider/endpoints';
+import type { ClaimRef } from '../workflows/messages/common';
+import { withProviderFailures } from './provider-failure';
+
+// Spec 5.3: the client's own secret, kept in the claim store so that it never enters history.
+export function createSessionActivities({ providerOptions, claims }: { providerOptions: Omit<ProviderClientOptions, 'auth'>; claims: ClaimStore }) {
+  const withToken = async <T>(secret: ClaimRef, fn: (c: ProviderClient, token: string) => Promise<T>) => {
+    const token = (await claims.get(secret)).toString('utf8');
+    const c = new ProviderClient({ ...providerOptions, auth: { kind: 'bearer', token } });
+    try {
+      return await fn(c, token);
+    } finally {
+      await c.close();
+    }
+  };
+  return withProviderFailures({
+    async registerClientToken(input: { secret: ClaimRef }) {
+      return withToken(input.secret, async (c, token) => ({ apiKey: (await c.call(registerClientSecret, { query: { secretKey: token } })).apiKey }));
+    },
+
+    /** The token's one account; a repeat with the same key returns it, a second creation fails (spec 7.1). */
+    async createAccountWithToken(input: { secret: ClaimRef; country: string; idempotencyKey: string }) {
+      return withToken(input.secret, async (c) => {
+        const a = await c.call(createAccount, { body: { country: input.country }, idempotencyKey: input.idempotencyKey });
+        return { accountId: a.id, status: a.status ?? 'OPEN' };
+      });
+    },
+  });
+}
+
+export type SessionActivities = ReturnType<typeof createSessionActivities>;

@@ -1,0 +1,32 @@
+import type { ProviderClient } from '../src/provider/client';
+import { calculateLimits, createUser, readOnboardingLink, readUser } from '../src/provider/endpoints';
+import { DEBIT_CARD_L2 } from '../src/provider/schemas/user';
+import { withProviderFailures } from './provider-failure';
+
+export function createUserActivities({ provider, accountId }: { provider: ProviderClient; accountId: string }) {
+  return withProviderFailures({
+    /** Creates a user with the higher-limits scope (spec 2.7); the key makes a retry return the same user. */
+    async createHigherLimitsUser(input: { country: string; idempotencyKey: string }) {
+      const u = await provider.call(createUser, { body: { fields: { country: input.country }, scopes: [DEBIT_CARD_L2], blockchains: [], immediate: false }, idempotencyKey: input.idempotencyKey });
+      return { userId: u.id, status: u.status };
+    },
+
+    async readUserStatus(input: { userId: string }) {
+      const u = await provider.call(readUser, { params: { userId: input.userId }, masqueradeAs: `user:${input.userId}` });
+      return { status: u.status };
+    },
+
+    /** A fresh onboarding link every time: it lives 30 minutes and must never be cached (spec 4.7). */
+    async fetchOnboardingLink(input: { userId: string }) {
+      const l = await provider.call(readOnboardingLink, { params: { userId: input.userId } });
+      return { url: l.verificationLinkUrl };
+    },
+
+    /** Spec 4.6: the parent account (these credentials' account) asks about its user. */
+    async calculateUserLimits(input: { userId: string }) {
+      return provider.call(calculateLimits, { body: { accountId, userId: input.userId } });
+    },
+  });
+}
+
+export type UserActivities = ReturnType<typeof createUserActivities>;

@@ -1,0 +1,42 @@
+import type { Client } from '@temporalio/client';
+import type { ClaimStore } from '../claims/store';
+import { achFollowupInput, type AchFollowupInput, achFollowupWorkflowId, achForm, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup';
+import type { TimingInput } from '../../workflows/messages/common';
+import { ProcessClient, type ProcessClientOptions } from './process';
+
+/** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */
+export class AchFollowupClient extends ProcessClient {
+  constructor(
+    client: Client,
+    opts: ProcessClientOptions & { claims: ClaimStore; timing?: TimingInput },
+  ) {
+    super(client, opts);
+    this.claims = opts.claims;
+    this.timing = opts.timing ?? {};
+  }
+  private readonly claims: ClaimStore;
+  private readonly timing: TimingInput;
+
+  /** Starts following the method, or attaches to the follow-up already running for it. */
+  async start(input: Omit<AchFollowupInput, 'timing'>): Promise<string> {
+    const args = this.check(achFollowupInput, { ...input, timing: this.timing });
+    const id = achFollowupWorkflowId(args.paymentMethodId);
+    await this.startOrAttach('achFollowupWorkflow', id, [args], 'ALLOW_DUPLICATE_FAILED_ONLY');
+    return id;
+  }
+
+  /** The end user's form (a photo or scan): stored by reference, then handed to the process. */
+  async submitForm(paymentMethodId: string, file: { bytes: Uint8Array; contentType: string }): Promise<AchState> {
+    this.check(achForm, { ref: 'local:x', sha256: '0'.repeat(64), size: file.bytes.byteLength, contentType: file.contentType });
+    const ref = await this.claims.put(file.bytes, file.contentType);
+    return this.update(achFollowupWorkflowId(paymentMethodId), submitAchFormUpdate, ref);
+  }
+
+  state(paymentMethodId: string): Promise<AchState> {
+    return this.query(achFollowupWorkflowId(paymentMethodId), achStateQuery);
+  }
+
+  result(paymentMethodId: string): Promise<AchResult> {
+    return this.resultOf(achFollowupWorkflowId(paymentMethodId));
+  }
+}

@@ -1,0 +1,90 @@
+import {
+  type Client,
+  WorkflowExecutionAlreadyStartedError,
+  type WorkflowHandle,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import { ApplicationFailure, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
+import type { z } from 'zod';
+import { INPUT_REJECTED } from '../../workflows/messages/common';
+import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError, rejectInput } from './errors';
+
+// What every process client does: start or attach by business key, send input through updates,
+// read state through queries, await the result; with named errors a backend can act on.
+
+export interface ProcessClientOptions {
+  taskQueue: string;
+}
+
+export type ReusePolicy = 'ALLOW_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY' | 'REJECT_DUPLICATE';
+
+export class ProcessClient {
+  constructor(
+    protected readonly client: Client,
+    protected readonly opts: ProcessClientOptions,
+  ) {}
+
+  /** Parses with zod on the caller's side too: bad input fails before anything is sent. */
+  protected check<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) throw rejectInput(parsed.error.issues);
+    return parsed.data;
+  }
+
+  /** Starts the process, or attaches to the one already under this business key. */
+  protected async startOrAttach(workflowType: string, workflowId: string, args: unknown[], reuse: ReusePolicy): Promise<WorkflowHandle> {
+    try {
+      return await this.client.workflow.start(workflowType, {
+        workflowId,
+        taskQueue: this.opts.taskQueue,
+        args,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: reuse,
+      });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return this.client.workflow.getHandle(workflowId);
+      throw err;
+    }
+  }
+
+  protected async update<Ret, Arg>(workflowId: string, def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
+    try {
+      return await this.client.workflow.getHandle(workflowId).executeUpdate(def, { args: [arg] });
+    } catch (err) {
+      throw await this.explain(workflowId, err);
+    }
+  }
+
+  protected async query<Ret>(workflowId: string, def: QueryDefinition<Ret, []>): Promise<Ret> {
+    try {
+      return await this.client.workflow.getHandle(workflowId).query(def);
+    } catch (err) {
+      throw await this.explain(workflowId, err);
+    }
+  }
+
+  protected async resultOf<T>(workflowId: string): Promise<T> {
+    try {
+      return (await this.client.workflow.getHandle(workflowId).result()) as T;
+    } catch (err) {
+      throw await this.explain(workflowId, err);
+    }
+  }
+
+  /** Turns SDK errors into the client's named ones. */
+  private async explain(workflowId: string, err: unknown): Promise<unknown> {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === INPUT_REJECTED) {
+      const field = (err.cause.details?.[0] as { field?: string } | undefined)?.field ?? 'input';
+      return new InputRejectedError(field, err.cause.message.replace(new RegExp(`^${field}: `), ''));
+    }
+    const notFound = err instanceof WorkflowNotFoundError || (err as { code?: number })?.code === 5 || /not found|already completed/i.test((err as Error)?.message ?? '');
+    if (!notFound) return err;
+    try {
+      const d = await this.client.workflow.getHandle(workflowId).describe();
+      return d.status.name === 'RUNNING' ? err : new AlreadyFinishedError(workflowId);
+    } catch {
+      return new ProcessNotFoundError(workflowId);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AchFollowupClient } from '../../src/client/ach-followup';
+import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors';
+import * as api from '../../src/provider/endpoints';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document';
+import { eventually, startStack, type Stack } from '../helpers/stack';
+
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
+
+describe('ACH authorization follow-up (spec 3.1)', () => {
+  let stack: Stack;
+  let ach: AchFollowupClient;
+  before(async () => {
+    stack = await startStack();
+    ach = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
+  });
+  after(async () => stack?.stop());
+
+  /** An account with an ACH method that the provider asks a form for. */
+  async function methodAwaitingForm() {
+    const account = await stack.provider.call(api.createAccount, { body: { country: 'US' } });
+    const pm = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: `0001${Date.now()}`.slice(0, 12) }, masqueradeAs: account.id });
+    await stack.op('POST', `/sandbox/payment-methods/${pm.id}/request-ach-form`);
+    return { accountId: account.id, paymentMethodId: pm.id };
+  }
+
+  it('waits for the form, submits it, and ends APPROVED; the source of funds is reported as it moves', async () => {
+    const { accountId, paymentMethodId } = await methodAwaitingForm();
+    const id = await ach.start({ paymentMethodId, accountId });
+    assert.equal(id, `ach-followup:${paymentMethodId}`);
+    assert.equal(await ach.start({ paymentMethodId, accountId }), id, 'a second start attaches');
+    const waiting = await eventually(async () => {
+      const s = await ach.state(paymentMethodId);
+      assert.equal(s.stage, 'WAITING_FOR_FORM');
+      return s;
+    });
+    assert.deepEqual(waiting.sourceOfFunds, { status: 'OPEN', note: 'Additional information is required' });
+    await eventually(async () => {
+      const d = await stack.client.workflow.getHandle(id).describe();
+      assert.equal(d.typedSearchAttributes.getAll().find((p) => p.key.name === 'WaitingOnEndUser')?.value, true);
+    });
+
+    const after = await ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' });
+    assert.equal(after.formsSubmitted, 1);
+    assert.equal(stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.documents.length, 1, 'the provider got the form once');
+    await eventually(async () => assert.deepEqual((await ach.state(paymentMethodId)).sourceOfFunds, { status: 'PENDING', note: 'Payment method is under review' }));
+
+    await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/approve`);
+    const result = await ach.result(paymentMethodId);
+    assert.equal(result.outcome, 'APPROVED');
+    assert.deepEqual(result.sourceOfFunds, { status: 'APPROVED', note: null });
+    const history = (await ach.state(paymentMethodId)).sourceOfFundsHistory.map((s) => s.status);
+    assert.deepEqual(history, ['OPEN', 'PENDING', 'APPROVED']);
+    await assert.rejects(ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }), AlreadyFinishedError);
+  });
+
+  it('ends REJECTED when the provider rejects the method', async () => {
+    const { accountId, paymentMethodId } = await methodAwaitingForm();
+    await ach.start({ paymentMethodId, accountId });
+    await eventually(async () => assert.equal((await ach.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
+    await ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' });
+    await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, { message: 'The form is not legible' });
+    const result = await ach.result(paymentMethodId);
+    assert.deepEqual([result.outcome, result.rejectionMessage], ['REJECTED', 'The form is not legible']);
+  });
+
+  it('refuses bad input through the update validator and changes nothing', async () => {
+    const { accountId, paymentMethodId } = await methodAwaitingForm();
+    await ach.start({ paymentMethodId, accountId });
+    await eventually(async () => assert.equal((await ach.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
+    await assert.rejects(ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/gif' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'contentType');
+    await assert.rejects(ach.submitForm(paymentMethodId, { bytes: Buffer.alloc(MAX_DOCUMENT_BYTES + 1), contentType: 'image/png' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'size');
+    // Past the client's own check, the workflow's validator is the authority.
+    const handle = stack.client.workflow.getHandle(`ach-followup:${paymentMethodId}`);
+    await assert.rejects(handle.executeUpdate('submitAchForm', { args: [{ ref: 'local:abc', size: 10, contentType: 'image/png', sha256: 'nothex' }] }), (e: Error) => /^sha256: /.test((e.cause as Error)?.message ?? ''));
+    const s = await ach.state(paymentMethodId);
+    assert.deepEqual([s.stage, s.formsSubmitted], ['WAITING_FOR_FORM', 0]);
+    assert.equal(stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.documents.length, 0);
+    await assert.rejects(ach.start({ paymentMethodId: 'AC_1', accountId }), (e: unknown) => e instanceof InputRejectedError && e.field === 'paymentMethodId');
+    await assert.rejects(ach.state('PA_NOSUCHTHING'), ProcessNotFoundError);
+    await handle.terminate('test done');
+  });
+
+  it('reminds the end user after a quiet time, and gives up at the deadline', async () => {
+    const short = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 3_000 } });
+    const { accountId, paymentMethodId } = await methodAwaitingForm();
+    await short.start({ paymentMethodId, accountId });
+    const result = await short.result(paymentMethodId);
+    assert.equal(result.outcome, 'EXPIRED');
+    const mine = stack.reminders.filter((r) => r.workflowId === `ach-followup:${paymentMethodId}`);
+    assert.ok(mine.length >= 2, `reminders were sent (${mine.length})`);
+    assert.deepEqual(mine[0]!.waitingFor, ['ACH_FORM']);
+  });
+});

@@ -1,0 +1,52 @@
+import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { z } from 'zod';
+import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes';
+import { INPUT_REJECTED, refreshSignal, type Timing } from '../messages/common';
+
+// Building blocks of every process workflow.
+
+/** Validates an update's input with zod; bad input rejects the update and changes nothing. */
+export function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.map(String).join('.') || 'input';
+    throw ApplicationFailure.create({ type: INPUT_REJECTED, message: `${field}: ${issue.message}`, details: [{ field }], nonRetryable: true });
+  }
+  return parsed.data;
+}
+
+/** Rejects an update that is valid in shape but not now (the process is elsewhere). */
+export function rejectInput(field: string, message: string): never {
+  throw ApplicationFailure.create({ type: INPUT_REJECTED, message: `${field}: ${message}`, details: [{ field }], nonRetryable: true });
+}
+
+/** Where the process stands, for the UI's list: its stage and whether it waits on the end user. */
+export function showStatus(status: string, waitingOnEndUser: boolean): void {
+  upsertSearchAttributes([
+    { key: ProcessStatus, value: status },
+    { key: WaitingOnEndUser, value: waitingOnEndUser },
+  ]);
+}
+
+/**
+ * Polls the provider with backoff until `done` says so: every wait on the provider also polls, so
+ * a lost callback or a provider that sends none delays the process but never strands it. The
+ * refresh signal and `wake` cut a wait short.
+ */
+export function poller(t: Timing) {
+  let refresh = false;
+  setHandler(refreshSignal, () => {
+    refresh = true;
+  });
+  return async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, wake: () => boolean = () => false): Promise<T> {
+    let delay = t.pollInitialMs;
+    for (;;) {
+      const v = await read();
+      if (done(v) || wake()) return v;
+      refresh = false;
+      await condition(() => refresh || wake(), delay);
+      delay = Math.min(delay * 2, t.pollMaxMs);
+    }
+  };
+}

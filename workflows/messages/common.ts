@@ -1,0 +1,36 @@
+import { defineSignal } from '@temporalio/workflow';
+import { z } from 'zod';
+
+// What every process shares: references to what end users provide (claim checks), timing
+// configuration, and the signal that makes a process look at the provider now.
+
+/**
+ * A reference to bytes kept in the claim store (src/claims): documents, and personal values such
+ * as an SSN, travel by reference so that they never appear in workflow history.
+ */
+export const claimRef = z.object({
+  ref: z.string().regex(/^[a-z]+:[A-Za-z0-9._-]+$/, 'ref must be a claim-store reference such as local:<sha256>'),
+  size: z.number().int().positive('the stored content is empty'),
+  contentType: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex characters'),
+});
+export type ClaimRef = z.infer<typeof claimRef>;
+
+/** Durations of a process, in milliseconds: configuration, so that tests can make them short. */
+export const timing = z.object({
+  /** First wait between two looks at the provider; doubles up to pollMaxMs. */
+  pollInitialMs: z.number().int().min(10).default(5_000),
+  pollMaxMs: z.number().int().min(10).default(300_000),
+  /** Quiet time before an end user who owes input is reminded. */
+  reminderAfterMs: z.number().int().min(10).default(86_400_000),
+  /** How long the process waits for the end user in all before giving up. */
+  deadlineMs: z.number().int().min(10).default(14 * 86_400_000),
+});
+export type Timing = z.infer<typeof timing>;
+export type TimingInput = z.input<typeof timing>;
+
+/** Look at the provider now (a backend that learnt something, or an operator in the UI). */
+export const refreshSignal = defineSignal('refresh');
+
+/** The type of the ApplicationFailure that a validator throws for bad input. */
+export const INPUT_REJECTED = 'InputRejected';
