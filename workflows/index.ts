@@ -2,4 +2,5 @@
 // @temporalio/workflow, pure helpers and types.
 export { achFollowupWorkflow } from './ach-followup';
 export { openWalletWorkflow } from './open-wallet';
+export { provisioningWorkflow } from './provisioning';
 export { walletWorkflow } from './wallet';

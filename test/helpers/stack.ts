@@ -69,7 +69,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
   const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
 
   /** Calls an operator route of the sandbox and returns its JSON. */
-  async function operator<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  async function operator<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: T }> {
     const res = await request(`${sandboxUrl}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -79,7 +79,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
   }
 
   /** An operator call that must succeed. */
-  async function op<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+  async function op<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const r = await operator<T>(method, path, body);
     if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
     return r.json;
@@ -99,6 +99,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
     wallets,
     operator,
     claims,
+    claimsDir,
     reminders,
     /** Short process durations: poll from 100 ms, reminders after 1 s, deadline 60 s. */
     timing: { pollInitialMs: 100, pollMaxMs: 500, reminderAfterMs: 1_000, deadlineMs: 60_000 },

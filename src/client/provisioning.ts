@@ -1,0 +1,40 @@
+import type { Client } from '@temporalio/client';
+import { z } from 'zod';
+import type { ClaimStore } from '../claims/store';
+import { clientSecret } from '../provider/schemas/session';
+import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery, provisioningWorkflowId } from '../../workflows/messages/provisioning';
+import { ProcessClient, type ProcessClientOptions } from './process';
+
+/** Provisions the account of a client-held token (spec 5.3), keyed `provision:<clientRef>`. */
+export class ProvisioningClient extends ProcessClient {
+  private readonly claims: ClaimStore;
+  private readonly activityTimeoutMs: number | undefined;
+
+  constructor(client: Client, opts: ProcessClientOptions & { claims: ClaimStore; activityTimeoutMs?: number }) {
+    super(client, opts);
+    this.claims = opts.claims;
+    this.activityTimeoutMs = opts.activityTimeoutMs;
+  }
+
+  /**
+   * Starts provisioning (or attaches to it: one per clientRef) with the client's secret, which is
+   * kept in the claim store and handed over by reference.
+   */
+  async start(input: { clientRef: string; country: string; secret: string }): Promise<string> {
+    const { secret } = this.check(z.object({ secret: clientSecret }), { secret: input.secret });
+    this.check(provisioningInput.omit({ secret: true }), { clientRef: input.clientRef, country: input.country, activityTimeoutMs: this.activityTimeoutMs });
+    const ref = await this.claims.put(Buffer.from(secret, 'utf8'), 'text/plain');
+    const args: ProvisioningInput = { clientRef: input.clientRef, country: input.country, secret: ref, ...(this.activityTimeoutMs ? { activityTimeoutMs: this.activityTimeoutMs } : {}) };
+    const id = provisioningWorkflowId(input.clientRef);
+    await this.startOrAttach('provisioningWorkflow', id, [args], 'REJECT_DUPLICATE');
+    return id;
+  }
+
+  state(clientRef: string): Promise<ProvisioningState> {
+    return this.query(provisioningWorkflowId(clientRef), provisioningStateQuery);
+  }
+
+  result(clientRef: string): Promise<ProvisioningResult> {
+    return this.resultOf(provisioningWorkflowId(clientRef));
+  }
+}

@@ -1,0 +1,46 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SessionActivities } from '../activities/sessions';
+import { AccountId } from '../src/temporal/search-attributes';
+import { showStatus } from './lib/process';
+import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning';
+
+// Account provisioning for a client-held token (spec 5.3): registers the client's secret, then
+// creates the token's one account. A retried creation (after a crash, say) carries the same
+// idempotency key and so finds the same account; a token that already made an account meets the
+// error of spec 7.1, which ends the process as ALREADY_BOUND rather than as a failure.
+
+export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
+  const input = provisioningInput.parse(raw);
+  const provider = proxyActivities<SessionActivities>({
+    startToCloseTimeout: input.activityTimeoutMs,
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
+  const state: ProvisioningState = { clientRef: input.clientRef, stage: 'REGISTERING', apiKey: null, accountId: null, outcome: null, error: null };
+  setHandler(provisioningStateQuery, () => state);
+
+  showStatus('REGISTERING', false);
+  const { apiKey } = await provider.registerClientToken({ secret: input.secret });
+  state.apiKey = apiKey;
+
+  state.stage = 'CREATING_ACCOUNT';
+  showStatus('CREATING_ACCOUNT', false);
+  try {
+    const { accountId } = await provider.createAccountWithToken({
+      secret: input.secret,
+      country: input.country,
+      idempotencyKey: `${workflowInfo().workflowId}/create-account`,
+    });
+    state.accountId = accountId;
+    state.outcome = 'CREATED';
+    upsertSearchAttributes([{ key: AccountId, value: accountId }]);
+  } catch (err) {
+    const failure = err instanceof ActivityFailure ? err.cause : undefined;
+    const code = failure instanceof ApplicationFailure ? (failure.details?.[0] as { errorCode?: string } | undefined)?.errorCode : undefined;
+    if (code !== 'accountCreation.tokenAlreadyBound') throw err;
+    state.outcome = 'ALREADY_BOUND';
+    state.error = failure!.message;
+  }
+  state.stage = 'DONE';
+  showStatus(state.outcome, false);
+  return { outcome: state.outcome, apiKey, accountId: state.accountId, error: state.error };
+}
