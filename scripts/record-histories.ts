@@ -1,41 +1,69 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
-import { execFileSync } from 'node:child_process';
-import { findTemporalCli } from '../src/temporal/cli';
 import { request } from 'undici';
-import { WalletsClient } from '../src/client/wallets';
+import { createClients } from '../src/client';
+import { LocalClaimStore } from '../src/claims/store';
 import { loadConfig, temporalAddress } from '../src/config';
+import { generateClientSecret } from '../src/provider/client-token';
+import * as api from '../src/provider/endpoints';
+import { providerFromConfig } from '../src/provider/from-config';
+import { findTemporalCli } from '../src/temporal/cli';
 import { openWalletWorkflowId } from '../workflows/messages/wallet';
 
-// With `npm run dev` running: drives each workflow through its story and writes the histories to
-// test/histories/, where `npm run replay` and the replay test check every later change against
-// them. Run it again (and commit the files) when a workflow changes on purpose.
+// With `npm run dev` running (WALLET_POLL_INTERVAL=2s): drives each workflow through its story
+// and writes the histories to test/histories/, where `npm run replay` and the replay test check
+// every later change against them. Run it again (and commit the files) when a workflow changes on
+// purpose, in a way that running workflows can take (or after they have all finished).
 
 const config = loadConfig();
 const cli = await findTemporalCli();
 if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
 const connection = await Connection.connect({ address: temporalAddress(config) });
 const client = new Client({ connection, namespace: config.temporal.namespace });
-const wallets = new WalletsClient(client, { taskQueue: config.temporal.taskQueue, pollIntervalMs: 2_000 });
+const clients = createClients(client, config, new LocalClaimStore(config.claims.dir), { pollInitialMs: 200, pollMaxMs: 1_000 });
+const provider = providerFromConfig(config);
 const op = async (path: string, body: unknown = {}) => {
   const res = await request(`${config.provider.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return (await res.body.json()) as { transaction: { id: string } };
 };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const save = (file: string, workflowId: string) => {
+  // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
+  const json = execFileSync(cli.path, ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8' });
+  writeFileSync(`test/histories/${file}.json`, json);
+  console.log(`wrote test/histories/${file}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
+};
 
+// Wallet: opened, a deposit pending then confirmed, a repeat, an interest payout, some polls.
 const name = `history-${Date.now()}`;
-const w = await wallets.open({ name });
+const w = await clients.wallets.open({ name });
 const d = await op(`/sandbox/wallets/${w.walletId}/deposits`, { currency: 'BTC', amount: 0.5 });
 await pause(500);
 await op(`/sandbox/transactions/${d.transaction.id}/confirm`);
 await op(`/sandbox/transactions/${d.transaction.id}/resend-callback`);
 await op(`/sandbox/wallets/${w.walletId}/interest-payouts`, { currency: 'USD', amount: 2 });
-await pause(4_500); // at least two polls
-for (const [file, workflowId] of [['open-wallet', openWalletWorkflowId(name)], ['wallet', w.walletWorkflowId]] as const) {
-  // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
-  const json = execFileSync(cli.path, ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8' });
-  writeFileSync(`test/histories/${file}.json`, json);
-  console.log(`wrote test/histories/${file}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
-}
+await pause(4_500);
+save('open-wallet', openWalletWorkflowId(name));
+save('wallet', w.walletWorkflowId);
 await client.workflow.getHandle(w.walletWorkflowId).terminate('history recorded');
+
+// ACH follow-up: the form awaited, submitted, approved.
+const account = await provider.call(api.createAccount, { body: { country: 'US' } });
+const pm = await provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' }, masqueradeAs: account.id });
+await op(`/sandbox/payment-methods/${pm.id}/request-ach-form`);
+await clients.achFollowup.start({ paymentMethodId: pm.id, accountId: account.id });
+while ((await clients.achFollowup.state(pm.id)).stage !== 'WAITING_FOR_FORM') await pause(100);
+await clients.achFollowup.submitForm(pm.id, { bytes: Buffer.from('89504e47', 'hex'), contentType: 'image/png' });
+await op(`/sandbox/payment-methods/${pm.id}/approve`);
+await clients.achFollowup.result(pm.id);
+save('ach-followup', `ach-followup:${pm.id}`);
+
+// Provisioning: a token registered and its account created.
+const clientRef = `history-${Date.now()}`;
+await clients.provisioning.start({ clientRef, country: 'DE', secret: generateClientSecret() });
+await clients.provisioning.result(clientRef);
+save('provisioning', `provision:${clientRef}`);
+
+await provider.close();
 await connection.close();

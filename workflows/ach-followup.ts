@@ -89,6 +89,8 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     showStatus('SUBMITTING', false);
     state.formsSubmitted += 1;
     await provider.submitAchForm({ paymentMethodId, accountId, form, idempotencyKey: `${workflowInfo().workflowId}/ach-form/${state.formsSubmitted}` });
+    // The update answers with the provider's view after the form (source of funds under review).
+    await read();
     form = undefined;
     state.stage = 'UNDER_REVIEW';
     showStatus('UNDER_REVIEW', false);

@@ -1,0 +1,22 @@
+import type { Client } from '@temporalio/client';
+import type { ClaimStore } from '../claims/store';
+import type { Config } from '../config';
+import type { TimingInput } from '../../workflows/messages/common';
+import { AchFollowupClient } from './ach-followup';
+import { ProvisioningClient } from './provisioning';
+import { WalletsClient } from './wallets';
+
+export { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from './errors';
+
+/** Every process client, configured from the environment (see README "Configuration"). */
+export function createClients(client: Client, config: Config, claims: ClaimStore, timing: TimingInput = {}) {
+  const taskQueue = config.temporal.taskQueue;
+  const t = { ...config.processes.timing, ...timing };
+  return {
+    wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: config.wallet.pollIntervalMs }),
+    achFollowup: new AchFollowupClient(client, { taskQueue, claims, timing: t }),
+    provisioning: new ProvisioningClient(client, { taskQueue, claims }),
+  };
+}
+
+export type Clients = ReturnType<typeof createClients>;
