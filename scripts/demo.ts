@@ -19,6 +19,7 @@ const say = (line: string) => console.log(`[demo] ${line}`);
 const stamp = new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
 const provider = providerFromConfig(config);
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+const cfgAccount = () => config.provider.accountId;
 
 async function operator<T = Record<string, unknown>>(path: string, body?: unknown): Promise<T> {
   const res = await request(`${config.provider.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
@@ -53,6 +54,31 @@ async function wallet(c: Clients) {
   return w.walletId;
 }
 
+async function kyc(c: Clients) {
+  say('— KYC resubmission');
+  const account = await provider.call(api.createAccount, {
+    body: { country: 'US', profileFields: [{ fieldId: 'individualLegalName', value: 'Ada Lovelace' }, { fieldId: 'individualDateOfBirth', value: '1815-12-10' }, { fieldId: 'individualResidenceAddress', value: '12 St James Sq, London' }, { fieldId: 'individualSsn', value: '000-00-0000' }] },
+  });
+  for (const fieldId of ['individualGovernmentId', 'individualProofOfAddress'] as const) {
+    await provider.call(api.uploadDocument, { params: { accountId: account.id, fieldId }, body: { bytes: png, contentType: 'image/png' }, masqueradeAs: account.id });
+  }
+  await operator(`/sandbox/accounts/${account.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
+  await operator(`/sandbox/accounts/${account.id}/fields/individualGovernmentId/reject`, { note: 'identity.blurry' });
+  say(`account ${account.id}: the reviewer sends back the SSN and the identity image`);
+  await c.kyc.start(account.id);
+  const waiting = await until('the fields to be asked for', () => c.kyc.state(account.id), (s) => s.fields.filter((f) => f.awaiting).length === 2);
+  for (const f of waiting.fields.filter((x) => x.awaiting)) say(`  ${f.fieldId}: ${f.reason?.message ?? f.note}`);
+  await c.kyc.submitValue(account.id, 'individualSsn', '123-45-6789');
+  await c.kyc.submitDocument(account.id, 'individualGovernmentId', { bytes: png, contentType: 'image/png' });
+  say('the end user resubmits both (the SSN travels by reference: it never enters workflow history)');
+  for (const f of ['individualLegalName', 'individualDateOfBirth', 'individualResidenceAddress', 'individualSsn', 'individualGovernmentId', 'individualProofOfAddress']) {
+    await until(`${f} to be under review`, () => provider.call(api.readAccount, { params: { accountId: account.id }, masqueradeAs: account.id }), (a) => a.profileFields.find((x) => x.fieldId === f)?.status === 'PENDING');
+    await operator(`/sandbox/accounts/${account.id}/fields/${f}/approve`);
+  }
+  const r = await c.kyc.result(account.id);
+  say(`KYC ${r.outcome}`);
+}
+
 async function achFollowup(c: Clients) {
   say('— ACH authorization follow-up');
   const account = await provider.call(api.createAccount, { body: { country: 'US' } });
@@ -66,6 +92,36 @@ async function achFollowup(c: Clients) {
   await operator(`/sandbox/payment-methods/${pm.id}/approve`);
   const r = await c.achFollowup.result(pm.id);
   say(`the method is ${r.outcome}; source of funds ${r.sourceOfFunds?.status}`);
+}
+
+async function onboarding(c: Clients) {
+  say('— Onboarding for higher limits');
+  await operator(`/sandbox/accounts/${cfgAccount()}/features`, { debitCardL2: true });
+  const userRef = `demo-user-${stamp}`;
+  await c.onboarding.start({ userRef, country: 'US' });
+  const { userId } = await until('the user', () => c.onboarding.state(userRef), (s) => Boolean(s.userId));
+  const url = await c.onboarding.onboardingLink(userRef);
+  say(`user ${userId} created with DEBIT_CARD_L2; their onboarding link (fresh on every request): ${url}`);
+  const page = await request(url);
+  await page.body.dump();
+  say('the user opens the link and submits the verification; the reviewer approves');
+  await operator(`/sandbox/users/${userId}/approve`);
+  const r = await c.onboarding.result(userRef);
+  say(`onboarding ${r.outcome}: weekly limit ${r.limits?.weeklyTotal} USD, yearly ${r.limits?.yearlyTotal} USD`);
+  return r.userId;
+}
+
+async function checkout(c: Clients, userId: string, walletId: string) {
+  say('— Reservation checkout');
+  const orderRef = `demo-order-${stamp}`;
+  const page = await c.checkout.startAndGetPage({ orderRef, sourceAmount: 250, sourceCurrency: 'USD', destCurrency: 'USD', dest: `wallet:${walletId}`, userId, requireHigherLimits: true });
+  say(`the hosted page is ready: ${page.url}`);
+  await operator(`/sandbox/reservations/${page.reservation}/complete`);
+  say('the buyer pays on the hosted page');
+  const r = await c.checkout.result(orderRef);
+  say(`checkout ${r.outcome}: transfer ${r.transferId}`);
+  const s = await until('the purchase in the wallet', () => c.wallets.state(walletId), (v) => v.balances.USD?.confirmed !== undefined && v.balances.USD.confirmed >= 250);
+  say(`the wallet's workflow counted the purchase: USD ${s.balances.USD!.confirmed}`);
 }
 
 async function provisioning(c: Clients) {
@@ -87,8 +143,11 @@ async function main(cfg: Config) {
   const client = new Client({ connection, namespace: cfg.temporal.namespace });
   // Short waits between looks at the provider, so that the demo moves at a watchable pace.
   const clients = createClients(client, cfg, new LocalClaimStore(cfg.claims.dir), { pollInitialMs: 300, pollMaxMs: 2_000 });
-  await wallet(clients);
+  const walletId = await wallet(clients);
+  await kyc(clients);
   await achFollowup(clients);
+  const userId = await onboarding(clients);
+  await checkout(clients, userId, walletId);
   await provisioning(clients);
   say(`done: the workflows are in the Temporal UI at http://127.0.0.1:${cfg.temporal.uiPort}/namespaces/${cfg.temporal.namespace}/workflows`);
   await provider.close();

@@ -49,7 +49,7 @@ const envSchema = z.object({
   /** Where documents and personal values wait, by reference, to be sent (the claim store). */
   CLAIM_STORE_DIR: nonEmpty.default('.data/claims'),
   PROCESS_POLL_INITIAL: duration.default(5_000),
-  PROCESS_POLL_MAX: duration.default(300_000),
+  PROCESS_POLL_MAX: duration.default(900_000),
   PROCESS_REMINDER_AFTER: duration.default(86_400_000),
   PROCESS_DEADLINE: duration.default(14 * 86_400_000),
   KYC_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),

@@ -1,14 +1,10 @@
+import { higherLimitsFor } from '../provider/limits';
 import type { Limits } from '../provider/schemas/limits';
 import { DEBIT_CARD_L2 } from '../provider/schemas/user';
 import type { SandboxContext } from './context';
 import type { UserRecord } from './store';
 
-// Spec 8: higher card-purchase limits (USD) by country. Daily and standard limits are not shown
-// anywhere: the sandbox's own values, in this one place.
-export const HIGHER_LIMITS = {
-  US: { daily: 7_500, weekly: 7_500, monthly: 7_500, yearly: 100_000 },
-  INTERNATIONAL: { daily: 10_000, weekly: 10_000, monthly: 25_000, yearly: 250_000 },
-} as const;
+// Standard limits (without the higher scope) are not shown anywhere: the sandbox's own values.
 export const STANDARD_LIMITS = { daily: 500, weekly: 1_000, monthly: 2_500, yearly: 7_500 } as const;
 
 const DAY = 86_400_000;
@@ -20,7 +16,7 @@ export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
 }
 
 export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string): Limits {
-  const table = hasHigherLimits(ctx, rec) ? (country === 'US' ? HIGHER_LIMITS.US : HIGHER_LIMITS.INTERNATIONAL) : STANDARD_LIMITS;
+  const table = hasHigherLimits(ctx, rec) ? higherLimitsFor(country) : STANDARD_LIMITS;
   const now = ctx.now();
   const spentSince = (ms: number) =>
     Object.values(ctx.store.state.orders)

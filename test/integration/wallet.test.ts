@@ -67,8 +67,9 @@ describe('wallet: from creation to confirmed deposit', () => {
       return s;
     });
     assert.deepEqual(s.balances.ETH, { confirmed: 1.25, pending: 0 });
-    assert.equal(s.stats.duplicates, 2);
     assert.equal(s.recentTransactions.length, 1);
+    // The new wallet's first poll may have seen the deposit before its callbacks did.
+    assert.equal(s.stats.duplicates, s.recentTransactions[0]!.firstSeenVia === 'callback' ? 2 : 3);
   });
 
   it('counts a confirmation that arrives before its pending notice once, as confirmed', async () => {

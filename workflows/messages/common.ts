@@ -12,7 +12,9 @@ export const claimRef = z.object({
   ref: z.string().regex(/^[a-z]+:[A-Za-z0-9._-]+$/, 'ref must be a claim-store reference such as local:<sha256>'),
   size: z.number().int().positive('the stored content is empty'),
   contentType: z.string().min(1),
+  /** SHA-256 of the bytes; for personal values (keyed) an HMAC-SHA256 under the store's own key. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex characters'),
+  keyed: z.boolean().optional(),
 });
 export type ClaimRef = z.infer<typeof claimRef>;
 
@@ -20,7 +22,9 @@ export type ClaimRef = z.infer<typeof claimRef>;
 export const timing = z.object({
   /** First wait between two looks at the provider; doubles up to pollMaxMs. */
   pollInitialMs: z.number().int().min(10).default(5_000),
-  pollMaxMs: z.number().int().min(10).default(300_000),
+  // At most one look every 15 minutes: a 14-day wait then costs about 1,350 looks, some 14,000
+  // history events, well inside Temporal's limit of 50,000.
+  pollMaxMs: z.number().int().min(10).default(900_000),
   /** Quiet time before an end user who owes input is reminded. */
   reminderAfterMs: z.number().int().min(10).default(86_400_000),
   /** How long the process waits for the end user in all before giving up. */

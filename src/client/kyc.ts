@@ -1,0 +1,94 @@
+import type { Client } from '@temporalio/client';
+import { z } from 'zod';
+import { type ClaimStore, putValue } from '../claims/store';
+import type { TimingInput } from '../../workflows/messages/common';
+import {
+  documentSubmission,
+  kycInput,
+  type KycField,
+  type KycResult,
+  type KycState,
+  kycStateQuery,
+  kycWorkflowId,
+  submitDocumentUpdate,
+  submitValueUpdate,
+  valueSubmission,
+} from '../../workflows/messages/kyc';
+import { ProcessClient, type ProcessClientOptions } from './process';
+
+// Stands in for a claim reference while the client checks a submission before storing anything.
+const placeholder = (size: number, contentType: string) => ({ ref: 'local:check', sha256: '0'.repeat(64), size, contentType });
+const valueText = z.object({ value: z.string().trim().min(1, 'a value is required') });
+
+/** KYC resubmission for one account, keyed `kyc:<accountId>`. */
+export class KycClient extends ProcessClient {
+  constructor(
+    client: Client,
+    opts: ProcessClientOptions & { claims: ClaimStore; timing?: TimingInput; maxAttemptsPerField?: number },
+  ) {
+    super(client, opts);
+    this.claims = opts.claims;
+    this.timing = opts.timing ?? {};
+    this.maxAttemptsPerField = opts.maxAttemptsPerField;
+  }
+  private readonly claims: ClaimStore;
+  private readonly timing: TimingInput;
+  private readonly maxAttemptsPerField: number | undefined;
+
+  /**
+   * Starts a round of KYC resubmission, or attaches to the one running for the account. A round
+   * may follow a finished one (the provider can send fields back later).
+   */
+  async start(accountId: string): Promise<string> {
+    const args = this.check(kycInput, { accountId, timing: this.timing, maxAttemptsPerField: this.maxAttemptsPerField });
+    const id = kycWorkflowId(args.accountId);
+    const priorSubmissions = await this.earlierSubmissions(id);
+    await this.startOrAttach('kycWorkflow', id, [{ ...args, priorSubmissions }], 'ALLOW_DUPLICATE');
+    return id;
+  }
+
+  /** A value such as an SSN: kept in the claim store, only its reference goes to the process. */
+  async submitValue(accountId: string, fieldId: string, value: string): Promise<KycField> {
+    this.check(valueText, { value });
+    this.check(valueSubmission, { fieldId, value: placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8') });
+    const ref = await putValue(this.claims, value);
+    return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref });
+  }
+
+  /** A file for a DOCUMENT field: size and MIME type are checked before it is stored. */
+  async submitDocument(
+    accountId: string,
+    fieldId: string,
+    file: { bytes: Uint8Array; contentType: string; documentType?: string; documentSubType?: 'FRONT' | 'BACK' },
+  ): Promise<KycField> {
+    const extra = { documentType: file.documentType, documentSubType: file.documentSubType };
+    const checked = this.check(documentSubmission, { fieldId, document: placeholder(file.bytes.byteLength, file.contentType), ...extra });
+    const ref = await this.claims.put(file.bytes, checked.document.contentType);
+    return this.update(kycWorkflowId(accountId), submitDocumentUpdate, { ...checked, document: { ...ref, contentType: checked.document.contentType } });
+  }
+
+  state(accountId: string): Promise<KycState> {
+    return this.query(kycWorkflowId(accountId), kycStateQuery);
+  }
+
+  result(accountId: string): Promise<KycResult> {
+    return this.resultOf(kycWorkflowId(accountId));
+  }
+
+  /**
+   * What earlier rounds under this id submitted, so that the new round's idempotency keys
+   * (`kyc:<accountId>/<fieldId>/<n>`) do not repeat ones the provider already answered. Nothing
+   * when no round ran, or one is running (then start attaches to it).
+   */
+  private async earlierSubmissions(workflowId: string): Promise<Record<string, number>> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    try {
+      const d = await handle.describe();
+      if (d.status.name === 'RUNNING') return {};
+    } catch {
+      return {};
+    }
+    // A closed run still answers queries (its history is replayed by a worker).
+    return (await handle.query(kycStateQuery)).submissions;
+  }
+}
