@@ -65,5 +65,41 @@ await clients.provisioning.start({ clientRef, country: 'DE', secret: generateCli
 await clients.provisioning.result(clientRef);
 save('provisioning', `provision:${clientRef}`);
 
+// KYC: the SSN sent back, resubmitted by reference, approved.
+const kycAccount = await provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
+await op(`/sandbox/accounts/${kycAccount.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
+await clients.kyc.start(kycAccount.id);
+while (!(await clients.kyc.state(kycAccount.id)).fields.some((f) => f.awaiting)) await pause(100);
+await clients.kyc.submitValue(kycAccount.id, 'individualSsn', '123-45-6789');
+await pause(500);
+const kycFields = (await provider.call(api.readAccount, { params: { accountId: kycAccount.id }, masqueradeAs: kycAccount.id })).profileFields;
+for (const f of kycFields.filter((x) => x.status === 'PENDING')) await op(`/sandbox/accounts/${kycAccount.id}/fields/${f.fieldId}/approve`);
+for (const fieldId of ['individualGovernmentId', 'individualProofOfAddress'] as const) {
+  await provider.call(api.uploadDocument, { params: { accountId: kycAccount.id, fieldId }, body: { bytes: Buffer.from('89504e47', 'hex'), contentType: 'image/png' }, masqueradeAs: kycAccount.id });
+}
+for (const f of ['individualLegalName', 'individualDateOfBirth', 'individualResidenceAddress']) {
+  await provider.call(api.updateAccount, { params: { accountId: kycAccount.id }, body: { profileFields: [{ fieldId: f, value: 'x' }] }, masqueradeAs: kycAccount.id });
+}
+for (const f of ['individualLegalName', 'individualDateOfBirth', 'individualResidenceAddress', 'individualGovernmentId', 'individualProofOfAddress']) await op(`/sandbox/accounts/${kycAccount.id}/fields/${f}/approve`);
+await clients.kyc.result(kycAccount.id);
+save('kyc', `kyc:${kycAccount.id}`);
+
+// Onboarding, then a checkout that waits for it.
+await op(`/sandbox/accounts/${config.provider.accountId}/features`, { debitCardL2: true });
+const userRef = `history-${Date.now()}`;
+await clients.onboarding.start({ userRef, country: 'US' });
+let userId: string | null = null;
+while (!(userId = (await clients.onboarding.state(userRef)).userId)) await pause(100);
+const link = await clients.onboarding.onboardingLink(userRef);
+await (await request(link)).body.dump();
+await op(`/sandbox/users/${userId}/approve`);
+await clients.onboarding.result(userRef);
+save('onboarding', `onboarding:${userRef}`);
+const orderRef = `history-${Date.now()}`;
+const page = await clients.checkout.startAndGetPage({ orderRef, sourceAmount: 100, sourceCurrency: 'USD', destCurrency: 'USD', dest: `wallet:${w.walletId}`, userId, requireHigherLimits: true });
+await op(`/sandbox/reservations/${page.reservation}/complete`);
+await clients.checkout.result(orderRef);
+save('checkout', `checkout:${orderRef}`);
+
 await provider.close();
 await connection.close();

@@ -1,8 +1,9 @@
-import { condition, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { NotifyActivities } from '../activities/notify';
 import type { PaymentMethodActivities } from '../activities/payment-methods';
+import { AccountId } from '../src/temporal/search-attributes';
 import { poller, rejectInput, showStatus, validate } from './lib/process';
-import type { ClaimRef } from './messages/common';
+import { type ClaimRef, INPUT_REJECTED } from './messages/common';
 import { achFollowupInput, achForm, type AchFollowupInput, type AchOutcome, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from './messages/ach-followup';
 
 // ACH authorization follow-up (spec 3.1): a payment method in AWAITING_FOLLOWUP with an ACH_FORM
@@ -16,10 +17,14 @@ const provider = proxyActivities<PaymentMethodActivities & NotifyActivities>({
 });
 
 export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchResult> {
-  const input = achFollowupInput.parse(raw);
+  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
+  const input = validate(achFollowupInput, raw);
   const { paymentMethodId, accountId } = input;
+  const { workflowId } = workflowInfo();
   const state: AchState = { paymentMethodId, stage: 'CHECKING', paymentMethodStatus: null, sourceOfFunds: null, sourceOfFundsHistory: [], formsSubmitted: 0, reminders: 0, outcome: null };
   let form: ClaimRef | undefined;
+  // Every form the update accepted gets an answer: sent, or refused with the reason.
+  let answer: { refused?: string } | undefined;
   let rejectionMessage: string | null = null;
   let expired = false;
 
@@ -28,8 +33,11 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     submitAchFormUpdate,
     async (f) => {
       form = f;
-      // Answer once the form has gone to the provider, with where the process then stands.
-      await condition(() => form === undefined || state.stage === 'DONE');
+      answer = undefined;
+      await condition(() => answer !== undefined);
+      const { refused } = answer!;
+      answer = undefined;
+      if (refused) throw ApplicationFailure.create({ type: INPUT_REJECTED, message: `form: ${refused}`, details: [{ field: 'form' }], nonRetryable: true });
       return state;
     },
     {
@@ -39,6 +47,11 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
       },
     },
   );
+  const answerForm = (refused?: string) => {
+    if (form === undefined) return;
+    form = undefined;
+    answer = refused ? { refused } : {};
+  };
 
   const pollUntil = poller(input.timing);
   const read = async () => {
@@ -50,49 +63,65 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     if (s.sourceOfFunds && (prev?.status !== s.sourceOfFunds.status || prev?.note !== s.sourceOfFunds.note)) state.sourceOfFundsHistory.push(s.sourceOfFunds);
     return s;
   };
-  const finish = (outcome: AchOutcome): AchResult => {
-    state.stage = 'DONE';
+  const stage = (name: AchState['stage'], waitingOnEndUser = false) => {
+    state.stage = name;
+    showStatus(name, waitingOnEndUser);
+  };
+  const finish = async (outcome: AchOutcome): Promise<AchResult> => {
+    answerForm(`the process ended (${outcome}) before the form could be sent`);
+    stage('DONE');
     state.outcome = outcome;
     showStatus(outcome, false);
+    await condition(allHandlersFinished);
     return { outcome, paymentMethodId, sourceOfFunds: state.sourceOfFunds, rejectionMessage };
   };
   const asksForForm = (s: { status: string; waitingFor: string[] }) => s.status === 'AWAITING_FOLLOWUP' && s.waitingFor.includes('ACH_FORM');
+  // A quiet time without the form earns the end user a reminder, beside the wait itself.
+  const remindWhileWaiting = async () => {
+    while (!(await condition(() => state.stage !== 'WAITING_FOR_FORM' || form !== undefined, input.timing.reminderAfterMs))) {
+      state.reminders += 1;
+      await provider.sendReminder({ process: 'ach-followup', workflowId, waitingFor: ['ACH_FORM'], count: state.reminders });
+    }
+  };
+
+  upsertSearchAttributes([{ key: AccountId, value: accountId }]);
   // The end user's time runs from the start; the deadline is configuration.
   void sleep(input.timing.deadlineMs).then(() => {
     expired = true;
   });
 
-  showStatus('CHECKING', false);
+  stage('CHECKING');
   for (;;) {
     // PENDING (the service reviews on its own) and a submitted form under review both mean: wait.
-    const s = await pollUntil(read, (v) => v.status !== 'PENDING' && !(v.status === 'AWAITING_FOLLOWUP' && !asksForForm(v)));
+    const s = await pollUntil(read, (v) => v.status !== 'PENDING' && !(v.status === 'AWAITING_FOLLOWUP' && !asksForForm(v)), undefined, 'the review of the payment method');
     if (s.status === 'APPROVED' || s.status === 'ACTIVE' || s.status === 'REJECTED') return finish(s.status);
 
-    // AWAITING_FOLLOWUP with the ACH_FORM prompt: the end user owes the form.
-    state.stage = 'WAITING_FOR_FORM';
-    showStatus('WAITING_FOR_FORM', true);
-    while (form === undefined) {
-      // A quiet time without the form earns the end user a reminder.
-      const gotForm = await condition(() => form !== undefined || expired, input.timing.reminderAfterMs);
-      if (expired && form === undefined) return finish('EXPIRED');
-      if (!gotForm) {
-        state.reminders += 1;
-        await provider.sendReminder({ process: 'ach-followup', workflowId: workflowInfo().workflowId, waitingFor: ['ACH_FORM'], count: state.reminders });
-        // Meanwhile the provider may have moved on without the form.
-        const now = await read();
-        if (!asksForForm(now)) break;
-      }
+    // AWAITING_FOLLOWUP with the ACH_FORM prompt: the end user owes the form. The wait keeps
+    // looking at the provider, which may move on without it.
+    stage('WAITING_FOR_FORM', true);
+    void remindWhileWaiting();
+    await pollUntil(read, (v) => !asksForForm(v), () => form !== undefined || expired, 'the ACH form');
+    if (form === undefined) {
+      if (expired) return finish('EXPIRED');
+      stage('CHECKING');
+      continue;
     }
-    if (form === undefined) continue;
 
-    state.stage = 'SUBMITTING';
-    showStatus('SUBMITTING', false);
+    stage('SUBMITTING');
     state.formsSubmitted += 1;
-    await provider.submitAchForm({ paymentMethodId, accountId, form, idempotencyKey: `${workflowInfo().workflowId}/ach-form/${state.formsSubmitted}` });
-    // The update answers with the provider's view after the form (source of funds under review).
-    await read();
-    form = undefined;
-    state.stage = 'UNDER_REVIEW';
-    showStatus('UNDER_REVIEW', false);
+    try {
+      // The form's digest in the key: a retry sends the same form once; another run's form is another key.
+      await provider.submitAchForm({ paymentMethodId, accountId, form, idempotencyKey: `${workflowId}/ach-form/${form.sha256.slice(0, 16)}/${state.formsSubmitted}` });
+      // The update answers with the provider's view after the form (source of funds under review).
+      await read();
+      answerForm();
+      stage('UNDER_REVIEW');
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      // The provider refused the form (the method moved on, say): the update fails, the process goes on.
+      state.formsSubmitted -= 1;
+      answerForm(`the provider refused it: ${err.cause?.message ?? err.message}`);
+      stage('CHECKING');
+    }
   }
 }

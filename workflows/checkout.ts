@@ -28,7 +28,7 @@ const provider = proxyActivities<UserActivities & OrderActivities & WalletActivi
 });
 
 /** Transfer statuses (open-points) that may still move; any other one is final. */
-const TRANSFER_IN_FLIGHT = ['PREVIEW', 'UNCONFIRMED', 'PENDING'];
+const TRANSFER_IN_FLIGHT = ['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED'];
 
 /**
  * The first limit the amount exceeds, named as the provider's errorCode names it. Limits are USD
@@ -53,7 +53,8 @@ interface Look {
 }
 
 export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResult> {
-  const input = checkoutInput.parse(raw);
+  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
+  const input = validate(checkoutInput, raw);
   const { workflowId } = workflowInfo();
   const state: CheckoutState = {
     orderRef: input.orderRef,

@@ -43,7 +43,8 @@ interface Submission {
 }
 
 export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
-  const input = kycInput.parse(raw);
+  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
+  const input = validate(kycInput, raw);
   const { accountId, maxAttemptsPerField } = input;
   const { workflowId } = workflowInfo();
   const state: KycState = {
@@ -235,7 +236,9 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   const pollUntil = poller(input.timing);
   const finished = (p: Profile) => p.status === 'APPROVED' || p.status === 'CLOSED' || p.fields.every((f) => f.status === 'APPROVED');
   const exhausted = () => state.fields.filter((f) => f.status === 'OPEN' && takesInput(f) && usedUp(f) && !queued(f.fieldId));
-  const timeUp = () => state.expired && awaitingIds().length > 0;
+  // At the deadline, a field still OPEN ends the process, also one that KYC takes no input for
+  // (a source of funds waits on a payment method: the ACH follow-up's business).
+  const timeUp = () => state.expired && (awaitingIds().length > 0 || state.fields.some((f) => f.status === 'OPEN' && !takesInput(f)));
 
   for (;;) {
     const p = await pollUntil(read, (v) => finished(v) || exhausted().length > 0 || timeUp(), () => inbox.length > 0 || timeUp());

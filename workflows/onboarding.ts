@@ -25,8 +25,17 @@ const provider = proxyActivities<UserActivities & NotifyActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+// The link is fetched while a person waits on the update: a provider in trouble gets 30 seconds,
+// then the update fails and can be asked again, instead of holding the caller (and the run) open.
+const linkFetch = proxyActivities<UserActivities>({
+  startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2 },
+});
+
 export async function onboardingWorkflow(raw: OnboardingInput): Promise<OnboardingResult> {
-  const input = onboardingInput.parse(raw);
+  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
+  const input = validate(onboardingInput, raw);
   const { workflowId } = workflowInfo();
   const state: OnboardingState = { userRef: input.userRef, stage: 'CREATING_USER', userId: null, userStatus: null, linksHandedOut: 0, reminders: 0, limits: null, outcome: null };
   // Bumped by anything the end user does (a link asked for, a status that moved): resets the quiet time.
@@ -38,7 +47,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
     onboardingLinkUpdate,
     async () => {
       // Never cached: a link lives 30 minutes (spec 4.7), so every request fetches a new one.
-      const link = await provider.fetchOnboardingLink({ userId: state.userId! });
+      const link = await linkFetch.fetchOnboardingLink({ userId: state.userId! });
       state.linksHandedOut += 1;
       activity += 1;
       return { url: link.url };

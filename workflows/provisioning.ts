@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SessionActivities } from '../activities/sessions';
 import { AccountId } from '../src/temporal/search-attributes';
-import { showStatus } from './lib/process';
+import { validate, showStatus } from './lib/process';
 import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning';
 
 // Account provisioning for a client-held token (spec 5.3): registers the client's secret, then
@@ -10,7 +10,8 @@ import { provisioningInput, type ProvisioningInput, type ProvisioningResult, typ
 // error of spec 7.1, which ends the process as ALREADY_BOUND rather than as a failure.
 
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
-  const input = provisioningInput.parse(raw);
+  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
+  const input = validate(provisioningInput, raw);
   const provider = proxyActivities<SessionActivities>({
     startToCloseTimeout: input.activityTimeoutMs,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },

@@ -21,7 +21,8 @@ export class AchFollowupClient extends ProcessClient {
   async start(input: Omit<AchFollowupInput, 'timing'>): Promise<string> {
     const args = this.check(achFollowupInput, { ...input, timing: this.timing });
     const id = achFollowupWorkflowId(args.paymentMethodId);
-    await this.startOrAttach('achFollowupWorkflow', id, [args], 'ALLOW_DUPLICATE_FAILED_ONLY');
+    // A finished follow-up may be followed by a new round: the provider can ask for a form again.
+    await this.startOrAttach('achFollowupWorkflow', id, [args], 'ALLOW_DUPLICATE');
     return id;
   }
 

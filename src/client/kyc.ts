@@ -50,7 +50,7 @@ export class KycClient extends ProcessClient {
   /** A value such as an SSN: kept in the claim store, only its reference goes to the process. */
   async submitValue(accountId: string, fieldId: string, value: string): Promise<KycField> {
     this.check(valueText, { value });
-    this.check(valueSubmission, { fieldId, value: placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8') });
+    this.check(valueSubmission, { fieldId, value: { ...placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true } });
     const ref = await putValue(this.claims, value);
     return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref });
   }

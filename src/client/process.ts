@@ -32,8 +32,12 @@ export class ProcessClient {
     return parsed.data;
   }
 
-  /** Starts the process, or attaches to the one already under this business key. */
-  protected async startOrAttach(workflowType: string, workflowId: string, args: unknown[], reuse: ReusePolicy): Promise<WorkflowHandle> {
+  /**
+   * Starts the process, or attaches to the one running under this business key. A finished one
+   * that the reuse policy keeps closed is AlreadyFinishedError, unless `attachToFinished` (a
+   * process whose result is the answer to every later start, such as provisioning).
+   */
+  protected async startOrAttach(workflowType: string, workflowId: string, args: unknown[], reuse: ReusePolicy, attachToFinished = false): Promise<WorkflowHandle> {
     try {
       return await this.client.workflow.start(workflowType, {
         workflowId,
@@ -43,8 +47,10 @@ export class ProcessClient {
         workflowIdReusePolicy: reuse,
       });
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return this.client.workflow.getHandle(workflowId);
-      throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      const handle = this.client.workflow.getHandle(workflowId);
+      if (!attachToFinished && (await handle.describe()).status.name !== 'RUNNING') throw new AlreadyFinishedError(workflowId);
+      return handle;
     }
   }
 
@@ -83,8 +89,9 @@ export class ProcessClient {
     try {
       const d = await this.client.workflow.getHandle(workflowId).describe();
       return d.status.name === 'RUNNING' ? err : new AlreadyFinishedError(workflowId);
-    } catch {
-      return new ProcessNotFoundError(workflowId);
+    } catch (describeErr) {
+      // Only a process that does not exist is "not found"; any other trouble is reported as it is.
+      return describeErr instanceof WorkflowNotFoundError ? new ProcessNotFoundError(workflowId) : err;
     }
   }
 }

@@ -26,7 +26,8 @@ export class ProvisioningClient extends ProcessClient {
     const ref = await this.claims.put(Buffer.from(secret, 'utf8'), 'text/plain');
     const args: ProvisioningInput = { clientRef: input.clientRef, country: input.country, secret: ref, ...(this.activityTimeoutMs ? { activityTimeoutMs: this.activityTimeoutMs } : {}) };
     const id = provisioningWorkflowId(input.clientRef);
-    await this.startOrAttach('provisioningWorkflow', id, [args], 'REJECT_DUPLICATE');
+    // One account per client: a later start answers with the first process's result.
+    await this.startOrAttach('provisioningWorkflow', id, [args], 'REJECT_DUPLICATE', true);
     return id;
   }
 

@@ -82,6 +82,41 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     await handle.terminate('test done');
   });
 
+  it('a form the provider refuses fails only that update: the process goes on and ends well', async () => {
+    // Long waits between looks, so that the process does not notice the change before the form arrives.
+    const slow = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, pollInitialMs: 60_000, pollMaxMs: 60_000 } });
+    const { accountId, paymentMethodId } = await methodAwaitingForm();
+    await slow.start({ paymentMethodId, accountId });
+    await eventually(async () => assert.equal((await slow.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
+    // The provider stops asking for the form (a reviewer decided without it).
+    stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.waitingPrompts = [];
+    await assert.rejects(slow.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'form' && /refused/.test(e.message));
+    const s = await slow.state(paymentMethodId);
+    assert.equal(s.formsSubmitted, 0);
+    assert.notEqual(s.stage, 'WAITING_FOR_FORM');
+    await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/approve`);
+    await stack.client.workflow.getHandle(`ach-followup:${paymentMethodId}`).signal('refresh');
+    assert.equal((await slow.result(paymentMethodId)).outcome, 'APPROVED');
+  });
+
+  it('a provider that moves on while the form is awaited is noticed by polling: REJECTED', async () => {
+    const { accountId, paymentMethodId } = await methodAwaitingForm();
+    await ach.start({ paymentMethodId, accountId });
+    await eventually(async () => assert.equal((await ach.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
+    await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, { message: 'Closed bank account' });
+    const r = await ach.result(paymentMethodId);
+    assert.deepEqual([r.outcome, r.rejectionMessage], ['REJECTED', 'Closed bank account']);
+  });
+
+  it('a provider that never moves fails the process with a message for the operator, instead of polling forever', async () => {
+    const stalling = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, stallAfterMs: 800 } });
+    const account = await stack.provider.call(api.createAccount, { body: { country: 'US' } });
+    // PENDING: the provider reviews on its own, and never finishes.
+    const pm = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000555666777' }, masqueradeAs: account.id });
+    await stalling.start({ paymentMethodId: pm.id, accountId: account.id });
+    await assert.rejects(stalling.result(pm.id), (e: Error) => /ask the provider's support/.test((e.cause as Error)?.message ?? ''));
+  });
+
   it('reminds the end user after a quiet time, and gives up at the deadline', async () => {
     const short = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 3_000 } });
     const { accountId, paymentMethodId } = await methodAwaitingForm();

@@ -39,13 +39,25 @@ export function poller(t: Timing) {
   setHandler(refreshSignal, () => {
     refresh = true;
   });
-  return async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, wake: () => boolean = () => false): Promise<T> {
+  return async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, wake: () => boolean = () => false, what = 'the provider to move on'): Promise<T> {
     let delay = t.pollInitialMs;
+    let waited = 0;
     for (;;) {
+      // Cleared before the look, so that a refresh arriving during it still counts.
+      refresh = false;
       const v = await read();
       if (done(v) || wake()) return v;
-      refresh = false;
+      // A provider that never moves would make the history grow until Temporal ends the run:
+      // better to fail with a message an operator can act on.
+      if (waited >= t.stallAfterMs) {
+        throw ApplicationFailure.create({
+          type: 'ProviderStalled',
+          nonRetryable: true,
+          message: `waited ${Math.round(waited / 86_400_000)} days for ${what}; ask the provider's support, then start the process again`,
+        });
+      }
       await condition(() => refresh || wake(), delay);
+      waited += delay;
       delay = Math.min(delay * 2, t.pollMaxMs);
     }
   };

@@ -27,6 +27,8 @@ const fieldId = z.string().regex(/^[a-z][A-Za-z0-9]+$/, 'fieldId must be a profi
 /** A personal value (an SSN...) kept in the claim store as text by putValue. */
 export const valueRef = claimRef.extend({
   contentType: z.string().regex(/^text\/plain\b/, 'a value is stored as text/plain (use putValue)'),
+  // A plain SHA-256 of a nine-digit SSN could be reversed from history: only keyed digests.
+  keyed: z.literal(true, { message: 'a personal value needs a keyed digest (store it with putValue)' }),
   size: z.number().int().positive('the value is empty').max(1024, 'a value is at most 1 KB'),
 });
 
