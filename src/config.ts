@@ -52,6 +52,7 @@ const envSchema = z.object({
   PROCESS_POLL_MAX: duration.default(900_000),
   PROCESS_REMINDER_AFTER: duration.default(86_400_000),
   PROCESS_DEADLINE: duration.default(14 * 86_400_000),
+  PROCESS_STALL_AFTER: duration.default(30 * 86_400_000),
   KYC_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
 });
 
@@ -99,7 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
     claims: { dir: e.CLAIM_STORE_DIR },
     processes: {
-      timing: { pollInitialMs: e.PROCESS_POLL_INITIAL, pollMaxMs: e.PROCESS_POLL_MAX, reminderAfterMs: e.PROCESS_REMINDER_AFTER, deadlineMs: e.PROCESS_DEADLINE },
+      timing: { pollInitialMs: e.PROCESS_POLL_INITIAL, pollMaxMs: e.PROCESS_POLL_MAX, reminderAfterMs: e.PROCESS_REMINDER_AFTER, deadlineMs: e.PROCESS_DEADLINE, stallAfterMs: e.PROCESS_STALL_AFTER },
       kycMaxAttempts: e.KYC_MAX_ATTEMPTS,
     },
   };
