@@ -1,5 +1,5 @@
-import { request } from 'undici';
 import { ProviderClient } from '../../src/provider/client';
+import { operatorCalls } from './operator';
 import { createSandbox, type SandboxOptions } from '../../src/sandbox/server';
 
 // A sandbox on an ephemeral port with a clock the test moves, and clients that sign with the same
@@ -18,23 +18,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}) {
     return c;
   };
 
-  /** Calls an operator route; returns status and JSON. */
-  async function operator<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
-    const res = await request(`${url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.body.text();
-    return { status: res.statusCode, json: (text ? JSON.parse(text) : {}) as T };
-  }
-
-  /** An operator call that must succeed. */
-  async function op<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    const r = await operator<T>(method, path, body);
-    if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
-    return r.json;
-  }
+  const { operator, op } = operatorCalls(url);
 
   return {
     sandbox,

@@ -6,13 +6,13 @@ import type { Reminder } from '../../activities/notify';
 import { LocalClaimStore } from '../../src/claims/store';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { request } from 'undici';
 import { WalletsClient } from '../../src/client/wallets';
 import { loadConfig } from '../../src/config';
 import { createIngress } from '../../src/ingress/server';
 import { providerFromConfig } from '../../src/provider/from-config';
 import { createSandbox } from '../../src/sandbox/server';
 import { createWorker } from '../../worker/create-worker';
+import { operatorCalls } from './operator';
 
 // A whole product stack for one test file: the sandbox and the ingress on ephemeral ports, and a
 // worker on a task queue of its own, against the run's shared Temporal dev server.
@@ -68,22 +68,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
   const running = worker.run();
   const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
 
-  /** Calls an operator route of the sandbox and returns its JSON. */
-  async function operator<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: T }> {
-    const res = await request(`${sandboxUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.statusCode, json: (await res.body.json()) as T };
-  }
-
-  /** An operator call that must succeed. */
-  async function op<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    const r = await operator<T>(method, path, body);
-    if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.json)}`);
-    return r.json;
-  }
+  const { operator, op } = operatorCalls(sandboxUrl);
 
   return {
     op,
