@@ -1,8 +1,9 @@
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { request } from 'undici';
 import { createClients, type Clients } from '../src/client';
 import { LocalClaimStore } from '../src/claims/store';
 import { type Config, loadConfig, temporalAddress } from '../src/config';
+import { clientFor } from '../src/temporal/connection';
 import { providerFromConfig } from '../src/provider/from-config';
 import { generateClientSecret } from '../src/provider/client-token';
 import * as api from '../src/provider/endpoints';
@@ -140,7 +141,7 @@ async function main(cfg: Config) {
     console.error(`Temporal is not reachable at ${temporalAddress(cfg)}: start the stack first with \`npm run dev\`.`);
     process.exit(2);
   }
-  const client = new Client({ connection, namespace: cfg.temporal.namespace });
+  const client = clientFor(connection, cfg);
   // Short waits between looks at the provider, so that the demo moves at a watchable pace.
   const clients = createClients(client, cfg, new LocalClaimStore(cfg.claims.dir), { pollInitialMs: 300, pollMaxMs: 2_000 });
   const walletId = await wallet(clients);

@@ -1,10 +1,13 @@
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createIngress } from '../src/ingress/server';
 import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config';
 import { providerFromConfig } from '../src/provider/from-config';
 import { createSandbox, type Sandbox } from '../src/sandbox/server';
 import type { DevServer } from '../src/temporal/dev-server';
+import { codecFromConfig } from '../src/temporal/codec';
+import { createCodecServer } from '../src/temporal/codec-server';
+import { clientFor } from '../src/temporal/connection';
 import { startEmbeddedTemporal } from '../src/temporal/embedded';
 import { assertPortFree } from '../src/temporal/ports';
 import { createWorker } from '../worker/create-worker';
@@ -33,10 +36,17 @@ async function main(config: Config): Promise<void> {
   if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
   if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT', config.sandbox.host);
   await assertPortFree(config.ingress.port, 'INGRESS_PORT', '0.0.0.0');
+  await assertPortFree(config.payloads.codecServerPort, 'CODEC_SERVER_PORT');
+
+  // The codec server holds the payload key: loopback only, for the Web UI in this machine's browser.
+  const codecUrl = `http://127.0.0.1:${config.payloads.codecServerPort}`;
+  const codecServer = createCodecServer(codecFromConfig(config.payloads), { allowedOrigins: [`http://127.0.0.1:${config.temporal.uiPort}`, `http://localhost:${config.temporal.uiPort}`] });
+  await codecServer.listen({ port: config.payloads.codecServerPort, host: '127.0.0.1' });
+  stops.push(() => codecServer.close());
 
   let server: DevServer | undefined;
   if (config.temporal.embedded) {
-    server = await startEmbeddedTemporal({ ...config.temporal, logFile: '.data/temporal.log', log: say });
+    server = await startEmbeddedTemporal({ ...config.temporal, logFile: '.data/temporal.log', uiCodecEndpoint: codecUrl, log: say });
     stops.push(() => server!.stop());
   }
   const address = server?.address ?? temporalAddress(config);
@@ -50,7 +60,7 @@ async function main(config: Config): Promise<void> {
 
   const connection = await Connection.connect({ address });
   stops.push(() => connection.close());
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = clientFor(connection, config);
   const ingress = createIngress({
     client,
     taskQueue: config.temporal.taskQueue,
@@ -81,6 +91,7 @@ async function main(config: Config): Promise<void> {
   say(`Provider          ${config.provider.baseUrl}${sandbox ? ' (sandbox; operator routes under /sandbox/)' : ''}`);
   say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: /health)`);
   say(`Worker            task queue ${config.temporal.taskQueue}`);
+  say(`Codec server      ${codecUrl} (payloads are encrypted; the UI decodes them through it)`);
   say('ready — press Ctrl-C to stop');
 }
 

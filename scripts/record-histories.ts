@@ -1,17 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { request } from 'undici';
 import { createClients } from '../src/client';
 import { LocalClaimStore } from '../src/claims/store';
 import { loadConfig, temporalAddress } from '../src/config';
+import { clientFor } from '../src/temporal/connection';
 import { generateClientSecret } from '../src/provider/client-token';
 import * as api from '../src/provider/endpoints';
 import { providerFromConfig } from '../src/provider/from-config';
 import { findTemporalCli } from '../src/temporal/cli';
 import { openWalletWorkflowId } from '../workflows/messages/wallet';
 
-// With `npm run dev` running (WALLET_POLL_INTERVAL=2s): drives each workflow through its story
+// With the stack running as
+//   PAYLOAD_ENCRYPTION_KEY=$(cat test/histories/payload-key.txt) WALLET_POLL_INTERVAL=2s npm run dev
+// and this script run with the same PAYLOAD_ENCRYPTION_KEY: drives each workflow through its story
 // and writes the histories to test/histories/, where `npm run replay` and the replay test check
 // every later change against them. Run it again (and commit the files) when a workflow changes on
 // purpose, in a way that running workflows can take (or after they have all finished).
@@ -20,7 +23,7 @@ const config = loadConfig();
 const cli = await findTemporalCli();
 if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
 const connection = await Connection.connect({ address: temporalAddress(config) });
-const client = new Client({ connection, namespace: config.temporal.namespace });
+const client = clientFor(connection, config);
 const clients = createClients(client, config, new LocalClaimStore(config.claims.dir), { pollInitialMs: 200, pollMaxMs: 1_000 });
 const provider = providerFromConfig(config);
 const op = async (path: string, body: unknown = {}) => {

@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { DataConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { loadConfig } from '../src/config';
+import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { workflowsPath } from '../worker/create-worker';
 
@@ -8,12 +11,15 @@ import { workflowsPath } from '../worker/create-worker';
 // JSON, or by scripts/record-histories.ts) against the current workflow code. A change that would
 // break running workflows fails here with a DeterminismViolationError instead of in production.
 
-export async function replayFiles(files: string[], path = workflowsPath): Promise<Array<{ file: string; error?: Error }>> {
+/** The key the histories in test/histories were recorded with: a test fixture, not a secret. */
+export const HISTORIES_KEY = readFileSync('test/histories/payload-key.txt', 'utf8').trim();
+
+export async function replayFiles(files: string[], path = workflowsPath, dataConverter?: DataConverter): Promise<Array<{ file: string; error?: Error }>> {
   const results: Array<{ file: string; error?: Error }> = [];
   for (const file of files) {
     const history = historyFromJSON(JSON.parse(readFileSync(file, 'utf8')));
     try {
-      await Worker.runReplayHistory({ workflowsPath: path, bundlerOptions: { ignoreModules: [] } }, history, basename(file, '.json'));
+      await Worker.runReplayHistory({ workflowsPath: path, bundlerOptions: { ignoreModules: [] }, ...(dataConverter ? { dataConverter } : {}) }, history, basename(file, '.json'));
       results.push({ file });
     } catch (error) {
       results.push({ file, error: error as Error });
@@ -27,7 +33,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const dir = 'test/histories';
   const files = process.argv.slice(2).length ? process.argv.slice(2) : readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
   let failed = 0;
-  for (const r of await replayFiles(files)) {
+  // Histories are encrypted: with this deployment's payload key, or with the fixture key the
+  // recorded ones in test/histories use. Plain (older) ones pass through.
+  const config = loadConfig();
+  const codec = codecFromConfig({ ...config.payloads, previousKeys: [...config.payloads.previousKeys, HISTORIES_KEY] });
+  for (const r of await replayFiles(files, workflowsPath, encryptingDataConverter(codec))) {
     console.log(`${r.error ? 'FAIL' : 'ok  '} ${r.file}${r.error ? `\n     ${r.error.name}: ${r.error.message}` : ''}`);
     if (r.error) failed += 1;
   }

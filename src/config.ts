@@ -54,6 +54,16 @@ const envSchema = z.object({
   PROCESS_DEADLINE: duration.default(14 * 86_400_000),
   PROCESS_STALL_AFTER: duration.default(30 * 86_400_000),
   KYC_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /** Base64 of 32 random bytes: encrypts every payload before Temporal stores it. */
+  PAYLOAD_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be the base64 of 32 bytes (e.g. `openssl rand -base64 32`)')
+    .optional(),
+  /** Comma-separated older keys, to read what was written before a rotation. */
+  PAYLOAD_PREVIOUS_KEYS: z.string().optional(),
+  /** Without PAYLOAD_ENCRYPTION_KEY, the embedded stack keeps a key of its own here. */
+  PAYLOAD_KEY_FILE: nonEmpty.default('.data/payload.key'),
+  CODEC_SERVER_PORT: port.default(4030),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -99,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
     claims: { dir: e.CLAIM_STORE_DIR },
+    payloads: { key: e.PAYLOAD_ENCRYPTION_KEY, previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean), keyFile: e.PAYLOAD_KEY_FILE, codecServerPort: e.CODEC_SERVER_PORT },
     processes: {
       timing: { pollInitialMs: e.PROCESS_POLL_INITIAL, pollMaxMs: e.PROCESS_POLL_MAX, reminderAfterMs: e.PROCESS_REMINDER_AFTER, deadlineMs: e.PROCESS_DEADLINE, stallAfterMs: e.PROCESS_STALL_AFTER },
       kycMaxAttempts: e.KYC_MAX_ATTEMPTS,

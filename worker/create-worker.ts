@@ -10,6 +10,7 @@ import { createWalletActivities } from '../activities/wallets';
 import { type ClaimStore, LocalClaimStore } from '../src/claims/store';
 import { type Config, temporalAddress } from '../src/config';
 import type { ProviderClient } from '../src/provider/client';
+import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -46,6 +47,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
     ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath }),
     activities,
+    dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
     ...opts.overrides,
   });
   return { worker, connection };

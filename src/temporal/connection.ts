@@ -1,7 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { type Config, temporalAddress } from '../config';
+import { codecFromConfig, encryptingDataConverter } from './codec';
 
+/** A client of this deployment: the configured server, namespace and payload encryption. */
 export async function connectClient(config: Config): Promise<Client> {
   const connection = await Connection.connect({ address: temporalAddress(config) });
-  return new Client({ connection, namespace: config.temporal.namespace });
+  return clientFor(connection, config);
+}
+
+export function clientFor(connection: Connection, config: Config): Client {
+  return new Client({ connection, namespace: config.temporal.namespace, dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)) });
 }

@@ -26,6 +26,8 @@ export interface DevServerOptions {
   namespace?: string;
   /** Where the server's own log goes; it is noisy, so not to the console. */
   logFile: string;
+  /** The codec server the Web UI calls to show encrypted payloads decoded. */
+  uiCodecEndpoint?: string;
   readyTimeoutMs?: number;
 }
 
@@ -52,7 +54,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         dbFilename: opts.dbFile,
         namespace,
         searchAttributes: allSearchAttributes,
-        extraArgs: DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]),
+        extraArgs: [...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]), ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : [])],
       },
     });
     return { address: `${ip}:${opts.port}`, uiUrl: `http://${ip}:${opts.uiPort}`, stop: () => env.teardown() };
@@ -66,6 +68,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     '--db-filename', opts.dbFile,
     '--namespace', namespace,
     '--log-level', 'warn',
+    ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
     ...searchAttributeCliArgs(),
     ...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]),
   ];

@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reminder } from '../../activities/notify';
 import { LocalClaimStore } from '../../src/claims/store';
 import { Client, Connection } from '@temporalio/client';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { clientFor } from '../../src/temporal/connection';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { WalletsClient } from '../../src/client/wallets';
 import { loadConfig } from '../../src/config';
@@ -38,7 +39,9 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
   const sandboxUrl = await sandbox.listen(0);
 
   const connection = await Connection.connect({ address: temporalAddress() });
-  const client = new Client({ connection });
+  // Payloads are encrypted as in a deployment: a key of this stack's own.
+  const payloadKey = randomBytes(32).toString('base64');
+  const client: Client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
   const taskQueue = `test-${randomUUID()}`;
   const ingress = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: pollIntervalMs });
   await ingress.listen({ port: 0, host: '127.0.0.1' });
@@ -53,6 +56,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
     PROVIDER_SECRET_KEY: secretKey,
     INGRESS_PUBLIC_URL: ingressUrl,
     WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
+    PAYLOAD_ENCRYPTION_KEY: payloadKey,
   });
   const provider = providerFromConfig(config);
   const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
@@ -85,6 +89,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
     operator,
     claims,
     claimsDir,
+    payloadKey,
     reminders,
     /** Short process durations: poll from 100 ms, reminders after 1 s, deadline 60 s. */
     timing: { pollInitialMs: 100, pollMaxMs: 500, reminderAfterMs: 1_000, deadlineMs: 60_000 },

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { Payload } from '@temporalio/common';
+import { EncryptionCodec } from '../../src/temporal/codec';
 import { after, before, describe, it } from 'node:test';
 import type { TimingInput } from '../../workflows/messages/common';
 import { refreshSignal } from '../../workflows/messages/common';
@@ -234,13 +236,30 @@ describe('KYC resubmission (spec 3.2)', () => {
     assert.equal((await kyc.result(accountId)).outcome, 'APPROVED');
 
     const history = await stack.client.workflow.getHandle(`kyc:${accountId}`).fetchHistory();
-    const text = historyText(history);
-    // The payloads are decoded, so that the search below can find what is there.
+    // As stored, every payload is ciphertext: not even the claim reference shows.
+    assert.doesNotMatch(historyText(history), /"ref":"local:/);
+    // Decrypted with the payload key and decoded, the search below finds what is there.
+    const text = historyText(await decrypted(history, new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'))));
     assert.match(text, /"fieldId":"individualSsn","value":\{"ref":"local:[0-9a-f]{64}"/, 'the update carried a claim reference');
     assert.ok(!text.includes(secret), 'the SSN is not in history');
     assert.ok(!text.includes(secret.replace(/-/g, '')), 'nor its digits');
   });
 });
+
+/** The history with every encrypted payload replaced by what it holds. */
+async function decrypted<T>(history: T, codec: EncryptionCodec): Promise<T> {
+  const found: Payload[] = [];
+  const find = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(find);
+    if (!v || typeof v !== 'object' || v instanceof Uint8Array) return;
+    const p = v as Payload;
+    if (p.metadata?.encoding instanceof Uint8Array && Buffer.from(p.metadata.encoding).toString() === 'binary/encrypted') found.push(p);
+    else Object.values(v).forEach(find);
+  };
+  find(history);
+  for (const p of found) Object.assign(p, (await codec.decode([p]))[0]);
+  return history;
+}
 
 /** The history as text, with every payload's bytes decoded (JSON in UTF-8, parsed in place). */
 function historyText(history: unknown): string {

@@ -75,6 +75,7 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
       PROVIDER_SECRET_KEY: stack.secretKey,
       INGRESS_PUBLIC_URL: stack.ingressUrl,
       CLAIM_STORE_DIR: stack.claimsDir,
+      PAYLOAD_ENCRYPTION_KEY: stack.payloadKey,
     };
     const crashing = new ProvisioningClient(stack.client, { taskQueue, claims: stack.claims, activityTimeoutMs: 5_000 });
     const secret = generateClientSecret();

@@ -4,23 +4,26 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { replayFiles } from '../../scripts/replay';
+import { HISTORIES_KEY, replayFiles } from '../../scripts/replay';
+import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec';
 
 // Histories recorded from real runs (scripts/record-histories.ts) must replay against the
 // current workflow code; a breaking change must be caught here, not by running workflows.
 Runtime.install({ logger: new DefaultLogger('WARN') });
+// The recorded histories are encrypted with the fixture key, as every payload is in a deployment.
+const dataConverter = encryptingDataConverter(new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64')));
 const histories = readdirSync('test/histories').filter((f) => f.endsWith('.json')).map((f) => join('test/histories', f));
 
 describe('replay of recorded histories', () => {
   it('the current workflows replay every recorded history', async () => {
-    const results = await replayFiles(histories);
+    const results = await replayFiles(histories, undefined, dataConverter);
     for (const r of results) assert.equal(r.error, undefined, `${r.file}: ${r.error?.message}`);
     assert.ok(results.length >= 4, `${results.length} histories replayed`);
   });
 
   it('a change that reorders what the wallet workflow does fails with DeterminismViolationError', async () => {
     const breaking = fileURLToPath(new URL('../fixtures/breaking-wallet/index.ts', import.meta.url));
-    const [result] = await replayFiles(['test/histories/wallet.json'], breaking);
+    const [result] = await replayFiles(['test/histories/wallet.json'], breaking, dataConverter);
     assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
   });
 });

@@ -102,8 +102,9 @@ export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'de
 export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?: Kind, transferId?: string): Outcome {
   if (via === 'callback') state.stats.callbacks += 1;
   const outcome = classify(state, tx);
-  if (outcome === 'duplicate') state.stats.duplicates += 1;
-  if (outcome === 'stale') state.stats.stale += 1;
+  // Counted for callbacks only: a poll that meets what a callback brought is no repeat of the provider's.
+  if (outcome === 'duplicate' && via === 'callback') state.stats.duplicates += 1;
+  if (outcome === 'stale' && via === 'callback') state.stats.stale += 1;
   if (outcome === 'duplicate' || outcome === 'stale') return outcome;
 
   if (outcome === 'new') {

@@ -1,0 +1,96 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
+import proto from '@temporalio/proto';
+
+// Every payload that leaves the worker or a client (workflow inputs, activity results, update
+// answers, failures' details) is encrypted with AES-256-GCM before Temporal stores it, so that
+// history holds no personal data or secret in plain text. The Temporal UI shows them decoded
+// through the codec server (src/temporal/codec-server.ts) that `npm run dev` runs on loopback.
+
+const { temporal } = proto; // a CommonJS package: no named exports under ESM
+const ENCODING = 'binary/encrypted';
+const te = new TextEncoder();
+const td = new TextDecoder();
+
+export class CodecError extends Error {
+  override name = 'CodecError';
+}
+
+export class EncryptionCodec implements PayloadCodec {
+  readonly keyId: string;
+
+  /** `key`: 32 bytes. Older keys can be given too, to read payloads written before a rotation. */
+  constructor(private readonly key: Buffer, private readonly previous: Buffer[] = []) {
+    if (key.length !== 32) throw new CodecError(`the payload key must be 32 bytes, got ${key.length}`);
+    this.keyId = keyIdOf(key);
+  }
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((p) => {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+      const plain = temporal.api.common.v1.Payload.encode(p).finish();
+      const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+      return {
+        metadata: { encoding: te.encode(ENCODING), 'encryption-key-id': te.encode(this.keyId) },
+        data: Buffer.concat([iv, sealed, cipher.getAuthTag()]),
+      };
+    });
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((p) => {
+      // Payloads written before encryption (or by another converter) pass through unchanged.
+      if (!p.metadata?.encoding || td.decode(p.metadata.encoding) !== ENCODING) return p;
+      const keyId = p.metadata['encryption-key-id'] ? td.decode(p.metadata['encryption-key-id']) : '';
+      const key = [this.key, ...this.previous].find((k) => keyIdOf(k) === keyId);
+      if (!key) throw new CodecError(`payload encrypted with key ${keyId}, which this process does not have; set PAYLOAD_ENCRYPTION_KEY (and PAYLOAD_PREVIOUS_KEYS after a rotation)`);
+      const data = Buffer.from(p.data ?? new Uint8Array());
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+      decipher.setAuthTag(data.subarray(data.length - 16));
+      let plain: Buffer;
+      try {
+        plain = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
+      } catch {
+        throw new CodecError(`payload encrypted with key ${keyId} does not authenticate: it was altered`);
+      }
+      return temporal.api.common.v1.Payload.decode(plain) as Payload;
+    });
+  }
+}
+
+export function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 12);
+}
+
+/**
+ * The payload key: PAYLOAD_ENCRYPTION_KEY (base64 of 32 bytes) when set — what a deployment
+ * does, the same value for every worker and client — else a key file made once for the embedded
+ * stack (so that `npm run dev` needs no setup).
+ */
+export function loadPayloadKey(opts: { key?: string; keyFile: string }): Buffer {
+  if (opts.key) return Buffer.from(opts.key, 'base64');
+  try {
+    return Buffer.from(readFileSync(opts.keyFile, 'utf8').trim(), 'base64');
+  } catch {
+    mkdirSync(dirname(opts.keyFile), { recursive: true, mode: 0o700 });
+    const key = randomBytes(32);
+    try {
+      writeFileSync(opts.keyFile, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+      return key;
+    } catch {
+      return Buffer.from(readFileSync(opts.keyFile, 'utf8').trim(), 'base64');
+    }
+  }
+}
+
+export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
+  return { payloadCodecs: [codec] };
+}
+
+/** The codec every worker and client of this deployment uses, from configuration. */
+export function codecFromConfig(payloads: { key?: string; previousKeys: string[]; keyFile: string }): EncryptionCodec {
+  return new EncryptionCodec(loadPayloadKey(payloads), payloads.previousKeys.map((k) => Buffer.from(k, 'base64')));
+}
