@@ -2,7 +2,7 @@ import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, pr
 import type { OrderActivities } from '../activities/orders';
 import type { UserActivities } from '../activities/users';
 import type { WalletActivities } from '../activities/wallets';
-import type { Limits } from '../src/provider/schemas/limits';
+import { exceededLimit } from '../src/provider/limits';
 import { UserId } from '../src/temporal/search-attributes';
 import { poller, rejectInput, showStatus, validate } from './lib/process';
 import {
@@ -29,17 +29,6 @@ const provider = proxyActivities<UserActivities & OrderActivities & WalletActivi
 
 /** Transfer statuses (open-points) that may still move; any other one is final. */
 const TRANSFER_IN_FLIGHT = ['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED'];
-
-/**
- * The first limit the amount exceeds, named as the provider's errorCode names it. Limits are USD
- * (spec 8); an amount in another currency is compared as it is, the provider having the last word.
- */
-function exceededLimit(l: Limits, amount: number): string | null {
-  if (amount > l.dailyRemaining) return 'limits.dailyLimitReached';
-  if (amount > l.weeklyRemaining) return 'limits.weeklyLimitReached';
-  if (amount > l.yearlyRemaining) return 'limits.yearlyLimitReached';
-  return null;
-}
 
 /** A provider refusal (validation, access, not found) that no retry changes, as a reason; else null. */
 function refusal(err: unknown): string | null {

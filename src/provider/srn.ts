@@ -4,10 +4,6 @@
 /** Open point: the interest-payments service SRN is not named by the contract. One place to change it. */
 export const INTEREST_PAYMENTS_SRN = 'service:interest-payments';
 
-export function walletSrn(walletId: string): string {
-  return `wallet:${walletId}`;
-}
-
 /** `wallet:WA_123` → `WA_123`; undefined when the SRN is of another kind. */
 export function walletIdFromSrn(srn: string): string | undefined {
   const m = /^wallet:(WA[-_][A-Za-z0-9]+)$/.exec(srn);

@@ -1,14 +1,12 @@
 import type { Actor } from './auth';
 import type { SandboxContext } from './context';
 import { notFound, SandboxError } from './errors';
-import type { AccountRecord, PaymentMethodRecord, UserRecord } from './store';
+import { type AccountRecord, own, type PaymentMethodRecord, type UserRecord } from './store';
 
 // Who may see what: the actor's own records; a parent reaches its sub-accounts and users through
 // masqueradeAs; anything of another tenant is AccessDeniedException, anything unknown NotFound.
 
 const denied = (what: string) => new SandboxError('AccessDeniedException', `${what} is not reachable with these credentials; a parent acts for its sub-accounts and users with masqueradeAs`, { errorCode: 'accessDenied.notOwner' });
-
-const own = <T>(map: Record<string, T>, id: string): T | undefined => (Object.hasOwn(map, id) ? map[id] : undefined);
 
 export function accountFor(ctx: SandboxContext, actor: Actor, accountId: string): AccountRecord {
   const rec = own(ctx.store.state.accounts, accountId);

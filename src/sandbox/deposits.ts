@@ -3,6 +3,7 @@ import type { Transfer } from '../provider/schemas/transfer';
 import type { Wallet } from '../provider/schemas/wallet';
 import type { SandboxContext } from './context';
 import { newId } from './ids';
+import { own } from './store';
 
 // Money arriving in a wallet: balances, the transfer record, and the wallet's callback.
 
@@ -18,7 +19,7 @@ export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): vo
 /** Sends the callback of a transaction to the wallet it belongs to, signed with its owner's first secret. */
 export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
   const walletId = /^wallet:(.+)$/.exec(tx.dest)?.[1] ?? /^wallet:(.+)$/.exec(tx.source)?.[1];
-  const wallet = walletId && Object.hasOwn(ctx.store.state.wallets, walletId) ? ctx.store.state.wallets[walletId] : undefined;
+  const wallet = walletId ? own(ctx.store.state.wallets, walletId) : undefined;
   if (!wallet) return undefined;
   const secret = ctx.store.firstSecretOf(wallet.owner.replace(/^account:/, ''));
   return secret ? ctx.callbacks.send(wallet.callbackUrl, secret, tx) : undefined;

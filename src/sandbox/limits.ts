@@ -1,4 +1,6 @@
 import { higherLimitsFor } from '../provider/limits';
+
+export { exceededLimit } from '../provider/limits';
 import type { Limits } from '../provider/schemas/limits';
 import { DEBIT_CARD_L2 } from '../provider/schemas/user';
 import type { SandboxContext } from './context';
@@ -42,12 +44,4 @@ export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string)
 export function countryOf(ctx: SandboxContext, rec: UserRecord): string {
   const c = rec.user.fields.country ?? rec.user.fields.individualCountry;
   return typeof c === 'string' ? c : (ctx.store.state.accounts[rec.ownerAccountId]?.account.country ?? 'US');
-}
-
-/** The first limit an amount would exceed, as the provider's errorCode names it. */
-export function exceededLimit(l: Limits, amount: number): string | undefined {
-  if (amount > l.dailyRemaining) return 'limits.dailyLimitReached';
-  if (amount > l.weeklyRemaining) return 'limits.weeklyLimitReached';
-  if (amount > l.yearlyRemaining) return 'limits.yearlyLimitReached';
-  return undefined;
 }

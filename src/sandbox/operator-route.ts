@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { SandboxContext } from './context';
 import { notFound, SandboxError, sendError, validationError } from './errors';
 import { parseWith } from './provider-route';
+import { own } from './store';
 
 // Operator routes play the provider's reviewers and customers and the outside world. They take
 // no provider credentials (the sandbox listens on loopback), validate their body with zod, answer
@@ -37,8 +38,9 @@ export function operatorRoute<S extends z.ZodType>(app: FastifyInstance, ctx: Sa
   });
 }
 
-/** A record by id, never from the prototype chain (an id such as `__proto__` is simply unknown). */
+/** A record by id (see `own`), or NotFoundException naming it. */
 export function lookup<T>(map: Record<string, T>, id: string, what: string): T {
-  if (!Object.hasOwn(map, id)) throw notFound(what, id);
-  return map[id]!;
+  const rec = own(map, id);
+  if (rec === undefined) throw notFound(what, id);
+  return rec;
 }

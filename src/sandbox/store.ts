@@ -1,4 +1,4 @@
-import type { Account, ProfileField } from '../provider/schemas/account';
+import type { Account } from '../provider/schemas/account';
 import type { Order } from '../provider/schemas/reservation';
 import type { PaymentMethod } from '../provider/schemas/payment-method';
 import type { Transaction } from '../provider/schemas/transaction';
@@ -113,6 +113,11 @@ export function upgradeState(state: Partial<SandboxState>, fresh: SandboxState):
   return state as SandboxState;
 }
 
+/** A record by id, never from the prototype chain: an id such as `__proto__` is simply unknown. */
+export function own<T>(map: Record<string, T>, id: string): T | undefined {
+  return Object.hasOwn(map, id) ? map[id] : undefined;
+}
+
 export class Store {
   constructor(readonly state: SandboxState) {}
 
@@ -134,9 +139,5 @@ export class Store {
     return Object.values(this.state.transactions)
       .filter((t) => t.dest === srn || t.source === srn)
       .sort((a, b) => b.createdAt - a.createdAt);
-  }
-
-  field(accountId: string, fieldId: string): ProfileField | undefined {
-    return this.state.accounts[accountId]?.account.profileFields.find((f) => f.fieldId === fieldId);
   }
 }

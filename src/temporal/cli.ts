@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -80,9 +80,4 @@ export async function findTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (li
   if (!executable(cached)) throw new Error(`go install finished but ${cached} is missing`);
   log(`Temporal CLI built: ${cached}`);
   return { kind: 'binary', path: cached, source: 'built' };
-}
-
-export function cliVersion(path: string): string {
-  const r = spawnSync(path, ['--version'], { encoding: 'utf8' });
-  return (r.stdout || r.stderr).trim();
 }

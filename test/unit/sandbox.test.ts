@@ -147,6 +147,11 @@ describe('sandbox provider: auth and error bodies', () => {
     assert.equal(cur.json.problematicField, 'currency');
     const nowallet = await post('/sandbox/wallets/WA_NOPE/deposits', { currency: 'BTC', amount: 1 });
     assert.equal(nowallet.status, 404);
+    // An id that names an Object.prototype member is just an unknown id.
+    const proto = await post('/sandbox/wallets/__proto__/deposits', { currency: 'BTC', amount: 1 });
+    assert.equal(proto.status, 404);
+    const protoTx = await post('/sandbox/transactions/constructor/confirm', {});
+    assert.equal(protoTx.status, 404);
     assert.equal(Object.keys(sandbox.ctx.store.state.transactions).length, before);
   });
 });

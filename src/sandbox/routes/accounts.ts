@@ -5,7 +5,7 @@ import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/do
 import { accountFor } from '../access';
 import type { AuthOptions } from '../auth';
 import type { SandboxContext } from '../context';
-import { notFound, SandboxError, validationError } from '../errors';
+import { SandboxError, validationError } from '../errors';
 import { newId } from '../ids';
 import { deriveAccountStatus, fieldDefinition, newField, PROFILE_FIELDS } from '../kyc';
 import { providerRoute } from '../provider-route';
@@ -115,10 +115,4 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
     refreshStatus(rec);
     return rec.account;
   });
-}
-
-export function accountRecord(ctx: SandboxContext, accountId: string): AccountRecord {
-  const rec = ctx.store.state.accounts[accountId];
-  if (!rec) throw notFound('Account', accountId);
-  return rec;
 }

@@ -5,11 +5,11 @@ import type { SandboxContext } from '../context';
 import { notFound, SandboxError, validationError } from '../errors';
 import { newId } from '../ids';
 import { providerRoute } from '../provider-route';
-import type { ReservationRecord } from '../store';
+import { own, type ReservationRecord } from '../store';
 
 /** A reservation past its lifetime is EXPIRED from then on (checked when it is looked at). */
 export function currentReservation(ctx: SandboxContext, id: string): ReservationRecord {
-  const r = Object.hasOwn(ctx.store.state.reservations, id) ? ctx.store.state.reservations[id] : undefined;
+  const r = own(ctx.store.state.reservations, id);
   if (!r) throw notFound('Reservation', id);
   if (r.status === 'OPEN' && ctx.now() > r.expiresAt) r.status = 'EXPIRED';
   return r;
@@ -48,7 +48,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, a
 
   // Not in the contract: an order's status (the real service's "Track Widget Order").
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/:orderId' }, ({ actor, params }) => {
-    const o = Object.hasOwn(state.orders, params.orderId!) ? state.orders[params.orderId!] : undefined;
+    const o = own(state.orders, params.orderId!);
     if (!o || state.reservations[o.reservation]?.accountId !== actor.accountId) throw notFound('Order', params.orderId!);
     return o;
   });

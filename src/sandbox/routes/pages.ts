@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context';
+import { own } from '../store';
 import { currentReservation } from './orders';
 
 // The two pages a person opens: the onboarding link (spec 2.8) and the hosted checkout (spec 4.3).
@@ -14,7 +15,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: SandboxContext): v
   // Opening a live link starts the verification: the user moves from OPEN to PENDING review.
   app.get('/sandbox/idverify/:token', async (req, reply) => {
     const { token } = req.params as { token: string };
-    const link = Object.hasOwn(state.onboardingLinks, token) ? state.onboardingLinks[token] : undefined;
+    const link = own(state.onboardingLinks, token);
     if (!link) return reply.code(404).type('text/html').send(page('Unknown link', '<h1>This onboarding link does not exist</h1>'));
     if (ctx.now() > link.expiresAt) {
       return reply.code(410).type('text/html').send(page('Link expired', '<h1>This onboarding link has expired</h1><p>Links live 30 minutes; ask for a new one.</p>'));
