@@ -1,8 +1,8 @@
-import type { ClaimStore } from '../src/claims/store';
-import type { ProviderClient } from '../src/provider/client';
-import { readAccount, updateAccount, uploadDocument } from '../src/provider/endpoints';
-import type { ClaimRef } from '../workflows/messages/common';
-import { withProviderFailures } from './provider-failure';
+import type { ClaimStore } from '../src/claims/store.js';
+import type { ProviderClient } from '../src/provider/client.js';
+import { readAccount, updateAccount, uploadDocument } from '../src/provider/endpoints.js';
+import type { ClaimRef } from '../workflows/messages/common.js';
+import { withProviderFailures } from './provider-failure.js';
 
 export interface AccountActivityDeps {
   provider: ProviderClient;

@@ -1,7 +1,7 @@
-import type { ProviderClient } from '../src/provider/client';
-import { readOrder, readReservation, reserveOrder } from '../src/provider/endpoints';
-import type { ReservationRequest } from '../src/provider/schemas/reservation';
-import { withProviderFailures } from './provider-failure';
+import type { ProviderClient } from '../src/provider/client.js';
+import { readOrder, readReservation, reserveOrder } from '../src/provider/endpoints.js';
+import type { ReservationRequest } from '../src/provider/schemas/reservation.js';
+import { withProviderFailures } from './provider-failure.js';
 
 export function createOrderActivities({ provider }: { provider: ProviderClient }) {
   return withProviderFailures({

@@ -1,8 +1,8 @@
-import type { ClaimStore } from '../src/claims/store';
-import type { ProviderClient } from '../src/provider/client';
-import { readAccount, readPaymentMethod, submitFollowup } from '../src/provider/endpoints';
-import type { ClaimRef } from '../workflows/messages/common';
-import { withProviderFailures } from './provider-failure';
+import type { ClaimStore } from '../src/claims/store.js';
+import type { ProviderClient } from '../src/provider/client.js';
+import { readAccount, readPaymentMethod, submitFollowup } from '../src/provider/endpoints.js';
+import type { ClaimRef } from '../workflows/messages/common.js';
+import { withProviderFailures } from './provider-failure.js';
 
 export function createPaymentMethodActivities({ provider, claims }: { provider: ProviderClient; claims: ClaimStore }) {
   return withProviderFailures({

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { ProviderError } from '../src/provider/errors';
+import { ProviderError } from '../src/provider/errors.js';
 
 // Activities are at-least-once and Temporal retries them; this decides which provider failures
 // are worth retrying. Transient errors, 429, 5xx and network failures are; validation, auth and

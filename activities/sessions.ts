@@ -1,8 +1,8 @@
-import type { ClaimStore } from '../src/claims/store';
-import { ProviderClient, type ProviderClientOptions } from '../src/provider/client';
-import { createAccount, registerClientSecret } from '../src/provider/endpoints';
-import type { ClaimRef } from '../workflows/messages/common';
-import { withProviderFailures } from './provider-failure';
+import type { ClaimStore } from '../src/claims/store.js';
+import { ProviderClient, type ProviderClientOptions } from '../src/provider/client.js';
+import { createAccount, registerClientSecret } from '../src/provider/endpoints.js';
+import type { ClaimRef } from '../workflows/messages/common.js';
+import { withProviderFailures } from './provider-failure.js';
 
 // Spec 5.3: the client's own secret, kept in the claim store so that it never enters history.
 export function createSessionActivities({ providerOptions, claims }: { providerOptions: Omit<ProviderClientOptions, 'auth'>; claims: ClaimStore }) {

@@ -1,7 +1,7 @@
-import type { ProviderClient } from '../src/provider/client';
-import { calculateLimits, createUser, readOnboardingLink, readUser } from '../src/provider/endpoints';
-import { DEBIT_CARD_L2 } from '../src/provider/schemas/user';
-import { withProviderFailures } from './provider-failure';
+import type { ProviderClient } from '../src/provider/client.js';
+import { calculateLimits, createUser, readOnboardingLink, readUser } from '../src/provider/endpoints.js';
+import { DEBIT_CARD_L2 } from '../src/provider/schemas/user.js';
+import { withProviderFailures } from './provider-failure.js';
 
 export function createUserActivities({ provider, accountId }: { provider: ProviderClient; accountId: string }) {
   return withProviderFailures({

@@ -1,8 +1,8 @@
-import type { ProviderClient } from '../src/provider/client';
-import { createWallet, listWalletTransactions, readTransfer } from '../src/provider/endpoints';
-import type { WalletType } from '../src/provider/schemas/wallet';
-import { observe } from '../workflows/lib/ledger';
-import { withProviderFailures } from './provider-failure';
+import type { ProviderClient } from '../src/provider/client.js';
+import { createWallet, listWalletTransactions, readTransfer } from '../src/provider/endpoints.js';
+import type { WalletType } from '../src/provider/schemas/wallet.js';
+import { observe } from '../workflows/lib/ledger.js';
+import { withProviderFailures } from './provider-failure.js';
 
 /** How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers. */
 export const POLL_LIMIT = 100;

@@ -1,10 +1,10 @@
 import { Agent } from 'undici';
-import { ProviderClient } from '../src/provider/client';
-import { createWallet, readWallet } from '../src/provider/endpoints';
-import { callbackSignature, signatureMatches } from '../src/provider/signing';
-import { transaction } from '../src/provider/schemas/transaction';
-import { createSandbox } from '../src/sandbox/server';
-import { emptyLedger, LIMITS, record } from '../workflows/lib/ledger';
+import { ProviderClient } from '../src/provider/client.js';
+import { createWallet, readWallet } from '../src/provider/endpoints.js';
+import { callbackSignature, signatureMatches } from '../src/provider/signing.js';
+import { transaction } from '../src/provider/schemas/transaction.js';
+import { createSandbox } from '../src/sandbox/server.js';
+import { emptyLedger, LIMITS, record } from '../workflows/lib/ledger.js';
 
 // `npm run bench`: each line compares two ways measured side by side in this run, and prints
 // their ratio. Absolute numbers depend on the machine; the ratios are what to watch. Every loop

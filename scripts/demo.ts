@@ -1,12 +1,12 @@
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
-import { createClients, type Clients } from '../src/client';
-import { LocalClaimStore } from '../src/claims/store';
-import { type Config, loadConfig, temporalAddress } from '../src/config';
-import { clientFor } from '../src/temporal/connection';
-import { providerFromConfig } from '../src/provider/from-config';
-import { generateClientSecret } from '../src/provider/client-token';
-import * as api from '../src/provider/endpoints';
+import { createClients, type Clients } from '../src/client/index.js';
+import { LocalClaimStore } from '../src/claims/store.js';
+import { type Config, loadConfig, temporalAddress } from '../src/config.js';
+import { clientFor } from '../src/temporal/connection.js';
+import { providerFromConfig } from '../src/provider/from-config.js';
+import { generateClientSecret } from '../src/provider/client-token.js';
+import * as api from '../src/provider/endpoints.js';
 
 // `npm run demo` (with `npm run dev` running): every process end to end against the sandbox,
 // played by its operator routes, with progress as it goes. The workflows stay in the Temporal UI.

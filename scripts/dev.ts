@@ -1,16 +1,16 @@
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createIngress } from '../src/ingress/server';
-import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config';
-import { providerFromConfig } from '../src/provider/from-config';
-import { createSandbox, type Sandbox } from '../src/sandbox/server';
-import type { DevServer } from '../src/temporal/dev-server';
-import { codecFromConfig } from '../src/temporal/codec';
-import { createCodecServer } from '../src/temporal/codec-server';
-import { clientFor } from '../src/temporal/connection';
-import { startEmbeddedTemporal } from '../src/temporal/embedded';
-import { assertPortFree } from '../src/temporal/ports';
-import { createWorker } from '../worker/create-worker';
+import { createIngress } from '../src/ingress/server.js';
+import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config.js';
+import { providerFromConfig } from '../src/provider/from-config.js';
+import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
+import type { DevServer } from '../src/temporal/dev-server.js';
+import { codecFromConfig } from '../src/temporal/codec.js';
+import { createCodecServer } from '../src/temporal/codec-server.js';
+import { clientFor } from '../src/temporal/connection.js';
+import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
+import { assertPortFree } from '../src/temporal/ports.js';
+import { createWorker } from '../worker/create-worker.js';
 
 // `npm run dev`: the whole product on its embedded default — Temporal dev server with its Web
 // UI, the sandbox provider, the callback ingress and the worker — in one process tree.

@@ -2,15 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
-import { createClients } from '../src/client';
-import { LocalClaimStore } from '../src/claims/store';
-import { loadConfig, temporalAddress } from '../src/config';
-import { clientFor } from '../src/temporal/connection';
-import { generateClientSecret } from '../src/provider/client-token';
-import * as api from '../src/provider/endpoints';
-import { providerFromConfig } from '../src/provider/from-config';
-import { findTemporalCli } from '../src/temporal/cli';
-import { openWalletWorkflowId } from '../workflows/messages/wallet';
+import { createClients } from '../src/client/index.js';
+import { LocalClaimStore } from '../src/claims/store.js';
+import { loadConfig, temporalAddress } from '../src/config.js';
+import { clientFor } from '../src/temporal/connection.js';
+import { generateClientSecret } from '../src/provider/client-token.js';
+import * as api from '../src/provider/endpoints.js';
+import { providerFromConfig } from '../src/provider/from-config.js';
+import { findTemporalCli } from '../src/temporal/cli.js';
+import { openWalletWorkflowId } from '../workflows/messages/wallet.js';
 
 // With the stack running as
 //   PAYLOAD_ENCRYPTION_KEY=$(cat test/histories/payload-key.txt) WALLET_POLL_INTERVAL=2s npm run dev

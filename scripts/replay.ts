@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DataConverter } from '@temporalio/common';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { loadConfig } from '../src/config';
-import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { loadConfig } from '../src/config.js';
+import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { workflowsPath } from '../worker/create-worker';
+import { workflowsPath } from '../worker/create-worker.js';
 
 // `npm run replay [files…]`: replays recorded histories (exported from the Temporal UI or CLI as
 // JSON, or by scripts/record-histories.ts) against the current workflow code. A change that would

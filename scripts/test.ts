@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { startEmbeddedTemporal } from '../src/temporal/embedded';
-import { freePort } from '../src/temporal/ports';
-import { workflowsPath } from '../worker/create-worker';
+import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
+import { freePort } from '../src/temporal/ports.js';
+import { workflowsPath } from '../worker/create-worker.js';
 
 // `npm test`: one real Temporal dev server (temporary SQLite file) and one workflow bundle for
 // the whole run, then node's test runner over every test file, with its summary line.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from './duration';
+import { parseDuration } from './duration.js';
 
 // Every setting the product reads from the environment, with a working default for the
 // embedded stack. Parsed once; a bad value stops start-up with the variable's name.

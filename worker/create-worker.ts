@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createAccountActivities } from '../activities/accounts';
-import { createNotifyActivities, logNotifier, type Notifier } from '../activities/notify';
-import { createOrderActivities } from '../activities/orders';
-import { createPaymentMethodActivities } from '../activities/payment-methods';
-import { createSessionActivities } from '../activities/sessions';
-import { createUserActivities } from '../activities/users';
-import { createWalletActivities } from '../activities/wallets';
-import { type ClaimStore, LocalClaimStore } from '../src/claims/store';
-import { type Config, temporalAddress } from '../src/config';
-import type { ProviderClient } from '../src/provider/client';
-import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec';
+import { createAccountActivities } from '../activities/accounts.js';
+import { createNotifyActivities, logNotifier, type Notifier } from '../activities/notify.js';
+import { createOrderActivities } from '../activities/orders.js';
+import { createPaymentMethodActivities } from '../activities/payment-methods.js';
+import { createSessionActivities } from '../activities/sessions.js';
+import { createUserActivities } from '../activities/users.js';
+import { createWalletActivities } from '../activities/wallets.js';
+import { type ClaimStore, LocalClaimStore } from '../src/claims/store.js';
+import { type Config, temporalAddress } from '../src/config.js';
+import type { ProviderClient } from '../src/provider/client.js';
+import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 

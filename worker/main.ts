@@ -1,6 +1,6 @@
-import { loadConfig } from '../src/config';
-import { providerFromConfig } from '../src/provider/from-config';
-import { createWorker } from './create-worker';
+import { loadConfig } from '../src/config.js';
+import { providerFromConfig } from '../src/provider/from-config.js';
+import { createWorker } from './create-worker.js';
 
 // `npm run worker`: runs the workflows and activities until SIGINT/SIGTERM, then drains.
 const config = loadConfig();

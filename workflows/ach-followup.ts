@@ -1,10 +1,10 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { NotifyActivities } from '../activities/notify';
-import type { PaymentMethodActivities } from '../activities/payment-methods';
-import { AccountId } from '../src/temporal/search-attributes';
-import { poller, rejectInput, showStatus, validate } from './lib/process';
-import { type ClaimRef, INPUT_REJECTED } from './messages/common';
-import { achFollowupInput, achForm, type AchFollowupInput, type AchOutcome, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from './messages/ach-followup';
+import type { NotifyActivities } from '../activities/notify.js';
+import type { PaymentMethodActivities } from '../activities/payment-methods.js';
+import { AccountId } from '../src/temporal/search-attributes.js';
+import { poller, rejectInput, showStatus, validate } from './lib/process.js';
+import { type ClaimRef, INPUT_REJECTED } from './messages/common.js';
+import { achFollowupInput, achForm, type AchFollowupInput, type AchOutcome, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
 
 // ACH authorization follow-up (spec 3.1): a payment method in AWAITING_FOLLOWUP with an ACH_FORM
 // prompt waits for the form, submits it through the follow-up endpoint, then waits for the review:

@@ -1,10 +1,10 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { OrderActivities } from '../activities/orders';
-import type { UserActivities } from '../activities/users';
-import type { WalletActivities } from '../activities/wallets';
-import { exceededLimit } from '../src/provider/limits';
-import { UserId } from '../src/temporal/search-attributes';
-import { poller, rejectInput, showStatus, validate } from './lib/process';
+import type { OrderActivities } from '../activities/orders.js';
+import type { UserActivities } from '../activities/users.js';
+import type { WalletActivities } from '../activities/wallets.js';
+import { exceededLimit } from '../src/provider/limits.js';
+import { UserId } from '../src/temporal/search-attributes.js';
+import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import {
   CHECKOUT_ENDED,
   checkoutInput,
@@ -16,7 +16,7 @@ import {
   hostedPageUpdate,
   purchaseRedirect,
   purchaseRedirectUpdate,
-} from './messages/checkout';
+} from './messages/checkout.js';
 
 // Reservation checkout (spec 2.6, 4.3, 8; open-points "Reservations and card purchases"): checks
 // the amount against the user's limits, reserves a wallet order, hands the hosted page's URL to the

@@ -1,9 +1,9 @@
 // Every workflow the worker runs. Workflow code is deterministic: it imports only
 // @temporalio/workflow, pure helpers and types.
-export { achFollowupWorkflow } from './ach-followup';
-export { onboardingWorkflow } from './onboarding';
-export { checkoutWorkflow } from './checkout';
-export { kycWorkflow } from './kyc';
-export { openWalletWorkflow } from './open-wallet';
-export { provisioningWorkflow } from './provisioning';
-export { walletWorkflow } from './wallet';
+export { achFollowupWorkflow } from './ach-followup.js';
+export { onboardingWorkflow } from './onboarding.js';
+export { checkoutWorkflow } from './checkout.js';
+export { kycWorkflow } from './kyc.js';
+export { openWalletWorkflow } from './open-wallet.js';
+export { provisioningWorkflow } from './provisioning.js';
+export { walletWorkflow } from './wallet.js';

@@ -1,10 +1,10 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { AccountActivities } from '../activities/accounts';
-import type { NotifyActivities } from '../activities/notify';
-import { documentFieldIds } from '../src/provider/schemas/account';
-import { AccountId } from '../src/temporal/search-attributes';
-import { reasonFor } from './lib/kyc-reasons';
-import { poller, rejectInput, showStatus, validate } from './lib/process';
+import type { AccountActivities } from '../activities/accounts.js';
+import type { NotifyActivities } from '../activities/notify.js';
+import { documentFieldIds } from '../src/provider/schemas/account.js';
+import { AccountId } from '../src/temporal/search-attributes.js';
+import { reasonFor } from './lib/kyc-reasons.js';
+import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import {
   documentSubmission,
   kycInput,
@@ -18,7 +18,7 @@ import {
   submitDocumentUpdate,
   submitValueUpdate,
   valueSubmission,
-} from './messages/kyc';
+} from './messages/kyc.js';
 
 // KYC resubmission (spec 3.2): reads the account, and for each OPEN profile field tells the end
 // user why (the reviewer's note as a reason) and takes a new value or document through an update.

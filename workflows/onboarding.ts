@@ -1,8 +1,8 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { NotifyActivities } from '../activities/notify';
-import type { UserActivities } from '../activities/users';
-import { UserId } from '../src/temporal/search-attributes';
-import { poller, rejectInput, showStatus, validate } from './lib/process';
+import type { NotifyActivities } from '../activities/notify.js';
+import type { UserActivities } from '../activities/users.js';
+import { UserId } from '../src/temporal/search-attributes.js';
+import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import {
   higherLimitsFor,
   onboardingInput,
@@ -14,7 +14,7 @@ import {
   type OnboardingState,
   onboardingStateQuery,
   type UserStatus,
-} from './messages/onboarding';
+} from './messages/onboarding.js';
 
 // Onboarding for higher limits (spec 2.7, 2.8, 8): creates a user with the DEBIT_CARD_L2 scope,
 // hands out onboarding links on request, waits until the provider approves the user, then

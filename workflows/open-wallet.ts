@@ -6,10 +6,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { WalletActivities } from '../activities/wallets';
-import { ProcessStatus, WalletId } from '../src/temporal/search-attributes';
-import { type OpenWalletInput, type OpenWalletResult, walletWorkflowId } from './messages/wallet';
-import { walletWorkflow } from './wallet';
+import type { WalletActivities } from '../activities/wallets.js';
+import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
+import { type OpenWalletInput, type OpenWalletResult, walletWorkflowId } from './messages/wallet.js';
+import { walletWorkflow } from './wallet.js';
 
 // Opens a wallet for a caller's user: creates it at the provider (callbacks to the ingress),
 // then hands it to the workflow that follows it, keyed by the wallet's SRN.

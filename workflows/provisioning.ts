@@ -1,8 +1,8 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { SessionActivities } from '../activities/sessions';
-import { AccountId } from '../src/temporal/search-attributes';
-import { validate, showStatus } from './lib/process';
-import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning';
+import type { SessionActivities } from '../activities/sessions.js';
+import { AccountId } from '../src/temporal/search-attributes.js';
+import { validate, showStatus } from './lib/process.js';
+import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning.js';
 
 // Account provisioning for a client-held token (spec 5.3): registers the client's secret, then
 // creates the token's one account. A retried creation (after a crash, say) carries the same

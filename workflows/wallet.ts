@@ -11,11 +11,11 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { WalletActivities } from '../activities/wallets';
-import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn';
-import { ProcessStatus, WalletId } from '../src/temporal/search-attributes';
-import { balances, classify, emptyLedger, type Observation, observe, recent, record, type SeenVia } from './lib/ledger';
-import { transactionSignal, type WalletInput, walletQuery, type WalletView } from './messages/wallet';
+import type { WalletActivities } from '../activities/wallets.js';
+import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
+import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
+import { balances, classify, emptyLedger, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
+import { transactionSignal, type WalletInput, walletQuery, type WalletView } from './messages/wallet.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
 // callback or by polling, is counted once, in order of status (pending, then confirmed);

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ClaimRef } from '../../workflows/messages/common';
+import type { ClaimRef } from '../../workflows/messages/common.js';
 
 // The claim check of design.md: what end users provide (documents, and personal values such as
 // an SSN) is stored here by the client; workflows carry only a reference with its size, MIME type

@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
-import type { ClaimStore } from '../claims/store';
-import { achFollowupInput, type AchFollowupInput, achFollowupWorkflowId, achForm, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup';
-import type { TimingInput } from '../../workflows/messages/common';
-import { ProcessClient, type ProcessClientOptions } from './process';
+import type { ClaimStore } from '../claims/store.js';
+import { achFollowupInput, type AchFollowupInput, achFollowupWorkflowId, achForm, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup.js';
+import type { TimingInput } from '../../workflows/messages/common.js';
+import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */
 export class AchFollowupClient extends ProcessClient {

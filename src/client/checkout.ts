@@ -14,10 +14,10 @@ import {
   purchaseRedirect,
   type PurchaseRedirect,
   purchaseRedirectUpdate,
-} from '../../workflows/messages/checkout';
-import type { TimingInput } from '../../workflows/messages/common';
-import { AlreadyFinishedError } from './errors';
-import { ProcessClient, type ProcessClientOptions } from './process';
+} from '../../workflows/messages/checkout.js';
+import type { TimingInput } from '../../workflows/messages/common.js';
+import { AlreadyFinishedError } from './errors.js';
+import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** The checkout ended before there was a hosted page to show (over the limit, refused, not approved). */
 export class CheckoutEndedError extends Error {

@@ -1,16 +1,16 @@
 import type { Client } from '@temporalio/client';
-import type { ClaimStore } from '../claims/store';
-import type { Config } from '../config';
-import type { TimingInput } from '../../workflows/messages/common';
-import { AchFollowupClient } from './ach-followup';
-import { CheckoutClient } from './checkout';
-import { KycClient } from './kyc';
-import { OnboardingClient } from './onboarding';
-import { ProvisioningClient } from './provisioning';
-import { WalletsClient } from './wallets';
+import type { ClaimStore } from '../claims/store.js';
+import type { Config } from '../config.js';
+import type { TimingInput } from '../../workflows/messages/common.js';
+import { AchFollowupClient } from './ach-followup.js';
+import { CheckoutClient } from './checkout.js';
+import { KycClient } from './kyc.js';
+import { OnboardingClient } from './onboarding.js';
+import { ProvisioningClient } from './provisioning.js';
+import { WalletsClient } from './wallets.js';
 
-export { CheckoutEndedError } from './checkout';
-export { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from './errors';
+export { CheckoutEndedError } from './checkout.js';
+export { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from './errors.js';
 
 /** Every process client, configured from the environment (see README "Configuration"). */
 export function createClients(client: Client, config: Config, claims: ClaimStore, timing: TimingInput = {}) {

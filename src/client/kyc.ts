@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { type ClaimStore, putValue } from '../claims/store';
-import type { TimingInput } from '../../workflows/messages/common';
+import { type ClaimStore, putValue } from '../claims/store.js';
+import type { TimingInput } from '../../workflows/messages/common.js';
 import {
   documentSubmission,
   kycInput,
@@ -13,8 +13,8 @@ import {
   submitDocumentUpdate,
   submitValueUpdate,
   valueSubmission,
-} from '../../workflows/messages/kyc';
-import { ProcessClient, type ProcessClientOptions } from './process';
+} from '../../workflows/messages/kyc.js';
+import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 // Stands in for a claim reference while the client checks a submission before storing anything.
 const placeholder = (size: number, contentType: string) => ({ ref: 'local:check', sha256: '0'.repeat(64), size, contentType });

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { TimingInput } from '../../workflows/messages/common';
+import type { TimingInput } from '../../workflows/messages/common.js';
 import {
   onboardingInput,
   type OnboardingInput,
@@ -9,8 +9,8 @@ import {
   type OnboardingState,
   onboardingStateQuery,
   onboardingWorkflowId,
-} from '../../workflows/messages/onboarding';
-import { ProcessClient, type ProcessClientOptions } from './process';
+} from '../../workflows/messages/onboarding.js';
+import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Onboarding for higher limits of one backend user, keyed `onboarding:<userRef>`. */
 export class OnboardingClient extends ProcessClient {

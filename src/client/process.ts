@@ -7,8 +7,8 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
 import type { z } from 'zod';
-import { INPUT_REJECTED } from '../../workflows/messages/common';
-import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError, rejectInput } from './errors';
+import { INPUT_REJECTED } from '../../workflows/messages/common.js';
+import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError, rejectInput } from './errors.js';
 
 // What every process client does: start or attach by business key, send input through updates,
 // read state through queries, await the result; with named errors a backend can act on.

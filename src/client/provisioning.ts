@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import type { ClaimStore } from '../claims/store';
-import { clientSecret } from '../provider/schemas/session';
-import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery, provisioningWorkflowId } from '../../workflows/messages/provisioning';
-import { ProcessClient, type ProcessClientOptions } from './process';
+import type { ClaimStore } from '../claims/store.js';
+import { clientSecret } from '../provider/schemas/session.js';
+import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery, provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
+import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Provisions the account of a client-held token (spec 5.3), keyed `provision:<clientRef>`. */
 export class ProvisioningClient extends ProcessClient {

@@ -1,8 +1,8 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { openWalletInput } from '../../workflows/messages/wallet-inputs';
-import { type OpenWalletResult, openWalletWorkflowId, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet';
-import type { openWalletWorkflow } from '../../workflows/open-wallet';
-import { ProcessNotFoundError, rejectInput } from './errors';
+import { openWalletInput } from '../../workflows/messages/wallet-inputs.js';
+import { type OpenWalletResult, openWalletWorkflowId, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import type { openWalletWorkflow } from '../../workflows/open-wallet.js';
+import { ProcessNotFoundError, rejectInput } from './errors.js';
 
 export interface WalletsClientOptions {
   taskQueue: string;

@@ -1,6 +1,6 @@
-import { loadConfig } from '../config';
-import { connectClient } from '../temporal/connection';
-import { createIngress } from './server';
+import { loadConfig } from '../config.js';
+import { connectClient } from '../temporal/connection.js';
+import { createIngress } from './server.js';
 
 // `npm run ingress`: the callback receiver alone.
 const config = loadConfig();

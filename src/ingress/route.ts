@@ -1,5 +1,5 @@
-import { transaction, type Transaction } from '../provider/schemas/transaction';
-import { walletIdFromSrn } from '../provider/srn';
+import { transaction, type Transaction } from '../provider/schemas/transaction.js';
+import { walletIdFromSrn } from '../provider/srn.js';
 
 /**
  * The wallet a callback belongs to: its `dest` when that is a wallet (deposits), else its

@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { callbackSignature, signatureMatches } from '../provider/signing';
-import { transactionSignal, walletWorkflowId } from '../../workflows/messages/wallet';
-import type { walletWorkflow } from '../../workflows/wallet';
-import { parseCallback } from './route';
+import { callbackSignature, signatureMatches } from '../provider/signing.js';
+import { transactionSignal, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import type { walletWorkflow } from '../../workflows/wallet.js';
+import { parseCallback } from './route.js';
 
 // Receives the provider's callbacks and turns each verified one into a signal to the workflow
 // that follows its wallet (started if it is not running). It answers 200 only once Temporal has

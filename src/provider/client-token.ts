@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { ProviderClient, type ProviderClientOptions } from './client';
-import { registerClientSecret } from './endpoints';
-import { ProviderInputError } from './errors';
-import { clientSecret } from './schemas/session';
+import { ProviderClient, type ProviderClientOptions } from './client.js';
+import { registerClientSecret } from './endpoints.js';
+import { ProviderInputError } from './errors.js';
+import { clientSecret } from './schemas/session.js';
 
 // Spec 5.3: decentralised clients hold their own secret.
 

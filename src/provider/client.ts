@@ -1,9 +1,9 @@
 import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
-import type { Endpoint } from './endpoint';
-import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors';
-import { requestSignature } from './signing';
-import { masqueradeSrn } from './srn';
+import type { Endpoint } from './endpoint.js';
+import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors.js';
+import { requestSignature } from './signing.js';
+import { masqueradeSrn } from './srn.js';
 
 export type ProviderAuth =
   /** Spec 5.1: X-Api-Key and X-Api-Signature over URL + body. */

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
-import { account, createAccountRequest, documentFieldId, updateAccountRequest } from './schemas/account';
-import { accountId, transferId, userId, walletId } from './schemas/common';
-import { documentBody, documentQuery } from './schemas/document';
-import { limits, limitsRequest } from './schemas/limits';
-import { attachBlockchainsRequest, createPaymentMethodRequest, paymentMethod, paymentMethodId, paymentMethodList } from './schemas/payment-method';
-import { order, reservation, reservationRequest, reservationState } from './schemas/reservation';
-import { clientSecret, sessionKey } from './schemas/session';
-import { transactionList } from './schemas/transaction';
-import { transfer } from './schemas/transfer';
-import { createUserRequest, user, verificationLink } from './schemas/user';
-import { createWalletRequest, wallet } from './schemas/wallet';
+import { defineEndpoint } from './endpoint.js';
+import { account, createAccountRequest, documentFieldId, updateAccountRequest } from './schemas/account.js';
+import { accountId, transferId, userId, walletId } from './schemas/common.js';
+import { documentBody, documentQuery } from './schemas/document.js';
+import { limits, limitsRequest } from './schemas/limits.js';
+import { attachBlockchainsRequest, createPaymentMethodRequest, paymentMethod, paymentMethodId, paymentMethodList } from './schemas/payment-method.js';
+import { order, reservation, reservationRequest, reservationState } from './schemas/reservation.js';
+import { clientSecret, sessionKey } from './schemas/session.js';
+import { transactionList } from './schemas/transaction.js';
+import { transfer } from './schemas/transfer.js';
+import { createUserRequest, user, verificationLink } from './schemas/user.js';
+import { createWalletRequest, wallet } from './schemas/wallet.js';
 
 // Every call of the provider interface, one entry each. Spec numbers in comments; calls that
 // rest on open-points.md, or on no document at all, say so, so that each can change in one place.

@@ -1,4 +1,4 @@
-import { errorBody, type ErrorBody } from './schemas/error';
+import { errorBody, type ErrorBody } from './schemas/error.js';
 
 // What went wrong talking to the provider, with what a person needs to act: which call, the
 // provider's type, code and exception id, and whether repeating the same request may succeed.

@@ -1,5 +1,5 @@
-import type { Config } from '../config';
-import { ProviderClient } from './client';
+import type { Config } from '../config.js';
+import { ProviderClient } from './client.js';
 
 /** The provider client for the configured service (the sandbox unless PROVIDER_BASE_URL is set). */
 export function providerFromConfig(config: Config): ProviderClient {

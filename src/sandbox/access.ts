@@ -1,7 +1,7 @@
-import type { Actor } from './auth';
-import type { SandboxContext } from './context';
-import { notFound, SandboxError } from './errors';
-import { type AccountRecord, own, type PaymentMethodRecord, type UserRecord } from './store';
+import type { Actor } from './auth.js';
+import type { SandboxContext } from './context.js';
+import { notFound, SandboxError } from './errors.js';
+import { type AccountRecord, own, type PaymentMethodRecord, type UserRecord } from './store.js';
 
 // Who may see what: the actor's own records; a parent reaches its sub-accounts and users through
 // masqueradeAs; anything of another tenant is AccessDeniedException, anything unknown NotFound.

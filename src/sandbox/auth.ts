@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { requestSignature, signatureMatches } from '../provider/signing';
-import { parseMasquerade } from '../provider/srn';
-import { SandboxError } from './errors';
-import type { Credential, Store } from './store';
+import { requestSignature, signatureMatches } from '../provider/signing.js';
+import { parseMasquerade } from '../provider/srn.js';
+import { SandboxError } from './errors.js';
+import type { Credential, Store } from './store.js';
 
 // Spec 5.1 and 5.2, checked the way the real service's docs describe: the signature covers the
 // URL as received (every query parameter, in its encoding, including ones the sandbox ignores)

@@ -1,6 +1,6 @@
 import { request } from 'undici';
-import { callbackSignature } from '../provider/signing';
-import type { Transaction } from '../provider/schemas/transaction';
+import { callbackSignature } from '../provider/signing.js';
+import type { Transaction } from '../provider/schemas/transaction.js';
 
 // Spec 6: a callback goes to the wallet's callbackUrl, signed with X-API-Signature, once. The
 // knobs let an operator or a test make the outside world worse: drop or repeat callbacks.

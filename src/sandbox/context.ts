@@ -1,6 +1,6 @@
-import type { CallbackSender } from './callbacks';
-import type { Faults } from './faults';
-import type { Store } from './store';
+import type { CallbackSender } from './callbacks.js';
+import type { Faults } from './faults.js';
+import type { Store } from './store.js';
 
 /** What every sandbox route needs. */
 export interface SandboxContext {

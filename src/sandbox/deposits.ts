@@ -1,9 +1,9 @@
-import type { Transaction } from '../provider/schemas/transaction';
-import type { Transfer } from '../provider/schemas/transfer';
-import type { Wallet } from '../provider/schemas/wallet';
-import type { SandboxContext } from './context';
-import { newId } from './ids';
-import { own } from './store';
+import type { Transaction } from '../provider/schemas/transaction.js';
+import type { Transfer } from '../provider/schemas/transfer.js';
+import type { Wallet } from '../provider/schemas/wallet.js';
+import type { SandboxContext } from './context.js';
+import { newId } from './ids.js';
+import { own } from './store.js';
 
 // Money arriving in a wallet: balances, the transfer record, and the wallet's callback.
 

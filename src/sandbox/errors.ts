@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { type ErrorBody, type ErrorType, statusByErrorType } from '../provider/schemas/error';
-import { newHex } from './ids';
+import { type ErrorBody, type ErrorType, statusByErrorType } from '../provider/schemas/error.js';
+import { newHex } from './ids.js';
 
 // Failures answered with the body and status of open-points.md ("Errors").
 export class SandboxError extends Error {

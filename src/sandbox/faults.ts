@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SandboxError } from './errors';
+import { SandboxError } from './errors.js';
 
 // Fault knobs per route: errors (5xx, 429, transient) and added latency, so that retries, backoff
 // and timeouts can be seen working. `route` is "METHOD /path/:param" as listed in the README, or "*".

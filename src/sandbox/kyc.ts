@@ -1,4 +1,4 @@
-import type { Account, ProfileField } from '../provider/schemas/account';
+import type { Account, ProfileField } from '../provider/schemas/account.js';
 
 // Profile fields of an individual account and how their states add up to the account's (spec 3.2).
 

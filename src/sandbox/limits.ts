@@ -1,10 +1,10 @@
-import { higherLimitsFor } from '../provider/limits';
+import { higherLimitsFor } from '../provider/limits.js';
 
-export { exceededLimit } from '../provider/limits';
-import type { Limits } from '../provider/schemas/limits';
-import { DEBIT_CARD_L2 } from '../provider/schemas/user';
-import type { SandboxContext } from './context';
-import type { UserRecord } from './store';
+export { exceededLimit } from '../provider/limits.js';
+import type { Limits } from '../provider/schemas/limits.js';
+import { DEBIT_CARD_L2 } from '../provider/schemas/user.js';
+import type { SandboxContext } from './context.js';
+import type { UserRecord } from './store.js';
 
 // Standard limits (without the higher scope) are not shown anywhere: the sandbox's own values.
 export const STANDARD_LIMITS = { daily: 500, weekly: 1_000, monthly: 2_500, yearly: 7_500 } as const;

@@ -1,5 +1,5 @@
-import { loadConfig } from '../config';
-import { createSandbox } from './server';
+import { loadConfig } from '../config.js';
+import { createSandbox } from './server.js';
 
 // `npm run sandbox`: the provider sandbox alone.
 const config = loadConfig();

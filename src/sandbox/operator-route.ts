@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { SandboxContext } from './context';
-import { notFound, SandboxError, sendError, validationError } from './errors';
-import { parseWith } from './provider-route';
-import { own } from './store';
+import type { SandboxContext } from './context.js';
+import { notFound, SandboxError, sendError, validationError } from './errors.js';
+import { parseWith } from './provider-route.js';
+import { own } from './store.js';
 
 // Operator routes play the provider's reviewers and customers and the outside world. They take
 // no provider credentials (the sandbox listens on loopback), validate their body with zod, answer

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SandboxState } from './store';
+import type { SandboxState } from './store.js';
 
 // State survives a restart when a state file is configured: written whole (tmp file, then
 // rename, so a crash never leaves half a file) shortly after each change.

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { type Actor, type AuthOptions, authenticate, rawQueryParam, resolveActor } from './auth';
-import type { SandboxContext } from './context';
-import { SandboxError, sendError, validationError } from './errors';
-import type { Credential } from './store';
+import { type Actor, type AuthOptions, authenticate, rawQueryParam, resolveActor } from './auth.js';
+import type { SandboxContext } from './context.js';
+import { SandboxError, sendError, validationError } from './errors.js';
+import type { Credential } from './store.js';
 
 // Registers a provider route: fault knobs, authentication, masquerade, the v2 version header,
 // body parsing with the documented error body, and replay of requests with an Idempotency-Key.

@@ -1,20 +1,20 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { CallbackSender } from './callbacks';
-import type { SandboxContext } from './context';
-import { loadState, stateWriter } from './persistence';
-import { registerOperatorRoutes } from './routes/operator';
-import { registerTransferRoutes } from './routes/transfers';
-import { registerWalletRoutes } from './routes/wallets';
-import { Faults } from './faults';
-import { registerAccountRoutes } from './routes/accounts';
-import { registerOrderRoutes } from './routes/orders';
-import { registerPaymentMethodRoutes } from './routes/payment-methods';
-import { registerSessionRoutes } from './routes/sessions';
-import { registerUserRoutes } from './routes/users';
-import { registerKycOperatorRoutes } from './routes/operator-kyc';
-import { registerPaymentOperatorRoutes } from './routes/operator-payments';
-import { registerPageRoutes } from './routes/pages';
-import { emptyState, Store, upgradeState } from './store';
+import { CallbackSender } from './callbacks.js';
+import type { SandboxContext } from './context.js';
+import { loadState, stateWriter } from './persistence.js';
+import { registerOperatorRoutes } from './routes/operator.js';
+import { registerTransferRoutes } from './routes/transfers.js';
+import { registerWalletRoutes } from './routes/wallets.js';
+import { Faults } from './faults.js';
+import { registerAccountRoutes } from './routes/accounts.js';
+import { registerOrderRoutes } from './routes/orders.js';
+import { registerPaymentMethodRoutes } from './routes/payment-methods.js';
+import { registerSessionRoutes } from './routes/sessions.js';
+import { registerUserRoutes } from './routes/users.js';
+import { registerKycOperatorRoutes } from './routes/operator-kyc.js';
+import { registerPaymentOperatorRoutes } from './routes/operator-payments.js';
+import { registerPageRoutes } from './routes/pages.js';
+import { emptyState, Store, upgradeState } from './store.js';
 
 export interface SandboxOptions {
   /** The master account's credentials (PROVIDER_API_KEY / PROVIDER_SECRET_KEY). */

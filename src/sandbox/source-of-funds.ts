@@ -1,7 +1,7 @@
-import { REVIEWER_NOTES, type ReviewerNoteKey } from '../provider/reviewer-notes';
-import type { PaymentMethodRecord } from './store';
-import type { SandboxContext } from './context';
-import { deriveAccountStatus } from './kyc';
+import { REVIEWER_NOTES, type ReviewerNoteKey } from '../provider/reviewer-notes.js';
+import type { PaymentMethodRecord } from './store.js';
+import type { SandboxContext } from './context.js';
+import { deriveAccountStatus } from './kyc.js';
 
 // Spec 3.1: the account's individualSourceOfFunds follows a payment method only when that method
 // is the source of funds.

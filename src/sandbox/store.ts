@@ -1,10 +1,10 @@
-import type { Account } from '../provider/schemas/account';
-import type { Order } from '../provider/schemas/reservation';
-import type { PaymentMethod } from '../provider/schemas/payment-method';
-import type { Transaction } from '../provider/schemas/transaction';
-import type { Transfer } from '../provider/schemas/transfer';
-import type { User } from '../provider/schemas/user';
-import type { Wallet } from '../provider/schemas/wallet';
+import type { Account } from '../provider/schemas/account.js';
+import type { Order } from '../provider/schemas/reservation.js';
+import type { PaymentMethod } from '../provider/schemas/payment-method.js';
+import type { Transaction } from '../provider/schemas/transaction.js';
+import type { Transfer } from '../provider/schemas/transfer.js';
+import type { User } from '../provider/schemas/user.js';
+import type { Wallet } from '../provider/schemas/wallet.js';
 
 // The sandbox's whole state: plain data, so that it can be written to and read from a file.
 

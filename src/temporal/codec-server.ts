@@ -1,7 +1,7 @@
 import type { Payload } from '@temporalio/common';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { EncryptionCodec } from './codec';
+import type { EncryptionCodec } from './codec.js';
 
 // The codec server the Temporal UI calls to show encrypted payloads decoded (and to encode what
 // an operator types, e.g. a signal's input). It holds the payload key: serve it on loopback, or

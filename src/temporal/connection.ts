@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
-import { type Config, temporalAddress } from '../config';
-import { codecFromConfig, encryptingDataConverter } from './codec';
+import { type Config, temporalAddress } from '../config.js';
+import { codecFromConfig, encryptingDataConverter } from './codec.js';
 
 /** A client of this deployment: the configured server, namespace and payload encryption. */
 export async function connectClient(config: Config): Promise<Client> {

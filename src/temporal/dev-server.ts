@@ -3,8 +3,8 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { allSearchAttributes, searchAttributeCliArgs } from './search-attributes';
-import type { CliLocation } from './cli';
+import { allSearchAttributes, searchAttributeCliArgs } from './search-attributes.js';
+import type { CliLocation } from './cli.js';
 
 // The Temporal dev server (SQLite, Web UI) as a child process this program owns: started with
 // the search attributes the workflows use and the dynamic config that updates need, awaited with

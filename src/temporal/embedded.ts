@@ -1,5 +1,5 @@
-import { findTemporalCli } from './cli';
-import { type DevServer, startDevServer } from './dev-server';
+import { findTemporalCli } from './cli.js';
+import { type DevServer, startDevServer } from './dev-server.js';
 
 /** Finds or builds the CLI, then starts the dev server; progress goes to `log`. */
 export async function startEmbeddedTemporal(opts: { port: number; uiPort: number; dbFile: string; logFile: string; namespace: string; uiCodecEndpoint?: string; log: (line: string) => void }): Promise<DevServer> {

@@ -1,6 +1,6 @@
-import { ProviderClient } from '../../src/provider/client';
-import { operatorCalls } from './operator';
-import { createSandbox, type SandboxOptions } from '../../src/sandbox/server';
+import { ProviderClient } from '../../src/provider/client.js';
+import { operatorCalls } from './operator.js';
+import { createSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 // A sandbox on an ephemeral port with a clock the test moves, and clients that sign with the same
 // clock (so that jumping 30 minutes ahead does not make their timestamps stale).

@@ -1,19 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Reminder } from '../../activities/notify';
-import { LocalClaimStore } from '../../src/claims/store';
+import type { Reminder } from '../../activities/notify.js';
+import { LocalClaimStore } from '../../src/claims/store.js';
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { clientFor } from '../../src/temporal/connection';
+import { clientFor } from '../../src/temporal/connection.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { WalletsClient } from '../../src/client/wallets';
-import { loadConfig } from '../../src/config';
-import { createIngress } from '../../src/ingress/server';
-import { providerFromConfig } from '../../src/provider/from-config';
-import { createSandbox } from '../../src/sandbox/server';
-import { createWorker } from '../../worker/create-worker';
-import { operatorCalls } from './operator';
+import { WalletsClient } from '../../src/client/wallets.js';
+import { loadConfig } from '../../src/config.js';
+import { createIngress } from '../../src/ingress/server.js';
+import { providerFromConfig } from '../../src/provider/from-config.js';
+import { createSandbox } from '../../src/sandbox/server.js';
+import { createWorker } from '../../worker/create-worker.js';
+import { operatorCalls } from './operator.js';
 
 // A whole product stack for one test file: the sandbox and the ingress on ephemeral ports, and a
 // worker on a task queue of its own, against the run's shared Temporal dev server.

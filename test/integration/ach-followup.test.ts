@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AchFollowupClient } from '../../src/client/ach-followup';
-import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors';
-import * as api from '../../src/provider/endpoints';
-import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document';
-import { eventually, startStack, type Stack } from '../helpers/stack';
+import { AchFollowupClient } from '../../src/client/ach-followup.js';
+import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
+import * as api from '../../src/provider/endpoints.js';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 

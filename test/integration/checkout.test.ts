@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { CheckoutClient, CheckoutEndedError } from '../../src/client/checkout';
-import { InputRejectedError, ProcessNotFoundError } from '../../src/client/errors';
-import * as api from '../../src/provider/endpoints';
-import type { Order } from '../../src/provider/schemas/reservation';
-import { eventually, startStack, type Stack } from '../helpers/stack';
+import { CheckoutClient, CheckoutEndedError } from '../../src/client/checkout.js';
+import { InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
+import * as api from '../../src/provider/endpoints.js';
+import type { Order } from '../../src/provider/schemas/reservation.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
-import { walletQuery } from '../../workflows/messages/wallet';
-import { startStack, type Stack } from '../helpers/stack';
+import { walletQuery } from '../../workflows/messages/wallet.js';
+import { startStack, type Stack } from '../helpers/stack.js';
 
 describe('payloads are encrypted before Temporal stores them', () => {
   let stack: Stack;

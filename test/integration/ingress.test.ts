@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { request } from 'undici';
-import { createIngress } from '../../src/ingress/server';
-import { callbackSignature } from '../../src/provider/signing';
-import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet';
-import { eventually, startStack, type Stack } from '../helpers/stack';
+import { createIngress } from '../../src/ingress/server.js';
+import { callbackSignature } from '../../src/provider/signing.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const callback = (walletId: string, over: Record<string, unknown> = {}) =>
   JSON.stringify({ id: 'TR_INGRESS1', createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [], ...over });

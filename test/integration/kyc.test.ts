@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import type { Payload } from '@temporalio/common';
-import { EncryptionCodec } from '../../src/temporal/codec';
+import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { after, before, describe, it } from 'node:test';
-import type { TimingInput } from '../../workflows/messages/common';
-import { refreshSignal } from '../../workflows/messages/common';
-import type { KycState } from '../../workflows/messages/kyc';
-import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors';
-import { KycClient } from '../../src/client/kyc';
-import * as api from '../../src/provider/endpoints';
-import type { ReviewerNoteKey } from '../../src/provider/reviewer-notes';
-import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document';
-import { eventually, startStack, type Stack } from '../helpers/stack';
+import type { TimingInput } from '../../workflows/messages/common.js';
+import { refreshSignal } from '../../workflows/messages/common.js';
+import type { KycState } from '../../workflows/messages/kyc.js';
+import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
+import { KycClient } from '../../src/client/kyc.js';
+import * as api from '../../src/provider/endpoints.js';
+import type { ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 const PDF = Buffer.from('%PDF-1.4 statement');

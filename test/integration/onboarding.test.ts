@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors';
-import { OnboardingClient } from '../../src/client/onboarding';
-import { eventually, startStack, type Stack } from '../helpers/stack';
+import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
+import { OnboardingClient } from '../../src/client/onboarding.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { InputRejectedError } from '../../src/client/errors';
-import { ProvisioningClient } from '../../src/client/provisioning';
-import { ProviderClient } from '../../src/provider/client';
-import { generateClientSecret } from '../../src/provider/client-token';
-import { readAccount } from '../../src/provider/endpoints';
-import { eventually, startStack, type Stack, temporalAddress } from '../helpers/stack';
-import { kill, spawnWorker } from '../helpers/worker-process';
+import { InputRejectedError } from '../../src/client/errors.js';
+import { ProvisioningClient } from '../../src/client/provisioning.js';
+import { ProviderClient } from '../../src/provider/client.js';
+import { generateClientSecret } from '../../src/provider/client-token.js';
+import { readAccount } from '../../src/provider/endpoints.js';
+import { eventually, startStack, type Stack, temporalAddress } from '../helpers/stack.js';
+import { kill, spawnWorker } from '../helpers/worker-process.js';
 
 describe('account provisioning for client-held tokens (spec 5.3)', () => {
   let stack: Stack;

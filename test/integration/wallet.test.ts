@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { INTEREST_PAYMENTS_SRN } from '../../src/provider/srn';
-import { callbackSignature } from '../../src/provider/signing';
-import type { Transaction } from '../../src/provider/schemas/transaction';
-import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet';
-import { eventually, startStack, type Stack } from '../helpers/stack';
+import { INTEREST_PAYMENTS_SRN } from '../../src/provider/srn.js';
+import { callbackSignature } from '../../src/provider/signing.js';
+import type { Transaction } from '../../src/provider/schemas/transaction.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 type Delivery = { outcomes: Array<number | string> };
 type OperatorTx = { transaction: Transaction; delivery?: Delivery };

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ClaimIntegrityError, LocalClaimStore, putValue } from '../../src/claims/store';
+import { ClaimIntegrityError, LocalClaimStore, putValue } from '../../src/claims/store.js';
 
 describe('claim store: what end users provide travels by reference', () => {
   const dir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CLI_VERSION, cacheDir, findTemporalCli } from '../../src/temporal/cli';
+import { CLI_VERSION, cacheDir, findTemporalCli } from '../../src/temporal/cli.js';
 
 // The order in which the Temporal CLI is found, with fake binaries in temporary folders; the
 // build path itself runs for real in CI on a fresh machine (scripts/test.ts).

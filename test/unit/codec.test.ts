@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { request } from 'undici';
-import { EncryptionCodec } from '../../src/temporal/codec';
-import { createCodecServer } from '../../src/temporal/codec-server';
+import { EncryptionCodec } from '../../src/temporal/codec.js';
+import { createCodecServer } from '../../src/temporal/codec-server.js';
 
 const payload = (v: unknown) => defaultPayloadConverter.toPayload(v);
 const secret = { link: 'https://verify.example.test/s/3f9a', ssnRef: 'local:abc' };

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server';
-import { allSearchAttributes } from '../../src/temporal/search-attributes';
+import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server.js';
+import { allSearchAttributes } from '../../src/temporal/search-attributes.js';
 
 // No Docker engine runs on these machines: this checks what can be checked without one, that
 // docker-compose.yml parses and agrees with the code it deploys.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config';
-import { parseDuration } from '../../src/duration';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { parseDuration } from '../../src/duration.js';
 
 describe('configuration', () => {
   it('has working defaults for the embedded stack', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import * as api from '../../src/provider/endpoints';
-import { ProviderError } from '../../src/provider/errors';
-import { requestSignature } from '../../src/provider/signing';
-import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox';
+import * as api from '../../src/provider/endpoints.js';
+import { ProviderError } from '../../src/provider/errors.js';
+import { requestSignature } from '../../src/provider/signing.js';
+import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const isDenied = (code?: string) => (e: unknown) => e instanceof ProviderError && e.status === 401 && e.body.type === 'AccessDeniedException' && (code === undefined || e.body.errorCode === code);
 

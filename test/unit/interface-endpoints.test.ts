@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { registerClientToken, generateClientSecret } from '../../src/provider/client-token';
-import * as endpoints from '../../src/provider/endpoints';
-import { ProviderError } from '../../src/provider/errors';
-import { callbackSignature } from '../../src/provider/signing';
-import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox';
+import { registerClientToken, generateClientSecret } from '../../src/provider/client-token.js';
+import * as endpoints from '../../src/provider/endpoints.js';
+import { ProviderError } from '../../src/provider/errors.js';
+import { callbackSignature } from '../../src/provider/signing.js';
+import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // Every endpoint of the interface: the client's request is accepted by the sandbox and its
 // response parses with the client's schema. The last test checks that none was left out.

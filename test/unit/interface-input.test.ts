@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MockAgent } from 'undici';
-import { ProviderClient } from '../../src/provider/client';
-import { generateClientSecret, registerClientToken } from '../../src/provider/client-token';
-import * as api from '../../src/provider/endpoints';
-import { ProviderInputError } from '../../src/provider/errors';
-import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document';
+import { ProviderClient } from '../../src/provider/client.js';
+import { generateClientSecret, registerClientToken } from '../../src/provider/client-token.js';
+import * as api from '../../src/provider/endpoints.js';
+import { ProviderInputError } from '../../src/provider/errors.js';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 
 // Bad input to each client function is refused before any request is sent, with a message that
 // names the field. The dispatcher below fails the test if anything reaches the network.

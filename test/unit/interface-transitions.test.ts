@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import * as api from '../../src/provider/endpoints';
-import { ProviderError } from '../../src/provider/errors';
-import { REVIEWER_NOTES } from '../../src/provider/reviewer-notes';
-import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox';
+import * as api from '../../src/provider/endpoints.js';
+import { ProviderError } from '../../src/provider/errors.js';
+import { REVIEWER_NOTES } from '../../src/provider/reviewer-notes.js';
+import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // The state machines of spec 3 and the rules of spec 8, driven by operator routes (the provider's
 // reviewers and customers) and observed through the client, as a product using them would.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Transaction } from '../../src/provider/schemas/transaction';
-import { balances, emptyLedger, LIMITS, recent, record } from '../../workflows/lib/ledger';
+import type { Transaction } from '../../src/provider/schemas/transaction.js';
+import { balances, emptyLedger, LIMITS, recent, record } from '../../workflows/lib/ledger.js';
 
 const W = 'WA_LEDGER';
 const tx = (id: string, status: string, amount = 1, extra: Partial<Transaction> = {}): Transaction => ({

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockAgent } from 'undici';
-import { toActivityFailure } from '../../activities/provider-failure';
-import { ProviderClient } from '../../src/provider/client';
-import { readTransfer } from '../../src/provider/endpoints';
-import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from '../../src/provider/errors';
+import { toActivityFailure } from '../../activities/provider-failure.js';
+import { ProviderClient } from '../../src/provider/client.js';
+import { readTransfer } from '../../src/provider/endpoints.js';
+import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from '../../src/provider/errors.js';
 
 function clientAnswering(status: number, body: string) {
   const agent = new MockAgent();

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { HISTORIES_KEY, replayFiles } from '../../scripts/replay';
-import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec';
+import { HISTORIES_KEY, replayFiles } from '../../scripts/replay.js';
+import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec.js';
 
 // Histories recorded from real runs (scripts/record-histories.ts) must replay against the
 // current workflow code; a breaking change must be caught here, not by running workflows.

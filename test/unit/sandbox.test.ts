@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { ProviderClient } from '../../src/provider/client';
-import { createWallet, listWalletTransactions, readTransfer, readWallet } from '../../src/provider/endpoints';
-import { ProviderError } from '../../src/provider/errors';
-import { errorBody } from '../../src/provider/schemas/error';
-import { requestSignature } from '../../src/provider/signing';
-import { createSandbox, type Sandbox } from '../../src/sandbox/server';
+import { ProviderClient } from '../../src/provider/client.js';
+import { createWallet, listWalletTransactions, readTransfer, readWallet } from '../../src/provider/endpoints.js';
+import { ProviderError } from '../../src/provider/errors.js';
+import { errorBody } from '../../src/provider/schemas/error.js';
+import { requestSignature } from '../../src/provider/signing.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 const API_KEY = 'AK-UNIT';
 const SECRET = 'SK-UNIT-SECRET-0001';

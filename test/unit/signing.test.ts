@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MockAgent } from 'undici';
 import { z } from 'zod';
-import { ProviderClient } from '../../src/provider/client';
-import { defineEndpoint } from '../../src/provider/endpoint';
-import { createWallet, readTransfer } from '../../src/provider/endpoints';
-import { ProviderInputError } from '../../src/provider/errors';
-import { accountId } from '../../src/provider/schemas/common';
-import { callbackSignature, requestSignature, signatureMatches } from '../../src/provider/signing';
+import { ProviderClient } from '../../src/provider/client.js';
+import { defineEndpoint } from '../../src/provider/endpoint.js';
+import { createWallet, readTransfer } from '../../src/provider/endpoints.js';
+import { ProviderInputError } from '../../src/provider/errors.js';
+import { accountId } from '../../src/provider/schemas/common.js';
+import { callbackSignature, requestSignature, signatureMatches } from '../../src/provider/signing.js';
 
 // Vectors computed by hand, outside this code base:
 //   printf '%s' '<url><body>' | openssl dgst -sha256 -hmac SK-VECTOR-SECRET

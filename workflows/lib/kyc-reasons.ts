@@ -1,4 +1,4 @@
-import { REVIEWER_NOTES, type ReviewerNoteKey } from '../../src/provider/reviewer-notes';
+import { REVIEWER_NOTES, type ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
 
 // Turns a reviewer's note on a profile field (spec 2.3) into what the end user must do about
 // it. Pure, so that workflow, client and tests share it.

@@ -1,4 +1,4 @@
-import type { Transaction } from '../../src/provider/schemas/transaction';
+import type { Transaction } from '../../src/provider/schemas/transaction.js';
 
 // A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
 // functions: the workflow carries the state across continue-as-new, and tests exercise the rules

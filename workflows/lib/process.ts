@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { z } from 'zod';
-import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes';
-import { INPUT_REJECTED, refreshSignal, type Timing } from '../messages/common';
+import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes.js';
+import { INPUT_REJECTED, refreshSignal, type Timing } from '../messages/common.js';
 
 // Building blocks of every process workflow.
 

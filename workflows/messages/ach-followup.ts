@@ -1,7 +1,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document';
-import { claimRef, type ClaimRef, timing } from './common';
+import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
+import { claimRef, type ClaimRef, timing } from './common.js';
 
 // ACH authorization follow-up (spec 3.1): messages shared by the workflow and its client.
 

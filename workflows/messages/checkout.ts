@@ -1,8 +1,8 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { currencyCode, transferId, userId } from '../../src/provider/schemas/common';
-import type { Limits } from '../../src/provider/schemas/limits';
-import { timing } from './common';
+import { currencyCode, transferId, userId } from '../../src/provider/schemas/common.js';
+import type { Limits } from '../../src/provider/schemas/limits.js';
+import { timing } from './common.js';
 
 // Reservation checkout (spec 2.6, 4.3, open-points "Reservations and card purchases"): messages
 // shared by the workflow and its client.

@@ -1,8 +1,8 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { countryCode } from '../../src/provider/schemas/account';
-import type { Limits } from '../../src/provider/schemas/limits';
-import { timing } from './common';
+import { countryCode } from '../../src/provider/schemas/account.js';
+import type { Limits } from '../../src/provider/schemas/limits.js';
+import { timing } from './common.js';
 
 // Onboarding for higher card-purchase limits (spec 2.7, 2.8, 4.5 to 4.7, 8): messages shared by
 // the workflow and its client.
@@ -21,7 +21,7 @@ export const onboardingInput = z.object({
 export type OnboardingInput = z.input<typeof onboardingInput>;
 
 /** Spec 8's higher limits, which the limits calculation must show once the user is approved. */
-export { higherLimitsFor } from '../../src/provider/limits';
+export { higherLimitsFor } from '../../src/provider/limits.js';
 
 /**
  * A request for the onboarding link. It names the user it is for, so that a link is never handed

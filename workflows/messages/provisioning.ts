@@ -1,7 +1,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
-import { countryCode } from '../../src/provider/schemas/account';
-import { claimRef } from './common';
+import { countryCode } from '../../src/provider/schemas/account.js';
+import { claimRef } from './common.js';
 
 // Account provisioning for client-held tokens (spec 5.3): messages shared with the client.
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { walletType } from '../../src/provider/schemas/wallet';
+import { walletType } from '../../src/provider/schemas/wallet.js';
 
 // Inputs of the wallet workflows as zod schemas: the client and the ingress validate with them;
 // workflow code imports only their types, so zod stays out of the workflow bundle.

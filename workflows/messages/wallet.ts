@@ -1,9 +1,9 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Transaction } from '../../src/provider/schemas/transaction';
-import type { Balance, Entry, LedgerState, Observation } from '../lib/ledger';
-import type { WalletInputFields } from './wallet-inputs';
+import type { Transaction } from '../../src/provider/schemas/transaction.js';
+import type { Balance, Entry, LedgerState, Observation } from '../lib/ledger.js';
+import type { WalletInputFields } from './wallet-inputs.js';
 
-export type { OpenWalletInput } from './wallet-inputs';
+export type { OpenWalletInput } from './wallet-inputs.js';
 
 // Messages and inputs of the wallet processes, defined once and shared by the workflows, the
 // ingress and the client for backend services.

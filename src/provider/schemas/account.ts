@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, amounts, epochMs } from './common';
+import { accountId, amounts, epochMs } from './common.js';
 
 // Spec 2.3 and open-points "Accounts and users".
 export const profileFieldStatus = z.enum(['OPEN', 'PENDING', 'APPROVED']);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { accountId, userId } from './common';
-import { countryCode } from './account';
+import { accountId, userId } from './common.js';
+import { countryCode } from './account.js';
 
 // Spec 4.6 and open-points "Limits calculation".
 export const limitsRequest = z.object({

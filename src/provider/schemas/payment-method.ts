@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { epochMs, unknownNullable } from './common';
-import { countryCode } from './account';
+import { epochMs, unknownNullable } from './common.js';
+import { countryCode } from './account.js';
 
 // Spec 2.2, 3.1 and open-points "Payment methods".
 export const paymentMethodId = z.string().regex(/^(PA|PM)[-_][A-Za-z0-9]+$/, { message: 'a payment method id must look like PA_<id>' });

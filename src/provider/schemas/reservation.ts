@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, epochMs } from './common';
+import { accountId, epochMs } from './common.js';
 
 // Spec 2.6, 4.3 and open-points "Reservations and card purchases".
 export const reservationRequest = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochMs, transactionId, unknownNullable } from './common';
+import { epochMs, transactionId, unknownNullable } from './common.js';
 
 // Spec 2.4: the callback payload. Only CONFIRMED is documented; a transaction first seen on a
 // blockchain is "reported pending", so any other upper-case status is accepted as-is.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { amounts, epochMs, userId } from './common';
-import { accountStatus } from './account';
+import { amounts, epochMs, userId } from './common.js';
+import { accountStatus } from './account.js';
 
 // Spec 2.7 and open-points "Create user".
 export const DEBIT_CARD_L2 = 'DEBIT_CARD_L2';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amounts, epochMs, walletId } from './common';
+import { amounts, epochMs, walletId } from './common.js';
 
 export const walletType = z.enum(['DEFAULT', 'ENTERPRISE', 'SAVINGS']);
 export type WalletType = z.infer<typeof walletType>;

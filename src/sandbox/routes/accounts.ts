@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type CreateAccountRequest, createAccountRequest, documentFieldIds, type UpdateAccountRequest, updateAccountRequest } from '../../provider/schemas/account';
-import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document';
-import { accountFor } from '../access';
-import type { AuthOptions } from '../auth';
-import type { SandboxContext } from '../context';
-import { SandboxError, validationError } from '../errors';
-import { newId } from '../ids';
-import { deriveAccountStatus, fieldDefinition, newField, PROFILE_FIELDS } from '../kyc';
-import { providerRoute } from '../provider-route';
-import type { AccountRecord } from '../store';
-import { DEPOSIT_NETWORKS } from './wallets';
+import { type CreateAccountRequest, createAccountRequest, documentFieldIds, type UpdateAccountRequest, updateAccountRequest } from '../../provider/schemas/account.js';
+import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document.js';
+import { accountFor } from '../access.js';
+import type { AuthOptions } from '../auth.js';
+import type { SandboxContext } from '../context.js';
+import { SandboxError, validationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { deriveAccountStatus, fieldDefinition, newField, PROFILE_FIELDS } from '../kyc.js';
+import { providerRoute } from '../provider-route.js';
+import type { AccountRecord } from '../store.js';
+import { DEPOSIT_NETWORKS } from './wallets.js';
 
 export function refreshStatus(rec: AccountRecord): void {
   rec.account.status = deriveAccountStatus(rec.account);

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { REVIEWER_NOTES, reviewerNoteKeys, type ReviewerNoteKey } from '../../provider/reviewer-notes';
-import { DEBIT_CARD_L2 } from '../../provider/schemas/user';
-import type { SandboxContext } from '../context';
-import { validationError } from '../errors';
-import { faultSchema } from '../faults';
-import { deriveAccountStatus } from '../kyc';
-import { lookup, operatorRoute } from '../operator-route';
-import { followSourceOfFunds } from '../source-of-funds';
+import { REVIEWER_NOTES, reviewerNoteKeys, type ReviewerNoteKey } from '../../provider/reviewer-notes.js';
+import { DEBIT_CARD_L2 } from '../../provider/schemas/user.js';
+import type { SandboxContext } from '../context.js';
+import { validationError } from '../errors.js';
+import { faultSchema } from '../faults.js';
+import { deriveAccountStatus } from '../kyc.js';
+import { lookup, operatorRoute } from '../operator-route.js';
+import { followSourceOfFunds } from '../source-of-funds.js';
 
 // Operator routes that play the provider's reviewers and its operator: profile field reviews,
 // user approval for higher limits, account features, the ACH form flow, and fault knobs.

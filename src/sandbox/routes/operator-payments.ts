@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Order } from '../../provider/schemas/reservation';
-import type { SandboxContext } from '../context';
-import { completedTransfer, deliverCallback, depositFromTransfer } from '../deposits';
-import { SandboxError, validationError } from '../errors';
-import { newId } from '../ids';
-import { countryOf, exceededLimit, limitsFor } from '../limits';
-import { lookup, operatorRoute } from '../operator-route';
-import { currentReservation } from './orders';
-import { DEPOSIT_NETWORKS } from './wallets';
+import type { Order } from '../../provider/schemas/reservation.js';
+import type { SandboxContext } from '../context.js';
+import { completedTransfer, deliverCallback, depositFromTransfer } from '../deposits.js';
+import { SandboxError, validationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { countryOf, exceededLimit, limitsFor } from '../limits.js';
+import { lookup, operatorRoute } from '../operator-route.js';
+import { currentReservation } from './orders.js';
+import { DEPOSIT_NETWORKS } from './wallets.js';
 
 // Operator routes that play the card buyer on the hosted page and the blockchains that pay into
 // attached addresses.

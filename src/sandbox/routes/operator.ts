@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { INTEREST_PAYMENTS_SRN } from '../../provider/srn';
-import type { Transaction } from '../../provider/schemas/transaction';
-import type { SandboxContext } from '../context';
-import { validationError } from '../errors';
-import { lookup, operatorRoute } from '../operator-route';
-import { newHex } from '../ids';
-import { completedTransfer, credit, deliverCallback, depositFromTransfer, newTransaction } from '../deposits';
-import { DEPOSIT_NETWORKS } from './wallets';
+import { INTEREST_PAYMENTS_SRN } from '../../provider/srn.js';
+import type { Transaction } from '../../provider/schemas/transaction.js';
+import type { SandboxContext } from '../context.js';
+import { validationError } from '../errors.js';
+import { lookup, operatorRoute } from '../operator-route.js';
+import { newHex } from '../ids.js';
+import { completedTransfer, credit, deliverCallback, depositFromTransfer, newTransaction } from '../deposits.js';
+import { DEPOSIT_NETWORKS } from './wallets.js';
 
 // Operator routes play the outside world: a blockchain deposit arriving (pending, then
 // confirmed), an interest payout, and the callback knobs. They need no provider credentials,

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { type ReservationRequest, reservationRequest } from '../../provider/schemas/reservation';
-import type { AuthOptions } from '../auth';
-import type { SandboxContext } from '../context';
-import { notFound, SandboxError, validationError } from '../errors';
-import { newId } from '../ids';
-import { providerRoute } from '../provider-route';
-import { own, type ReservationRecord } from '../store';
+import { type ReservationRequest, reservationRequest } from '../../provider/schemas/reservation.js';
+import type { AuthOptions } from '../auth.js';
+import type { SandboxContext } from '../context.js';
+import { notFound, SandboxError, validationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { providerRoute } from '../provider-route.js';
+import { own, type ReservationRecord } from '../store.js';
 
 /** A reservation past its lifetime is EXPIRED from then on (checked when it is looked at). */
 export function currentReservation(ctx: SandboxContext, id: string): ReservationRecord {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { SandboxContext } from '../context';
-import { own } from '../store';
-import { currentReservation } from './orders';
+import type { SandboxContext } from '../context.js';
+import { own } from '../store.js';
+import { currentReservation } from './orders.js';
 
 // The two pages a person opens: the onboarding link (spec 2.8) and the hosted checkout (spec 4.3).
 // Deliberately plain; what matters is their life cycle.

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { type AttachBlockchainsRequest, attachBlockchainsRequest, type CreatePaymentMethodRequest, createPaymentMethodRequest, type PaymentMethod } from '../../provider/schemas/payment-method';
-import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document';
+import { type AttachBlockchainsRequest, attachBlockchainsRequest, type CreatePaymentMethodRequest, createPaymentMethodRequest, type PaymentMethod } from '../../provider/schemas/payment-method.js';
+import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document.js';
 import { createHash } from 'node:crypto';
-import { paymentMethodFor } from '../access';
-import type { AuthOptions } from '../auth';
-import type { SandboxContext } from '../context';
-import { SandboxError, validationError } from '../errors';
-import { newId } from '../ids';
-import { deriveAccountStatus, newField } from '../kyc';
-import { providerRoute } from '../provider-route';
-import { followSourceOfFunds } from '../source-of-funds';
-import { DEPOSIT_NETWORKS } from './wallets';
+import { paymentMethodFor } from '../access.js';
+import type { AuthOptions } from '../auth.js';
+import type { SandboxContext } from '../context.js';
+import { SandboxError, validationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { deriveAccountStatus, newField } from '../kyc.js';
+import { providerRoute } from '../provider-route.js';
+import { followSourceOfFunds } from '../source-of-funds.js';
+import { DEPOSIT_NETWORKS } from './wallets.js';
 
 function addresses(method: PaymentMethod, list: string[]): void {
   method.blockchains ??= {};

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { clientSecret } from '../../provider/schemas/session';
-import type { AuthOptions } from '../auth';
-import type { SandboxContext } from '../context';
-import { validationError } from '../errors';
-import { newId } from '../ids';
-import { providerRoute } from '../provider-route';
+import { clientSecret } from '../../provider/schemas/session.js';
+import type { AuthOptions } from '../auth.js';
+import type { SandboxContext } from '../context.js';
+import { validationError } from '../errors.js';
+import { newId } from '../ids.js';
+import { providerRoute } from '../provider-route.js';
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   // 4.2 and 5.3: registers a client-generated secret. No account exists for it until the token

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { AuthOptions } from '../auth';
-import type { SandboxContext } from '../context';
-import { notFound } from '../errors';
-import { providerRoute } from '../provider-route';
+import type { AuthOptions } from '../auth.js';
+import type { SandboxContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { providerRoute } from '../provider-route.js';
 
 export function registerTransferRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   // 4.8: a transfer is visible to the account that owns it or whose wallet it paid into.

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { type LimitsRequest, limitsRequest } from '../../provider/schemas/limits';
-import { type CreateUserRequest, createUserRequest, DEBIT_CARD_L2, type User } from '../../provider/schemas/user';
-import { userFor } from '../access';
-import type { AuthOptions } from '../auth';
-import type { SandboxContext } from '../context';
-import { SandboxError, validationError } from '../errors';
-import { newHex, newId } from '../ids';
-import { countryOf, limitsFor } from '../limits';
-import { providerRoute } from '../provider-route';
-import { DEPOSIT_NETWORKS } from './wallets';
+import { type LimitsRequest, limitsRequest } from '../../provider/schemas/limits.js';
+import { type CreateUserRequest, createUserRequest, DEBIT_CARD_L2, type User } from '../../provider/schemas/user.js';
+import { userFor } from '../access.js';
+import type { AuthOptions } from '../auth.js';
+import type { SandboxContext } from '../context.js';
+import { SandboxError, validationError } from '../errors.js';
+import { newHex, newId } from '../ids.js';
+import { countryOf, limitsFor } from '../limits.js';
+import { providerRoute } from '../provider-route.js';
+import { DEPOSIT_NETWORKS } from './wallets.js';
 
 /** Spec 8: the onboarding link lives 30 minutes. */
 export const ONBOARDING_LINK_TTL_MS = 30 * 60_000;

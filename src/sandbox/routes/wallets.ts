@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { createWalletRequest, type CreateWalletRequest, type Wallet } from '../../provider/schemas/wallet';
-import type { AuthOptions } from '../auth';
-import type { SandboxContext } from '../context';
-import { notFound } from '../errors';
-import { newHex, newId } from '../ids';
-import { providerRoute } from '../provider-route';
+import { createWalletRequest, type CreateWalletRequest, type Wallet } from '../../provider/schemas/wallet.js';
+import type { AuthOptions } from '../auth.js';
+import type { SandboxContext } from '../context.js';
+import { notFound } from '../errors.js';
+import { newHex, newId } from '../ids.js';
+import { providerRoute } from '../provider-route.js';
 
 /** Currencies that get a deposit address, and the network their address lives on. */
 export const DEPOSIT_NETWORKS: Record<string, { network: string; address: () => string }> = {
