@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
-import { workflowsPath } from '../worker/create-worker.js';
+import { workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
 
 // `npm test`: one real Temporal dev server (temporary SQLite file) and one workflow bundle for
 // the whole run, then node's test runner over every test file, with its summary line.
@@ -23,7 +23,7 @@ try {
   server = await startEmbeddedTemporal({ port, uiPort, dbFile: join(dir, 'temporal.sqlite'), logFile: join(dir, 'temporal.log'), namespace: 'default', log: say });
   say(`Temporal dev server ready at ${server.address} (UI ${server.uiUrl})`);
 
-  const bundle = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
+  const bundle = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
   const bundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
 

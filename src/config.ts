@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
+import { LOG_LEVELS } from './telemetry/logger.js';
 
 // Every setting the product reads from the environment, with a working default for the
 // embedded stack. Parsed once; a bad value stops start-up with the variable's name.
@@ -64,6 +65,11 @@ const envSchema = z.object({
   /** Without PAYLOAD_ENCRYPTION_KEY, the embedded stack keeps a key of its own here. */
   PAYLOAD_KEY_FILE: nonEmpty.default('.data/payload.key'),
   CODEC_SERVER_PORT: port.default(4030),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** The worker's Prometheus endpoint (the SDK's metrics and the product's); off when unset. */
+  WORKER_METRICS_PORT: port.optional(),
+  /** Loopback by default; a container that Prometheus scrapes from outside sets 0.0.0.0. */
+  WORKER_METRICS_HOST: nonEmpty.default('127.0.0.1'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -110,6 +116,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
     claims: { dir: e.CLAIM_STORE_DIR },
     payloads: { key: e.PAYLOAD_ENCRYPTION_KEY, previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean), keyFile: e.PAYLOAD_KEY_FILE, codecServerPort: e.CODEC_SERVER_PORT },
+    telemetry: {
+      logLevel: e.LOG_LEVEL,
+      workerMetrics: e.WORKER_METRICS_PORT === undefined ? undefined : `${e.WORKER_METRICS_HOST}:${e.WORKER_METRICS_PORT}`,
+    },
     processes: {
       timing: { pollInitialMs: e.PROCESS_POLL_INITIAL, pollMaxMs: e.PROCESS_POLL_MAX, reminderAfterMs: e.PROCESS_REMINDER_AFTER, deadlineMs: e.PROCESS_DEADLINE, stallAfterMs: e.PROCESS_STALL_AFTER },
       kycMaxAttempts: e.KYC_MAX_ATTEMPTS,

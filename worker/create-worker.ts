@@ -13,6 +13,8 @@ import type { ProviderClient } from '../src/provider/client.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Bundled with the workflows: the interceptors that count processes started and finished. */
+export const workflowInterceptorModules = [fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url))];
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -38,14 +40,14 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     ...createPaymentMethodActivities({ provider, claims }),
     ...createUserActivities({ provider, accountId: config.provider.accountId }),
     ...createOrderActivities({ provider }),
-    ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs }, claims }),
+    ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs, onCall: provider.onCall }, claims }),
     ...createNotifyActivities(opts.notifier ?? logNotifier),
   };
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
-    ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath }),
+    ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath, interceptors: { workflowModules: workflowInterceptorModules } }),
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
     ...opts.overrides,

@@ -1,12 +1,19 @@
+import { Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
+import { createLogger } from '../src/telemetry/logger.js';
+import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
+import { providerCallMetrics } from '../src/telemetry/worker-metrics.js';
 import { createWorker } from './create-worker.js';
 
 // `npm run worker`: runs the workflows and activities until SIGINT/SIGTERM, then drains.
 const config = loadConfig();
-const provider = providerFromConfig(config);
+const logger = createLogger({ service: 'worker', level: config.telemetry.logLevel });
+// First, before any connection: the SDK's logs go to the JSON logger, its metrics to Prometheus.
+Runtime.install(workerRuntimeOptions({ logger, metricsBindAddress: config.telemetry.workerMetrics }));
+const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
 const { worker, connection } = await createWorker({ config, provider });
-console.log(`worker polling task queue ${config.temporal.taskQueue}; provider ${config.provider.baseUrl}`);
+logger.info({ taskQueue: config.temporal.taskQueue, provider: config.provider.baseUrl, metrics: config.telemetry.workerMetrics ?? 'off' }, 'worker polling');
 await worker.run();
 await provider.close();
 await connection.close();

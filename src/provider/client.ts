@@ -18,6 +18,8 @@ export interface ProviderClientOptions {
   timeoutMs?: number;
   dispatcher?: Dispatcher;
   now?: () => number;
+  /** Told of every call that went out: the endpoint's name, the status (none when no answer came) and the seconds it took. */
+  onCall?: (call: { endpoint: string; status: number | undefined; seconds: number }) => void;
 }
 
 export interface CallOptions<P, B> {
@@ -38,11 +40,14 @@ export class ProviderClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly now: () => number;
+  /** The observer of this client's calls (metrics), handed on to the token clients of the same worker. */
+  readonly onCall: ProviderClientOptions['onCall'];
 
   constructor(opts: ProviderClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.auth = opts.auth;
     this.now = opts.now ?? Date.now;
+    this.onCall = opts.onCall;
     const timeout = opts.timeoutMs ?? 15_000;
     this.ownsDispatcher = !opts.dispatcher;
     this.dispatcher =
@@ -95,8 +100,9 @@ export class ProviderClient {
       headers.authorization = `Bearer ${this.auth.token}`;
     }
 
-    let status: number;
+    let status: number | undefined;
     let text: string;
+    const sentAt = performance.now();
     try {
       const res = await request(url, {
         method: endpoint.method,
@@ -109,6 +115,8 @@ export class ProviderClient {
       text = await res.body.text();
     } catch (err) {
       throw new ProviderUnavailableError(callName, err);
+    } finally {
+      this.onCall?.({ endpoint: endpoint.name, status, seconds: (performance.now() - sentAt) / 1000 });
     }
 
     if (status < 200 || status >= 300) throw ProviderError.fromResponse(callName, status, text);

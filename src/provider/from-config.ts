@@ -1,9 +1,10 @@
 import type { Config } from '../config.js';
-import { ProviderClient } from './client.js';
+import { ProviderClient, type ProviderClientOptions } from './client.js';
 
 /** The provider client for the configured service (the sandbox unless PROVIDER_BASE_URL is set). */
-export function providerFromConfig(config: Config): ProviderClient {
+export function providerFromConfig(config: Config, extra: Pick<ProviderClientOptions, 'onCall'> = {}): ProviderClient {
   return new ProviderClient({
+    ...extra,
     baseUrl: config.provider.baseUrl,
     auth: { kind: 'signature', apiKey: config.provider.apiKey, secretKey: config.provider.secretKey },
     timeoutMs: config.provider.timeoutMs,

@@ -6,7 +6,8 @@ import { LocalClaimStore } from '../../src/claims/store.js';
 import { Client, Connection } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { clientFor } from '../../src/temporal/connection.js';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker';
+import { providerCallMetrics } from '../../src/telemetry/worker-metrics.js';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { loadConfig } from '../../src/config.js';
 import { createIngress } from '../../src/ingress/server.js';
@@ -26,10 +27,10 @@ export function temporalAddress(): string {
   return address;
 }
 
-export async function startStack(opts: { pollIntervalMs?: number } = {}) {
+export async function startStack(opts: { pollIntervalMs?: number; runtime?: RuntimeOptions } = {}) {
   if (!runtimeInstalled) {
     // Activity failures that tests provoke on purpose are logged as warnings; keep errors only.
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    Runtime.install(opts.runtime ?? { logger: new DefaultLogger('ERROR') });
     runtimeInstalled = true;
   }
   const pollIntervalMs = opts.pollIntervalMs ?? 3_600_000;
@@ -58,7 +59,7 @@ export async function startStack(opts: { pollIntervalMs?: number } = {}) {
     WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
     PAYLOAD_ENCRYPTION_KEY: payloadKey,
   });
-  const provider = providerFromConfig(config);
+  const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
   const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
   const claims = new LocalClaimStore(claimsDir);
   const reminders: Reminder[] = [];
