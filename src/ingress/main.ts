@@ -1,9 +1,11 @@
 import { loadConfig } from '../config.js';
 import { connectClient } from '../temporal/connection.js';
+import { createLogger } from '../telemetry/logger.js';
 import { createIngress } from './server.js';
 
 // `npm run ingress`: the callback receiver alone.
 const config = loadConfig();
+const logger = createLogger({ service: 'ingress', level: config.telemetry.logLevel });
 const client = await connectClient(config);
 const app = createIngress({
   client,
@@ -11,10 +13,10 @@ const app = createIngress({
   secretKey: config.provider.secretKey,
   maxBodyBytes: config.ingress.maxBodyBytes,
   walletPollIntervalMs: config.wallet.pollIntervalMs,
-  logger: true,
+  logger,
 });
 await app.listen({ port: config.ingress.port, host: '0.0.0.0' });
-console.log(`ingress listening on port ${config.ingress.port}; the provider should call ${config.ingress.publicUrl}/callbacks`);
+logger.info({ port: config.ingress.port, callbackUrl: `${config.ingress.publicUrl}/callbacks` }, 'ingress listening (metrics at /metrics)');
 const stop = () => void app.close().then(() => client.connection.close()).then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -1,8 +1,9 @@
 import type { Client } from '@temporalio/client';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
 import { transactionSignal, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import type { walletWorkflow } from '../../workflows/wallet.js';
+import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { parseCallback } from './route.js';
 
 // Receives the provider's callbacks and turns each verified one into a signal to the workflow
@@ -19,23 +20,32 @@ export interface IngressOptions {
   walletPollIntervalMs: number;
   /** How long to wait for Temporal before answering 503. */
   temporalTimeoutMs?: number;
-  logger?: boolean;
+  logger?: boolean | FastifyBaseLogger;
+  /** Served at GET /metrics; a registry of its own by default. */
+  metrics?: IngressMetrics;
 }
 
 export function createIngress(opts: IngressOptions): FastifyInstance {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: opts.maxBodyBytes });
+  const logging = typeof opts.logger === 'object' ? { loggerInstance: opts.logger } : { logger: opts.logger ?? false };
+  const app = Fastify({ ...logging, bodyLimit: opts.maxBodyBytes });
+  const metrics = opts.metrics ?? createIngressMetrics();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const deadline = opts.temporalTimeoutMs ?? 5_000;
 
   app.post('/callbacks', async (req, reply) => {
+    const arrived = performance.now();
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const provided = req.headers['x-api-signature'];
     if (typeof provided !== 'string' || !signatureMatches(callbackSignature(opts.secretKey, raw), provided.toLowerCase())) {
+      metrics.callback('bad_signature');
       return reply.code(401).send({ error: 'invalid signature', detail: 'X-API-Signature must be the hex HMAC-SHA256 of the raw body, keyed with the account secret key' });
     }
     const parsed = parseCallback(raw);
-    if (!parsed.ok) return reply.code(400).send({ error: 'malformed callback', detail: parsed.error });
+    if (!parsed.ok) {
+      metrics.callback('malformed');
+      return reply.code(400).send({ error: 'malformed callback', detail: parsed.error });
+    }
 
     const workflowId = walletWorkflowId(parsed.walletId);
     try {
@@ -50,9 +60,16 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
       );
     } catch (err) {
       req.log.error({ err, workflowId }, 'Temporal did not accept the callback signal');
+      metrics.callback('temporal_unavailable');
       return reply.code(503).send({ error: 'temporal unavailable', detail: 'the callback was not recorded; send it again later' });
     }
+    metrics.callback('accepted');
+    metrics.signalled((performance.now() - arrived) / 1000);
     return reply.code(200).send({ ok: true, workflowId, transactionId: parsed.tx.id });
+  });
+
+  app.get('/metrics', async (_req, reply) => {
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
   app.get('/health', async (_req, reply) => {
@@ -66,6 +83,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
 
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
     if (err.statusCode === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      metrics.callback('too_large');
       return reply.code(413).send({ error: 'payload too large', detail: `callbacks are limited to ${opts.maxBodyBytes} bytes` });
     }
     return reply.code(err.statusCode && err.statusCode < 500 ? err.statusCode : 500).send({ error: err.message });
