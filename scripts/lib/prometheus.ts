@@ -1,0 +1,90 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { request } from 'undici';
+
+// Prometheus from Debian's package, for `npm run cluster`: one scrape job for the workers and one
+// for the ingress replicas, the shipped alert rules (deploy/prometheus/alerts.yml) beside it.
+
+export const PROMETHEUS = '/usr/bin/prometheus';
+export const PROMTOOL = '/usr/bin/promtool';
+const RULES = resolve('deploy/prometheus/alerts.yml');
+
+/** Installs Debian's prometheus package where it is missing (CI runs as root on Debian). */
+export function ensurePrometheus(log: (line: string) => void): void {
+  if (existsSync(PROMETHEUS) && existsSync(PROMTOOL)) return;
+  if (process.getuid?.() !== 0) throw new Error(`${PROMETHEUS} is missing: install Debian's prometheus package (apt-get install --no-install-recommends prometheus)`);
+  log('installing Prometheus from Debian’s packages…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
+  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'prometheus'], { stdio: 'ignore', env });
+}
+
+export interface ScrapeTargets {
+  workers: string[];
+  ingresses: string[];
+  /** Seconds between scrapes; short for tests. */
+  intervalSeconds?: number;
+}
+
+export function prometheusConfig({ workers, ingresses, intervalSeconds = 15 }: ScrapeTargets): string {
+  const job = (name: string, targets: string[]) => `  - job_name: ${name}\n    static_configs:\n      - targets: [${targets.map((t) => `'${t}'`).join(', ')}]\n`;
+  return [
+    `global:\n  scrape_interval: ${intervalSeconds}s\n  evaluation_interval: ${intervalSeconds}s\n`,
+    `rule_files:\n  - alerts.yml\n`,
+    `scrape_configs:\n`,
+    job('payflows-worker', workers),
+    job('payflows-ingress', ingresses),
+  ].join('');
+}
+
+export interface RunningPrometheus {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts Prometheus on loopback with its data and config under `dir`; resolves once it is ready. */
+export async function startPrometheus(opts: ScrapeTargets & { dir: string; port: number }): Promise<RunningPrometheus> {
+  mkdirSync(join(opts.dir, 'data'), { recursive: true });
+  writeFileSync(join(opts.dir, 'prometheus.yml'), prometheusConfig(opts));
+  copyFileSync(RULES, join(opts.dir, 'alerts.yml'));
+  const log = openSync(join(opts.dir, 'prometheus.log'), 'a');
+  const child = spawn(
+    PROMETHEUS,
+    [`--config.file=${join(opts.dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(opts.dir, 'data')}`, `--web.listen-address=127.0.0.1:${opts.port}`],
+    { stdio: ['ignore', log, log] },
+  );
+  const url = `http://127.0.0.1:${opts.port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Prometheus exited with ${child.exitCode}; see ${join(opts.dir, 'prometheus.log')}`);
+    try {
+      const res = await request(`${url}/-/ready`);
+      await res.body.dump();
+      if (res.statusCode === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`Prometheus did not become ready in 60 s; see ${join(opts.dir, 'prometheus.log')}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    process: child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The value of an instant query's series, by instance label. */
+export async function queryByInstance(url: string, query: string): Promise<Map<string, number>> {
+  const res = await request(`${url}/api/v1/query?query=${encodeURIComponent(query)}`);
+  const body = (await res.body.json()) as { status: string; data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+  if (body.status !== 'success') throw new Error(`Prometheus query failed: ${query}`);
+  return new Map(body.data!.result.map((r) => [r.metric.instance ?? '', Number(r.value[1])]));
+}
