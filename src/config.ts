@@ -70,6 +70,8 @@ const envSchema = z.object({
   WORKER_METRICS_PORT: port.optional(),
   /** Loopback by default; a container that Prometheus scrapes from outside sets 0.0.0.0. */
   WORKER_METRICS_HOST: nonEmpty.default('127.0.0.1'),
+  /** Where traces go (OTLP over HTTP, read by the exporter itself); tracing is off when unset. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -118,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     payloads: { key: e.PAYLOAD_ENCRYPTION_KEY, previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean), keyFile: e.PAYLOAD_KEY_FILE, codecServerPort: e.CODEC_SERVER_PORT },
     telemetry: {
       logLevel: e.LOG_LEVEL,
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
       workerMetrics: e.WORKER_METRICS_PORT === undefined ? undefined : `${e.WORKER_METRICS_HOST}:${e.WORKER_METRICS_PORT}`,
     },
     processes: {

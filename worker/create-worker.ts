@@ -11,10 +11,11 @@ import { type ClaimStore, LocalClaimStore } from '../src/claims/store.js';
 import { type Config, temporalAddress } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
+import { otelWorkflowInterceptorsModule, startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
-/** Bundled with the workflows: the interceptors that count processes started and finished. */
-export const workflowInterceptorModules = [fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url))];
+/** Bundled with the workflows: the interceptors that count processes and carry traces. */
+export const workflowInterceptorModules = [fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)), otelWorkflowInterceptorsModule];
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -27,6 +28,8 @@ export interface CreateWorkerOptions {
   claims?: ClaimStore;
   /** Where reminders go; default: a log line. */
   notifier?: Notifier;
+  /** Where the workflows' and activities' spans go; none by default. */
+  tracing?: Tracing;
   overrides?: Partial<WorkerOptions>;
 }
 
@@ -43,11 +46,14 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs, onCall: provider.onCall }, claims }),
     ...createNotifyActivities(opts.notifier ?? logNotifier),
   };
+  const tracing = workerTracingOptions(opts.tracing ?? startTracing({ service: 'worker' }));
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
-    ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath, interceptors: { workflowModules: workflowInterceptorModules } }),
+    ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath }),
+    interceptors: { activity: tracing.activityInterceptors, ...(opts.workflowBundlePath ? {} : { workflowModules: workflowInterceptorModules }) },
+    sinks: tracing.sinks,
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
     ...opts.overrides,

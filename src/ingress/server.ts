@@ -4,6 +4,7 @@ import { callbackSignature, signatureMatches } from '../provider/signing.js';
 import { transactionSignal, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import type { walletWorkflow } from '../../workflows/wallet.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
+import { inSpan, SpanKind } from '../telemetry/spans.js';
 import { parseCallback } from './route.js';
 
 // Receives the provider's callbacks and turns each verified one into a signal to the workflow
@@ -50,13 +51,13 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     const workflowId = walletWorkflowId(parsed.walletId);
     try {
       await opts.client.withDeadline(Date.now() + deadline, () =>
-        opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
+        inSpan('callback', SpanKind.SERVER, { 'http.request.method': 'POST', 'http.route': '/callbacks', 'payflows.workflow_id': workflowId }, () => opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
           workflowId,
           taskQueue: opts.taskQueue,
           args: [{ walletId: parsed.walletId, pollIntervalMs: opts.walletPollIntervalMs }],
           signal: transactionSignal,
           signalArgs: [parsed.tx],
-        }),
+        })),
       );
     } catch (err) {
       req.log.error({ err, workflowId }, 'Temporal did not accept the callback signal');

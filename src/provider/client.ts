@@ -4,6 +4,7 @@ import type { Endpoint } from './endpoint.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors.js';
 import { requestSignature } from './signing.js';
 import { masqueradeSrn } from './srn.js';
+import { inSpan, SpanKind } from '../telemetry/spans.js';
 
 export type ProviderAuth =
   /** Spec 5.1: X-Api-Key and X-Api-Signature over URL + body. */
@@ -104,15 +105,19 @@ export class ProviderClient {
     let text: string;
     const sentAt = performance.now();
     try {
-      const res = await request(url, {
-        method: endpoint.method,
-        headers,
-        body: bodyBytes,
-        dispatcher: this.dispatcher,
-        signal: opts.signal,
-      });
-      status = res.statusCode;
-      text = await res.body.text();
+      // A client span in the caller's trace (an activity's, when tracing is on): the endpoint's
+      // name and the status, never the URL's ids or a body.
+      ({ status, text } = await inSpan(`provider ${endpoint.name}`, SpanKind.CLIENT, { 'http.request.method': endpoint.method, 'payflows.endpoint': endpoint.name }, async (span) => {
+        const res = await request(url, {
+          method: endpoint.method,
+          headers,
+          body: bodyBytes,
+          dispatcher: this.dispatcher,
+          signal: opts.signal,
+        });
+        span.setAttribute('http.response.status_code', res.statusCode);
+        return { status: res.statusCode, text: await res.body.text() };
+      }));
     } catch (err) {
       throw new ProviderUnavailableError(callName, err);
     } finally {

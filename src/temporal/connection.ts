@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { type Config, temporalAddress } from '../config.js';
+import { clientTracingInterceptors } from '../telemetry/client-tracing.js';
 import { codecFromConfig, encryptingDataConverter } from './codec.js';
 
 /** A client of this deployment: the configured server, namespace and payload encryption. */
@@ -9,5 +10,10 @@ export async function connectClient(config: Config): Promise<Client> {
 }
 
 export function clientFor(connection: Connection, config: Config): Client {
-  return new Client({ connection, namespace: config.temporal.namespace, dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)) });
+  return new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
+    interceptors: clientTracingInterceptors(),
+  });
 }

@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { clientFor } from '../../src/temporal/connection.js';
 import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { providerCallMetrics } from '../../src/telemetry/worker-metrics.js';
+import type { Tracing } from '../../src/telemetry/tracing.js';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { loadConfig } from '../../src/config.js';
 import { createIngress } from '../../src/ingress/server.js';
@@ -27,7 +28,7 @@ export function temporalAddress(): string {
   return address;
 }
 
-export async function startStack(opts: { pollIntervalMs?: number; runtime?: RuntimeOptions } = {}) {
+export async function startStack(opts: { pollIntervalMs?: number; runtime?: RuntimeOptions; tracing?: Tracing } = {}) {
   if (!runtimeInstalled) {
     // Activity failures that tests provoke on purpose are logged as warnings; keep errors only.
     Runtime.install(opts.runtime ?? { logger: new DefaultLogger('ERROR') });
@@ -69,6 +70,7 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
     claims,
     notifier: { remind: async (r) => void reminders.push(r) },
     workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+    ...(opts.tracing ? { tracing: opts.tracing } : {}),
   });
   const running = worker.run();
   const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });

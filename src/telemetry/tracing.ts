@@ -1,0 +1,54 @@
+import { createRequire } from 'node:module';
+import { trace, type Tracer } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { Resource } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
+import type { WorkerOptions } from '@temporalio/worker';
+import { TRACER_NAME } from './spans.js';
+
+// One trace per callback and per backend call, across processes: the ingress request, the
+// client's signal or start, the workflow, the activity and the provider's HTTP call, linked by
+// Temporal's OpenTelemetry interceptors through the headers Temporal carries. Spans hold names,
+// ids of workflows and endpoints — never a payload, a personal value or a secret.
+
+
+/**
+ * Bundled with the workflows whether or not tracing is on, so that one bundle serves every
+ * worker; without an exporter the workflow's spans go to a processor that drops them.
+ */
+export const otelWorkflowInterceptorsModule = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+
+export interface Tracing {
+  /** Whether spans leave the process (OTEL_EXPORTER_OTLP_ENDPOINT set, or a processor given). */
+  enabled: boolean;
+  resource: Resource;
+  processor: SpanProcessor;
+  tracer: Tracer;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts tracing for one process: spans batched to the OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`,
+ * read by the exporter itself) when it is set, or to `processor` (tests); otherwise nothing is
+ * registered and every span is a no-op.
+ */
+export function startTracing(opts: { service: string; otlpEndpoint?: string; processor?: SpanProcessor }): Tracing {
+  const resource = new Resource({ 'service.name': `payflows-${opts.service}` });
+  const processor = opts.processor ?? (opts.otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter()) : undefined);
+  if (!processor) {
+    return { enabled: false, resource, processor: new NoopSpanProcessor(), tracer: trace.getTracer(TRACER_NAME), shutdown: async () => {} };
+  }
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
+  provider.register();
+  return { enabled: true, resource, processor, tracer: trace.getTracer(TRACER_NAME), shutdown: () => provider.shutdown() };
+}
+
+/** Worker options that trace activities and export the workflows' spans (which travel by sink). */
+export function workerTracingOptions(tracing: Tracing): Pick<WorkerOptions, 'sinks'> & { activityInterceptors: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> } {
+  return {
+    sinks: { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) },
+    activityInterceptors: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+  };
+}

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { request } from 'undici';
+import { callbackSignature } from '../../src/provider/signing.js';
+import { startTracing, type Tracing } from '../../src/telemetry/tracing.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
+
+// One trace per backend call and per callback, from the first span to the provider's HTTP call:
+// the ingress and a worker in this process, spans kept in memory.
+
+const exporter = new InMemorySpanExporter();
+
+/** The chain of span names from `span` up to its root. */
+function ancestry(span: ReadableSpan, spans: ReadableSpan[]): string[] {
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+  const chain = [span.name];
+  for (let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined; parent; parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined) {
+    chain.unshift(parent.name);
+  }
+  return chain;
+}
+
+describe('traces across the ingress, Temporal, the worker and the provider', () => {
+  let tracing: Tracing;
+  let stack: Stack;
+  before(async () => {
+    tracing = startTracing({ service: 'test', processor: new SimpleSpanProcessor(exporter) });
+    stack = await startStack({ tracing });
+  });
+  after(async () => {
+    await stack?.stop();
+    await tracing?.shutdown();
+  });
+
+  it('a backend call: start, workflow, activity and the provider call in one trace', async () => {
+    const name = `traced-${Date.now()}`;
+    const { walletId } = await stack.wallets.open({ name });
+    const chain = await eventually(() => {
+      const spans = exporter.getFinishedSpans();
+      const call = spans.find((s) => s.name === 'provider create wallet');
+      assert.ok(call, `no provider span among ${spans.map((s) => s.name).join(', ')}`);
+      return { chain: ancestry(call, spans), spans, call };
+    });
+    assert.deepEqual(chain.chain, ['StartWorkflow:openWalletWorkflow', 'RunWorkflow:openWalletWorkflow', 'StartActivity:createWallet', 'RunActivity:createWallet', 'provider create wallet']);
+    assert.equal(new Set(chain.chain.map((n) => chain.spans.find((s) => s.name === n)!.spanContext().traceId)).size, 1, 'one trace');
+    assert.equal(chain.call.attributes['http.response.status_code'], 200);
+    // No payloads in span attributes: the name given to open() appears only inside the workflow
+    // id, a business key that the README asks callers to keep free of personal data.
+    const mentions = chain.spans.flatMap((s) => Object.entries(s.attributes)).filter(([, v]) => String(v).includes(name));
+    assert.ok(mentions.length > 0 && mentions.every(([k, v]) => /workflow_?id$/i.test(k) && v === `open-wallet:${name}`), JSON.stringify(mentions));
+    await stack.client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+  });
+
+  it('a callback: the ingress request down to the wallet workflow’s provider call', async () => {
+    exporter.reset();
+    const walletId = 'WA_TRACED1';
+    const body = JSON.stringify({ id: 'TR_TRACED1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.1, status: 'PENDING', metadata: {}, tags: [] });
+    const res = await request(`${stack.ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) }, body });
+    await res.body.dump();
+    assert.equal(res.statusCode, 200);
+    // The wallet's run never ends, so its RunWorkflow span is still open: the chain is checked
+    // from the callback down to the signal, and from the activity down to the provider call, all
+    // in the callback's trace.
+    const { spans, call } = await eventually(() => {
+      const spans = exporter.getFinishedSpans();
+      const call = spans.find((s) => s.name === 'provider list wallet transactions');
+      assert.ok(call, `no provider span among ${spans.map((s) => s.name).join(', ')}`);
+      // The workflow's own spans arrive through a sink once its task completes.
+      assert.equal(ancestry(call, spans)[0], 'StartActivity:listWalletTransactions');
+      return { spans, call };
+    });
+    const root = spans.find((s) => s.name === 'callback')!;
+    const signal = spans.find((s) => s.name === 'SignalWithStartWorkflow:walletWorkflow')!;
+    assert.equal(signal.parentSpanId, root.spanContext().spanId, 'the signal is the callback’s child');
+    assert.deepEqual(ancestry(call, spans), ['StartActivity:listWalletTransactions', 'RunActivity:listWalletTransactions', 'provider list wallet transactions']);
+    const trace = root.spanContext().traceId;
+    assert.ok([signal, call, ...spans.filter((s) => s.name.endsWith(':listWalletTransactions'))].every((s) => s.spanContext().traceId === trace), 'one trace');
+    assert.ok(!JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes)).includes(stack.secretKey));
+    await stack.client.workflow.getHandle(`wallet:${walletId}`).terminate('test done').catch(() => {});
+  });
+});
