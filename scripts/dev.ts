@@ -1,5 +1,6 @@
 import { Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import pretty from 'pino-pretty';
 import { createIngress } from '../src/ingress/server.js';
 import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
@@ -11,6 +12,9 @@ import { clientFor } from '../src/temporal/connection.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { assertPortFree } from '../src/temporal/ports.js';
 import { createWorker } from '../worker/create-worker.js';
+import { createLogger } from '../src/telemetry/logger.js';
+import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
+import { providerCallMetrics } from '../src/telemetry/worker-metrics.js';
 
 // `npm run dev`: the whole product on its embedded default — Temporal dev server with its Web
 // UI, the sandbox provider, the callback ingress and the worker — in one process tree.
@@ -31,7 +35,11 @@ async function shutdown(code: number): Promise<never> {
 async function main(config: Config): Promise<void> {
   // First, before anything (the SDK-download path included) creates a Runtime. This script owns
   // the shutdown order (worker, ingress, sandbox, server): no SDK signal handlers.
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
+  // Logs in a readable form for people (the processes on their own write JSON lines).
+  const logger = createLogger({ service: 'dev', level: config.telemetry.logLevel, destination: pretty({ colorize: true, sync: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,service', singleLine: true }) });
+  const metricsAddress = config.telemetry.workerMetrics ?? '127.0.0.1:9464';
+  await assertPortFree(Number(metricsAddress.split(':').at(-1)), 'WORKER_METRICS_PORT');
+  Runtime.install({ ...workerRuntimeOptions({ logger, metricsBindAddress: metricsAddress }), shutdownSignals: [] });
   if (config.temporal.embedded) await assertPortFree(config.temporal.port, 'TEMPORAL_PORT');
   if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
   if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT', config.sandbox.host);
@@ -67,11 +75,12 @@ async function main(config: Config): Promise<void> {
     secretKey: config.provider.secretKey,
     maxBodyBytes: config.ingress.maxBodyBytes,
     walletPollIntervalMs: config.wallet.pollIntervalMs,
+    logger: logger.child({ service: 'ingress' }),
   });
   await ingress.listen({ port: config.ingress.port, host: '0.0.0.0' });
   stops.push(() => ingress.close());
 
-  const provider = providerFromConfig(config);
+  const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
   say('Bundling workflows and starting the worker…');
   const { worker, connection: workerConnection } = await createWorker({ config, provider, });
   const running = worker.run();
@@ -89,8 +98,8 @@ async function main(config: Config): Promise<void> {
   say(`Temporal gRPC     ${address} (namespace ${config.temporal.namespace})`);
   if (server) say(`Temporal Web UI   ${server.uiUrl}`);
   say(`Provider          ${config.provider.baseUrl}${sandbox ? ' (sandbox; operator routes under /sandbox/)' : ''}`);
-  say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: /health)`);
-  say(`Worker            task queue ${config.temporal.taskQueue}`);
+  say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: /health, metrics: /metrics)`);
+  say(`Worker            task queue ${config.temporal.taskQueue} (metrics: http://${metricsAddress}/metrics)`);
   say(`Codec server      ${codecUrl} (payloads are encrypted; the UI decodes them through it)`);
   say('ready — press Ctrl-C to stop');
 }

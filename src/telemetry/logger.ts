@@ -25,7 +25,8 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: {
         level: (label) => ({ level: label }),
-        log: (fields) => scrub(fields) as Record<string, unknown>,
+        // Serialised here, before the scrub: fastify hands over raw request and reply objects.
+        log: (fields) => scrub(serialise(fields)) as Record<string, unknown>,
       },
       // The message itself can quote an input (a provider's error message, say).
       hooks: {
@@ -37,6 +38,16 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
     },
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
+}
+
+const SERIALISERS: Record<string, (value: never) => unknown> = { req: pino.stdSerializers.req, res: pino.stdSerializers.res, err: pino.stdSerializers.err };
+
+function serialise(fields: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...fields };
+  for (const [key, serialiser] of Object.entries(SERIALISERS)) {
+    if (out[key] && typeof out[key] === 'object') out[key] = serialiser(out[key] as never);
+  }
+  return out;
 }
 
 const TEMPORAL_LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {

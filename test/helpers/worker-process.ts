@@ -10,7 +10,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<ChildPro
     const timer = setTimeout(() => reject(new Error(`the worker did not start within 120 s:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('worker polling task queue')) {
+      if (output.includes('"msg":"worker polling"')) {
         clearTimeout(timer);
         resolve();
       }

@@ -72,3 +72,16 @@ describe('structured logs', () => {
     assert.equal(lines[0]?.secretKey, REDACTED);
   });
 });
+
+describe('request logs', () => {
+  it('serialise fastify requests with their headers redacted', () => {
+    const { lines, destination } = capture();
+    const req = { method: 'POST', url: '/callbacks', headers: { 'x-api-signature': 'abcdef', 'content-type': 'application/json' }, socket: { remoteAddress: '127.0.0.1', remotePort: 1 }, id: 'req-1' };
+    createLogger({ service: 'ingress', destination }).info({ req }, 'incoming request');
+    const logged = lines[0]?.req as { method: string; url: string; headers: Record<string, string> };
+    assert.equal(logged.method, 'POST');
+    assert.equal(logged.url, '/callbacks');
+    assert.equal(logged.headers['x-api-signature'], REDACTED);
+    assert.equal(logged.headers['content-type'], 'application/json');
+  });
+});
