@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SandboxState } from './store.js';
 
@@ -18,8 +18,10 @@ export function stateWriter(file: string, state: SandboxState, delayMs = 50) {
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     timer = undefined;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(`${file}.tmp`, JSON.stringify(state));
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Secrets and SSNs live in it: readable by its owner alone, whatever the umask.
+    writeFileSync(`${file}.tmp`, JSON.stringify(state), { mode: 0o600 });
+    chmodSync(`${file}.tmp`, 0o600);
     renameSync(`${file}.tmp`, file);
   };
   return {
