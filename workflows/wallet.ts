@@ -5,6 +5,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -14,12 +15,15 @@ import {
 import type { WalletActivities } from '../activities/wallets.js';
 import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
-import { balances, classify, emptyLedger, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
+import { balances, classify, emptyLedger, fromCarried, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
 import { transactionSignal, type WalletInput, walletQuery, type WalletView } from './messages/wallet.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
 // callback or by polling, is counted once, in order of status (pending, then confirmed);
 // interest payouts are recognised through the transfer they come from.
+
+/** Since this patch the carried ledger keeps settled records with amounts (workflows/lib/ledger.ts). */
+export const LEDGER_V2_PATCH = 'wallet-ledger-v2';
 
 // Neither a poll nor a transfer lookup may hold up callbacks: both are bounded and tried again
 // later (the next poll, the next interval) when the provider is unwell.
@@ -33,7 +37,7 @@ const lookups = proxyActivities<WalletActivities>({
 });
 
 export async function walletWorkflow(input: WalletInput): Promise<never> {
-  const ledger = input.carried ?? emptyLedger(input.walletId);
+  const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: Array<{ tx: Observation; via: SeenVia }> = [...(input.inbox ?? [])];
   // A new run that carries nothing (just opened, started by a callback, or restarted after a
   // termination) looks at the wallet's recent transactions straight away.
@@ -119,6 +123,10 @@ export async function walletWorkflow(input: WalletInput): Promise<never> {
     if (info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000)) {
       // Lookups under way are not waited for: the next run starts them again.
       await condition(allHandlersFinished);
+      // The ledger is carried in its second shape since this patch: the marker keeps workers that
+      // predate it from replaying this run, and runs started before it carry the first shape,
+      // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
+      patched(LEDGER_V2_PATCH);
       await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox });
     }
   }

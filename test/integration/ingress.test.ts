@@ -57,6 +57,8 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
       ['WA_NOAMOUNT', callback('WA_NOAMOUNT', { amount: 'lots' }), /amount/],
       ['WA_BADID', callback('WA_BADID', { id: 'XX_1' }), /id/],
       ['WA_NODEST', callback('WA_NODEST', { dest: 'account:AC_1' }), /wallet SRN/],
+      ['WA_PROTO', callback('WA_PROTO', { currency: '__proto__' }), /currency/],
+      ['WA_LOWER', callback('WA_LOWER', { currency: 'btc' }), /currency/],
     ];
     for (const [walletId, body, detail] of cases) {
       const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));

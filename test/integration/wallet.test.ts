@@ -209,6 +209,12 @@ describe('wallet: continue-as-new keeps the state', () => {
     });
     assert.deepEqual(s.balances.ETH, { confirmed: 40, pending: 0 });
     assert.equal(s.stats.duplicates, 5);
+    // The first run carried the ledger's second shape behind its patch: the marker precedes the
+    // continue-as-new, so a worker without the change cannot take the run up.
+    const events = (await stack.client.workflow.getHandle(walletWorkflowId(walletId), firstRun).fetchHistory()).events ?? [];
+    const marker = events.findIndex((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' || e.markerRecordedEventAttributes?.markerName === 'deprecated_patch');
+    const canEvent = events.findIndex((e) => e.workflowExecutionContinuedAsNewEventAttributes);
+    assert.ok(marker >= 0 && marker < canEvent, `patch marker at ${marker}, continue-as-new at ${canEvent}`);
     await latest.terminate('test done');
   });
 });

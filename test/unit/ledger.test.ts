@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
-import { balances, emptyLedger, LIMITS, recent, record } from '../../workflows/lib/ledger.js';
+import { balances, emptyLedger, fromCarried, type LedgerStateV1, LIMITS, recent, record } from '../../workflows/lib/ledger.js';
 
 const W = 'WA_LEDGER';
 const tx = (id: string, status: string, amount = 1, extra: Partial<Transaction> = {}): Transaction => ({
@@ -23,7 +23,7 @@ describe('ledger: each transaction counts once', () => {
     assert.equal(record(l, tx('TR_1', 'CONFIRMED', 2), 'callback'), 'duplicate');
     assert.equal(record(l, tx('TR_1', 'PENDING', 2), 'callback'), 'stale');
     assert.deepEqual(balances(l).BTC, { confirmed: 2, pending: 0 });
-    assert.deepEqual(l.stats, { callbacks: 3, duplicates: 1, stale: 1, polls: 0, recoveredByPoll: 0 });
+    assert.deepEqual(l.stats, { callbacks: 3, duplicates: 1, stale: 1, polls: 0, recoveredByPoll: 0, expired: 0, rejected: 0 });
   });
 
   it('outgoing transactions reduce the balance', () => {
@@ -50,5 +50,119 @@ describe('ledger: each transaction counts once', () => {
     assert.ok(l.entries.TR_PENDING, 'the pending entry was kept');
     assert.equal(record(l, tx('TR_0', 'CONFIRMED', 1), 'callback'), 'duplicate', 'an evicted id is still recognised');
     assert.deepEqual(balances(l).BTC, { confirmed: n, pending: 7 });
+  });
+});
+
+describe('ledger: amounts and reversals after settlement', () => {
+  const DAY = 86_400_000;
+  const fill = (l: ReturnType<typeof emptyLedger>, n: number, from = 0, createdAt = 1) => {
+    for (let i = from; i < from + n; i++) record(l, tx(`TR_FILL${i}`, 'CONFIRMED', 1, { createdAt }), 'callback');
+  };
+
+  it('the confirmed amount counts, not the pending estimate', () => {
+    const l = emptyLedger(W);
+    record(l, tx('TR_1', 'PENDING', 2), 'callback');
+    record(l, tx('TR_1', 'CONFIRMED', 1.9), 'callback');
+    assert.deepEqual(balances(l).BTC, { confirmed: 1.9, pending: 0 });
+    assert.equal(recent(l)[0]!.amount, 1.9);
+  });
+
+  it('a REVERSED notice for a settled entry that left the recent entries takes its amount back, once', () => {
+    const l = emptyLedger(W);
+    record(l, tx('TR_OLD', 'CONFIRMED', 5), 'callback');
+    fill(l, LIMITS.recentEntries + 10);
+    assert.equal(l.entries.TR_OLD, undefined, 'evicted from the recent entries');
+    assert.equal(balances(l).BTC!.confirmed, 5 + LIMITS.recentEntries + 10);
+    assert.equal(record(l, tx('TR_OLD', 'REVERSED', 5), 'callback'), 'advanced');
+    assert.equal(balances(l).BTC!.confirmed, LIMITS.recentEntries + 10);
+    assert.equal(record(l, tx('TR_OLD', 'REVERSED', 5), 'callback'), 'duplicate');
+    assert.equal(record(l, tx('TR_OLD', 'CONFIRMED', 5), 'callback'), 'stale');
+    assert.equal(balances(l).BTC!.confirmed, LIMITS.recentEntries + 10);
+  });
+
+  it('an outgoing transaction reversed after settlement gives the amount back', () => {
+    const l = emptyLedger(W);
+    record(l, tx('TR_IN', 'CONFIRMED', 10), 'callback');
+    record(l, tx('TR_OUT', 'CONFIRMED', 4, { source: `wallet:${W}`, dest: 'bitcoin:bc1q' }), 'callback');
+    fill(l, LIMITS.recentEntries + 5);
+    record(l, tx('TR_OUT', 'REVERSED', 4, { source: `wallet:${W}`, dest: 'bitcoin:bc1q' }), 'callback');
+    assert.equal(balances(l).BTC!.confirmed, 10 + LIMITS.recentEntries + 5);
+  });
+
+  it('a resent CONFIRMED callback is recognised long after the old 5,000-id memory ran out', () => {
+    const l = emptyLedger(W);
+    record(l, tx('TR_FIRST', 'CONFIRMED', 3), 'callback');
+    fill(l, 6_000);
+    assert.equal(record(l, tx('TR_FIRST', 'CONFIRMED', 3), 'callback'), 'duplicate');
+    assert.equal(balances(l).BTC!.confirmed, 6_003);
+  });
+
+  it('an unknown transaction older than the window is not counted; the horizon follows the newest', () => {
+    const l = emptyLedger(W);
+    const now = 400 * DAY;
+    record(l, tx('TR_NOW', 'CONFIRMED', 1, { createdAt: now }), 'callback');
+    assert.equal(record(l, tx('TR_ANCIENT', 'CONFIRMED', 7, { createdAt: now - LIMITS.windowMs - DAY }), 'callback'), 'expired');
+    assert.equal(record(l, tx('TR_RECENT', 'CONFIRMED', 2, { createdAt: now - DAY }), 'callback'), 'new');
+    assert.deepEqual(balances(l).BTC, { confirmed: 3, pending: 0 });
+    assert.equal(l.stats.expired, 1);
+  });
+
+  it('past the record count, the oldest records go and the horizon moves up to them', () => {
+    const l = emptyLedger(W);
+    const saved = LIMITS.settledRecords;
+    LIMITS.settledRecords = 50;
+    try {
+      for (let i = 0; i < LIMITS.recentEntries + 80; i++) record(l, tx(`TR_C${i}`, 'CONFIRMED', 1, { createdAt: 1_000 + i }), 'callback');
+      assert.equal(Object.keys(l.settled).length, 50);
+      // TR_C0 was forgotten, but it is older than the horizon: a resend is not counted again.
+      assert.equal(record(l, tx('TR_C0', 'CONFIRMED', 1, { createdAt: 1_000 }), 'callback'), 'expired');
+      assert.equal(balances(l).BTC!.confirmed, LIMITS.recentEntries + 80);
+    } finally {
+      LIMITS.settledRecords = saved;
+    }
+  });
+
+  it('a full window of records fits well inside one continue-as-new payload (2 MB)', () => {
+    const l = emptyLedger(W);
+    for (let i = 0; i < LIMITS.settledRecords + LIMITS.recentEntries; i++) record(l, tx(`TR_${(1e9 + i).toString(36).toUpperCase()}`, 'CONFIRMED', 0.12345678, { createdAt: 1_700_000_000_000 + i }), 'poll');
+    const bytes = Buffer.byteLength(JSON.stringify(l));
+    assert.equal(Object.keys(l.settled).length, LIMITS.settledRecords);
+    assert.ok(bytes < 1_000_000, `${bytes} bytes carried`);
+  });
+});
+
+describe('ledger: odd input', () => {
+  it('a currency that is no currency code is refused and reaches no prototype', () => {
+    const l = emptyLedger(W);
+    assert.equal(record(l, tx('TR_P1', 'CONFIRMED', 5, { currency: '__proto__' }), 'callback'), 'rejected');
+    assert.equal(record(l, tx('TR_P2', 'CONFIRMED', 5, { currency: 'constructor' }), 'callback'), 'rejected');
+    assert.equal('confirmed' in balances(l), false);
+    assert.deepEqual(Object.keys(balances(l)), []);
+    assert.equal(l.stats.rejected, 2);
+  });
+
+  it('the ledger\'s tables have no prototype, also after a continue-as-new', () => {
+    const l = fromCarried(JSON.parse(JSON.stringify(emptyLedger(W))));
+    for (const t of [l.entries, l.settled, l.settledTotals, balances(l)]) assert.equal(Object.getPrototypeOf(t), null);
+  });
+});
+
+describe('ledger: the shape carried before version 2', () => {
+  const v1: LedgerStateV1 = {
+    walletId: W,
+    entries: { TR_E: { id: 'TR_E', currency: 'BTC', amount: 1, status: 'PENDING', kind: 'deposit', source: 'bitcoin:X', createdAt: 1, firstSeenVia: 'callback' } },
+    order: ['TR_E'],
+    settledIds: ['TR_S1', 'TR_S2'],
+    settledTotals: { BTC: 4 },
+    stats: { callbacks: 3, duplicates: 0, stale: 0, polls: 1, recoveredByPoll: 0 },
+  };
+
+  it('is read: balances, remembered ids, and a reversal applied with its notice\'s amount', () => {
+    const l = fromCarried(structuredClone(v1));
+    assert.deepEqual(balances(l).BTC, { confirmed: 4, pending: 1 });
+    assert.equal(record(l, tx('TR_S1', 'CONFIRMED', 3), 'callback'), 'duplicate');
+    assert.equal(record(l, tx('TR_S2', 'REVERSED', 1.5), 'callback'), 'advanced');
+    assert.deepEqual(balances(l).BTC, { confirmed: 2.5, pending: 1 });
+    assert.equal(l.version, 2);
   });
 });

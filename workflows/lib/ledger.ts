@@ -3,6 +3,11 @@ import type { Transaction } from '../../src/provider/schemas/transaction.js';
 // A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
 // functions: the workflow carries the state across continue-as-new, and tests exercise the rules
 // without Temporal.
+//
+// Recent entries are kept whole. Settled ones leave them, but a compact record of each stays for
+// the window below, so that a late REVERSED notice is applied and a resent CONFIRMED is recognised;
+// a transaction created before the horizon (older than the window, or than the oldest record
+// kept) that the ledger does not know is too old to tell apart from a repeat, and is not counted.
 
 export type Kind = 'deposit' | 'interest' | 'transfer' | 'outgoing';
 
@@ -31,23 +36,100 @@ export interface Entry {
   firstSeenVia: SeenVia;
 }
 
+/**
+ * A settled transaction that left the recent entries: currency, signed amount (null when carried
+ * from the first shape, which kept ids only), status, createdAt. A tuple: thousands are carried.
+ */
+export type SettledRecord = [currency: string, amount: number | null, status: string, createdAt: number];
+
+export interface LedgerStats {
+  callbacks: number;
+  duplicates: number;
+  stale: number;
+  polls: number;
+  recoveredByPoll: number;
+  /** Unknown transactions created before the horizon: not counted (see the README's wallet section). */
+  expired: number;
+  /** Observations whose currency is no currency code: never counted. */
+  rejected: number;
+}
+
 export interface LedgerState {
+  version: 2;
   walletId: string;
   /** Recent entries by id; pending ones are never evicted. */
   entries: Record<string, Entry>;
   /** Ids in the order first seen, for eviction and "recent" listings. */
   order: string[];
-  /** Ids of settled entries evicted from `entries`, still remembered so a late repeat counts once. */
-  settledIds: string[];
+  /** Settled transactions evicted from `entries`, by id, oldest first, for as long as the window. */
+  settled: Record<string, SettledRecord>;
+  /** Epoch ms: an unknown transaction created before this is not counted. */
+  horizon: number;
   /** Confirmed amounts of evicted entries, per currency. */
   settledTotals: Record<string, number>;
-  stats: { callbacks: number; duplicates: number; stale: number; polls: number; recoveredByPoll: number };
+  stats: LedgerStats;
 }
 
-export const LIMITS = { recentEntries: 200, settledIds: 5_000 };
+/** The ledger as carried across continue-as-new before version 2 (ids of settled entries only). */
+export interface LedgerStateV1 {
+  walletId: string;
+  entries: Record<string, Entry>;
+  order: string[];
+  settledIds: string[];
+  settledTotals: Record<string, number>;
+  stats: Omit<LedgerStats, 'expired' | 'rejected'>;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * 180 days: the provider resends callbacks on request and reverses settled transactions; card
+ * chargebacks come within 120 days and ACH returns within 60, so half a year covers both with
+ * margin. 10,000 records (about 450 KB carried) bound a very busy wallet; past that the horizon
+ * moves up to the oldest record still kept.
+ */
+export const LIMITS = { recentEntries: 200, settledRecords: 10_000, windowMs: 180 * DAY };
+
+const CURRENCY = /^[A-Z0-9]{2,10}$/;
+
+/** A record keyed by ids or currency codes: no prototype, so no key can reach Object.prototype. */
+function table<T>(from: Record<string, T> = {}): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
+}
 
 export function emptyLedger(walletId: string): LedgerState {
-  return { walletId, entries: {}, order: [], settledIds: [], settledTotals: {}, stats: { callbacks: 0, duplicates: 0, stale: 0, polls: 0, recoveredByPoll: 0 } };
+  return {
+    version: 2,
+    walletId,
+    entries: table(),
+    order: [],
+    settled: table(),
+    horizon: 0,
+    settledTotals: table(),
+    stats: { callbacks: 0, duplicates: 0, stale: 0, polls: 0, recoveredByPoll: 0, expired: 0, rejected: 0 },
+  };
+}
+
+/** The ledger a new run starts from: what the previous run carried, in either shape. */
+export function fromCarried(carried: LedgerState | LedgerStateV1): LedgerState {
+  if ('version' in carried && carried.version === 2) {
+    return { ...carried, entries: table(carried.entries), settled: table(carried.settled), settledTotals: table(carried.settledTotals), stats: { ...carried.stats } };
+  }
+  const v1 = carried as LedgerStateV1;
+  // The first shape kept no amounts: a record says "settled, counted as confirmed"; a reversal of
+  // it is applied with the amount its own notice carries.
+  const settled = table<SettledRecord>();
+  for (const id of v1.settledIds) settled[id] = ['', null, 'CONFIRMED', 0];
+  return {
+    version: 2,
+    walletId: v1.walletId,
+    entries: table(v1.entries),
+    order: [...v1.order],
+    settled,
+    horizon: 0,
+    settledTotals: table(v1.settledTotals),
+    stats: { ...v1.stats, expired: 0, rejected: 0 },
+  };
 }
 
 /**
@@ -65,29 +147,23 @@ export function isConfirmed(status: string): boolean {
   return status === 'CONFIRMED' || status === 'COMPLETED';
 }
 
-export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale';
+export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale' | 'expired' | 'rejected';
 
-// The settled ids travel as an array (the state is plain data); lookups use a Set built from it
-// once per state object, so that recording stays flat however full the ledger is.
-const settledSets = new WeakMap<LedgerState, Set<string>>();
-function settled(state: LedgerState): Set<string> {
-  let set = settledSets.get(state);
-  if (!set) {
-    set = new Set(state.settledIds);
-    settledSets.set(state, set);
-  }
-  return set;
+function compare(known: string, seen: string): 'advanced' | 'duplicate' | 'stale' {
+  const a = statusRank(known);
+  const b = statusRank(seen);
+  if (b > a) return 'advanced';
+  return b === a ? 'duplicate' : 'stale';
 }
 
 /** What the ledger would do with this observation, without changing anything. */
-export function classify(state: LedgerState, tx: Pick<Transaction, 'id' | 'status'>): Outcome {
-  if (settled(state).has(tx.id)) return 'duplicate';
-  const known = state.entries[tx.id];
-  if (!known) return 'new';
-  const a = statusRank(known.status);
-  const b = statusRank(tx.status);
-  if (b > a) return 'advanced';
-  return b === a ? 'duplicate' : 'stale';
+export function classify(state: LedgerState, tx: Pick<Transaction, 'id' | 'status' | 'createdAt' | 'currency'>): Outcome {
+  if (!CURRENCY.test(tx.currency)) return 'rejected';
+  const entry = Object.hasOwn(state.entries, tx.id) ? state.entries[tx.id] : undefined;
+  if (entry) return compare(entry.status, tx.status);
+  const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
+  if (settled) return compare(settled[2], tx.status);
+  return tx.createdAt < state.horizon ? 'expired' : 'new';
 }
 
 /** The sign of a transaction for this wallet, and its kind before any transfer is resolved. */
@@ -105,14 +181,18 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
   // Counted for callbacks only: a poll that meets what a callback brought is no repeat of the provider's.
   if (outcome === 'duplicate' && via === 'callback') state.stats.duplicates += 1;
   if (outcome === 'stale' && via === 'callback') state.stats.stale += 1;
-  if (outcome === 'duplicate' || outcome === 'stale') return outcome;
+  if (outcome === 'expired') state.stats.expired += 1;
+  if (outcome === 'rejected') state.stats.rejected += 1;
+  if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
+  const d = direction(state.walletId, tx);
+  const amount = d.sign * Math.abs(tx.amount);
+  const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
   if (outcome === 'new') {
-    const d = direction(state.walletId, tx);
     state.entries[tx.id] = {
       id: tx.id,
       currency: tx.currency,
-      amount: d.sign * Math.abs(tx.amount),
+      amount,
       status: tx.status,
       kind: kind ?? d.kind,
       source: tx.source,
@@ -122,13 +202,23 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
       firstSeenVia: via,
     };
     state.order.push(tx.id);
-    if (via === 'poll') state.stats.recoveredByPoll += 1;
+  } else if (settled) {
+    // A settled transaction moved on after it left the recent entries: a reversal takes back
+    // what its confirmation counted.
+    if (isConfirmed(settled[2]) && !isConfirmed(tx.status)) {
+      const currency = settled[0] || tx.currency;
+      state.settledTotals[currency] = (state.settledTotals[currency] ?? 0) - (settled[1] ?? amount);
+    }
+    settled[2] = tx.status;
   } else {
     const e = state.entries[tx.id]!;
     e.status = tx.status;
+    // The confirmed amount is the one that counts (a pending notice can carry an estimate).
+    if (isConfirmed(tx.status)) e.amount = amount;
     if (tx.confirmedAt) e.confirmedAt = tx.confirmedAt;
-    if (via === 'poll') state.stats.recoveredByPoll += 1;
   }
+  if (via === 'poll') state.stats.recoveredByPoll += 1;
+  advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
   evict(state);
   return outcome;
 }
@@ -142,9 +232,28 @@ function evict(state: LedgerState): void {
     const e = state.entries[id]!;
     if (isConfirmed(e.status)) state.settledTotals[e.currency] = (state.settledTotals[e.currency] ?? 0) + e.amount;
     delete state.entries[id];
-    state.settledIds.push(id);
-    settled(state).add(id);
-    if (state.settledIds.length > LIMITS.settledIds) settled(state).delete(state.settledIds.shift()!);
+    state.settled[id] = [e.currency, e.amount, e.status, e.createdAt];
+  }
+  // Past the count, the oldest records go and the horizon follows them.
+  const ids = Object.keys(state.settled);
+  for (let i = 0; i < ids.length - LIMITS.settledRecords; i++) {
+    const dropped = state.settled[ids[i]!]![3];
+    delete state.settled[ids[i]!];
+    advanceHorizon(state, dropped + 1, true);
+  }
+}
+
+/**
+ * Moves the horizon forward (never back) and forgets the records it passed. In steps of a day at
+ * least, so that recording stays flat however many records the ledger keeps.
+ */
+function advanceHorizon(state: LedgerState, to: number, force = false): void {
+  if (to <= state.horizon || (!force && to < state.horizon + DAY)) return;
+  state.horizon = to;
+  for (const id of Object.keys(state.settled)) {
+    const r = state.settled[id]!;
+    // Records carried from the first shape have no date: they stay until the count pushes them out.
+    if (r[3] !== 0 && r[3] < to) delete state.settled[id];
   }
 }
 
@@ -155,7 +264,7 @@ export interface Balance {
 
 /** Balances derived from the entries: confirmed, and pending (seen but not yet confirmed). */
 export function balances(state: LedgerState): Record<string, Balance> {
-  const out: Record<string, Balance> = {};
+  const out = table<Balance>();
   const at = (c: string) => (out[c] ??= { confirmed: 0, pending: 0 });
   for (const [c, v] of Object.entries(state.settledTotals)) at(c).confirmed += v;
   for (const e of Object.values(state.entries)) {

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
-import type { Balance, Entry, LedgerState, Observation } from '../lib/ledger.js';
+import type { Balance, Entry, LedgerState, LedgerStateV1, Observation } from '../lib/ledger.js';
 import type { WalletInputFields } from './wallet-inputs.js';
 
 export type { OpenWalletInput } from './wallet-inputs.js';
@@ -14,8 +14,8 @@ export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
 export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
 
 export type WalletInput = WalletInputFields & {
-  /** Carried across continue-as-new. */
-  carried?: LedgerState;
+  /** Carried across continue-as-new; runs started before the ledger's version 2 carry the first shape. */
+  carried?: LedgerState | LedgerStateV1;
   inbox?: Array<{ tx: Observation; via: 'callback' | 'poll' }>;
 };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochMs, transactionId, unknownNullable } from './common.js';
+import { currencyCode, epochMs, transactionId, unknownNullable } from './common.js';
 
 // Spec 2.4: the callback payload. Only CONFIRMED is documented; a transaction first seen on a
 // blockchain is "reported pending", so any other upper-case status is accepted as-is.
@@ -10,7 +10,7 @@ export const transaction = z.object({
   createdAt: epochMs,
   source: z.string().min(1),
   dest: z.string().min(1),
-  currency: z.string().min(1),
+  currency: currencyCode,
   amount: z.number().finite(),
   status: transactionStatus,
   confirmedAt: epochMs.nullable().optional(),
