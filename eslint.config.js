@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**'] },
+  { ignores: ['node_modules/**', '.data/**', 'dist/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
