@@ -16,7 +16,7 @@ import type { WalletActivities } from '../activities/wallets.js';
 import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { balances, classify, emptyLedger, fromCarried, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
-import { transactionSignal, type WalletInput, walletQuery, type WalletView } from './messages/wallet.js';
+import { transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
 // callback or by polling, is counted once, in order of status (pending, then confirmed);
@@ -24,6 +24,12 @@ import { transactionSignal, type WalletInput, walletQuery, type WalletView } fro
 
 /** Since this patch the carried ledger keeps settled records with amounts (workflows/lib/ledger.ts). */
 export const LEDGER_V2_PATCH = 'wallet-ledger-v2';
+
+/** The provider answered 404: the wallet is not this account's (or no longer exists). */
+function isNotFound(err: ActivityFailure): boolean {
+  const details = err.cause instanceof ApplicationFailure ? err.cause.details : undefined;
+  return (details?.[0] as { status?: number } | undefined)?.status === 404;
+}
 
 // Neither a poll nor a transfer lookup may hold up callbacks: both are bounded and tried again
 // later (the next poll, the next interval) when the provider is unwell.
@@ -36,13 +42,21 @@ const lookups = proxyActivities<WalletActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
 });
 
-export async function walletWorkflow(input: WalletInput): Promise<never> {
+/** Since this patch a follower ends when the provider says, poll after poll, that the wallet does not exist. */
+export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
+/** Not-found answers in a row after which the wallet is taken for one this account does not have. */
+export const NOT_FOUND_LIMIT = 3;
+
+export async function walletWorkflow(input: WalletInput): Promise<WalletResult> {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: Array<{ tx: Observation; via: SeenVia }> = [...(input.inbox ?? [])];
   // A new run that carries nothing (just opened, started by a callback, or restarted after a
   // termination) looks at the wallet's recent transactions straight away.
   let pollDue = input.carried === undefined;
   const resolving = new Set<string>();
+  // A validly signed callback can name a wallet of another account (or none): its follower must
+  // not poll a 404 for ever.
+  let notFoundInARow = 0;
 
   setHandler(transactionSignal, (tx) => {
     inbox.push({ tx: observe(tx), via: 'callback' });
@@ -102,6 +116,7 @@ export async function walletWorkflow(input: WalletInput): Promise<never> {
       ledger.stats.polls += 1;
       try {
         const seen = await poller.listWalletTransactions(input.walletId);
+        notFoundInARow = 0;
         // Oldest first, and only what would change the ledger: a poll is no callback.
         for (const tx of [...seen].reverse()) {
           const outcome = classify(ledger, tx);
@@ -109,6 +124,12 @@ export async function walletWorkflow(input: WalletInput): Promise<never> {
         }
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
+        notFoundInARow = isNotFound(err) ? notFoundInARow + 1 : 0;
+        if (notFoundInARow >= NOT_FOUND_LIMIT && patched(UNKNOWN_WALLET_PATCH)) {
+          log.warn('the provider does not know this wallet; its follower ends', { walletId: input.walletId, polls: notFoundInARow });
+          upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
+          return { outcome: 'UNKNOWN_WALLET', walletId: input.walletId, callbacks: ledger.stats.callbacks };
+        }
         log.warn('polling the wallet failed; will poll again at the next interval', { error: err.cause?.message });
       }
     }

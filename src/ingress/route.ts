@@ -2,14 +2,15 @@ import { transaction, type Transaction } from '../provider/schemas/transaction.j
 import { walletIdFromSrn } from '../provider/srn.js';
 
 /**
- * The wallet a callback belongs to: its `dest` when that is a wallet (deposits), else its
- * `source` (outgoing transactions). Undefined when neither is a wallet SRN.
+ * Every wallet a callback touches: its `dest` (a deposit) and its `source` (an outgoing
+ * transaction); both for a transfer between two wallets (spec 6.1 sends callbacks for both sides).
  */
-export function walletOf(tx: Pick<Transaction, 'source' | 'dest'>): string | undefined {
-  return walletIdFromSrn(tx.dest) ?? walletIdFromSrn(tx.source);
+export function walletsTouched(tx: Pick<Transaction, 'source' | 'dest'>): string[] {
+  const ids = [walletIdFromSrn(tx.dest), walletIdFromSrn(tx.source)].filter((id): id is string => id !== undefined);
+  return [...new Set(ids)];
 }
 
-export type Parsed = { ok: true; tx: Transaction; walletId: string } | { ok: false; error: string };
+export type Parsed = { ok: true; tx: Transaction; walletIds: string[] } | { ok: false; error: string };
 
 export function parseCallback(raw: Buffer): Parsed {
   let json: unknown;
@@ -22,7 +23,7 @@ export function parseCallback(raw: Buffer): Parsed {
   if (!parsed.success) {
     return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
   }
-  const walletId = walletOf(parsed.data);
-  if (!walletId) return { ok: false, error: `neither dest "${parsed.data.dest}" nor source "${parsed.data.source}" is a wallet SRN (wallet:WA_...)` };
-  return { ok: true, tx: parsed.data, walletId };
+  const walletIds = walletsTouched(parsed.data);
+  if (walletIds.length === 0) return { ok: false, error: `neither dest "${parsed.data.dest}" nor source "${parsed.data.source}" is a wallet SRN (wallet:WA_...)` };
+  return { ok: true, tx: parsed.data, walletIds };
 }

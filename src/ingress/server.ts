@@ -48,25 +48,36 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
       return reply.code(400).send({ error: 'malformed callback', detail: parsed.error });
     }
 
-    const workflowId = walletWorkflowId(parsed.walletId);
-    try {
-      await opts.client.withDeadline(Date.now() + deadline, () =>
-        inSpan('callback', SpanKind.SERVER, { 'http.request.method': 'POST', 'http.route': '/callbacks', 'payflows.workflow_id': workflowId }, () => opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
-          workflowId,
-          taskQueue: opts.taskQueue,
-          args: [{ walletId: parsed.walletId, pollIntervalMs: opts.walletPollIntervalMs }],
-          signal: transactionSignal,
-          signalArgs: [parsed.tx],
-        })),
-      );
-    } catch (err) {
-      req.log.error({ err, workflowId }, 'Temporal did not accept the callback signal');
+    // Every wallet the transaction touches hears of it; its workflow is started if it is not
+    // running (a callback can arrive before the wallet's opening has started it). A workflow for
+    // a wallet that is not this account's ends by itself after a few not-found polls.
+    const workflowIds = parsed.walletIds.map(walletWorkflowId);
+    const results = await inSpan('callback', SpanKind.SERVER, { 'http.request.method': 'POST', 'http.route': '/callbacks', 'payflows.wallets': parsed.walletIds.length }, () =>
+      Promise.allSettled(
+        parsed.walletIds.map((walletId) =>
+          opts.client.withDeadline(Date.now() + deadline, () =>
+            opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
+              workflowId: walletWorkflowId(walletId),
+              taskQueue: opts.taskQueue,
+              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs }],
+              signal: transactionSignal,
+              signalArgs: [parsed.tx],
+            }),
+          ),
+        ),
+      ),
+    );
+    const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [{ workflowId: workflowIds[i], err: r.reason as Error }] : []));
+    if (failed.length > 0) {
+      // One wallet heard of it and another did not: the resend the 503 asks for reaches both, and
+      // the one that already counted it takes the repeat as a duplicate.
+      for (const f of failed) req.log.error({ err: f.err, workflowId: f.workflowId }, 'Temporal did not accept the callback signal');
       metrics.callback('temporal_unavailable');
-      return reply.code(503).send({ error: 'temporal unavailable', detail: 'the callback was not recorded; send it again later' });
+      return reply.code(503).send({ error: 'temporal unavailable', detail: `the callback was not recorded for ${failed.map((f) => f.workflowId).join(', ')}; send it again later` });
     }
     metrics.callback('accepted');
     metrics.signalled((performance.now() - arrived) / 1000);
-    return reply.code(200).send({ ok: true, workflowId, transactionId: parsed.tx.id });
+    return reply.code(200).send({ ok: true, workflowIds, transactionId: parsed.tx.id });
   });
 
   app.get('/metrics', async (_req, reply) => {

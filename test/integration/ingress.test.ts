@@ -16,7 +16,7 @@ async function post(baseUrl: string, body: string | Buffer, signature: string | 
     headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'x-api-signature': signature }) },
     body,
   });
-  return { status: res.statusCode, json: (await res.body.json()) as { error?: string; detail?: string; workflowId?: string } };
+  return { status: res.statusCode, json: (await res.body.json()) as { error?: string; detail?: string; workflowIds?: string[] } };
 }
 
 describe('ingress: only verified, well-formed callbacks reach a workflow', () => {
@@ -75,11 +75,11 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
     await assertNoWorkflow('WA_TOOBIG');
   });
 
-  it('200 only once the signal is accepted: a callback for an unknown wallet starts its workflow', async () => {
+  it('200 only once the signal is accepted: a callback for a wallet not followed yet starts its workflow', async () => {
     const body = callback('WA_STARTEDBYCB');
     const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(r.status, 200);
-    assert.equal(r.json.workflowId, 'wallet:WA_STARTEDBYCB');
+    assert.deepEqual(r.json.workflowIds, ['wallet:WA_STARTEDBYCB']);
     const s = await eventually(() => stack.client.workflow.getHandle('wallet:WA_STARTEDBYCB').query(walletQuery).then((s) => {
       assert.equal(s.stats.callbacks, 1);
       return s;
@@ -116,6 +116,78 @@ describe('ingress: Temporal unreachable', () => {
     } finally {
       await app.close();
       await connection.close().catch(() => {});
+    }
+  });
+});
+
+describe('ingress: every wallet a transaction touches, and wallets that are not this account\'s', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ pollIntervalMs: 300 });
+  });
+  after(async () => stack?.stop());
+
+  it('a transfer between two of our wallets reaches both: the source pays, the destination receives', async () => {
+    const a = await stack.wallets.open({ name: `payer-${Date.now()}` });
+    const b = await stack.wallets.open({ name: `payee-${Date.now()}` });
+    const body = callback(b.walletId, { id: 'TR_BETWEEN1', source: `wallet:${a.walletId}`, amount: 0.3 });
+    const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.json.workflowIds?.sort(), [`wallet:${a.walletId}`, `wallet:${b.walletId}`].sort());
+    await eventually(async () => {
+      assert.deepEqual((await stack.wallets.state(b.walletId)).balances.BTC, { confirmed: 0.3, pending: 0 });
+      assert.deepEqual((await stack.wallets.state(a.walletId)).balances.BTC, { confirmed: -0.3, pending: 0 });
+    });
+    for (const w of [a, b]) await stack.client.workflow.getHandle(`wallet:${w.walletId}`).terminate('test done');
+  });
+
+  it('a signed callback for a wallet the provider does not know costs a few polls, then its workflow ends', async () => {
+    const body = callback('WA_NOSUCHWALLET');
+    const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
+    assert.equal(r.status, 200);
+    const handle = stack.client.workflow.getHandle('wallet:WA_NOSUCHWALLET');
+    assert.deepEqual(await handle.result(), { outcome: 'UNKNOWN_WALLET', walletId: 'WA_NOSUCHWALLET', callbacks: 1 });
+    const { events } = await handle.fetchHistory();
+    const polls = (events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'listWalletTransactions');
+    assert.equal(polls.length, 3);
+  });
+
+  it('503 when one of two wallets could not be told, so that the resend reaches both; the other counts the repeat once', async () => {
+    const a = await stack.wallets.open({ name: `half-a-${Date.now()}` });
+    const b = await stack.wallets.open({ name: `half-b-${Date.now()}` });
+    // A client whose signals to wallet b fail, as when Temporal refuses one of two calls.
+    let failB = true;
+    const flaky = new Proxy(stack.client.workflow, {
+      get(target, prop, receiver) {
+        if (prop !== 'signalWithStart') return Reflect.get(target, prop, receiver);
+        return (name: string, options: { workflowId: string }) => {
+          if (failB && options.workflowId === `wallet:${b.walletId}`) return Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
+          return target.signalWithStart(name, options as never);
+        };
+      },
+    });
+    const client = new Proxy(stack.client, { get: (t, p, r) => (p === 'workflow' ? flaky : Reflect.get(t, p, r)) });
+    const app = createIngress({ client, taskQueue: stack.taskQueue, secretKey: stack.secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 300 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    try {
+      const body = callback(b.walletId, { id: 'TR_HALFWAY1', source: `wallet:${a.walletId}`, amount: 1 });
+      const first = await post(url, body, callbackSignature(stack.secretKey, body));
+      assert.equal(first.status, 503);
+      assert.match(first.json.detail ?? '', new RegExp(`wallet:${b.walletId}`));
+      failB = false;
+      const resend = await post(url, body, callbackSignature(stack.secretKey, body));
+      assert.equal(resend.status, 200);
+      await eventually(async () => {
+        const sa = await stack.wallets.state(a.walletId);
+        assert.deepEqual(sa.balances.BTC, { confirmed: -1, pending: 0 });
+        assert.equal(sa.stats.duplicates, 1);
+        assert.deepEqual((await stack.wallets.state(b.walletId)).balances.BTC, { confirmed: 1, pending: 0 });
+      });
+    } finally {
+      await app.close();
+      for (const w of [a, b]) await stack.client.workflow.getHandle(`wallet:${w.walletId}`).terminate('test done');
     }
   });
 });

@@ -27,6 +27,14 @@ export interface OpenWalletResult {
   walletWorkflowId: string;
 }
 
+/** A wallet's follower runs as long as the wallet; it ends only for a wallet the provider does not know. */
+export interface WalletResult {
+  outcome: 'UNKNOWN_WALLET';
+  walletId: string;
+  /** Callbacks it received before it ended (none of them counted: the wallet is not this account's). */
+  callbacks: number;
+}
+
 export interface WalletView {
   walletId: string;
   name?: string;
