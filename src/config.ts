@@ -45,6 +45,10 @@ const envSchema = z.object({
   SANDBOX_STATE_FILE: nonEmpty.optional(),
   INGRESS_PORT: port.default(4020),
   INGRESS_PUBLIC_URL: url.optional(),
+  /** Comma-separated secrets that callbacks may be signed with during a key rotation, newest first. */
+  PROVIDER_CALLBACK_SECRETS: z.string().optional(),
+  INGRESS_REQUEST_TIMEOUT: duration.default(10_000),
+  INGRESS_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_024),
   INGRESS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
   WALLET_POLL_INTERVAL: duration.default(60_000),
   /** Where documents and personal values wait, by reference, to be sent (the claim store). */
@@ -114,6 +118,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.INGRESS_PORT,
       publicUrl: e.INGRESS_PUBLIC_URL ?? `http://127.0.0.1:${e.INGRESS_PORT}`,
       maxBodyBytes: e.INGRESS_MAX_BODY_BYTES,
+      requestTimeoutMs: e.INGRESS_REQUEST_TIMEOUT,
+      maxConnections: e.INGRESS_MAX_CONNECTIONS,
+      /** Newest first; the provider's secret key alone outside a rotation. */
+      callbackSecrets: e.PROVIDER_CALLBACK_SECRETS ? e.PROVIDER_CALLBACK_SECRETS.split(',').map((v) => v.trim()).filter(Boolean) : [e.PROVIDER_SECRET_KEY],
     },
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
     claims: { dir: e.CLAIM_STORE_DIR },

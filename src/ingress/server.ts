@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
 import { transactionSignal, walletWorkflowId } from '../../workflows/messages/wallet.js';
@@ -16,6 +17,15 @@ export interface IngressOptions {
   taskQueue: string;
   /** The account's first secret key: callbacks are signed with it (spec 6.4). */
   secretKey: string;
+  /**
+   * During a rotation of that key, every secret a callback may be signed with, newest first
+   * (PROVIDER_CALLBACK_SECRETS); default: `secretKey` alone.
+   */
+  callbackSecrets?: string[];
+  /** Longest time to receive a whole request, headers and body (INGRESS_REQUEST_TIMEOUT). */
+  requestTimeoutMs?: number;
+  /** Connections open at once; more are refused (INGRESS_MAX_CONNECTIONS). */
+  maxConnections?: number;
   maxBodyBytes: number;
   /** Poll interval of wallet workflows that a callback starts. */
   walletPollIntervalMs: number;
@@ -28,7 +38,19 @@ export interface IngressOptions {
 
 export function createIngress(opts: IngressOptions): FastifyInstance {
   const logging = typeof opts.logger === 'object' ? { loggerInstance: opts.logger } : { logger: opts.logger ?? false };
-  const app = Fastify({ ...logging, bodyLimit: opts.maxBodyBytes });
+  const requestTimeout = opts.requestTimeoutMs ?? 10_000;
+  // A slow sender cannot hold a connection open: the headers, the whole request and an idle
+  // keep-alive connection each have a limit, checked every second (Node checks every 30 s by default).
+  const app = Fastify({
+    ...logging,
+    bodyLimit: opts.maxBodyBytes,
+    serverFactory: (handler) => {
+      const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 5_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 }, handler);
+      server.maxConnections = opts.maxConnections ?? 1_024;
+      return server;
+    },
+  });
+  const secrets = opts.callbackSecrets?.length ? opts.callbackSecrets : [opts.secretKey];
   const metrics = opts.metrics ?? createIngressMetrics();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -38,7 +60,9 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     const arrived = performance.now();
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const provided = req.headers['x-api-signature'];
-    if (typeof provided !== 'string' || !signatureMatches(callbackSignature(opts.secretKey, raw), provided.toLowerCase())) {
+    // Every secret is tried, so that the time taken tells nothing of which one matched.
+    const matches = typeof provided === 'string' ? secrets.map((secret) => signatureMatches(callbackSignature(secret, raw), provided.toLowerCase())) : [];
+    if (!matches.includes(true)) {
       metrics.callback('bad_signature');
       return reply.code(401).send({ error: 'invalid signature', detail: 'X-API-Signature must be the hex HMAC-SHA256 of the raw body, keyed with the account secret key' });
     }
