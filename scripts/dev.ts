@@ -7,7 +7,7 @@ import { providerFromConfig } from '../src/provider/from-config.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
 import type { DevServer } from '../src/temporal/dev-server.js';
 import { codecFromConfig } from '../src/temporal/codec.js';
-import { createCodecServer } from '../src/temporal/codec-server.js';
+import { codecAccessProblem, createCodecServer } from '../src/temporal/codec-server.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { assertPortFree } from '../src/temporal/ports.js';
@@ -47,9 +47,11 @@ async function main(config: Config): Promise<void> {
   await assertPortFree(config.payloads.codecServerPort, 'CODEC_SERVER_PORT');
 
   // The codec server holds the payload key: loopback only, for the Web UI in this machine's browser.
-  const codecUrl = `http://127.0.0.1:${config.payloads.codecServerPort}`;
-  const codecServer = createCodecServer(codecFromConfig(config.payloads), { allowedOrigins: [`http://127.0.0.1:${config.temporal.uiPort}`, `http://localhost:${config.temporal.uiPort}`] });
-  await codecServer.listen({ port: config.payloads.codecServerPort, host: '127.0.0.1' });
+  const codecUrl = `http://127.0.0.1:${config.codecServer.port}`;
+  const problem = codecAccessProblem(config.codecServer, config.codecServer.host);
+  if (problem) throw new ConfigError(problem);
+  const codecServer = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
+  await codecServer.listen({ port: config.codecServer.port, host: config.codecServer.host });
   stops.push(() => codecServer.close());
 
   let server: DevServer | undefined;

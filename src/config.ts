@@ -69,6 +69,14 @@ const envSchema = z.object({
   /** Without PAYLOAD_ENCRYPTION_KEY, the embedded stack keeps a key of its own here. */
   PAYLOAD_KEY_FILE: nonEmpty.default('.data/payload.key'),
   CODEC_SERVER_PORT: port.default(4030),
+  /** Loopback by default: the codec server decrypts payloads for whoever may call it. */
+  CODEC_SERVER_HOST: nonEmpty.default('127.0.0.1'),
+  /** A bearer token every caller of the codec server must present (required off loopback). */
+  CODEC_SERVER_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
+  /** Comma-separated origins of the Web UI; default: the embedded UI's. */
+  CODEC_SERVER_ALLOWED_ORIGINS: z.string().optional(),
+  /** Comma-separated host:port names the codec server answers to; default: loopback names of its port. */
+  CODEC_SERVER_ALLOWED_HOSTS: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** The worker's Prometheus endpoint (the SDK's metrics and the product's); off when unset. */
   WORKER_METRICS_PORT: port.optional(),
@@ -126,6 +134,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
     claims: { dir: e.CLAIM_STORE_DIR },
     payloads: { key: e.PAYLOAD_ENCRYPTION_KEY, previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean), keyFile: e.PAYLOAD_KEY_FILE, codecServerPort: e.CODEC_SERVER_PORT },
+    codecServer: {
+      host: e.CODEC_SERVER_HOST,
+      port: e.CODEC_SERVER_PORT,
+      token: e.CODEC_SERVER_TOKEN,
+      allowedOrigins: list(e.CODEC_SERVER_ALLOWED_ORIGINS) ?? [`http://127.0.0.1:${e.TEMPORAL_UI_PORT}`, `http://localhost:${e.TEMPORAL_UI_PORT}`],
+      allowedHosts: (list(e.CODEC_SERVER_ALLOWED_HOSTS) ?? [`127.0.0.1:${e.CODEC_SERVER_PORT}`, `localhost:${e.CODEC_SERVER_PORT}`]).map((h) => h.toLowerCase()),
+    },
     telemetry: {
       logLevel: e.LOG_LEVEL,
       otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
@@ -139,6 +154,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** A comma-separated list, trimmed; undefined when unset. */
+function list(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean);
+}
 
 /** The Temporal address the processes connect to: the configured one, or the embedded server's. */
 export function temporalAddress(config: Config): string {

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { request } from 'undici';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
-import { createCodecServer } from '../../src/temporal/codec-server.js';
+import { freePort } from '../../src/temporal/ports.js';
+import { authorised, codecAccessProblem, createCodecServer } from '../../src/temporal/codec-server.js';
 
 const payload = (v: unknown) => defaultPayloadConverter.toPayload(v);
 const secret = { link: 'https://verify.example.test/s/3f9a', ssnRef: 'local:abc' };
@@ -31,30 +32,71 @@ describe('payload encryption', () => {
     assert.deepEqual(await codec.decode([plain]), [plain]);
   });
 
-  it('the codec server decodes for the Web UI, answers its CORS preflight, and refuses nonsense', async () => {
-    const app = createCodecServer(codec, { allowedOrigins: ['http://127.0.0.1:8233'] });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const a = app.server.address();
-    const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  const wireOf = async (value: unknown) => {
+    const [enc] = await codec.encode([payload(value)]);
+    return { payloads: [{ metadata: Object.fromEntries(Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(enc!.data!).toString('base64') }] };
+  };
+  const UI = 'http://127.0.0.1:8233';
+
+  it('decodes for the Web UI on loopback, answers its CORS preflight, and refuses nonsense', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const live = createCodecServer(codec, { allowedOrigins: [UI], allowedHosts: [`127.0.0.1:${port}`] });
+    await live.listen({ port, host: '127.0.0.1' });
     try {
-      const [enc] = await codec.encode([payload(secret)]);
-      const wire = { payloads: [{ metadata: Object.fromEntries(Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(enc!.data!).toString('base64') }] };
-      const res = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:8233' }, body: JSON.stringify(wire) });
+      const res = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: UI }, body: JSON.stringify(await wireOf(secret)) });
       assert.equal(res.statusCode, 200);
-      assert.equal(res.headers['access-control-allow-origin'], 'http://127.0.0.1:8233');
+      assert.equal(res.headers['access-control-allow-origin'], UI);
       const out = (await res.body.json()) as { payloads: Array<{ data: string }> };
       assert.deepEqual(JSON.parse(Buffer.from(out.payloads[0]!.data, 'base64').toString()), secret);
-      const pre = await request(`${url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:8233', 'access-control-request-method': 'POST' } });
+      const pre = await request(`${url}/decode`, { method: 'OPTIONS', headers: { origin: UI, 'access-control-request-method': 'POST' } });
       assert.equal(pre.statusCode, 204);
       await pre.body.dump();
-      const other = await request(`${url}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example.test' } });
-      assert.equal(other.headers['access-control-allow-origin'], undefined);
-      await other.body.dump();
-      const bad = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"payloads": 3}' });
+      const bad = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: UI }, body: '{"payloads": 3}' });
       assert.equal(bad.statusCode, 400);
       await bad.body.dump();
+      // Without a token, nothing but the UI's origin may call: a script on this machine needs the token.
+      const bare = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await wireOf(secret)) });
+      assert.equal(bare.statusCode, 401);
+      await bare.body.dump();
     } finally {
-      await app.close();
+      await live.close();
     }
+  });
+
+  it('refuses another origin and a rebound host name, and decrypts nothing for them', async () => {
+    const verdict = (headers: Record<string, string>) => authorised({ allowedOrigins: [UI], allowedHosts: ['127.0.0.1:4030'] }, headers);
+    assert.deepEqual(verdict({ host: '127.0.0.1:4030', origin: UI }), { ok: true });
+    assert.equal((verdict({ host: 'evil.example.test:4030', origin: 'http://evil.example.test:4030' }) as { status: number }).status, 403);
+    assert.equal((verdict({ host: '127.0.0.1:4030', origin: 'http://evil.example.test' }) as { status: number }).status, 403);
+    assert.equal((verdict({ origin: UI }) as { status: number }).status, 403);
+  });
+
+  it('with CODEC_SERVER_TOKEN, every call needs the bearer token; an empty payload list is fine', async () => {
+    const token = 'tok-0123456789abcdef';
+    const port = await freePort();
+    const live = createCodecServer(codec, { allowedOrigins: [UI], allowedHosts: [`127.0.0.1:${port}`], token });
+    await live.listen({ port, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const call = async (authorization: string | undefined, body: unknown) => {
+        const res = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: JSON.stringify(body) });
+        return { status: res.statusCode, json: (await res.body.json()) as { payloads?: unknown[]; error?: string } };
+      };
+      assert.equal((await call(undefined, await wireOf(secret))).status, 401);
+      assert.equal((await call('Bearer wrong-token-000000000', await wireOf(secret))).status, 401);
+      const ok = await call(`bearer ${token}`, await wireOf(secret));
+      assert.equal(ok.status, 200);
+      // The Temporal CLI sends {} for a query without arguments (protobuf JSON omits an empty list).
+      assert.deepEqual(await call(`Bearer ${token}`, {}), { status: 200, json: { payloads: [] } });
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('will not listen off loopback without a token', () => {
+    assert.match(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '0.0.0.0') ?? '', /CODEC_SERVER_TOKEN/);
+    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [], token: 'x'.repeat(32) }, '0.0.0.0'), undefined);
+    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '127.0.0.1'), undefined);
   });
 });

@@ -1,0 +1,20 @@
+import { ConfigError, loadConfig } from '../config.js';
+import { createLogger } from '../telemetry/logger.js';
+import { codecFromConfig } from './codec.js';
+import { codecAccessProblem, createCodecServer } from './codec-server.js';
+
+// `npm run codec-server`: the codec server alone, for the Web UI (TEMPORAL_CODEC_ENDPOINT) and the
+// Temporal CLI (--codec-endpoint, --codec-auth). It holds the payload key.
+const config = loadConfig();
+const logger = createLogger({ service: 'codec-server', level: config.telemetry.logLevel });
+const problem = codecAccessProblem(config.codecServer, config.codecServer.host);
+if (problem) {
+  logger.fatal(problem);
+  throw new ConfigError(problem);
+}
+const app = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
+await app.listen({ port: config.codecServer.port, host: config.codecServer.host });
+logger.info({ host: config.codecServer.host, port: config.codecServer.port, token: config.codecServer.token ? 'required' : 'none (Web UI origin only)', allowedOrigins: config.codecServer.allowedOrigins }, 'codec server listening');
+const stop = () => void app.close().then(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
