@@ -5,6 +5,8 @@ import { callbackSignature, signatureMatches } from '../src/provider/signing.js'
 import { transaction } from '../src/provider/schemas/transaction.js';
 import { createSandbox } from '../src/sandbox/server.js';
 import { emptyLedger, LIMITS, record } from '../workflows/lib/ledger.js';
+import { printTable, writeResults } from './report.js';
+import { stackFigures } from './stack.js';
 
 // `npm run bench`: each line compares two ways measured side by side in this run, and prints
 // their ratio. Absolute numbers depend on the machine; the ratios are what to watch. Every loop
@@ -60,3 +62,11 @@ const fresh = await rate(async () => {
 line('provider client: keep-alive pool vs a new connection per call (signed GET to the sandbox)', ['keep-alive', keepAlive], ['new connection', fresh]);
 await pooled.close();
 await sandbox.close();
+
+// 4. The whole stack against Temporal itself on the same server: the ingress, a wallet flow,
+// the memory of a cached wallet, and what an idle wallet costs a day. Written under bench/results/.
+const { server, figures } = await stackFigures((l) => console.log(`[bench] ${l}`));
+printTable(`On ${server}:`, figures);
+writeResults([{ title: server, figures }]);
+console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
+process.exit(0);

@@ -30,6 +30,8 @@ export interface CreateWorkerOptions {
   notifier?: Notifier;
   /** Where the workflows' and activities' spans go; none by default. */
   tracing?: Tracing;
+  /** More activities beside the product's (the benchmarks' yardstick workflow uses one). */
+  extraActivities?: Record<string, (...args: never[]) => Promise<unknown>>;
   overrides?: Partial<WorkerOptions>;
 }
 
@@ -45,6 +47,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     ...createOrderActivities({ provider }),
     ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs, onCall: provider.onCall }, claims }),
     ...createNotifyActivities(opts.notifier ?? logNotifier),
+    ...opts.extraActivities,
   };
   const tracing = workerTracingOptions(opts.tracing ?? startTracing({ service: 'worker' }));
   const worker = await Worker.create({

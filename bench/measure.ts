@@ -1,0 +1,59 @@
+// Measuring helpers for the benchmarks: every loop is bounded in count and time, and all traffic
+// stays on loopback.
+
+export interface Figure {
+  name: string;
+  unit: '/s' | 'ms' | 'MB' | 'calls/day' | 'KB/day';
+  /** The product's measurement. */
+  product: number;
+  /** The same thing done by the yardstick, side by side in the same run. */
+  yardstick: number;
+  /** The ratio to reach (product / yardstick, or yardstick / product when lower is better). */
+  goal: number | undefined;
+  lowerIsBetter?: boolean;
+  /** A figure that is an absolute amount rather than a comparison (yardstick: the goal). */
+  absolute?: boolean;
+}
+
+/** product / yardstick, oriented so that higher is better. */
+export function ratio(f: Figure): number {
+  return f.lowerIsBetter ? f.yardstick / f.product : f.product / f.yardstick;
+}
+
+/** Runs `fn` with `inFlight` calls at once for `ms`; completed calls per second. */
+export async function runConcurrently(fn: () => Promise<unknown>, inFlight: number, ms: number, maxCalls = 1_000_000): Promise<{ rate: number; calls: number }> {
+  let calls = 0;
+  const start = performance.now();
+  const until = start + ms;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (performance.now() < until && calls < maxCalls) {
+        await fn();
+        calls += 1;
+      }
+    }),
+  );
+  return { rate: (calls / (performance.now() - start)) * 1000, calls };
+}
+
+/** Offers `perSecond` calls a second for `ms`, whatever the answers' pace; each call's latency in ms. */
+export async function timedLoad(fn: () => Promise<unknown>, perSecond: number, ms: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const pending: Array<Promise<void>> = [];
+  const count = Math.floor((perSecond * ms) / 1000);
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const sent = performance.now();
+    pending.push(fn().then(() => void latencies.push(performance.now() - sent)));
+  }
+  await Promise.all(pending);
+  return latencies;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}

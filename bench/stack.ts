@@ -1,0 +1,224 @@
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { request } from 'undici';
+import { WalletsClient } from '../src/client/wallets.js';
+import { loadConfig } from '../src/config.js';
+import { createIngress } from '../src/ingress/server.js';
+import { providerFromConfig } from '../src/provider/from-config.js';
+import { callbackSignature } from '../src/provider/signing.js';
+import { createSandbox } from '../src/sandbox/server.js';
+import { clientFor } from '../src/temporal/connection.js';
+import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
+import { freePort } from '../src/temporal/ports.js';
+import { createWorker, workflowInterceptorModules } from '../worker/create-worker.js';
+import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/messages/wallet.js';
+import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
+
+// Figures that need the whole stack: a Temporal server (the embedded dev server, or the one at
+// BENCH_TEMPORAL_ADDRESS, e.g. `npm run cluster`'s), the sandbox, the ingress and a worker in
+// this process. Each compares the product with Temporal itself doing the same on the same server.
+
+export async function stackFigures(say: (line: string) => void): Promise<{ server: string; figures: Figure[] }> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const dir = mkdtempSync(join(tmpdir(), 'payflows-bench-'));
+  const cleanups: Array<() => Promise<unknown>> = [];
+  try {
+    let address = process.env.BENCH_TEMPORAL_ADDRESS;
+    const server = address ? `Temporal at ${address}` : 'the Temporal CLI dev server (SQLite)';
+    if (!address) {
+      const dev = await startEmbeddedTemporal({ port: await freePort(), uiPort: await freePort(), dbFile: join(dir, 'temporal.sqlite'), logFile: join(dir, 'temporal.log'), namespace: 'default', log: say });
+      cleanups.push(() => dev.stop());
+      address = dev.address;
+    }
+    say(`stack on ${server}`);
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
+      workflowInterceptorModules,
+      logger: { log() {}, info() {}, warn() {}, error: console.error, debug() {}, trace() {} },
+    });
+    const bundlePath = join(dir, 'bundle.js');
+    writeFileSync(bundlePath, bundle.code);
+
+    const [apiKey, secretKey] = ['AK-BENCH', `SK-BENCH-${randomUUID()}`];
+    const sandbox = createSandbox({ apiKey, secretKey });
+    const sandboxUrl = await sandbox.listen(0);
+    cleanups.push(() => sandbox.close());
+    const payloadKey = randomBytes(32).toString('base64');
+    const taskQueue = `bench-${randomUUID()}`;
+    const connection = await Connection.connect({ address });
+    cleanups.push(() => connection.close());
+    const client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
+    const pollIntervalMs = 3_600_000;
+    const ingress = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 64 * 1024, walletPollIntervalMs: pollIntervalMs });
+    await ingress.listen({ port: 0, host: '127.0.0.1' });
+    cleanups.push(() => ingress.close());
+    const ingressAddr = ingress.server.address();
+    const ingressUrl = `http://127.0.0.1:${typeof ingressAddr === 'object' && ingressAddr ? ingressAddr.port : 0}`;
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PROVIDER_BASE_URL: sandboxUrl,
+      PROVIDER_API_KEY: apiKey,
+      PROVIDER_SECRET_KEY: secretKey,
+      INGRESS_PUBLIC_URL: ingressUrl,
+      PAYLOAD_ENCRYPTION_KEY: payloadKey,
+    });
+    const provider = providerFromConfig(config);
+    const { worker, connection: workerConnection } = await createWorker({ config, provider, workflowBundlePath: bundlePath, extraActivities: { echo: async (v: string) => v } });
+    const running = worker.run();
+    cleanups.push(async () => {
+      worker.shutdown();
+      await running;
+      await workerConnection.close();
+      await provider.close();
+    });
+    const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
+    const figures: Figure[] = [];
+
+    // 1. The ingress against the client's own signalWithStart of the same workflows.
+    const walletIds = Array.from({ length: 64 }, (_, i) => `WA_BENCH${i}`);
+    let n = 0;
+    const tx = (walletId: string) => JSON.stringify({ id: `TR_B${(n++).toString(36).toUpperCase()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.001, status: 'PENDING', metadata: {}, tags: [] });
+    const viaIngress = async () => {
+      const body = tx(walletIds[n % walletIds.length]!);
+      const res = await request(`${ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secretKey, body) }, body });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`the ingress answered ${res.statusCode}`);
+    };
+    const direct = async () => {
+      const walletId = walletIds[n % walletIds.length]!;
+      await client.workflow.signalWithStart('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue, args: [{ walletId, pollIntervalMs }], signal: transactionSignal, signalArgs: [JSON.parse(tx(walletId))] });
+    };
+    say('ingress vs signalWithStart: warming up');
+    await runConcurrently(direct, 32, 3_000);
+    await runConcurrently(viaIngress, 32, 3_000);
+    say('ingress vs signalWithStart: 32 in flight');
+    const [ingressRate, directRate] = [await runConcurrently(viaIngress, 32, 8_000), await runConcurrently(direct, 32, 8_000)];
+    figures.push({ name: 'ingress: callbacks/s at 32 in flight, vs the client’s own signalWithStart', unit: '/s', product: ingressRate.rate, yardstick: directRate.rate, goal: undefined });
+    say('ingress vs signalWithStart: 100/s offered (a warm pass, then the measured one)');
+    await timedLoad(viaIngress, 100, 3_000);
+    await timedLoad(direct, 100, 3_000);
+    const [ingressLat, directLat] = [await timedLoad(viaIngress, 100, 6_000), await timedLoad(direct, 100, 6_000)];
+    figures.push({ name: 'ingress: p50 latency at 100/s, vs signalWithStart', unit: 'ms', product: percentile(ingressLat, 50), yardstick: percentile(directLat, 50), goal: undefined, lowerIsBetter: true });
+    figures.push({ name: 'ingress: p99 latency at 100/s, vs signalWithStart', unit: 'ms', product: percentile(ingressLat, 99), yardstick: percentile(directLat, 99), goal: undefined, lowerIsBetter: true });
+    for (const id of walletIds) await client.workflow.getHandle(walletWorkflowId(id)).terminate('bench done').catch(() => {});
+
+    // 2. A whole wallet flow against the smallest workflow with one activity.
+    const op = async (path: string) => {
+      const res = await request(`${sandboxUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ currency: 'BTC', amount: 0.5 }) });
+      const json = (await res.body.json()) as { transaction: { id: string } };
+      if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
+      return json.transaction.id;
+    };
+    const opened: string[] = [];
+    const walletFlow = async () => {
+      const { walletId } = await wallets.open({ name: `bench-${randomUUID()}` });
+      opened.push(walletId);
+      const txId = await op(`/sandbox/wallets/${walletId}/deposits`);
+      await op(`/sandbox/transactions/${txId}/confirm`);
+      for (;;) {
+        const s = await client.workflow.getHandle(walletWorkflowId(walletId)).query(walletQuery);
+        if (s.balances.BTC?.confirmed === 0.5) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const minimal = async () => {
+      await client.workflow.execute('minimalWorkflow', { workflowId: `minimal-${randomUUID()}`, taskQueue, args: ['x'] });
+    };
+    say('wallet flow vs minimal workflow: warming up');
+    await runConcurrently(walletFlow, 8, 3_000);
+    await runConcurrently(minimal, 8, 3_000);
+    say('wallet flow vs minimal workflow: 8 in flight');
+    const [flowRate, minimalRate] = [await runConcurrently(walletFlow, 8, 10_000), await runConcurrently(minimal, 8, 10_000)];
+    figures.push({ name: 'wallet flows/s (open, deposit pending, confirm, query shows it), vs a minimal workflow with one activity', unit: '/s', product: flowRate.rate, yardstick: minimalRate.rate, goal: 0.5 });
+    for (const id of opened) await client.workflow.getHandle(walletWorkflowId(id)).terminate('bench done').catch(() => {});
+
+    // 3. Memory a cached wallet workflow holds, in a worker process of its own.
+    figures.push(await memoryPerWallet({ address, bundlePath, config, client, say }));
+
+    // 4. What an idle wallet costs a day: provider calls and history, from a run whose poll
+    // interval is scaled down (a simulated day of minutes), scaled back to a real day.
+    figures.push(...(await idleWalletCost({ client, wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: IDLE_SIM_POLL_MS }), say })));
+
+    return { server, figures };
+  } finally {
+    for (const stop of cleanups.reverse()) await stop().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The configured default poll interval (1 minute) against the interval of the simulated run. */
+const REAL_POLL_MS = 60_000;
+const IDLE_SIM_POLL_MS = 250;
+
+async function memoryPerWallet(ctx: { address: string; bundlePath: string; config: ReturnType<typeof loadConfig>; client: ReturnType<typeof clientFor>; say: (l: string) => void }): Promise<Figure> {
+  const N = 200;
+  const taskQueue = `bench-memory-${randomUUID()}`;
+  const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    env: { ...process.env, BENCH_BUNDLE: ctx.bundlePath, BENCH_CACHE: String(N + 50), TEMPORAL_ADDRESS: ctx.address, TEMPORAL_TASK_QUEUE: taskQueue, PROVIDER_BASE_URL: ctx.config.provider.baseUrl, PROVIDER_API_KEY: ctx.config.provider.apiKey, PROVIDER_SECRET_KEY: ctx.config.provider.secretKey, INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl, PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key! },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = () => new Promise<{ rss?: number; ready?: boolean }>((resolve) => child.once('message', (m) => resolve(m as { rss?: number })));
+  try {
+    await next();
+    // The first workflow creates the worker's V8 context: part of an idle worker, not of a wallet.
+    await ctx.client.workflow.execute('minimalWorkflow', { workflowId: `warm-${randomUUID()}`, taskQueue, args: ['x'] });
+    child.send('rss');
+    const idle = (await next()).rss!;
+    ctx.say(`memory: ${N} wallet workflows into one worker's cache`);
+    const ids = Array.from({ length: N }, (_, i) => `WA_MEM${i}${randomUUID().slice(0, 4).toUpperCase()}`);
+    await runConcurrently(async () => {
+      const walletId = ids.pop();
+      if (!walletId) return;
+      const handle = await ctx.client.workflow.start('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue, args: [{ walletId, pollIntervalMs: 3_600_000 }] });
+      await handle.query(walletQuery);
+    }, 16, 120_000, N);
+    child.send('rss');
+    const loaded = (await next()).rss!;
+    const perWallet = (loaded - idle) / N / 1_048_576;
+    return { name: `worker memory per cached wallet workflow (RSS with ${N} cached, less an idle worker), vs the goal`, unit: 'MB', product: perWallet, yardstick: 0.5, goal: 1, lowerIsBetter: true, absolute: true };
+  } finally {
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+async function idleWalletCost(ctx: { client: ReturnType<typeof clientFor>; wallets: WalletsClient; say: (l: string) => void }): Promise<Figure[]> {
+  const K = 5;
+  const simulatedMs = 15_000;
+  ctx.say(`idle wallets: ${K} wallets, polled every ${IDLE_SIM_POLL_MS} ms for ${simulatedMs / 1000} s (a day at 1 minute is ${(86_400_000 / REAL_POLL_MS) * IDLE_SIM_POLL_MS / 1000} s)`);
+  const opened = await Promise.all(Array.from({ length: K }, () => ctx.wallets.open({ name: `idle-${randomUUID()}` })));
+  const measure = async () => {
+    let polls = 0;
+    let bytes = 0;
+    for (const w of opened) {
+      const handle = ctx.client.workflow.getHandle(walletWorkflowId(w.walletId));
+      polls += (await handle.query(walletQuery)).stats.polls;
+      bytes += Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
+    }
+    return { polls, bytes };
+  };
+  // From the first quiet moment on: opening is not idling.
+  await new Promise((r) => setTimeout(r, 1_000));
+  const before = await measure();
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, simulatedMs));
+  const after = await measure();
+  const elapsed = performance.now() - started;
+  // Every duration of the wallet's polling scales with its interval: a simulated ms is REAL/SIM real ms.
+  const realDays = (elapsed * (REAL_POLL_MS / IDLE_SIM_POLL_MS)) / 86_400_000;
+  for (const w of opened) await ctx.client.workflow.getHandle(walletWorkflowId(w.walletId)).terminate('bench done').catch(() => {});
+  const callsPerDay = (after.polls - before.polls) / K / realDays;
+  const kbPerDay = (after.bytes - before.bytes) / K / realDays / 1024;
+  return [
+    { name: 'provider calls per idle wallet per day (polling at the default 1 minute), vs the goal of 24', unit: 'calls/day', product: callsPerDay, yardstick: 24, goal: 1, lowerIsBetter: true, absolute: true },
+    { name: 'history written per idle wallet per day, vs 24 empty polls of 1 KB', unit: 'KB/day', product: kbPerDay, yardstick: 24, goal: 1, lowerIsBetter: true, absolute: true },
+  ];
+}
