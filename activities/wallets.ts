@@ -1,5 +1,5 @@
 import type { ProviderClient } from '../src/provider/client.js';
-import { createWallet, listWalletTransactions, readTransfer } from '../src/provider/endpoints.js';
+import { createWallet, listWalletTransactions, readTransfer, readWallet } from '../src/provider/endpoints.js';
 import type { WalletType } from '../src/provider/schemas/wallet.js';
 import { observe } from '../workflows/lib/ledger.js';
 import { withProviderFailures } from './provider-failure.js';
@@ -32,6 +32,12 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
     async listWalletTransactions(walletId: string, limit = POLL_LIMIT) {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
       return [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, limit).map(observe);
+    },
+
+    /** The provider's own balances of the wallet, for the reconciliation with the ledger. */
+    async readWalletBalances(walletId: string) {
+      const w = await provider.call(readWallet, { params: { walletId } });
+      return { available: w.availableBalances, total: w.totalBalances, checkedAt: Date.now() };
     },
 
     async readTransferSummary(transferId: string) {

@@ -80,6 +80,7 @@ async function main(config: Config): Promise<void> {
     maxConnections: config.ingress.maxConnections,
     maxBodyBytes: config.ingress.maxBodyBytes,
     walletPollIntervalMs: config.wallet.pollIntervalMs,
+    walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
     logger: logger.child({ service: 'ingress' }),
   });
   await ingress.listen({ port: config.ingress.port, host: '0.0.0.0' });

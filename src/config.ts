@@ -51,6 +51,8 @@ const envSchema = z.object({
   INGRESS_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_024),
   INGRESS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
   WALLET_POLL_INTERVAL: duration.default(60_000),
+  /** How often a wallet's ledger is compared with the provider's balances. */
+  WALLET_RECONCILE_INTERVAL: duration.default(6 * 3_600_000),
   /** Where documents and personal values wait, by reference, to be sent (the claim store). */
   CLAIM_STORE_DIR: nonEmpty.default('.data/claims'),
   PROCESS_POLL_INITIAL: duration.default(5_000),
@@ -131,7 +133,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** Newest first; the provider's secret key alone outside a rotation. */
       callbackSecrets: e.PROVIDER_CALLBACK_SECRETS ? e.PROVIDER_CALLBACK_SECRETS.split(',').map((v) => v.trim()).filter(Boolean) : [e.PROVIDER_SECRET_KEY],
     },
-    wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL },
+    wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL, reconcileIntervalMs: e.WALLET_RECONCILE_INTERVAL },
     claims: { dir: e.CLAIM_STORE_DIR },
     payloads: { key: e.PAYLOAD_ENCRYPTION_KEY, previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean), keyFile: e.PAYLOAD_KEY_FILE, codecServerPort: e.CODEC_SERVER_PORT },
     codecServer: {

@@ -5,6 +5,7 @@ import {
   condition,
   continueAsNew,
   log,
+  metricMeter,
   patched,
   proxyActivities,
   setHandler,
@@ -14,9 +15,10 @@ import {
 } from '@temporalio/workflow';
 import type { WalletActivities } from '../activities/wallets.js';
 import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
-import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
+import { BalanceDrift, ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { balances, classify, emptyLedger, fromCarried, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
-import { transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
+import { findDrift } from './lib/reconcile.js';
+import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
 // callback or by polling, is counted once, in order of status (pending, then confirmed);
@@ -42,6 +44,10 @@ const lookups = proxyActivities<WalletActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
 });
 
+/** Since this patch the ledger is compared with the provider's balances at an interval. */
+export const RECONCILE_PATCH = 'wallet-reconcile';
+const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
+
 /** Since this patch a follower ends when the provider says, poll after poll, that the wallet does not exist. */
 export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
 /** Not-found answers in a row after which the wallet is taken for one this account does not have. */
@@ -57,6 +63,24 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   // A validly signed callback can name a wallet of another account (or none): its follower must
   // not poll a 404 for ever.
   let notFoundInARow = 0;
+  let pollsDone = 0;
+  let reconciliation: Reconciliation | undefined;
+
+  // The ledger against the provider's balances, after a poll has brought in what the provider
+  // reported lately. A drift is shown (query, BalanceDrift, a metric) and never corrected here.
+  const reconcile = async (): Promise<Reconciliation> => {
+    const after = pollsDone + 1;
+    pollDue = true;
+    await condition(() => pollsDone >= after);
+    const provider = await lookups.readWalletBalances(input.walletId);
+    reconciliation = { checkedAt: provider.checkedAt, drift: findDrift(balances(ledger), provider.available) };
+    upsertSearchAttributes([{ key: BalanceDrift, value: reconciliation.drift.length > 0 }]);
+    if (reconciliation.drift.length > 0) {
+      metricMeter.createCounter('payflows_balance_drift_found', 'reconciliations', 'Reconciliations that found the ledger and the provider apart').add(1);
+      log.warn('the ledger and the provider disagree on the balance; not corrected', { walletId: input.walletId, drift: reconciliation.drift });
+    }
+    return reconciliation;
+  };
 
   setHandler(transactionSignal, (tx) => {
     inbox.push({ tx: observe(tx), via: 'callback' });
@@ -68,7 +92,17 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     recentTransactions: recent(ledger, 20),
     stats: { ...ledger.stats },
     queued: inbox.length,
+    ...(reconciliation ? { reconciliation } : {}),
   }));
+  setHandler(reconcileUpdate, reconcile);
+  if (patched(RECONCILE_PATCH)) {
+    void (async () => {
+      for (;;) {
+        await sleep(input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS);
+        await reconcile().catch((err: unknown) => log.warn('the reconciliation could not read the provider; will try at the next interval', { error: (err as Error).message }));
+      }
+    })();
+  }
   upsertSearchAttributes([
     { key: ProcessStatus, value: 'TRACKING' },
     { key: WalletId, value: input.walletId },
@@ -138,6 +172,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       const { tx, via } = inbox.shift()!;
       record(ledger, tx, via, undefined, transferIdFromSrn(tx.source));
     }
+    pollsDone = ledger.stats.polls;
     resolveOutstanding();
 
     const info = workflowInfo();

@@ -1,6 +1,6 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { openWalletInput } from '../../workflows/messages/wallet-inputs.js';
-import { type OpenWalletResult, openWalletWorkflowId, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { type OpenWalletResult, openWalletWorkflowId, type Reconciliation, reconcileUpdate, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import type { openWalletWorkflow } from '../../workflows/open-wallet.js';
 import { ProcessNotFoundError, rejectInput } from './errors.js';
 
@@ -8,6 +8,8 @@ export interface WalletsClientOptions {
   taskQueue: string;
   /** How often a wallet's workflow polls the provider for transactions it missed. */
   pollIntervalMs: number;
+  /** How often a wallet's workflow compares its ledger with the provider's balances. */
+  reconcileIntervalMs?: number;
 }
 
 /** What a backend service uses to open wallets and read them. */
@@ -22,7 +24,7 @@ export class WalletsClient {
    * opened under that name, and resolves when the provider has created it.
    */
   async open(input: { name: string; type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS'; notes?: string }): Promise<OpenWalletResult> {
-    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs });
+    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs, reconcileIntervalMs: this.opts.reconcileIntervalMs });
     if (!parsed.success) throw rejectInput(parsed.error.issues);
     const workflowId = openWalletWorkflowId(parsed.data.name);
     try {
@@ -39,6 +41,20 @@ export class WalletsClient {
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       return this.client.workflow.getHandle<typeof openWalletWorkflow>(workflowId).result();
+    }
+  }
+
+  /**
+   * Compares the wallet's ledger with the provider's own balances now, after a fresh poll, and
+   * answers the drift found (none: an empty list). The ledger is never corrected from it.
+   */
+  async reconcile(walletId: string): Promise<Reconciliation> {
+    const id = walletWorkflowId(walletId);
+    try {
+      return await this.client.workflow.getHandle(id).executeUpdate(reconcileUpdate);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new ProcessNotFoundError(id);
+      throw err;
     }
   }
 

@@ -19,6 +19,7 @@ const app = createIngress({
   maxConnections: config.ingress.maxConnections,
   maxBodyBytes: config.ingress.maxBodyBytes,
   walletPollIntervalMs: config.wallet.pollIntervalMs,
+  walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
   logger,
 });
 await app.listen({ port: config.ingress.port, host: '0.0.0.0' });

@@ -29,6 +29,8 @@ export interface IngressOptions {
   maxBodyBytes: number;
   /** Poll interval of wallet workflows that a callback starts. */
   walletPollIntervalMs: number;
+  /** Reconciliation interval of wallet workflows that a callback starts. */
+  walletReconcileIntervalMs?: number;
   /** How long to wait for Temporal before answering 503. */
   temporalTimeoutMs?: number;
   logger?: boolean | FastifyBaseLogger;
@@ -83,7 +85,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
             opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
               workflowId: walletWorkflowId(walletId),
               taskQueue: opts.taskQueue,
-              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs }],
+              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs, ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}) }],
               signal: transactionSignal,
               signalArgs: [parsed.tx],
             }),

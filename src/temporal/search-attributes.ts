@@ -7,8 +7,10 @@ export const WalletId = defineSearchAttributeKey('WalletId', SearchAttributeType
 export const AccountId = defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD);
 export const UserId = defineSearchAttributeKey('UserId', SearchAttributeType.KEYWORD);
 export const WaitingOnEndUser = defineSearchAttributeKey('WaitingOnEndUser', SearchAttributeType.BOOL);
+/** A wallet whose ledger and the provider's balances disagreed at the last reconciliation. */
+export const BalanceDrift = defineSearchAttributeKey('BalanceDrift', SearchAttributeType.BOOL);
 
-export const allSearchAttributes = [ProcessStatus, WalletId, AccountId, UserId, WaitingOnEndUser];
+export const allSearchAttributes = [ProcessStatus, WalletId, AccountId, UserId, WaitingOnEndUser, BalanceDrift];
 
 const cliTypeNames: Record<string, string> = { KEYWORD: 'Keyword', BOOL: 'Bool', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { INTEREST_PAYMENTS_SRN } from '../../src/provider/srn.js';
+import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
@@ -216,5 +217,50 @@ describe('wallet: continue-as-new keeps the state', () => {
     const canEvent = events.findIndex((e) => e.workflowExecutionContinuedAsNewEventAttributes);
     assert.ok(marker >= 0 && marker < canEvent, `patch marker at ${marker}, continue-as-new at ${canEvent}`);
     await latest.terminate('test done');
+  });
+});
+
+describe('wallet: reconciliation with the provider’s balances', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => stack?.stop());
+
+  it('on request: no drift while they agree; a drift shown in the query and as BalanceDrift, never corrected', async () => {
+    const { walletId } = await stack.wallets.open({ name: `reconciled-${Date.now()}` });
+    const dep = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.5, confirmed: true });
+    assert.equal(dep.status, 200);
+    await eventually(async () => assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: 0.5, pending: 0 }));
+    assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
+
+    // A correction at the provider that sends no callback: the balances part.
+    const adjusted = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: 0.1 });
+    assert.equal(adjusted.status, 200);
+    const found = await stack.wallets.reconcile(walletId);
+    assert.deepEqual(found.drift, [{ currency: 'BTC', ledger: 0.5, provider: 0.6 }]);
+    const s = await stack.wallets.state(walletId);
+    assert.deepEqual(s.reconciliation?.drift, found.drift);
+    assert.deepEqual(s.balances.BTC, { confirmed: 0.5, pending: 0 }, 'the ledger is not corrected');
+    const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    await eventually(async () => assert.deepEqual((await handle.describe()).typedSearchAttributes.get(BalanceDrift), true));
+    await handle.terminate('test done');
+  });
+
+  it('at the configured interval, without being asked', async () => {
+    const { walletId } = await stack.wallets.open({ name: `reconciled-timer-${Date.now()}` });
+    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('restarted with a short reconciliation interval');
+    const handle = await stack.client.workflow.start('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue: stack.taskQueue, args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: 1_000 }] });
+    await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 25 });
+    await eventually(async () => assert.deepEqual((await stack.wallets.state(walletId)).reconciliation?.drift, [{ currency: 'USD', ledger: 0, provider: 25 }]));
+    await handle.terminate('test done');
+  });
+
+  it('refuses a bad adjustment at the sandbox and changes nothing', async () => {
+    const { walletId } = await stack.wallets.open({ name: `adjust-bad-${Date.now()}` });
+    const bad = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: '__proto__', amount: 1 });
+    assert.equal(bad.status, 400);
+    assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
+    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
   });
 });

@@ -9,6 +9,8 @@ export const walletInput = z.object({
   name: z.string().optional(),
   /** How often the provider is polled, so that a lost callback is still seen. */
   pollIntervalMs: z.number().int().min(100),
+  /** How often the ledger is compared with the provider's balances (WALLET_RECONCILE_INTERVAL). */
+  reconcileIntervalMs: z.number().int().min(1_000).optional(),
   /** Continue-as-new once history reaches this many events (the server's suggestion also counts). */
   maxHistoryEvents: z.number().int().min(50).default(10_000),
 });
@@ -19,6 +21,7 @@ export const openWalletInput = z.object({
   type: walletType.optional(),
   notes: z.string().max(2000).optional(),
   pollIntervalMs: z.number().int().min(100),
+  reconcileIntervalMs: z.number().int().min(1_000).optional(),
 });
 export type OpenWalletInput = z.infer<typeof openWalletInput>;
 

@@ -1,6 +1,9 @@
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import type { Balance, Entry, LedgerState, LedgerStateV1, Observation } from '../lib/ledger.js';
+import type { Reconciliation } from '../lib/reconcile.js';
+
+export type { Drift, Reconciliation } from '../lib/reconcile.js';
 import type { WalletInputFields } from './wallet-inputs.js';
 
 export type { OpenWalletInput } from './wallet-inputs.js';
@@ -43,8 +46,12 @@ export interface WalletView {
   stats: LedgerState['stats'];
   /** Observations received but not yet recorded. */
   queued: number;
+  /** The last comparison with the provider's balances; a drift is shown, never corrected. */
+  reconciliation?: Reconciliation;
 }
 
 /** A verified provider callback (spec 2.4), delivered by the ingress. */
 export const transactionSignal = defineSignal<[Transaction]>('transaction');
 export const walletQuery = defineQuery<WalletView>('wallet');
+/** Compares the ledger with the provider's balances now (after a fresh poll) and answers what it found. */
+export const reconcileUpdate = defineUpdate<Reconciliation>('reconcile');

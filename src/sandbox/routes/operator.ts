@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { INTEREST_PAYMENTS_SRN } from '../../provider/srn.js';
+import { currencyCode } from '../../provider/schemas/common.js';
 import type { Transaction } from '../../provider/schemas/transaction.js';
 import type { SandboxContext } from '../context.js';
 import { validationError } from '../errors.js';
@@ -21,6 +22,8 @@ const depositBody = z.object({
   confirmed: z.boolean().default(false),
 });
 const payoutBody = z.object({ currency: z.string().min(1).default('USD'), amount });
+/** A manual correction at the provider: the balance moves, no transaction, no callback. */
+const adjustmentBody = z.object({ currency: currencyCode, amount: z.number().finite() });
 const knobsBody = z.object({ drop: z.number().int().min(0).optional(), repeat: z.number().int().min(0).max(10).optional() }).strict();
 
 export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -75,6 +78,12 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     return { transaction: tx, delivery: await deliver(tx) };
   });
 
+  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/balance-adjustments', adjustmentBody, ({ walletId }, b) => {
+    const w = walletById(walletId!);
+    for (const field of ['balances', 'availableBalances', 'totalBalances'] as const) w[field][b.currency] = (w[field][b.currency] ?? 0) + b.amount;
+    ctx.changed();
+    return { walletId: w.id, balances: w.balances };
+  });
   operatorRoute(app, ctx, 'GET', '/sandbox/knobs/callbacks', undefined, () => ({ ...ctx.callbacks.knobs }));
   operatorRoute(app, ctx, 'PUT', '/sandbox/knobs/callbacks', knobsBody, (_p, body) => ctx.callbacks.setKnobs(body));
   operatorRoute(app, ctx, 'GET', '/sandbox/callbacks', undefined, () => ({ data: ctx.callbacks.log.slice(-100).reverse() }));
