@@ -7,6 +7,7 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { WalletActivities } from '../activities/wallets.js';
+import { idempotencyKey } from './lib/idempotency.js';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { type OpenWalletInput, type OpenWalletResult, walletWorkflowId } from './messages/wallet.js';
 import { walletWorkflow } from './wallet.js';
@@ -25,7 +26,7 @@ export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWa
     name: input.name,
     type: input.type,
     notes: input.notes,
-    idempotencyKey: `${workflowInfo().workflowId}/create-wallet`,
+    idempotencyKey: idempotencyKey(workflowInfo().workflowId, 'create-wallet'),
   });
   upsertSearchAttributes([{ key: WalletId, value: wallet.id }]);
 
