@@ -13,6 +13,7 @@ import { createIngress } from '../src/ingress/server.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { callbackSignature } from '../src/provider/signing.js';
 import { createSandbox } from '../src/sandbox/server.js';
+import { workflowBundleConverters } from '../src/temporal/codec.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
@@ -40,6 +41,7 @@ export async function stackFigures(say: (line: string) => void): Promise<{ serve
     const bundle = await bundleWorkflowCode({
       workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
       workflowInterceptorModules,
+      ...workflowBundleConverters,
       logger: { log() {}, info() {}, warn() {}, error: console.error, debug() {}, trace() {} },
     });
     const bundlePath = join(dir, 'bundle.js');

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleConverters } from '../src/temporal/codec.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
 import { workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
@@ -23,7 +24,7 @@ try {
   server = await startEmbeddedTemporal({ port, uiPort, dbFile: join(dir, 'temporal.sqlite'), logFile: join(dir, 'temporal.log'), namespace: 'default', log: say });
   say(`Temporal dev server ready at ${server.address} (UI ${server.uiUrl})`);
 
-  const bundle = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
+  const bundle = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, ...workflowBundleConverters, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
   const bundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
 

@@ -2,6 +2,8 @@ import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, pr
 import type { NotifyActivities } from '../activities/notify.js';
 import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
+import { idempotencyKey } from './lib/idempotency.js';
+import { CREATION_RETRY } from './lib/retry.js';
 import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import { type ClaimRef, INPUT_REJECTED } from './messages/common.js';
 import { achFollowupInput, achForm, type AchFollowupInput, type AchOutcome, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
@@ -11,10 +13,13 @@ import { achFollowupInput, achForm, type AchFollowupInput, type AchOutcome, type
 // APPROVED or ACTIVE ends it well, REJECTED ends it badly. The account's individualSourceOfFunds
 // is reported as it moves.
 
+// Reads and reminders retry without limit: repeating them is harmless, and every wait on the
+// provider is bounded by the stall limit. Submitting the form is bounded (CREATION_RETRY).
 const provider = proxyActivities<PaymentMethodActivities & NotifyActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+const submit = proxyActivities<PaymentMethodActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
 
 export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
@@ -110,8 +115,9 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     stage('SUBMITTING');
     state.formsSubmitted += 1;
     try {
-      // The form's digest in the key: a retry sends the same form once; another run's form is another key.
-      await provider.submitAchForm({ paymentMethodId, accountId, form, idempotencyKey: `${workflowId}/ach-form/${form.sha256.slice(0, 16)}/${state.formsSubmitted}` });
+      // The form's digest and the run chain in the key: a retry sends the same form once; a later
+      // round under the same workflow id (even with the same file) is another submission.
+      await submit.submitAchForm({ paymentMethodId, accountId, form, idempotencyKey: idempotencyKey(workflowId, `ach-form/${workflowInfo().firstExecutionRunId}/${form.sha256}/${state.formsSubmitted}`) });
       // The update answers with the provider's view after the form (source of funds under review).
       await read();
       answerForm();

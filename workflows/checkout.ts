@@ -4,6 +4,8 @@ import type { UserActivities } from '../activities/users.js';
 import type { WalletActivities } from '../activities/wallets.js';
 import { exceededLimit } from '../src/provider/limits.js';
 import { UserId } from '../src/temporal/search-attributes.js';
+import { idempotencyKey } from './lib/idempotency.js';
+import { CREATION_RETRY } from './lib/retry.js';
 import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import {
   CHECKOUT_ENDED,
@@ -22,10 +24,13 @@ import {
 // the amount against the user's limits, reserves a wallet order, hands the hosted page's URL to the
 // caller at once, then follows the purchase until the order ends and its transfer is confirmed.
 
+// Reads retry without limit (harmless to repeat; waits are bounded by the stall limit); the
+// reservation, which creates, is bounded (CREATION_RETRY): its failure fails the checkout.
 const provider = proxyActivities<UserActivities & OrderActivities & WalletActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+const create = proxyActivities<OrderActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
 
 /** Transfer statuses (open-points) that may still move; any other one is final. */
 const TRANSFER_IN_FLIGHT = ['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED'];
@@ -137,7 +142,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
 
     state.stage = 'RESERVING';
     showStatus('RESERVING', false);
-    const r = await provider.reserve({
+    const r = await create.reserve({
       request: {
         sourceAmount: input.sourceAmount,
         sourceCurrency: input.sourceCurrency,
@@ -149,7 +154,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
         failureRedirectUrl: input.failureRedirectUrl,
         owner,
       },
-      idempotencyKey: `${workflowId}/reserve`,
+      idempotencyKey: idempotencyKey(workflowId, 'reserve'),
     });
     state.reservation = r.reservation;
     state.url = r.url;

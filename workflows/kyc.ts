@@ -4,6 +4,8 @@ import type { NotifyActivities } from '../activities/notify.js';
 import { documentFieldIds } from '../src/provider/schemas/account.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
 import { reasonFor } from './lib/kyc-reasons.js';
+import { CREATION_RETRY } from './lib/retry.js';
+import { idempotencyKey } from './lib/idempotency.js';
 import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import {
   documentSubmission,
@@ -27,10 +29,14 @@ import {
 // APPROVED when no field is OPEN or PENDING, ATTEMPTS_EXHAUSTED, EXPIRED at the deadline, or
 // CLOSED. Values and documents travel as claim references only.
 
+// Reads and reminders retry without limit (harmless to repeat; waits are bounded by the stall
+// limit); submissions are bounded (CREATION_RETRY): one that gives up is reported to the end
+// user's update as not sent, and uses up no attempt.
 const provider = proxyActivities<AccountActivities & NotifyActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+const submit = proxyActivities<AccountActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
 
 type DocumentFieldId = (typeof documentFieldIds)[number];
 type Profile = Awaited<ReturnType<AccountActivities['readProfile']>>;
@@ -133,7 +139,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   setHandler(kycStateQuery, () => state);
   setHandler(
     submitValueUpdate,
-    (v) => receive(v.fieldId, (idempotencyKey) => provider.submitProfileValue({ accountId, fieldId: v.fieldId, value: v.value, idempotencyKey })),
+    (v) => receive(v.fieldId, (idempotencyKey) => submit.submitProfileValue({ accountId, fieldId: v.fieldId, value: v.value, idempotencyKey })),
     {
       validator: (v) => {
         const s = validate(valueSubmission, v);
@@ -145,7 +151,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
     submitDocumentUpdate,
     (d) =>
       receive(d.fieldId, (idempotencyKey) =>
-        provider.uploadProfileDocument({
+        submit.uploadProfileDocument({
           accountId,
           fieldId: d.fieldId as DocumentFieldId,
           document: d.document,
@@ -178,7 +184,12 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
         state.submissions[f.fieldId] = attempt;
         f.attempts += 1;
         try {
-          const r = await sub.send(`${workflowId}/${f.fieldId}/${attempt}`);
+          // The run chain's first id makes the key of this round's n-th submission of a field
+          // one that no other round has used, however long ago that round ran (the provider
+          // remembers keys; Temporal forgets closed runs after retention). Only the activity's
+          // input changes with this key, not a command: no patch; a submission scheduled before
+          // the change keeps its recorded key on retry.
+          const r = await sub.send(idempotencyKey(workflowId, `${workflowInfo().firstExecutionRunId}/${f.fieldId}/${attempt}`));
           f.status = r.status === 'APPROVED' || r.status === 'OPEN' ? r.status : 'PENDING';
           f.note = null;
           f.reason = null;

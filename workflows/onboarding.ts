@@ -2,6 +2,8 @@ import { allHandlersFinished, condition, proxyActivities, setHandler, sleep, ups
 import type { NotifyActivities } from '../activities/notify.js';
 import type { UserActivities } from '../activities/users.js';
 import { UserId } from '../src/temporal/search-attributes.js';
+import { idempotencyKey } from './lib/idempotency.js';
+import { CREATION_RETRY } from './lib/retry.js';
 import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import {
   higherLimitsFor,
@@ -20,10 +22,13 @@ import {
 // hands out onboarding links on request, waits until the provider approves the user, then
 // confirms through the limits calculation (spec 4.6) that the higher limits really apply.
 
+// Reads and reminders retry without limit (harmless to repeat; waits are bounded by the stall
+// limit); creating the user is bounded (CREATION_RETRY).
 const provider = proxyActivities<UserActivities & NotifyActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+const create = proxyActivities<UserActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
 
 // The link is fetched while a person waits on the update: a provider in trouble gets 30 seconds,
 // then the update fails and can be asked again, instead of holding the caller (and the run) open.
@@ -72,7 +77,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
   };
 
   showStatus('CREATING_USER', false);
-  const user = await provider.createHigherLimitsUser({ country: input.country, idempotencyKey: `${workflowId}/create-user` });
+  const user = await create.createHigherLimitsUser({ country: input.country, idempotencyKey: idempotencyKey(workflowId, 'create-user') });
   state.userId = user.userId;
   upsertSearchAttributes([{ key: UserId, value: user.userId }]);
 

@@ -7,6 +7,8 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { WalletActivities } from '../activities/wallets.js';
+import { idempotencyKey } from './lib/idempotency.js';
+import { CREATION_RETRY } from './lib/retry.js';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { type OpenWalletInput, type OpenWalletResult, walletWorkflowId } from './messages/wallet.js';
 import { walletWorkflow } from './wallet.js';
@@ -14,10 +16,7 @@ import { walletWorkflow } from './wallet.js';
 // Opens a wallet for a caller's user: creates it at the provider (callbacks to the ingress),
 // then hands it to the workflow that follows it, keyed by the wallet's SRN.
 
-const provider = proxyActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const provider = proxyActivities<WalletActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
 
 export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWalletResult> {
   upsertSearchAttributes([{ key: ProcessStatus, value: 'CREATING' }]);
@@ -25,7 +24,7 @@ export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWa
     name: input.name,
     type: input.type,
     notes: input.notes,
-    idempotencyKey: `${workflowInfo().workflowId}/create-wallet`,
+    idempotencyKey: idempotencyKey(workflowInfo().workflowId, 'create-wallet'),
   });
   upsertSearchAttributes([{ key: WalletId, value: wallet.id }]);
 

@@ -1,6 +1,8 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SessionActivities } from '../activities/sessions.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
+import { idempotencyKey } from './lib/idempotency.js';
+import { CREATION_RETRY } from './lib/retry.js';
 import { validate, showStatus } from './lib/process.js';
 import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning.js';
 
@@ -12,10 +14,8 @@ import { provisioningInput, type ProvisioningInput, type ProvisioningResult, typ
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
   const input = validate(provisioningInput, raw);
-  const provider = proxyActivities<SessionActivities>({
-    startToCloseTimeout: input.activityTimeoutMs,
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-  });
+  // Both calls create (credentials, then the account): bounded retries (CREATION_RETRY).
+  const provider = proxyActivities<SessionActivities>({ startToCloseTimeout: input.activityTimeoutMs, retry: CREATION_RETRY });
   const state: ProvisioningState = { clientRef: input.clientRef, stage: 'REGISTERING', apiKey: null, accountId: null, outcome: null, error: null };
   setHandler(provisioningStateQuery, () => state);
 
@@ -29,7 +29,7 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
     const { accountId } = await provider.createAccountWithToken({
       secret: input.secret,
       country: input.country,
-      idempotencyKey: `${workflowInfo().workflowId}/create-account`,
+      idempotencyKey: idempotencyKey(workflowInfo().workflowId, 'create-account'),
     });
     state.accountId = accountId;
     state.outcome = 'CREATED';
@@ -39,7 +39,7 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
     const code = failure instanceof ApplicationFailure ? (failure.details?.[0] as { errorCode?: string } | undefined)?.errorCode : undefined;
     if (code !== 'accountCreation.tokenAlreadyBound') throw err;
     state.outcome = 'ALREADY_BOUND';
-    state.error = failure!.message;
+    state.error = `this token is already bound to an account (spec 7.1): ${failure!.message}`;
   }
   state.stage = 'DONE';
   showStatus(state.outcome, false);

@@ -42,8 +42,8 @@ export class KycClient extends ProcessClient {
   async start(accountId: string): Promise<string> {
     const args = this.check(kycInput, { accountId, timing: this.timing, maxAttemptsPerField: this.maxAttemptsPerField });
     const id = kycWorkflowId(args.accountId);
-    const priorSubmissions = await this.earlierSubmissions(id);
-    await this.startOrAttach('kycWorkflow', id, [{ ...args, priorSubmissions }], 'ALLOW_DUPLICATE');
+    // Each round's idempotency keys carry its own run chain's id: nothing to learn from earlier rounds.
+    await this.startOrAttach('kycWorkflow', id, [args], 'ALLOW_DUPLICATE');
     return id;
   }
 
@@ -73,22 +73,5 @@ export class KycClient extends ProcessClient {
 
   result(accountId: string): Promise<KycResult> {
     return this.resultOf(kycWorkflowId(accountId));
-  }
-
-  /**
-   * What earlier rounds under this id submitted, so that the new round's idempotency keys
-   * (`kyc:<accountId>/<fieldId>/<n>`) do not repeat ones the provider already answered. Nothing
-   * when no round ran, or one is running (then start attaches to it).
-   */
-  private async earlierSubmissions(workflowId: string): Promise<Record<string, number>> {
-    const handle = this.client.workflow.getHandle(workflowId);
-    try {
-      const d = await handle.describe();
-      if (d.status.name === 'RUNNING') return {};
-    } catch {
-      return {};
-    }
-    // A closed run still answers queries (its history is replayed by a worker).
-    return (await handle.query(kycStateQuery)).submissions;
   }
 }

@@ -129,7 +129,8 @@ export class ProviderClient {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ProviderContractError(callName, `not JSON: ${text.slice(0, 200)}`);
+      // Not quoted: a body may hold personal data, and this message may reach workflow history.
+      throw new ProviderContractError(callName, `not JSON (${text.length} characters)`);
     }
     const parsed = endpoint.response.safeParse(json);
     if (!parsed.success) {

@@ -2,6 +2,9 @@ import { errorBody, type ErrorBody } from './schemas/error.js';
 
 // What went wrong talking to the provider, with what a person needs to act: which call, the
 // provider's type, code and exception id, and whether repeating the same request may succeed.
+// Messages never quote the provider's own message, a response body or a request's values: the
+// provider's message may quote the input (an SSN, a name), and these messages end up in logs and
+// in workflow history. The provider's body stays on the error (`body`) for code that needs it.
 
 export class ProviderError extends Error {
   override name = 'ProviderError';
@@ -12,8 +15,9 @@ export class ProviderError extends Error {
     readonly body: ErrorBody,
   ) {
     const code = body.errorCode ? ` (${body.errorCode})` : '';
-    const field = body.problematicField ? ` field ${body.problematicField}:` : '';
-    super(`${call} failed with ${status} ${body.type}${code}:${field} ${body.message} [exceptionId ${body.exceptionId}]${hint(status, body)}`);
+    const subType = body.subType ? ` ${body.subType}` : '';
+    const field = body.problematicField ? ` field ${body.problematicField}` : '';
+    super(`${call} failed with ${status} ${body.type}${code}:${subType}${field} [exceptionId ${body.exceptionId}]${hint(status, body)}`);
   }
 
   /** Transient errors, rate limits and server errors may succeed when the same request is sent again. */
@@ -35,7 +39,7 @@ export class ProviderError extends Error {
       language: 'en',
       exceptionId: 'none',
       type: status === 429 ? 'RateLimitException' : status >= 500 ? 'UnknownException' : 'UnexpectedResponse',
-      message: `the provider answered ${status} without the documented error body: ${text.slice(0, 200)}`,
+      message: `the provider answered ${status} without the documented error body (${text.length} characters, not quoted)`,
       transient: status === 429 || status >= 500,
     });
   }
@@ -49,12 +53,52 @@ function hint(status: number, body: ErrorBody): string {
   return '';
 }
 
-/** The request never got an HTTP answer (connection refused, timeout, reset). Always retryable. */
+/**
+ * Codes of errors raised on this side before anything is sent: the request itself is unsendable
+ * (a header with a newline or characters outside Latin-1, a bad URL), so sending it again fails
+ * the same way. undici's InvalidArgumentError and friends, and Node's own refusals.
+ */
+const LOCAL_REQUEST_ERRORS = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'UND_ERR_INVALID_RETURN_VALUE',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_INVALID_URL',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+]);
+
+/** True for an error (or one in its cause chain) raised locally, before a request could be sent. */
+export function isLocalRequestError(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ProviderInputError) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && LOCAL_REQUEST_ERRORS.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * The request got no HTTP answer: connection refused, timeout, reset (retryable); or it could not
+ * be sent at all because it is malformed (not retryable: the same request fails the same way).
+ */
 export class ProviderUnavailableError extends Error {
   override name = 'ProviderUnavailableError';
-  readonly retryable = true;
+  readonly retryable: boolean;
   constructor(readonly call: string, cause: unknown) {
-    super(`${call} got no answer from the provider: ${(cause as Error)?.message ?? String(cause)}. It will be retried; check PROVIDER_BASE_URL if it persists.`, { cause });
+    const local = isLocalRequestError(cause);
+    // undici's and Node's messages name the header or option, never its value.
+    const why = (cause as Error)?.message ?? String(cause);
+    super(
+      local
+        ? `${call} could not be sent: ${why}. The request is malformed on this side; it is not retried.`
+        : `${call} got no answer from the provider: ${why}. It will be retried; check PROVIDER_BASE_URL if it persists.`,
+      { cause },
+    );
+    this.retryable = !local;
   }
 }
 

@@ -1,13 +1,20 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SandboxState } from './store.js';
 
 // State survives a restart when a state file is configured: written whole (tmp file, then
-// rename, so a crash never leaves half a file) shortly after each change.
+// rename, so a crash never leaves half a file) shortly after each change. It holds secret keys
+// and personal data (SSNs, names): readable and writable by its owner only (0600, in a folder
+// made 0700), also when an earlier version left it, or a temporary file, readable by others.
+
+const OWNER_ONLY = 0o600;
 
 export function loadState(file: string): SandboxState | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
+    const text = readFileSync(file, 'utf8');
+    // Tightened at once, not only at the next write: files of earlier versions were 0644.
+    chmodSync(file, OWNER_ONLY);
+    return JSON.parse(text) as SandboxState;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`SANDBOX_STATE_FILE ${file} could not be read: ${(err as Error).message}. Move it aside to start empty.`);
@@ -19,9 +26,14 @@ export function stateWriter(file: string, state: SandboxState, delayMs = 50) {
   const flush = () => {
     timer = undefined;
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    // Secrets and SSNs live in it: readable by its owner alone, whatever the umask.
-    writeFileSync(`${file}.tmp`, JSON.stringify(state), { mode: 0o600 });
-    chmodSync(`${file}.tmp`, 0o600);
+    // The mode of open() applies only to a new file: a leftover tmp file is tightened explicitly.
+    const fd = openSync(`${file}.tmp`, 'w', OWNER_ONLY);
+    try {
+      fchmodSync(fd, OWNER_ONLY);
+      writeSync(fd, JSON.stringify(state));
+    } finally {
+      closeSync(fd);
+    }
     renameSync(`${file}.tmp`, file);
   };
   return {

@@ -1,12 +1,14 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 
 // Every payload that leaves the worker or a client (workflow inputs, activity results, update
-// answers, failures' details) is encrypted with AES-256-GCM before Temporal stores it, so that
-// history holds no personal data or secret in plain text. The Temporal UI shows them decoded
+// answers, failures' details, and failures' messages and stack traces through the failure
+// converter) is encrypted with AES-256-GCM before Temporal stores it, so that history holds no
+// personal data or secret in plain text. The Temporal UI shows them decoded
 // through the codec server (src/temporal/codec-server.ts) that `npm run dev` runs on loopback.
 
 const { temporal } = proto; // a CommonJS package: no named exports under ESM
@@ -86,8 +88,22 @@ export function loadPayloadKey(opts: { key?: string; keyFile: string }): Buffer 
   }
 }
 
+/**
+ * The failure converter's module (src/temporal/failure-converter.ts, or .js once compiled): it
+ * moves messages and stack traces into a payload that the codec encrypts.
+ */
+export const FAILURE_CONVERTER_PATH = fileURLToPath(new URL(`./failure-converter${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+
+/** What `bundleWorkflowCode` needs so that workflow code converts failures the same way. */
+export const workflowBundleConverters = { failureConverterPath: FAILURE_CONVERTER_PATH } as const;
+
+/**
+ * The one data converter of every worker, client, ingress and replay: payloads encrypted by the
+ * codec, failures' messages and stack traces included. A workflow bundle built ahead of time
+ * must be built with `workflowBundleConverters` too, or workflow failures stay in plain text.
+ */
 export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
-  return { payloadCodecs: [codec] };
+  return { payloadCodecs: [codec], ...workflowBundleConverters };
 }
 
 /** The codec every worker and client of this deployment uses, from configuration. */

@@ -130,14 +130,15 @@ describe('KYC resubmission (spec 3.2)', () => {
     const spent = result.fields.find((f) => f.fieldId === 'individualGovernmentId')!;
     assert.deepEqual([spent.exhausted, spent.attempts, spent.reason?.code], [true, 2, 'identity.expired']);
 
-    // A new round (support's decision) continues the idempotency keys: a first key of this
-    // round would replay the earlier answer, and the provider would not get the new file.
+    // A new round (support's decision) has idempotency keys of its own (they carry its run
+    // chain's id): a key of the earlier round would replay the earlier answer, and the provider
+    // would not get the new file.
     await kyc.start(accountId);
     await eventually(async () => assert.deepEqual(awaiting(await kyc.state(accountId)), ['individualGovernmentId']));
     const third = await kyc.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/jpeg' });
     assert.deepEqual([third.status, third.attempts], ['PENDING', 1]);
     assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 4, 'the provider got the new round\'s file');
-    assert.equal((await kyc.state(accountId)).submissions.individualGovernmentId, 3);
+    assert.equal((await kyc.state(accountId)).submissions.individualGovernmentId, 1, 'the round counts its own submissions');
     await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test done');
   });
 

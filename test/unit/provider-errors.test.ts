@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockAgent } from 'undici';
 import { toActivityFailure } from '../../activities/provider-failure.js';
 import { ProviderClient } from '../../src/provider/client.js';
-import { readTransfer } from '../../src/provider/endpoints.js';
+import { createWallet, readTransfer } from '../../src/provider/endpoints.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from '../../src/provider/errors.js';
 
 function clientAnswering(status: number, body: string) {
@@ -87,9 +87,61 @@ describe('provider errors: what is retried and what a person is told', () => {
     assert.equal(failure.type, 'AccessDeniedException');
     assert.deepEqual(
       { ...(failure.details?.[0] as object) },
-      { call: 'GET /v3/transfers/:transferId (read transfer)', status: 401, type: 'AccessDeniedException', errorCode: 'accessDenied.invalidSignature', exceptionId: 'test_ABC', message: 'what happened', problematicField: '' },
+      { call: 'GET /v3/transfers/:transferId (read transfer)', status: 401, type: 'AccessDeniedException', errorCode: 'accessDenied.invalidSignature', subType: '', exceptionId: 'test_ABC', problematicField: '' },
     );
     const transient = new ProviderError('x', 503, { language: 'en', exceptionId: 'e', type: 'UnknownException', message: 'm', transient: true });
     assert.equal(toActivityFailure(transient), transient, 'retryable errors pass through for Temporal to retry');
+  });
+
+  it('a request that cannot be sent as asked (a header undici refuses) fails at once, not as an outage', async () => {
+    const client = new ProviderClient({ baseUrl: 'http://127.0.0.1:1', auth: { kind: 'bearer', token: 'x' }, timeoutMs: 2_000 });
+    for (const key of ['open-wallet:é\n✓/create-wallet', 'open-wallet:✓/create-wallet']) {
+      const err = await client.call(createWallet, { body: { name: 'w' }, idempotencyKey: key }).catch((e: unknown) => e);
+      assert.ok(err instanceof Error, 'the call fails');
+      assert.equal((err as { retryable?: boolean }).retryable, false, 'not retryable: the same request fails the same way');
+      assert.match(err.message, /could not be sent/);
+      assert.doesNotMatch(err.message, /got no answer/);
+      const failure = toActivityFailure(err);
+      assert.ok(failure instanceof ApplicationFailure);
+      assert.equal(failure.nonRetryable, true);
+      assert.equal(failure.type, 'ProviderInputError');
+    }
+    await client.close();
+  });
+
+  it('local argument errors are classified as non-retryable wherever they come from', () => {
+    const undiciRefusal = Object.assign(new Error('invalid idempotency-key header'), { name: 'InvalidArgumentError', code: 'UND_ERR_INVALID_ARG' });
+    const nodeRefusal = Object.assign(new TypeError('Invalid character in header content ["x"]'), { code: 'ERR_INVALID_CHAR' });
+    for (const err of [undiciRefusal, nodeRefusal, new Error('wrapped', { cause: undiciRefusal }), new ProviderInputError('POST /v2/wallets (create wallet)', 'name', 'too long')]) {
+      const failure = toActivityFailure(err);
+      assert.ok(failure instanceof ApplicationFailure, err.message);
+      assert.equal(failure.nonRetryable, true, err.message);
+    }
+    // A network failure stays retryable.
+    const refused = new ProviderUnavailableError('GET /x (read)', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }));
+    assert.equal(refused.retryable, true);
+    assert.equal(toActivityFailure(refused), refused);
+  });
+
+  it("keeps the provider's message and the request's values out of the error and the activity failure", async () => {
+    const ssn = '078-05-1120';
+    const { client } = clientAnswering(400, body('ValidationException', { message: `individualSsn ${ssn} is not a valid SSN`, errorCode: 'validation.invalidValue', problematicField: 'profileFields.0.value', problematicValue: ssn }));
+    const err = await read(client).catch((e: unknown) => e);
+    assert.ok(err instanceof ProviderError);
+    assert.equal(err.body.problematicValue, ssn, 'the body is kept for code that needs it');
+    assert.doesNotMatch(err.message, new RegExp(ssn));
+    assert.match(err.message, /400 ValidationException \(validation\.invalidValue\): field profileFields\.0\.value \[exceptionId test_ABC\]/);
+    const failure = toActivityFailure(err) as ApplicationFailure;
+    const seen = JSON.stringify([failure.message, failure.details, failure.cause?.message, failure.cause?.stack, failure.stack]);
+    assert.ok(!seen.includes(ssn), seen);
+
+    const proxy = clientAnswering(502, `<html>upstream echoed ${ssn}</html>`);
+    const gateway = await read(proxy.client).catch((e: unknown) => e);
+    assert.ok(gateway instanceof ProviderError);
+    assert.ok(!gateway.message.includes(ssn), 'an undocumented body is not quoted either');
+    const garbled = clientAnswering(200, `not json ${ssn}`);
+    const contract = await read(garbled.client).catch((e: unknown) => e);
+    assert.ok(contract instanceof ProviderContractError);
+    assert.ok(!contract.message.includes(ssn), 'nor a body that is not JSON');
   });
 });

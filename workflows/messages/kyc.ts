@@ -15,8 +15,9 @@ export const kycInput = z.object({
   /** Submissions per profile field in one round before support must take over. */
   maxAttemptsPerField: z.number().int().min(1).max(50).default(5),
   /**
-   * Submissions per field made by earlier rounds under the same workflow id: idempotency keys
-   * continue from them, so that a later round does not reuse a key the provider has seen.
+   * Submissions per field made by earlier rounds, where the numbering of this round continues.
+   * Clients no longer send it (keys carry the run chain's id, see workflows/kyc.ts); accepted so
+   * that starts by older clients stay valid.
    */
   priorSubmissions: z.record(z.string(), z.number().int().min(0)).default({}),
 });
@@ -81,7 +82,7 @@ export interface KycState {
   /** The end user's time is up; the process still waits for reviews already under way. */
   expired: boolean;
   outcome: KycOutcome | null;
-  /** Submissions per field, earlier rounds included: the last attempt number of each key. */
+  /** Submissions per field in this round (after priorSubmissions, when given): the last attempt number of each key. */
   submissions: Record<string, number>;
 }
 
