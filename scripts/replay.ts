@@ -5,6 +5,7 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { loadConfig } from '../src/config.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { replaySinks } from '../src/telemetry/tracing.js';
 import { workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
 
 // `npm run replay [files…]`: replays recorded histories (exported from the Temporal UI or CLI as
@@ -19,7 +20,7 @@ export async function replayFiles(files: string[], path = workflowsPath, dataCon
   for (const file of files) {
     const history = historyFromJSON(JSON.parse(readFileSync(file, 'utf8')));
     try {
-      await Worker.runReplayHistory({ workflowsPath: path, interceptors: { workflowModules: workflowInterceptorModules }, bundlerOptions: { ignoreModules: [] }, ...(dataConverter ? { dataConverter } : {}) }, history, basename(file, '.json'));
+      await Worker.runReplayHistory({ workflowsPath: path, interceptors: { workflowModules: workflowInterceptorModules }, sinks: replaySinks(), bundlerOptions: { ignoreModules: [] }, ...(dataConverter ? { dataConverter } : {}) }, history, basename(file, '.json'));
       results.push({ file });
     } catch (error) {
       results.push({ file, error: error as Error });

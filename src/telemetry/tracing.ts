@@ -45,6 +45,14 @@ export function startTracing(opts: { service: string; otlpEndpoint?: string; pro
   return { enabled: true, resource, processor, tracer: trace.getTracer(TRACER_NAME), shutdown: () => provider.shutdown() };
 }
 
+/**
+ * Sinks for a replay: the workflows' spans are built again while replaying and dropped here, so
+ * that the interceptors bundled with every workflow find their sink.
+ */
+export function replaySinks(): NonNullable<WorkerOptions['sinks']> {
+  return { exporter: makeWorkflowExporter(new NoopSpanProcessor(), new Resource({ 'service.name': 'payflows-replay' })) };
+}
+
 /** Worker options that trace activities and export the workflows' spans (which travel by sink). */
 export function workerTracingOptions(tracing: Tracing): Pick<WorkerOptions, 'sinks'> & { activityInterceptors: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> } {
   return {
