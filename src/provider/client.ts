@@ -111,7 +111,7 @@ export class ProviderClient {
       throw new ProviderUnavailableError(callName, err);
     }
 
-    if (status < 200 || status >= 300) throw ProviderError.fromResponse(callName, status, text);
+    if (status < 200 || status >= 300) throw ProviderError.fromResponse(callName, status, text, endpoint.method);
     let json: unknown;
     try {
       json = JSON.parse(text);
