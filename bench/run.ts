@@ -5,6 +5,7 @@ import { callbackSignature, signatureMatches } from '../src/provider/signing.js'
 import { transaction } from '../src/provider/schemas/transaction.js';
 import { createSandbox } from '../src/sandbox/server.js';
 import { emptyLedger, LIMITS, record } from '../workflows/lib/ledger.js';
+import { clientFigure } from './client.js';
 import { printTable, writeResults } from './report.js';
 import { stackFigures } from './stack.js';
 
@@ -63,10 +64,14 @@ line('provider client: keep-alive pool vs a new connection per call (signed GET 
 await pooled.close();
 await sandbox.close();
 
-// 4. The whole stack against Temporal itself on the same server: the ingress, a wallet flow,
+// 4. The provider client's own cost next to bare undici (bench/client.ts).
+const client = await clientFigure();
+
+// 5. The whole stack against Temporal itself on the same server: the ingress, a wallet flow,
 // the memory of a cached wallet, and what an idle wallet costs a day. Written under bench/results/.
 const { server, figures } = await stackFigures((l) => console.log(`[bench] ${l}`));
+printTable('Provider client:', [client]);
 printTable(`On ${server}:`, figures);
-writeResults([{ title: server, figures }]);
+writeResults([{ title: 'provider client', figures: [client] }, { title: server, figures }]);
 console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
 process.exit(0);

@@ -191,7 +191,12 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   while (!settled(l) && !givenUp());
 
   if (l.order === null) return finish('EXPIRED', l.reservation === 'EXPIRED' ? 'the reservation expired unused' : 'no purchase before the deadline');
-  if (l.order.status === 'FAILED') return finish('FAILED', l.order.failureReason ?? 'the purchase failed');
+  if (l.order.status === 'FAILED') {
+    // The limits answer has no monthly fields, so only the provider can refuse a purchase over the
+    // monthly limit (spec 8): its refusal names the limit and is an OVER_LIMIT outcome.
+    const reason = l.order.failureReason ?? 'the purchase failed';
+    return finish(/^limits\./.test(reason) ? 'OVER_LIMIT' : 'FAILED', reason);
+  }
 
   // COMPLETE: the money moved only if the order's transfer did (spec 2.5).
   state.stage = 'CONFIRMING';

@@ -4,12 +4,14 @@ import { AccountId } from '../src/temporal/search-attributes.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { CREATION_RETRY } from './lib/retry.js';
 import { validate, showStatus } from './lib/process.js';
+import { isSecondAccountCreation } from './lib/second-account.js';
 import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning.js';
 
 // Account provisioning for a client-held token (spec 5.3): registers the client's secret, then
 // creates the token's one account. A retried creation (after a crash, say) carries the same
 // idempotency key and so finds the same account; a token that already made an account meets the
 // error of spec 7.1, which ends the process as ALREADY_BOUND rather than as a failure.
+
 
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
@@ -36,8 +38,8 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
     upsertSearchAttributes([{ key: AccountId, value: accountId }]);
   } catch (err) {
     const failure = err instanceof ActivityFailure ? err.cause : undefined;
-    const code = failure instanceof ApplicationFailure ? (failure.details?.[0] as { errorCode?: string } | undefined)?.errorCode : undefined;
-    if (code !== 'accountCreation.tokenAlreadyBound') throw err;
+    const details = failure instanceof ApplicationFailure ? (failure.details?.[0] as Parameters<typeof isSecondAccountCreation>[0]) : undefined;
+    if (!isSecondAccountCreation(details)) throw err;
     state.outcome = 'ALREADY_BOUND';
     state.error = `this token is already bound to an account (spec 7.1): ${failure!.message}`;
   }

@@ -13,19 +13,29 @@ export class ProviderError extends Error {
     readonly call: string,
     readonly status: number,
     readonly body: ErrorBody,
+    /**
+     * False when the provider answered 5xx saying `transient: false` to a call that creates (POST):
+     * the contract documents no deduplication, so a blind repeat might create twice.
+     */
+    readonly repeatable = true,
   ) {
     const code = body.errorCode ? ` (${body.errorCode})` : '';
     const subType = body.subType ? ` ${body.subType}` : '';
     const field = body.problematicField ? ` field ${body.problematicField}` : '';
-    super(`${call} failed with ${status} ${body.type}${code}:${subType}${field} [exceptionId ${body.exceptionId}]${hint(status, body)}`);
+    super(`${call} failed with ${status} ${body.type}${code}:${subType}${field} [exceptionId ${body.exceptionId}]${hint(status, body, repeatable)}`);
   }
 
-  /** Transient errors, rate limits and server errors may succeed when the same request is sent again. */
+  /**
+   * Transient errors, rate limits and server errors may succeed when the same request is sent
+   * again; except a 5xx that the provider itself calls not transient on a creating call.
+   */
   get retryable(): boolean {
+    if (!this.repeatable) return false;
     return this.body.transient || this.status === 429 || this.status >= 500;
   }
 
-  static fromResponse(call: string, status: number, text: string): ProviderError {
+  /** `method` decides the transient:false rule: only POST creates; GET, PUT and DELETE repeat safely. */
+  static fromResponse(call: string, status: number, text: string, method = 'GET'): ProviderError {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -33,7 +43,10 @@ export class ProviderError extends Error {
       json = undefined;
     }
     const parsed = errorBody.safeParse(json);
-    if (parsed.success) return new ProviderError(call, status, parsed.data);
+    if (parsed.success) {
+      const saysNotTransient = (json as { transient?: unknown }).transient === false;
+      return new ProviderError(call, status, parsed.data, !(status >= 500 && saysNotTransient && method === 'POST'));
+    }
     // Not the documented body (a proxy's HTML page, say): keep what we have, classified by status.
     return new ProviderError(call, status, {
       language: 'en',
@@ -45,7 +58,8 @@ export class ProviderError extends Error {
   }
 }
 
-function hint(status: number, body: ErrorBody): string {
+function hint(status: number, body: ErrorBody, repeatable: boolean): string {
+  if (!repeatable) return '. The provider says this failure is not transient and the call creates something: check whether it was created before trying again.';
   if (status === 401) return '. Check PROVIDER_API_KEY / PROVIDER_SECRET_KEY and that the machine clock is correct.';
   if (status === 404) return '. Check the id; it may belong to another account.';
   if (status === 429) return '. Rate limited: retry with backoff.';

@@ -34,8 +34,10 @@ export function rawQueryParam(rawUrl: string, name: string): string | undefined 
 
 export function authenticate(req: FastifyRequest, store: Store, opts: AuthOptions, body: Buffer | undefined, route: AuthenticateOptions = {}): Credential {
   const authorization = req.headers.authorization;
-  if (typeof authorization === 'string' && authorization.startsWith('Bearer ')) {
-    const cred = store.credentialBySecret(authorization.slice('Bearer '.length).trim());
+  // RFC 9110 11.1: the scheme is case-insensitive, so "bearer" and "BEARER" are Bearer too.
+  const bearer = typeof authorization === 'string' ? /^bearer +(.*)$/i.exec(authorization) : null;
+  if (bearer) {
+    const cred = store.credentialBySecret(bearer[1]!.trim());
     if (!cred) throw denied('accessDenied.invalidSession', 'The bearer token is not a known secret key');
     return cred;
   }

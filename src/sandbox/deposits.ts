@@ -16,12 +16,12 @@ export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): vo
   }
 }
 
-/** Sends the callback of a transaction to the wallet it belongs to, signed with its owner's first secret. */
+/** Sends the callback of a transaction to the wallet it belongs to, signed with its merchant's first secret (spec 6.4). */
 export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
   const walletId = /^wallet:(.+)$/.exec(tx.dest)?.[1] ?? /^wallet:(.+)$/.exec(tx.source)?.[1];
   const wallet = walletId ? own(ctx.store.state.wallets, walletId) : undefined;
   if (!wallet) return undefined;
-  const secret = ctx.store.firstSecretOf(wallet.owner.replace(/^account:/, ''));
+  const secret = ctx.store.callbackSecretOf(wallet.owner.replace(/^account:/, ''));
   return secret ? ctx.callbacks.send(wallet.callbackUrl, secret, tx) : undefined;
 }
 

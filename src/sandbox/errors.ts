@@ -32,8 +32,28 @@ export class SandboxError extends Error {
   }
 }
 
-export function sendError(reply: FastifyReply, err: SandboxError): FastifyReply {
-  return reply.code(err.status).type('application/json').send(err.toBody());
+export function sendError(reply: FastifyReply, err: SandboxError, status = err.status): FastifyReply {
+  return reply.code(status).type('application/json').send(err.toBody());
+}
+
+/** What the web framework refused before a route ran, with its status and the provider's body. */
+const FRAMEWORK_ERRORS: Record<string, { field: string; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { field: 'Content-Type', message: 'send Content-Type: application/json (or the file\'s MIME type for a document)' },
+  FST_ERR_CTP_EMPTY_TYPE: { field: 'Content-Type', message: 'a request with a body needs a Content-Type header' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { field: 'body', message: 'the body is too large' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { field: 'Content-Length', message: 'Content-Length does not match the body' },
+  FST_ERR_BAD_URL: { field: 'url', message: 'the URL is malformed (check its percent-encoding)' },
+};
+
+export function sendFrameworkError(reply: FastifyReply, err: unknown): FastifyReply {
+  if (err instanceof SandboxError) return sendError(reply, err);
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  const known = e.code ? FRAMEWORK_ERRORS[e.code] : undefined;
+  const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
+  if (known) return sendError(reply, validationError(known.field, known.message, ''), status);
+  if (status < 500) return sendError(reply, new SandboxError('ValidationException', e.message ?? 'bad request'), status);
+  reply.log.error(err);
+  return sendError(reply, new SandboxError('UnknownException', 'The sandbox failed to handle the request'), 500);
 }
 
 export const notFound = (what: string, id: string) =>

@@ -1,15 +1,27 @@
 import { higherLimitsFor } from '../provider/limits.js';
-
-export { exceededLimit } from '../provider/limits.js';
 import type { Limits } from '../provider/schemas/limits.js';
 import { DEBIT_CARD_L2 } from '../provider/schemas/user.js';
 import type { SandboxContext } from './context.js';
-import type { UserRecord } from './store.js';
+import { own, type ReservationRecord, type UserRecord } from './store.js';
 
 // Standard limits (without the higher scope) are not shown anywhere: the sandbox's own values.
 export const STANDARD_LIMITS = { daily: 500, weekly: 1_000, monthly: 2_500, yearly: 7_500 } as const;
 
 const DAY = 86_400_000;
+
+/**
+ * Every limit spec 8 names (plus the daily one of open-points), each over a rolling window ending
+ * now. A "month" is 30 days, not a calendar month: a calendar month would let a buyer spend the
+ * monthly limit twice within two days across a month boundary, and the other windows are rolling.
+ */
+export const LIMIT_WINDOWS = [
+  { name: 'daily', ms: DAY, errorCode: 'limits.dailyLimitReached' },
+  { name: 'weekly', ms: 7 * DAY, errorCode: 'limits.weeklyLimitReached' },
+  { name: 'monthly', ms: 30 * DAY, errorCode: 'limits.monthlyLimitReached' },
+  { name: 'yearly', ms: 365 * DAY, errorCode: 'limits.yearlyLimitReached' },
+] as const;
+
+type Table = Record<(typeof LIMIT_WINDOWS)[number]['name'], number>;
 
 /** Spec 8 rule 1: the scope, the operator's configuration, and an approved extra verification. */
 export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
@@ -17,16 +29,39 @@ export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
   return Boolean(owner?.features.debitCardL2 && rec.user.scopes?.includes(DEBIT_CARD_L2) && rec.user.status === 'APPROVED');
 }
 
-export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string): Limits {
-  const table = hasHigherLimits(ctx, rec) ? higherLimitsFor(country) : STANDARD_LIMITS;
+/**
+ * Who buys, for counting what was spent: the owner user; without one (no higher limits, spec 8
+ * rule 1) the buyer's email, else the reservation alone, so that even an anonymous purchase meets
+ * the standard limits.
+ */
+export function buyerOf(r: Pick<ReservationRecord, 'id' | 'owner' | 'request'>): string {
+  if (r.owner) return r.owner;
+  const email = r.request.email;
+  return typeof email === 'string' ? `email:${email.toLowerCase()}` : `reservation:${r.id}`;
+}
+
+function spentBy(ctx: SandboxContext, buyer: string): (ms: number) => number {
   const now = ctx.now();
-  const spentSince = (ms: number) =>
-    Object.values(ctx.store.state.orders)
-      .filter((o) => o.owner === `user:${rec.user.id}` && o.status === 'COMPLETE' && o.createdAt > now - ms)
-      .reduce((sum, o) => sum + o.sourceAmount, 0);
-  const daily = spentSince(DAY);
-  const weekly = spentSince(7 * DAY);
-  const yearly = spentSince(365 * DAY);
+  const { orders, reservations } = ctx.store.state;
+  const mine = Object.values(orders).filter((o) => {
+    if (o.status !== 'COMPLETE') return false;
+    const r = own(reservations, o.reservation);
+    return r ? buyerOf(r) === buyer : o.owner === buyer;
+  });
+  return (ms) => mine.filter((o) => o.createdAt > now - ms).reduce((sum, o) => sum + o.sourceAmount, 0);
+}
+
+function tableFor(ctx: SandboxContext, rec: UserRecord | undefined, country: string): Table {
+  return rec && hasHigherLimits(ctx, rec) ? higherLimitsFor(country) : STANDARD_LIMITS;
+}
+
+/** The documented limits answer (open-points): it has no monthly fields, though the limit applies. */
+export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string): Limits {
+  const table = tableFor(ctx, rec, country);
+  const spent = spentBy(ctx, `user:${rec.user.id}`);
+  const daily = spent(DAY);
+  const weekly = spent(7 * DAY);
+  const yearly = spent(365 * DAY);
   return {
     dailyTotalSpent: daily,
     weeklyTotalSpent: weekly,
@@ -38,6 +73,20 @@ export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string)
     weeklyRemaining: Math.max(0, table.weekly - weekly),
     yearlyRemaining: Math.max(0, table.yearly - yearly),
   };
+}
+
+/** The first limit (of all spec 8 names) a purchase would exceed, as the provider's errorCode, with the numbers. */
+export function exceededBy(ctx: SandboxContext, r: ReservationRecord, amount: number): { errorCode: string; message: string } | undefined {
+  const rec = r.owner ? own(ctx.store.state.users, r.owner.slice('user:'.length)) : undefined;
+  const table = tableFor(ctx, rec, rec ? countryOf(ctx, rec) : 'US');
+  const spent = spentBy(ctx, buyerOf(r));
+  for (const w of LIMIT_WINDOWS) {
+    const remaining = table[w.name] - spent(w.ms);
+    if (amount > remaining) {
+      return { errorCode: w.errorCode, message: `the ${w.name} limit of ${table[w.name]} USD allows ${Math.max(0, remaining)} more; the purchase is ${amount}` };
+    }
+  }
+  return undefined;
 }
 
 /** The country whose limits apply: the user's, else its owner account's. */

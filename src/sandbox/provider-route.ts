@@ -57,7 +57,7 @@ export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: A
           throw validationError('X-Api-Version', 'v2 calls must send the header X-Api-Version: 2', req.headers['x-api-version']);
         }
         if (route.anonymous) {
-          const result = await handler({ req, cred: undefined as never, actor: undefined as never, params: req.params as Record<string, string>, body: route.body ? parseBody(route.body, raw) : undefined, raw, query, publicBase });
+          const result = await handler({ req, cred: undefined as never, actor: undefined as never, params: req.params as Record<string, string>, body: route.body ? parseBody(route.body, raw, req.headers['content-type']) : undefined, raw, query, publicBase });
           return reply.code(route.status ?? 200).send(result);
         }
 
@@ -66,7 +66,7 @@ export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: A
           throw new SandboxError('AccessDeniedException', 'This token is not bound to an account yet; create the account first (POST /v3/accounts)', { errorCode: 'accessDenied.noAccount' });
         }
         const actor = cred.accountId === null ? ({ accountId: '', principalId: '' } as Actor) : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
-        const body = route.body ? parseBody(route.body, raw) : undefined;
+        const body = route.body ? parseBody(route.body, raw, req.headers['content-type']) : undefined;
 
         const key = req.headers['idempotency-key'];
         const idemKey = typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
@@ -95,7 +95,16 @@ export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: A
   });
 }
 
-function parseBody(schema: z.ZodType, raw: Buffer | undefined): unknown {
+/** The MIME type of a Content-Type header, lowercased: RFC 9110 8.3.1 compares types case-insensitively. */
+export function mimeType(header: string | string[] | undefined): string {
+  return String(header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function parseBody(schema: z.ZodType, raw: Buffer | undefined, contentType: string | string[] | undefined): unknown {
+  // Spec 4: bodies are JSON, Content-Type application/json (any letter case, any parameters).
+  if (raw && raw.length > 0 && mimeType(contentType) !== 'application/json') {
+    throw validationError('Content-Type', 'send the JSON body with Content-Type: application/json', mimeType(contentType));
+  }
   let json: unknown;
   try {
     json = JSON.parse((raw ?? Buffer.alloc(0)).toString('utf8'));

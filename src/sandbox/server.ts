@@ -15,6 +15,7 @@ import { registerKycOperatorRoutes } from './routes/operator-kyc.js';
 import { registerPaymentOperatorRoutes } from './routes/operator-payments.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { emptyState, Store, upgradeState } from './store.js';
+import { SandboxError, sendError, sendFrameworkError } from './errors.js';
 
 export interface SandboxOptions {
   /** The master account's credentials (PROVIDER_API_KEY / PROVIDER_SECRET_KEY). */
@@ -59,13 +60,21 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   };
   const auth = { now: ctx.now, toleranceMs: opts.timestampToleranceMs ?? 5 * 60_000 };
 
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: MAX_BODY_BYTES });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: MAX_BODY_BYTES,
+    // A malformed URL (bad percent-encoding) is answered with the provider's error body too.
+    frameworkErrors: (err, _req, reply) => {
+      void sendFrameworkError(reply, err);
+    },
+  });
   // Every body is kept as raw bytes: signatures cover the bytes as sent, and documents are binary.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ language: 'en', exceptionId: 'test_route', type: 'NotFoundException', message: `No route ${req.method} ${req.url.split('?')[0]}`, transient: false }),
-  );
+  app.setNotFoundHandler((req, reply) => sendError(reply, new SandboxError('NotFoundException', `No route ${req.method} ${req.url.split('?')[0]}`)));
+  // Errors raised by the web framework (no or unsupported Content-Type, body too large) or by a
+  // bug answer with the provider's error body, never the framework's own.
+  app.setErrorHandler((err, _req, reply) => sendFrameworkError(reply, err));
 
   registerSessionRoutes(app, ctx, auth);
   registerAccountRoutes(app, ctx, auth);

@@ -129,9 +129,18 @@ export class Store {
     return this.state.credentials.find((c) => c.secretKey === secret);
   }
 
-  /** Spec 6.4: callbacks are keyed with the account's first secret key. */
-  firstSecretOf(accountId: string): string | undefined {
-    return this.state.credentials.find((c) => c.accountId === accountId)?.secretKey;
+  /**
+   * Spec 6.4: callbacks are keyed with the merchant's secret key (open-points: its first one). A
+   * sub-account has no keys of its own: its parent merchant's key signs for it.
+   */
+  callbackSecretOf(accountId: string): string | undefined {
+    const seen = new Set<string>();
+    for (let id: string | null | undefined = accountId; id && !seen.has(id); id = own(this.state.accounts, id)?.parentId) {
+      seen.add(id);
+      const secret = this.state.credentials.find((c) => c.accountId === id)?.secretKey;
+      if (secret) return secret;
+    }
+    return undefined;
   }
 
   walletTransactions(walletId: string): Transaction[] {

@@ -122,6 +122,27 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     assert.equal((await checkout.result(input.orderRef)).outcome, 'COMPLETED');
   });
 
+  // Spec 8 names a monthly limit; the documented limits answer has none, so the checkout cannot
+  // pre-check it: the provider refuses the purchase, and the checkout ends OVER_LIMIT naming it.
+  it('a purchase over the monthly limit, which no pre-check can see, ends OVER_LIMIT with the provider\'s reason', async () => {
+    await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
+    const user = await stack.provider.call(api.createUser, { body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] } });
+    await stack.op('POST', `/sandbox/users/${user.id}/approve`);
+    // 7,450 of the US monthly 7,500 spent ten days ago: outside the week, inside the month.
+    const { state } = stack.sandbox.ctx.store;
+    state.orders[`WO_SEED${user.id}`] = {
+      id: `WO_SEED${user.id}`, reservation: `RS_SEED${user.id}`, status: 'COMPLETE', transferId: null, sourceAmount: 7_450, sourceCurrency: 'USD', destCurrency: 'USD',
+      dest: `account:${MASTER}`, owner: `user:${user.id}`, failureReason: null, createdAt: stack.sandbox.ctx.now() - 10 * 86_400_000,
+    };
+    const input = { ...purchase(await wallet()), sourceAmount: 100, userId: user.id, requireHigherLimits: true };
+    const page = await checkout.startAndGetPage(input);
+    assert.equal((await checkout.state(input.orderRef)).limits?.weeklyRemaining, 7_500, 'the pre-check sees room');
+    const { order } = await stack.op<{ order: Order }>('POST', `/sandbox/reservations/${page.reservation}/complete`, {});
+    assert.deepEqual([order.status, order.failureReason], ['FAILED', 'limits.monthlyLimitReached']);
+    const result = await checkout.result(input.orderRef);
+    assert.deepEqual([result.outcome, result.failureReason, result.orderId, result.transferId], ['OVER_LIMIT', 'limits.monthlyLimitReached', order.id, null]);
+  });
+
   it('refuses bad input without starting anything', async () => {
     const dest = await wallet();
     const before = reservations().length;

@@ -144,4 +144,44 @@ describe('provider errors: what is retried and what a person is told', () => {
     assert.ok(contract instanceof ProviderContractError);
     assert.ok(!contract.message.includes(ssn), 'nor a body that is not JSON');
   });
+
+  // open-points "Errors": the optional fields may be empty strings; a provider may equally send null.
+  it('an error body with null optional fields keeps its type instead of becoming an unexpected response', async () => {
+    const { client } = clientAnswering(400, body('ValidationException', { errorCode: null, subType: null, compositeType: null, problematicField: null, problematicValue: null }));
+    await assert.rejects(read(client), (err: unknown) => {
+      assert.ok(err instanceof ProviderError);
+      assert.equal(err.body.type, 'ValidationException');
+      assert.equal(err.body.errorCode, undefined);
+      assert.equal(err.body.problematicField, undefined);
+      assert.equal(err.retryable, false);
+      assert.match(err.message, /failed with 400 ValidationException: \[exceptionId test_ABC\]/);
+      return true;
+    });
+  });
+
+  // open-points "Errors": `transient: true means the same request may safely be tried again`, so
+  // false on a creating call (POST) means a blind repeat may create twice; reads repeat safely.
+  it('a 5xx saying transient: false is not retried on a creating call, and the failure says to check first', async () => {
+    const create = (client: ProviderClient) => client.call(createWallet, { body: { name: 'u1' }, idempotencyKey: 'k1' });
+    const cases: Array<[string, number, string, (c: ProviderClient) => Promise<unknown>, boolean]> = [
+      ['POST, 500, transient false', 500, body('UnknownException', { transient: false }), create, false],
+      ['POST, 503, transient true', 503, body('UnknownException', { transient: true }), create, true],
+      ['POST, 502 without the documented body', 502, '<html>bad gateway</html>', create, true],
+      ['POST, 500, transient not stated', 500, JSON.stringify({ language: 'en', exceptionId: 'test_ABC', type: 'UnknownException', message: 'm' }), create, true],
+      ['GET, 500, transient false', 500, body('UnknownException', { transient: false }), read, true],
+    ];
+    for (const [name, status, text, call, retryable] of cases) {
+      const { client, calls } = clientAnswering(status, text);
+      const err = await call(client).catch((e: unknown) => e);
+      assert.ok(err instanceof ProviderError, name);
+      assert.equal(err.retryable, retryable, name);
+      assert.equal(calls(), 1, `${name}: the client itself never repeats`);
+      const failure = toActivityFailure(err);
+      if (retryable) assert.equal(failure, err, `${name}: passed through for Temporal to retry`);
+      else {
+        assert.ok(failure instanceof ApplicationFailure && failure.nonRetryable, name);
+        assert.match(failure.message, /POST \/v2\/wallets \(create wallet\) failed with 500 UnknownException.*check whether it was created/);
+      }
+    }
+  });
 });

@@ -15,16 +15,24 @@ export const errorType = z.enum([
 ]);
 export type ErrorType = z.infer<typeof errorType>;
 
+// Absent, empty and null all mean "not given" for the optional fields: null becomes absent, so
+// that a provider error keeps its type instead of failing as an unexpected response.
+const optionalText = z
+  .string()
+  .nullable()
+  .transform((v) => v ?? undefined)
+  .optional();
+
 export const errorBody = z.object({
-  language: z.string().default('en'),
+  language: z.string().nullish().transform((v) => v ?? 'en'),
   exceptionId: z.string(),
   type: z.string(),
   message: z.string(),
-  transient: z.boolean().default(false),
-  errorCode: z.string().optional(),
-  subType: z.string().optional(),
-  compositeType: z.string().optional(),
-  problematicField: z.string().optional(),
+  transient: z.boolean().nullish().transform((v) => v ?? false),
+  errorCode: optionalText,
+  subType: optionalText,
+  compositeType: optionalText,
+  problematicField: optionalText,
   problematicValue: z.unknown().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBody>;

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { deriveAccountStatus, fieldDefinition, newField, PROFILE_FIELDS } from '../kyc.js';
-import { providerRoute } from '../provider-route.js';
+import { mimeType, providerRoute } from '../provider-route.js';
 import type { AccountRecord } from '../store.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
 
@@ -24,7 +24,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true }, ({ cred, actor, body }) => {
     const req = body as CreateAccountRequest & { profileFields: Array<{ fieldId: string; value: unknown }> };
     if (cred.kind === 'client-token' && cred.accountId !== null) {
-      throw new SandboxError('ValidationException', `This token is already bound to account ${cred.accountId}; a client-held token creates one account`, { errorCode: 'accountCreation.tokenAlreadyBound' });
+      throw new SandboxError('ValidationException', `This token is already bound to account ${cred.accountId}; a client-held token creates one account`);
     }
     if (req.referrerAccountId && !state.accounts[req.referrerAccountId]) throw validationError('referrerAccountId', `no account ${req.referrerAccountId}`, req.referrerAccountId);
     const given = new Map<string, unknown>();
@@ -86,7 +86,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
     const rec = accountFor(ctx, actor, params.accountId!);
     const fieldId = params.fieldId!;
     if (!(documentFieldIds as readonly string[]).includes(fieldId)) throw validationError('fieldId', `documents go to ${documentFieldIds.join(', ')}`, fieldId);
-    const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const contentType = mimeType(req.headers['content-type']);
     if (!(documentMimeTypes as readonly string[]).includes(contentType)) throw validationError('Content-Type', `send the file's MIME type, one of ${documentMimeTypes.join(', ')}`, contentType);
     const size = raw?.length ?? 0;
     if (size === 0) throw validationError('body', 'the body must be the file\'s bytes');

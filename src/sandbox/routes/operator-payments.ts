@@ -5,7 +5,7 @@ import type { SandboxContext } from '../context.js';
 import { completedTransfer, deliverCallback, depositFromTransfer } from '../deposits.js';
 import { SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { countryOf, exceededLimit, limitsFor } from '../limits.js';
+import { exceededBy } from '../limits.js';
 import { lookup, operatorRoute } from '../operator-route.js';
 import { currentReservation } from './orders.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
@@ -61,11 +61,11 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
     r.status = 'USED';
     r.orderId = order.id;
     state.orders[order.id] = order;
-    const user = r.owner ? state.users[r.owner.slice('user:'.length)] : undefined;
-    const over = user ? exceededLimit(limitsFor(ctx, user, countryOf(ctx, user)), amount) : undefined;
+    // Spec 8: every limit, monthly included, for every purchase (without owner: the standard ones).
+    const over = exceededBy(ctx, r, amount);
     if (over) {
-      Object.assign(order, { status: 'FAILED', failureReason: over });
-      return { order, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: over }) };
+      Object.assign(order, { status: 'FAILED', failureReason: over.errorCode });
+      return { order, limit: over, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: over.errorCode }) };
     }
     const transfer = completedTransfer(`account:${r.accountId}`, CARD_PROCESSING_SRN, req.dest, order.destCurrency, amount, ctx.now(), 'WALLET_ORDER');
     transfer.sourceCurrency = order.sourceCurrency;

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js';
 import { SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { deriveAccountStatus, newField } from '../kyc.js';
-import { providerRoute } from '../provider-route.js';
+import { mimeType, providerRoute } from '../provider-route.js';
 import { followSourceOfFunds } from '../source-of-funds.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
 
@@ -111,7 +111,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
         problematicField: 'paymentMethodId',
       });
     }
-    const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const contentType = mimeType(req.headers['content-type']);
     if (!(documentMimeTypes as readonly string[]).includes(contentType)) throw validationError('Content-Type', `send the file's MIME type, one of ${documentMimeTypes.join(', ')}`, contentType);
     if (!raw?.length) throw validationError('body', 'the body must be the file\'s bytes');
     if (raw.length > MAX_DOCUMENT_BYTES) throw validationError('body', `the file is ${raw.length} bytes; at most ${MAX_DOCUMENT_BYTES} (7.75 MB)`, raw.length);
