@@ -8,7 +8,7 @@ import { Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { request } from 'undici';
 import { WalletsClient } from '../src/client/wallets.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, SANDBOX_CREDENTIALS } from '../src/config.js';
 import { createIngress } from '../src/ingress/server.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { callbackSignature } from '../src/provider/signing.js';
@@ -68,6 +68,7 @@ export async function stackFigures(say: (line: string) => void): Promise<{ serve
       PROVIDER_BASE_URL: sandboxUrl,
       PROVIDER_API_KEY: apiKey,
       PROVIDER_SECRET_KEY: secretKey,
+      PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
       INGRESS_PUBLIC_URL: ingressUrl,
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
     });
@@ -164,7 +165,7 @@ async function memoryPerWallet(ctx: { address: string; bundlePath: string; confi
   const taskQueue = `bench-memory-${randomUUID()}`;
   const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
-    env: { ...process.env, BENCH_BUNDLE: ctx.bundlePath, BENCH_CACHE: String(N + 50), TEMPORAL_ADDRESS: ctx.address, TEMPORAL_TASK_QUEUE: taskQueue, PROVIDER_BASE_URL: ctx.config.provider.baseUrl, PROVIDER_API_KEY: ctx.config.provider.apiKey, PROVIDER_SECRET_KEY: ctx.config.provider.secretKey, INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl, PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key! },
+    env: { ...process.env, BENCH_BUNDLE: ctx.bundlePath, BENCH_CACHE: String(N + 50), TEMPORAL_ADDRESS: ctx.address, TEMPORAL_TASK_QUEUE: taskQueue, PROVIDER_BASE_URL: ctx.config.provider.baseUrl, PROVIDER_API_KEY: ctx.config.provider.apiKey, PROVIDER_SECRET_KEY: ctx.config.provider.secretKey, PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId, INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl, PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key! },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = () => new Promise<{ rss?: number; ready?: boolean }>((resolve) => child.once('message', (m) => resolve(m as { rss?: number })));

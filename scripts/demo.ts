@@ -136,7 +136,7 @@ async function provisioning(c: Clients) {
 async function main(cfg: Config) {
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address: temporalAddress(cfg), connectTimeout: 3_000 });
+    connection = await Connection.connect({ ...cfg.temporal.connection, connectTimeout: 3_000 });
   } catch {
     console.error(`Temporal is not reachable at ${temporalAddress(cfg)}: start the stack first with \`npm run dev\`.`);
     process.exit(2);

@@ -4,6 +4,7 @@ import pretty from 'pino-pretty';
 import { createIngress } from '../src/ingress/server.js';
 import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
+import { providerCredentials } from '../src/required-settings.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
 import type { DevServer } from '../src/temporal/dev-server.js';
 import { codecFromConfig } from '../src/temporal/codec.js';
@@ -63,7 +64,7 @@ async function main(config: Config): Promise<void> {
 
   let sandbox: Sandbox | undefined;
   if (config.provider.usesSandbox) {
-    sandbox = createSandbox({ apiKey: config.provider.apiKey, secretKey: config.provider.secretKey, stateFile: config.sandbox.stateFile ?? '.data/sandbox.json' });
+    sandbox = createSandbox({ ...providerCredentials(config), stateFile: config.sandbox.stateFile ?? '.data/sandbox.json' });
     await sandbox.listen(config.sandbox.port, config.sandbox.host);
     stops.push(() => sandbox!.close());
   }
@@ -74,7 +75,6 @@ async function main(config: Config): Promise<void> {
   const ingress = createIngress({
     client,
     taskQueue: config.temporal.taskQueue,
-    secretKey: config.provider.secretKey,
     callbackSecrets: config.ingress.callbackSecrets,
     requestTimeoutMs: config.ingress.requestTimeoutMs,
     maxConnections: config.ingress.maxConnections,

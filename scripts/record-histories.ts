@@ -22,7 +22,7 @@ import { openWalletWorkflowId } from '../workflows/messages/wallet.js';
 const config = loadConfig();
 const cli = await findTemporalCli();
 if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
-const connection = await Connection.connect({ address: temporalAddress(config) });
+const connection = await Connection.connect(config.temporal.connection);
 const client = clientFor(connection, config);
 const clients = createClients(client, config, new LocalClaimStore(config.claims.dir), { pollInitialMs: 200, pollMaxMs: 1_000 });
 const provider = providerFromConfig(config);

@@ -8,6 +8,7 @@ import { providerFromConfig } from '../src/provider/from-config.js';
 import { callbackSignature } from '../src/provider/signing.js';
 import { findTemporalCli } from '../src/temporal/cli.js';
 import { clientFor } from '../src/temporal/connection.js';
+import { providerCredentials } from '../src/required-settings.js';
 import { walletWorkflowId } from '../workflows/messages/wallet.js';
 
 // With the stack running as in scripts/record-histories.ts: records a wallet run that starts from a
@@ -20,7 +21,7 @@ if (!label) throw new Error('usage: record-wallet-carried.ts <label>');
 const config = loadConfig();
 const cli = await findTemporalCli();
 if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
-const connection = await Connection.connect({ address: temporalAddress(config) });
+const connection = await Connection.connect(config.temporal.connection);
 const client = clientFor(connection, config);
 
 // A wallet at the provider, so that the run's polls find it.
@@ -42,7 +43,7 @@ const workflowId = walletWorkflowId(walletId);
 await client.workflow.start('walletWorkflow', { workflowId, taskQueue: config.temporal.taskQueue, args: [{ walletId, pollIntervalMs: 2_000, carried, inbox: [] }] });
 const callback = (id: string, status: string) => JSON.stringify({ id, createdAt: 1_700_000_300_000, source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 2, status, metadata: {}, tags: [] });
 for (const body of [callback('TR_CARRIEDPEND1', 'CONFIRMED'), callback('TR_CARRIEDOLD1', 'CONFIRMED'), callback('TR_CARRIEDOLD1', 'CONFIRMED')]) {
-  const res = await request(`${config.ingress.publicUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(config.provider.secretKey, Buffer.from(body)) }, body });
+  const res = await request(`${config.ingress.publicUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(providerCredentials(config).secretKey, Buffer.from(body)) }, body });
   console.log(`callback: ${res.statusCode}`);
   await res.body.dump();
 }

@@ -1,9 +1,16 @@
+import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 import { LOG_LEVELS } from './telemetry/logger.js';
 
 // Every setting the product reads from the environment, with a working default for the
-// embedded stack. Parsed once; a bad value stops start-up with the variable's name.
+// embedded stack. Parsed once; a bad value stops start-up with the variable's name. The Temporal
+// connection is read as Temporal's SDKs document it (@temporalio/envconfig: TEMPORAL_ADDRESS,
+// TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, or a profile of TEMPORAL_CONFIG_FILE).
+// Defaults meant for the embedded stack (the sandbox's published keys, a loopback callback URL, a
+// payload key made on the spot) never apply to a real provider or a real Temporal server:
+// src/required-settings.ts names what each process then needs.
 
 const port = z.coerce.number().int().min(1).max(65535);
 // A base URL: scheme, host, optional port and path. No credentials, query or fragment: they would
@@ -26,18 +33,16 @@ const duration = z.string().transform((value, ctx) => {
 const nonEmpty = z.string().trim().min(1);
 
 const envSchema = z.object({
-  TEMPORAL_ADDRESS: nonEmpty.optional(),
-  TEMPORAL_NAMESPACE: nonEmpty.default('default'),
   TEMPORAL_TASK_QUEUE: nonEmpty.default('payflows'),
   TEMPORAL_CLI_PATH: nonEmpty.optional(),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_DB_FILE: nonEmpty.default('.data/temporal.sqlite'),
   PROVIDER_BASE_URL: url.optional(),
-  PROVIDER_API_KEY: nonEmpty.default('AK-SANDBOX-MASTER'),
-  PROVIDER_SECRET_KEY: nonEmpty.default('SK-SANDBOX-MASTER-SECRET-0001'),
+  PROVIDER_API_KEY: nonEmpty.optional(),
+  PROVIDER_SECRET_KEY: nonEmpty.optional(),
   /** The account those keys belong to: the parent in limits calculations (spec 4.6). */
-  PROVIDER_ACCOUNT_ID: z.string().regex(/^AC[-_][A-Za-z0-9]+$/, 'an account id such as AC_123').default('AC_SANDBOXMASTER'),
+  PROVIDER_ACCOUNT_ID: z.string().regex(/^AC[-_][A-Za-z0-9]+$/, 'an account id such as AC_123').optional(),
   PROVIDER_TIMEOUT: duration.default(15_000),
   SANDBOX_PORT: port.default(4010),
   /** Loopback by default: the operator routes need no credentials. */
@@ -84,6 +89,16 @@ const envSchema = z.object({
   WORKER_METRICS_PORT: port.optional(),
   /** Loopback by default; a container that Prometheus scrapes from outside sets 0.0.0.0. */
   WORKER_METRICS_HOST: nonEmpty.default('127.0.0.1'),
+  /** How long a stopping worker lets running activities finish (SIGTERM drains it). */
+  WORKER_SHUTDOWN_GRACE: duration.default(30_000),
+  WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).optional(),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).optional(),
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** The worker's `GET /health` for orchestrators; off when unset. */
+  WORKER_HEALTH_PORT: port.optional(),
+  WORKER_HEALTH_HOST: nonEmpty.default('127.0.0.1'),
+  /** How long a stopping ingress waits for the callbacks in flight. */
+  INGRESS_SHUTDOWN_GRACE: duration.default(10_000),
   /** Where traces go (OTLP over HTTP, read by the exporter itself); tracing is off when unset. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 });
@@ -103,12 +118,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration; fix these environment variables:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const temporal = temporalProfile(env, e.TEMPORAL_PORT);
+  const sandbox = e.PROVIDER_BASE_URL === undefined;
   return {
     temporal: {
       /** Unset means: start the embedded dev server (npm run dev) or expect it on localhost. */
-      address: e.TEMPORAL_ADDRESS,
-      embedded: e.TEMPORAL_ADDRESS === undefined,
-      namespace: e.TEMPORAL_NAMESPACE,
+      address: temporal.address,
+      embedded: temporal.address === undefined,
+      namespace: temporal.namespace,
+      /** For Connection.connect and NativeConnection.connect: address, TLS, API key, gRPC metadata. */
+      connection: temporal.connection,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       cliPath: e.TEMPORAL_CLI_PATH,
       port: e.TEMPORAL_PORT,
@@ -117,25 +136,42 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     provider: {
       baseUrl: e.PROVIDER_BASE_URL ?? `http://127.0.0.1:${e.SANDBOX_PORT}`,
-      usesSandbox: e.PROVIDER_BASE_URL === undefined,
-      apiKey: e.PROVIDER_API_KEY,
-      secretKey: e.PROVIDER_SECRET_KEY,
-      accountId: e.PROVIDER_ACCOUNT_ID,
+      usesSandbox: sandbox,
+      // The sandbox's published credentials, for the sandbox only.
+      apiKey: e.PROVIDER_API_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.apiKey : undefined),
+      secretKey: e.PROVIDER_SECRET_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.secretKey : undefined),
+      accountId: e.PROVIDER_ACCOUNT_ID ?? (sandbox ? SANDBOX_CREDENTIALS.accountId : undefined),
       timeoutMs: e.PROVIDER_TIMEOUT,
     },
     sandbox: { port: e.SANDBOX_PORT, host: e.SANDBOX_HOST, stateFile: e.SANDBOX_STATE_FILE },
     ingress: {
       port: e.INGRESS_PORT,
-      publicUrl: e.INGRESS_PUBLIC_URL ?? `http://127.0.0.1:${e.INGRESS_PORT}`,
+      /** Where the provider sends callbacks; a loopback address only for the sandbox. */
+      publicUrl: e.INGRESS_PUBLIC_URL ?? (sandbox ? `http://127.0.0.1:${e.INGRESS_PORT}` : undefined),
       maxBodyBytes: e.INGRESS_MAX_BODY_BYTES,
       requestTimeoutMs: e.INGRESS_REQUEST_TIMEOUT,
       maxConnections: e.INGRESS_MAX_CONNECTIONS,
       /** Newest first; the provider's secret key alone outside a rotation. */
-      callbackSecrets: e.PROVIDER_CALLBACK_SECRETS ? e.PROVIDER_CALLBACK_SECRETS.split(',').map((v) => v.trim()).filter(Boolean) : [e.PROVIDER_SECRET_KEY],
+      callbackSecrets: list(e.PROVIDER_CALLBACK_SECRETS) ?? (e.PROVIDER_SECRET_KEY ? [e.PROVIDER_SECRET_KEY] : sandbox ? [SANDBOX_CREDENTIALS.secretKey] : []),
+      shutdownGraceMs: e.INGRESS_SHUTDOWN_GRACE,
+    },
+    worker: {
+      shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE,
+      maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES,
+      maxConcurrentWorkflowTasks: e.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+      maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
+      health: e.WORKER_HEALTH_PORT === undefined ? undefined : { host: e.WORKER_HEALTH_HOST, port: e.WORKER_HEALTH_PORT },
     },
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL, reconcileIntervalMs: e.WALLET_RECONCILE_INTERVAL },
     claims: { dir: e.CLAIM_STORE_DIR },
-    payloads: { key: e.PAYLOAD_ENCRYPTION_KEY, previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean), keyFile: e.PAYLOAD_KEY_FILE, codecServerPort: e.CODEC_SERVER_PORT },
+    payloads: {
+      key: e.PAYLOAD_ENCRYPTION_KEY,
+      previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
+      keyFile: e.PAYLOAD_KEY_FILE,
+      /** Only the embedded stack makes a key of its own; elsewhere the key file must already exist. */
+      mayCreateKeyFile: temporal.address === undefined,
+      codecServerPort: e.CODEC_SERVER_PORT,
+    },
     codecServer: {
       host: e.CODEC_SERVER_HOST,
       port: e.CODEC_SERVER_PORT,
@@ -157,6 +193,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** The sandbox's published master credentials (src/sandbox): never used against a real provider. */
+export const SANDBOX_CREDENTIALS = { apiKey: 'AK-SANDBOX-MASTER', secretKey: 'SK-SANDBOX-MASTER-SECRET-0001', accountId: 'AC_SANDBOXMASTER' } as const;
+
+/**
+ * The Temporal connection from the environment and the profile file, as @temporalio/envconfig
+ * reads them; an address from either means a server this process did not start.
+ */
+function temporalProfile(env: Record<string, string | undefined>, embeddedPort: number): { address: string | undefined; namespace: string; connection: NativeConnectionOptions } {
+  const vars = Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined && kv[1] !== ''));
+  let profile;
+  try {
+    profile = loadClientConfigProfile({ overrideEnvVars: vars });
+  } catch (err) {
+    const source = vars.TEMPORAL_CONFIG_FILE ? `TEMPORAL_CONFIG_FILE=${vars.TEMPORAL_CONFIG_FILE}` : 'the Temporal profile file';
+    throw new ConfigError(`Invalid configuration: ${source}${vars.TEMPORAL_PROFILE ? ` (profile ${vars.TEMPORAL_PROFILE})` : ''} could not be read: ${(err as Error).message}`);
+  }
+  const address = profile.address?.trim() || undefined;
+  const { connectionOptions } = toClientOptions({ ...profile, address: address ?? `127.0.0.1:${embeddedPort}` });
+  return { address, namespace: profile.namespace?.trim() || 'default', connection: connectionOptions };
+}
+
 /** A comma-separated list, trimmed; undefined when unset. */
 function list(value: string | undefined): string[] | undefined {
   return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -164,5 +221,5 @@ function list(value: string | undefined): string[] | undefined {
 
 /** The Temporal address the processes connect to: the configured one, or the embedded server's. */
 export function temporalAddress(config: Config): string {
-  return config.temporal.address ?? `127.0.0.1:${config.temporal.port}`;
+  return config.temporal.connection.address ?? `127.0.0.1:${config.temporal.port}`;
 }

@@ -8,8 +8,9 @@ import { createSessionActivities } from '../activities/sessions.js';
 import { createUserActivities } from '../activities/users.js';
 import { createWalletActivities } from '../activities/wallets.js';
 import { type ClaimStore, LocalClaimStore } from '../src/claims/store.js';
-import { type Config, temporalAddress } from '../src/config.js';
+import type { Config } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
+import { callbackUrl, providerCredentials } from '../src/required-settings.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
 import { otelWorkflowInterceptorsModule, startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
 
@@ -35,15 +36,32 @@ export interface CreateWorkerOptions {
   overrides?: Partial<WorkerOptions>;
 }
 
+/**
+ * Draining and capacity from configuration. A stopping worker takes no new tasks and lets running
+ * activities finish for WORKER_SHUTDOWN_GRACE (the SDK's default is none: they would be cancelled
+ * at once and run again elsewhere); after that they are cancelled, and after a little more the
+ * worker stops waiting, so that an orchestrator's own kill comes after a clean exit.
+ */
+export function workerSettings(config: Config): Partial<WorkerOptions> {
+  const w = config.worker;
+  return {
+    shutdownGraceTime: w.shutdownGraceMs,
+    shutdownForceTime: w.shutdownGraceMs + 5_000,
+    ...(w.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: w.maxConcurrentActivities } : {}),
+    ...(w.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: w.maxConcurrentWorkflowTasks } : {}),
+    ...(w.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: w.maxCachedWorkflows } : {}),
+  };
+}
+
 export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = opts.connection ?? (await NativeConnection.connect({ address: temporalAddress(opts.config) }));
+  const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
   const { config, provider } = opts;
   const claims = opts.claims ?? new LocalClaimStore(config.claims.dir);
   const activities = {
-    ...createWalletActivities({ provider, callbackUrl: `${config.ingress.publicUrl}/callbacks` }),
+    ...createWalletActivities({ provider, callbackUrl: callbackUrl(config) }),
     ...createAccountActivities({ provider, claims }),
     ...createPaymentMethodActivities({ provider, claims }),
-    ...createUserActivities({ provider, accountId: config.provider.accountId }),
+    ...createUserActivities({ provider, accountId: providerCredentials(config).accountId }),
     ...createOrderActivities({ provider }),
     ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs, onCall: provider.onCall }, claims }),
     ...createNotifyActivities(opts.notifier ?? logNotifier),
@@ -59,6 +77,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     sinks: tracing.sinks,
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
+    ...workerSettings(config),
     ...opts.overrides,
   });
   return { worker, connection };

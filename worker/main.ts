@@ -1,22 +1,30 @@
 import { Runtime } from '@temporalio/worker';
-import { loadConfig } from '../src/config.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
+import { startupConfig } from '../src/required-settings.js';
 import { createLogger } from '../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
 import { startTracing } from '../src/telemetry/tracing.js';
 import { providerCallMetrics } from '../src/telemetry/worker-metrics.js';
 import { createWorker } from './create-worker.js';
+import { startWorkerHealth } from './health.js';
 
-// `npm run worker`: runs the workflows and activities until SIGINT/SIGTERM, then drains.
-const config = loadConfig();
+// `npm run worker`: runs the workflows and activities until SIGINT/SIGTERM, then drains (the
+// SDK's Runtime shuts the worker down on those signals; see workerSettings for the grace period).
+const config = startupConfig('worker');
 const logger = createLogger({ service: 'worker', level: config.telemetry.logLevel });
 // First, before any connection: the SDK's logs go to the JSON logger, its metrics to Prometheus.
 Runtime.install(workerRuntimeOptions({ logger, metricsBindAddress: config.telemetry.workerMetrics }));
 const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
 const { worker, connection } = await createWorker({ config, provider, tracing });
-logger.info({ taskQueue: config.temporal.taskQueue, provider: config.provider.baseUrl, metrics: config.telemetry.workerMetrics ?? 'off', tracing: tracing.enabled }, 'worker polling');
+const health = config.worker.health ? await startWorkerHealth(worker, connection, config.worker.health) : undefined;
+logger.info(
+  { taskQueue: config.temporal.taskQueue, provider: config.provider.baseUrl, metrics: config.telemetry.workerMetrics ?? 'off', health: config.worker.health ? `${config.worker.health.host}:${config.worker.health.port}` : 'off', tracing: tracing.enabled, shutdownGraceMs: config.worker.shutdownGraceMs },
+  'worker polling',
+);
 await worker.run();
+logger.info('worker drained and stopped');
+await health?.close();
 await provider.close();
 await connection.close();
 await tracing.shutdown();

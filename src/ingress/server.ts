@@ -15,11 +15,11 @@ import { parseCallback } from './route.js';
 export interface IngressOptions {
   client: Client;
   taskQueue: string;
-  /** The account's first secret key: callbacks are signed with it (spec 6.4). */
-  secretKey: string;
+  /** The account's secret key: callbacks are signed with it (spec 6.4). */
+  secretKey?: string;
   /**
    * During a rotation of that key, every secret a callback may be signed with, newest first
-   * (PROVIDER_CALLBACK_SECRETS); default: `secretKey` alone.
+   * (PROVIDER_CALLBACK_SECRETS); default: `secretKey` alone. One of the two is required.
    */
   callbackSecrets?: string[];
   /** Longest time to receive a whole request, headers and body (INGRESS_REQUEST_TIMEOUT). */
@@ -52,7 +52,8 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
       return server;
     },
   });
-  const secrets = opts.callbackSecrets?.length ? opts.callbackSecrets : [opts.secretKey];
+  const secrets = opts.callbackSecrets?.length ? opts.callbackSecrets : opts.secretKey ? [opts.secretKey] : [];
+  if (secrets.length === 0) throw new Error('createIngress: give the secret key that callbacks are signed with (secretKey or callbackSecrets)');
   const metrics = opts.metrics ?? createIngressMetrics();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.js';
+import { loadConfig, SANDBOX_CREDENTIALS } from '../config.js';
 import { createLogger } from '../telemetry/logger.js';
 import { createSandbox } from './server.js';
 
@@ -6,8 +6,9 @@ import { createSandbox } from './server.js';
 const config = loadConfig();
 const logger = createLogger({ service: 'sandbox', level: config.telemetry.logLevel });
 const sandbox = createSandbox({
-  apiKey: config.provider.apiKey,
-  secretKey: config.provider.secretKey,
+  // The sandbox serves its published master keys unless others are given.
+  apiKey: config.provider.apiKey ?? SANDBOX_CREDENTIALS.apiKey,
+  secretKey: config.provider.secretKey ?? SANDBOX_CREDENTIALS.secretKey,
   stateFile: config.sandbox.stateFile ?? '.data/sandbox.json',
 });
 const url = await sandbox.listen(config.sandbox.port, config.sandbox.host);

@@ -1,11 +1,12 @@
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError } from '../config.js';
+import { startupConfig } from '../required-settings.js';
 import { createLogger } from '../telemetry/logger.js';
 import { codecFromConfig } from './codec.js';
 import { codecAccessProblem, createCodecServer } from './codec-server.js';
 
 // `npm run codec-server`: the codec server alone, for the Web UI (TEMPORAL_CODEC_ENDPOINT) and the
 // Temporal CLI (--codec-endpoint, --codec-auth). It holds the payload key.
-const config = loadConfig();
+const config = startupConfig('codec-server');
 const logger = createLogger({ service: 'codec-server', level: config.telemetry.logLevel });
 const problem = codecAccessProblem(config.codecServer, config.codecServer.host);
 if (problem) {

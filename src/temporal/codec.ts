@@ -4,6 +4,7 @@ import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
+import { ConfigError } from '../config.js';
 
 // Every payload that leaves the worker or a client (workflow inputs, activity results, update
 // answers, failures' details, and failures' messages and stack traces through the failure
@@ -70,13 +71,18 @@ export function keyIdOf(key: Buffer): string {
 /**
  * The payload key: PAYLOAD_ENCRYPTION_KEY (base64 of 32 bytes) when set — what a deployment
  * does, the same value for every worker and client — else a key file made once for the embedded
- * stack (so that `npm run dev` needs no setup).
+ * stack (so that `npm run dev` needs no setup). A process pointed at a Temporal server it did not
+ * start may read that file (a worker beside `npm run dev`) but never makes one: a key of its own
+ * would encrypt what no other process can read.
  */
-export function loadPayloadKey(opts: { key?: string; keyFile: string }): Buffer {
+export function loadPayloadKey(opts: { key?: string; keyFile: string; mayCreateKeyFile: boolean }): Buffer {
   if (opts.key) return Buffer.from(opts.key, 'base64');
   try {
     return Buffer.from(readFileSync(opts.keyFile, 'utf8').trim(), 'base64');
   } catch {
+    if (!opts.mayCreateKeyFile) {
+      throw new ConfigError(`PAYLOAD_ENCRYPTION_KEY is not set and there is no key file at ${opts.keyFile}: make the key once with \`openssl rand -base64 32\` and give the same value to every process of the deployment`);
+    }
     mkdirSync(dirname(opts.keyFile), { recursive: true, mode: 0o700 });
     const key = randomBytes(32);
     try {
@@ -107,6 +113,6 @@ export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
 }
 
 /** The codec every worker and client of this deployment uses, from configuration. */
-export function codecFromConfig(payloads: { key?: string; previousKeys: string[]; keyFile: string }): EncryptionCodec {
+export function codecFromConfig(payloads: { key?: string; previousKeys: string[]; keyFile: string; mayCreateKeyFile: boolean }): EncryptionCodec {
   return new EncryptionCodec(loadPayloadKey(payloads), payloads.previousKeys.map((k) => Buffer.from(k, 'base64')));
 }

@@ -10,7 +10,7 @@ import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker'
 import { providerCallMetrics } from '../../src/telemetry/worker-metrics.js';
 import type { Tracing } from '../../src/telemetry/tracing.js';
 import { WalletsClient } from '../../src/client/wallets.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { createIngress } from '../../src/ingress/server.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
 import { createSandbox } from '../../src/sandbox/server.js';
@@ -50,18 +50,25 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
   const addr = ingress.server.address();
   const ingressUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 
-  const config = loadConfig({
+  const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
+  // Everything a worker of this stack needs, set explicitly: the sandbox is reached as a real
+  // provider would be, and Temporal is a server the worker did not start.
+  const workerEnv = {
     TEMPORAL_ADDRESS: temporalAddress(),
     TEMPORAL_TASK_QUEUE: taskQueue,
     PROVIDER_BASE_URL: sandboxUrl,
     PROVIDER_API_KEY: apiKey,
     PROVIDER_SECRET_KEY: secretKey,
+    PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
     INGRESS_PUBLIC_URL: ingressUrl,
     WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
     PAYLOAD_ENCRYPTION_KEY: payloadKey,
-  });
+    CLAIM_STORE_DIR: claimsDir,
+    // A test's stop does not wait for activities that a test left hanging on purpose.
+    WORKER_SHUTDOWN_GRACE: '1s',
+  };
+  const config = loadConfig(workerEnv);
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
-  const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
   const claims = new LocalClaimStore(claimsDir);
   const reminders: Reminder[] = [];
   const { worker, connection: workerConnection } = await createWorker({
@@ -93,6 +100,8 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
     claims,
     claimsDir,
     payloadKey,
+    /** The environment of a worker process for this stack (its own task queue: override TEMPORAL_TASK_QUEUE). */
+    workerEnv,
     reminders,
     /** Short process durations: poll from 100 ms, reminders after 1 s, deadline 60 s. */
     timing: { pollInitialMs: 100, pollMaxMs: 500, reminderAfterMs: 1_000, deadlineMs: 60_000 },

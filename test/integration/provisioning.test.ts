@@ -7,7 +7,7 @@ import { ProvisioningClient } from '../../src/client/provisioning.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
 import { readAccount } from '../../src/provider/endpoints.js';
-import { eventually, startStack, type Stack, temporalAddress } from '../helpers/stack.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker } from '../helpers/worker-process.js';
 
 describe('account provisioning for client-held tokens (spec 5.3)', () => {
@@ -67,16 +67,7 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
 
   it('a worker killed while creating the account: the process finishes and the provider counts one creation', async () => {
     const taskQueue = `kill-${randomUUID()}`;
-    const env = {
-      TEMPORAL_ADDRESS: temporalAddress(),
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      PROVIDER_BASE_URL: stack.sandboxUrl,
-      PROVIDER_API_KEY: stack.apiKey,
-      PROVIDER_SECRET_KEY: stack.secretKey,
-      INGRESS_PUBLIC_URL: stack.ingressUrl,
-      CLAIM_STORE_DIR: stack.claimsDir,
-      PAYLOAD_ENCRYPTION_KEY: stack.payloadKey,
-    };
+    const env = { ...stack.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue };
     const crashing = new ProvisioningClient(stack.client, { taskQueue, claims: stack.claims, activityTimeoutMs: 5_000 });
     const secret = generateClientSecret();
     const clientRef = `crash-${randomUUID()}`;
