@@ -23,11 +23,13 @@ export function ensurePrometheus(log: (line: string) => void): void {
 export interface ScrapeTargets {
   workers: string[];
   ingresses: string[];
+  /** The Temporal server's own metrics endpoint(s). */
+  temporal?: string[];
   /** Seconds between scrapes; short for tests. */
   intervalSeconds?: number;
 }
 
-export function prometheusConfig({ workers, ingresses, intervalSeconds = 15 }: ScrapeTargets): string {
+export function prometheusConfig({ workers, ingresses, temporal = [], intervalSeconds = 15 }: ScrapeTargets): string {
   const job = (name: string, targets: string[]) => `  - job_name: ${name}\n    static_configs:\n      - targets: [${targets.map((t) => `'${t}'`).join(', ')}]\n`;
   return [
     `global:\n  scrape_interval: ${intervalSeconds}s\n  evaluation_interval: ${intervalSeconds}s\n`,
@@ -35,6 +37,7 @@ export function prometheusConfig({ workers, ingresses, intervalSeconds = 15 }: S
     `scrape_configs:\n`,
     job('payflows-worker', workers),
     job('payflows-ingress', ingresses),
+    temporal.length ? job('temporal-server', temporal) : '',
   ].join('');
 }
 

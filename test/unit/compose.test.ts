@@ -29,13 +29,13 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives the server the dynamic config that the dev server gets', () => {
-    const file = readFileSync('deploy/dynamicconfig/development.yaml', 'utf8');
+    const file = readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8');
     const config = parse(file) as Record<string, Array<{ value: unknown }>>;
     for (const entry of DYNAMIC_CONFIG) {
       const [key, value] = entry.split('=') as [string, string];
       assert.deepEqual(config[key], [{ value: JSON.parse(value) }], key);
     }
-    assert.ok(s.temporal!.volumes!.some((v) => v.startsWith('./deploy/dynamicconfig:')));
+    assert.ok(s.temporal!.volumes!.some((v) => v.startsWith('./deploy/temporal:')));
   });
 
   it('wires the product processes to Temporal, the sandbox and the ingress', () => {

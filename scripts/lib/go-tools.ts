@@ -1,0 +1,84 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+// The Temporal server, its SQL tool and the Web UI server, built from the Go module proxy at the
+// versions the compose images carry, each into a folder of its own in the cache outside the repo
+// (the server and the UI both install a binary called `server`). Go's build cache is shared with
+// the CLI's build, which already compiled most of their dependencies.
+
+/** The server version of temporalio/server and temporalio/admin-tools in docker-compose.yml (and of the CLI's dev server). */
+export const SERVER_VERSION = 'v1.29.1';
+/** The UI of temporalio/ui in docker-compose.yml, the one the CLI v1.5.1 embeds; later ones need a newer Go. */
+export const UI_VERSION = 'v2.42.1';
+
+export interface GoTool {
+  name: string;
+  module: string;
+  version: string;
+  binary: string;
+}
+
+export const TOOLS = {
+  server: { name: 'temporal-server', module: 'go.temporal.io/server/cmd/server', version: SERVER_VERSION, binary: 'server' },
+  sql: { name: 'temporal-sql-tool', module: 'go.temporal.io/server/cmd/tools/sql', version: SERVER_VERSION, binary: 'sql' },
+  ui: { name: 'temporal-ui-server', module: 'github.com/temporalio/ui-server/v2/cmd/server', version: UI_VERSION, binary: 'server' },
+} as const satisfies Record<string, GoTool>;
+
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'payflows');
+}
+
+function go(): string {
+  for (const candidate of ['/usr/local/go/bin/go', '/usr/bin/go']) if (existsSync(candidate)) return candidate;
+  try {
+    return execFileSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('Go is needed to build the Temporal server, its SQL tool and the UI from the Go module proxy; install Go 1.24 or later');
+  }
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The tool's binary, built once into the cache (progress through `log`). */
+export async function goTool(tool: GoTool, log: (line: string) => void): Promise<string> {
+  const dir = join(cacheRoot(), `${tool.name}-${tool.version}`);
+  const path = join(dir, tool.binary);
+  if (executable(path)) return path;
+  log(`building ${tool.name} ${tool.version} from the Go module proxy into ${dir} (once; minutes on 2 cores)…`);
+  mkdirSync(dir, { recursive: true });
+  const started = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(go(), ['install', `${tool.module}@${tool.version}`], { env: { ...process.env, GOBIN: dir, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail: string[] = [];
+    const onData = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        tail = [...tail.slice(-20), line];
+        log(`  ${line}`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install ${tool.module}@${tool.version} failed (exit ${code}):\n${tail.join('\n')}`))));
+  });
+  if (!executable(path)) throw new Error(`go install finished but ${path} is missing`);
+  log(`${tool.name} built in ${Math.round((Date.now() - started) / 1000)} s: ${path}`);
+  return path;
+}
+
+/** The server module's source in Go's module cache (its schema/ folder), downloaded if needed. */
+export function serverSource(): string {
+  const out = execFileSync(go(), ['mod', 'download', '-json', `go.temporal.io/server@${SERVER_VERSION}`], { encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' } });
+  const dir = (JSON.parse(out) as { Dir?: string }).Dir;
+  if (!dir || !existsSync(join(dir, 'schema'))) throw new Error(`go mod download gave no source folder for go.temporal.io/server@${SERVER_VERSION}`);
+  return dir;
+}

@@ -1,0 +1,102 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+// A private PostgreSQL from Debian's packages for `npm run cluster` and its tests: its own data
+// folder and port, never the system's instance. initdb and the server refuse to run as root, so
+// they run as the `postgres` user, on a data folder that user can reach (not under a 0700 home).
+
+/** The major version compose's postgres image uses; Debian 12's package. */
+export const POSTGRES_MAJOR = 15;
+
+function binDir(): string | undefined {
+  const dir = `/usr/lib/postgresql/${POSTGRES_MAJOR}/bin`;
+  return existsSync(join(dir, 'initdb')) ? dir : undefined;
+}
+
+/** Installs Debian's postgresql package where it is missing (CI runs as root on Debian). */
+export function ensurePostgres(log: (line: string) => void): string {
+  const found = binDir();
+  if (found) return found;
+  if (process.getuid?.() !== 0) throw new Error(`PostgreSQL ${POSTGRES_MAJOR} is missing: apt-get install --no-install-recommends postgresql`);
+  log(`installing PostgreSQL ${POSTGRES_MAJOR} from Debian's packages…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
+  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { stdio: 'ignore', env });
+  const installed = binDir();
+  if (!installed) throw new Error(`the postgresql package did not bring PostgreSQL ${POSTGRES_MAJOR}; installed: ${readdirSync('/usr/lib/postgresql').join(', ')}`);
+  return installed;
+}
+
+export interface RunningPostgres {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const asPostgres = (args: string[]) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
+
+/**
+ * A fresh cluster in `dataDir` (made reachable by the postgres user) on 127.0.0.1:`port`, with a
+ * `user` who owns the Temporal databases; resolves once it accepts connections.
+ */
+export async function startPostgres(opts: { dataDir: string; port: number; user: string; password: string; log: (line: string) => void }): Promise<RunningPostgres> {
+  const bin = ensurePostgres(opts.log);
+  rmSync(opts.dataDir, { recursive: true, force: true });
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  if (process.getuid?.() === 0) {
+    execFileSync('chown', ['postgres:postgres', opts.dataDir]);
+    // The postgres user passes through the parent folder (a temporary folder is 0700).
+    chmodSync(dirname(opts.dataDir), 0o711);
+  }
+  chmodSync(opts.dataDir, 0o700);
+  const run = (args: string[]) => {
+    const [cmd, rest] = asPostgres(args);
+    try {
+      execFileSync(cmd, rest, { stdio: 'pipe', encoding: 'utf8' });
+    } catch (err) {
+      const e = err as { stderr?: string; stdout?: string };
+      throw new Error(`${args.join(' ')} failed: ${(e.stderr || e.stdout || String(err)).trim()}`);
+    }
+  };
+  run([join(bin, 'initdb'), '-D', opts.dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-instructions']);
+  const [cmd, rest] = asPostgres([join(bin, 'postgres'), '-D', opts.dataDir, '-p', String(opts.port), '-h', '127.0.0.1', '-k', opts.dataDir, '-c', 'max_connections=300', '-c', 'fsync=off']);
+  const child: ChildProcess = spawn(cmd, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  const psql = (sql: string) => execFileSync(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(opts.port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`PostgreSQL exited with ${child.exitCode}:\n${stderr}`);
+    try {
+      psql('select 1');
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 60 s:\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  // The role Temporal connects as (compose's POSTGRES_USER), allowed to create its databases.
+  psql(`create role ${opts.user} login createdb password '${opts.password.replace(/'/g, "''")}'`);
+  return {
+    host: '127.0.0.1',
+    port: opts.port,
+    user: opts.user,
+    password: opts.password,
+    dataDir: opts.dataDir,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      // A fast shutdown by pg_ctl, as the postgres user: runuser does not pass signals on.
+      try {
+        run([join(bin, 'pg_ctl'), 'stop', '-D', opts.dataDir, '-m', 'fast', '-w']);
+      } catch {
+        child.kill('SIGKILL');
+      }
+      await exited;
+    },
+  };
+}

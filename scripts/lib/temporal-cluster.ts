@@ -1,0 +1,210 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, openSync, symlinkSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { findTemporalCli } from '../../src/temporal/cli.js';
+import { freePort } from '../../src/temporal/ports.js';
+import { goTool, serverSource, TOOLS } from './go-tools.js';
+import { type RunningPostgres, startPostgres } from './postgres.js';
+
+// A Temporal cluster on PostgreSQL, on this machine, configured by the files that
+// docker-compose.yml ships: deploy/temporal/production.yaml for the server and
+// deploy/temporal/setup.sh for the schemas, the namespace and the search attributes.
+
+export const SERVER_CONFIG_DIR = resolve('deploy/temporal');
+export const SETUP_SCRIPT = resolve('deploy/temporal/setup.sh');
+
+/** Files of a frontend with mTLS (see scripts/lib/tls.ts). */
+export interface FrontendTls {
+  caCert: string;
+  serverCert: string;
+  serverKey: string;
+  /** The system worker's client certificate. */
+  clientCert: string;
+  clientKey: string;
+  serverName: string;
+}
+
+export interface TemporalCluster {
+  /** The frontend, host:port. */
+  address: string;
+  namespace: string;
+  /** The server's own Prometheus endpoint, host:port. */
+  metrics: string;
+  postgres: RunningPostgres;
+  /** Files where each process writes its output. */
+  logs: string;
+  stop(): Promise<void>;
+}
+
+export async function startTemporalCluster(opts: {
+  dir: string;
+  log: (line: string) => void;
+  namespace?: string;
+  retention?: string;
+  /** An existing PostgreSQL (another cluster's), with databases of this cluster's own names. */
+  postgres?: RunningPostgres;
+  databases?: { main: string; visibility: string };
+  tls?: FrontendTls;
+}): Promise<TemporalCluster> {
+  const { dir, log } = opts;
+  const logs = join(dir, 'logs');
+  mkdirSync(logs, { recursive: true });
+  // One build at a time: two Go builds on 2 cores only slow each other down.
+  const server = await goTool(TOOLS.server, log);
+  const sqlTool = await goTool(TOOLS.sql, log);
+  const cli = await findTemporalCli({ log });
+  if (cli.kind !== 'binary') throw new Error(`the Temporal CLI is needed for the cluster's setup: ${cli.reason}`);
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(sqlTool, join(bin, 'temporal-sql-tool'));
+  symlinkSync(cli.path, join(bin, 'temporal'));
+
+  const ownsPostgres = opts.postgres === undefined;
+  // The postgres user must reach its data folder: under the cluster's folder in the system's
+  // temporary directory, never under a 0700 home.
+  const postgres = opts.postgres ?? (await startPostgres({ dataDir: join(dir, 'postgresql'), port: await freePort(), user: 'temporal', password: 'temporal', log }));
+  log(`PostgreSQL ${postgres.host}:${postgres.port} (data in ${postgres.dataDir})`);
+  const databases = opts.databases ?? { main: 'temporal', visibility: 'temporal_visibility' };
+  const namespace = opts.namespace ?? 'default';
+  const ports = {
+    FRONTEND_GRPC_PORT: await freePort(),
+    FRONTEND_HTTP_PORT: await freePort(),
+    FRONTEND_MEMBERSHIP_PORT: await membershipPort(),
+    HISTORY_GRPC_PORT: await freePort(),
+    HISTORY_MEMBERSHIP_PORT: await membershipPort(),
+    MATCHING_GRPC_PORT: await freePort(),
+    MATCHING_MEMBERSHIP_PORT: await membershipPort(),
+    WORKER_GRPC_PORT: await freePort(),
+    WORKER_MEMBERSHIP_PORT: await membershipPort(),
+  };
+  const metrics = `127.0.0.1:${await freePort()}`;
+  const address = `127.0.0.1:${ports.FRONTEND_GRPC_PORT}`;
+  const tlsEnv: Record<string, string> = opts.tls
+    ? {
+        TEMPORAL_TLS_FRONTEND_CERT: opts.tls.serverCert,
+        TEMPORAL_TLS_FRONTEND_KEY: opts.tls.serverKey,
+        TEMPORAL_TLS_CLIENT_CA_CERT: opts.tls.caCert,
+        TEMPORAL_TLS_SERVER_CA_CERT: opts.tls.caCert,
+        TEMPORAL_TLS_SERVER_NAME: opts.tls.serverName,
+        TEMPORAL_TLS_SYSTEM_WORKER_CERT: opts.tls.clientCert,
+        TEMPORAL_TLS_SYSTEM_WORKER_KEY: opts.tls.clientKey,
+      }
+    : {};
+  const env = {
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME ?? dir,
+    POSTGRES_SEEDS: postgres.host,
+    DB_PORT: String(postgres.port),
+    POSTGRES_USER: postgres.user,
+    POSTGRES_PWD: postgres.password,
+    DBNAME: databases.main,
+    VISIBILITY_DBNAME: databases.visibility,
+    SCHEMA_DIR: join(serverSource(), 'schema/postgresql/v12'),
+    DYNAMIC_CONFIG_FILE_PATH: join(SERVER_CONFIG_DIR, 'dynamicconfig.yaml'),
+    PROMETHEUS_ENDPOINT: metrics,
+    LOG_LEVEL: 'warn',
+    NAMESPACE: namespace,
+    NAMESPACE_RETENTION: opts.retention ?? process.env.CLUSTER_NAMESPACE_RETENTION ?? '72h',
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    ...tlsEnv,
+  };
+  await runStep('schema', env, logs, log);
+
+  const serverLog = openSync(join(logs, 'temporal-server.log'), 'a');
+  // The config folder as the server expects it: relative to --root.
+  const child: ChildProcess = spawn(server, ['--root', '/', '--config', SERVER_CONFIG_DIR.slice(1), '--env', 'production', 'start'], { cwd: dir, env, stdio: ['ignore', serverLog, serverLog] });
+  const stopServer = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    if (opts.tls) {
+      // With client authentication required, the CLI would need certificates too: wait with the SDK.
+      await waitForFrontend(address, child, logs);
+    } else {
+      await runStep('namespace', { ...env, TEMPORAL_ADDRESS: address }, logs, log, child);
+    }
+  } catch (err) {
+    await stopServer();
+    if (ownsPostgres) await postgres.stop();
+    throw err;
+  }
+  log(`Temporal server ${address} (namespace ${namespace}, metrics ${metrics}, log ${join(logs, 'temporal-server.log')})`);
+  return {
+    address,
+    namespace,
+    metrics,
+    postgres,
+    logs,
+    stop: async () => {
+      await stopServer();
+      if (ownsPostgres) await postgres.stop();
+    },
+  };
+}
+
+/**
+ * A free port that the server's cluster_membership table can hold (a smallint: below 32768,
+ * where the kernel's ephemeral ports, which freePort gives, do not reach).
+ */
+async function membershipPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((r) => {
+      const srv = createServer();
+      srv.once('error', () => r(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => r(true)));
+    });
+    if (free) return port;
+  }
+}
+
+function runStep(step: 'schema' | 'namespace', env: Record<string, string>, logs: string, log: (line: string) => void, server?: ChildProcess): Promise<void> {
+  const out = openSync(join(logs, `setup-${step}.log`), 'a');
+  log(`deploy/temporal/setup.sh ${step}…`);
+  return new Promise((done, fail) => {
+    const child = spawn('sh', [SETUP_SCRIPT, step], { env, stdio: ['ignore', out, out] });
+    const onServerExit = () => fail(new Error(`the Temporal server exited during setup; see ${join(logs, 'temporal-server.log')}`));
+    server?.once('exit', onServerExit);
+    child.on('exit', (code) => {
+      server?.off('exit', onServerExit);
+      if (code === 0) done();
+      else fail(new Error(`deploy/temporal/setup.sh ${step} failed (exit ${code}); see ${join(logs, `setup-${step}.log`)}`));
+    });
+  });
+}
+
+async function waitForFrontend(address: string, server: ChildProcess, logs: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the Temporal server exited with ${server.exitCode}; see ${join(logs, 'temporal-server.log')}`);
+    // A TLS frontend refuses a plain connection; listening is what is waited for here.
+    const open = await new Promise<boolean>((r) => {
+      const socket = connect(Number(address.split(':')[1]), '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), r(true)));
+      socket.once('error', () => r(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`the Temporal server did not listen within 2 minutes; see ${join(logs, 'temporal-server.log')}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Connects with the SDK, for processes that wait on the cluster. */
+export async function connectWhenReady(address: string, timeoutMs = 60_000): Promise<Connection> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await Connection.connect({ address, connectTimeout: 2_000 });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
