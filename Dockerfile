@@ -1,8 +1,38 @@
-# The product's own processes (worker, ingress, sandbox) for docker-compose.yml.
-FROM node:20-bookworm-slim
+# The product's processes (worker, ingress, codec server, sandbox) as one image; the command
+# chooses the process. Multi-stage: TypeScript is compiled and the workflows are bundled at build
+# time; the final stage holds dist/ and the production dependencies only, runs as a non-root user
+# under tini, and answers HEALTHCHECK. No Docker engine runs where this is developed: the test
+# test/cluster/production-build.test.ts does the same steps outside a container (see README).
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY . .
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.ts scripts/build.ts
+COPY src src
+COPY workflows workflows
+COPY activities activities
+COPY worker worker
+# dist/: plain ES modules, declarations, source maps, and dist/workflow-bundle.js.
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
 ENV NODE_ENV=production
-CMD ["npm", "run", "worker"]
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The claim store and the sandbox's state, writable by the process's user.
+RUN mkdir -p /data && chown node:node /data
+USER node
+ENV CLAIM_STORE_DIR=/data/claims
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/healthcheck.js"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
+# The worker; the ingress is `node dist/src/ingress/main.js`, the codec server
+# `node dist/src/temporal/codec-server-main.js`, the sandbox `node dist/src/sandbox/main.js`.
+CMD ["node", "dist/worker/main.js"]

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAccountActivities } from '../activities/accounts.js';
@@ -15,6 +16,11 @@ import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.
 import { otelWorkflowInterceptorsModule, startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/**
+ * Compiled (dist/worker/create-worker.js, as in the image), a worker loads the bundle that
+ * `npm run build` made beside it instead of bundling the workflows at start.
+ */
+export const prebuiltWorkflowBundle = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('../workflow-bundle.js', import.meta.url)) : undefined;
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
 export const workflowInterceptorModules = [fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)), otelWorkflowInterceptorsModule];
 
@@ -68,12 +74,13 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     ...opts.extraActivities,
   };
   const tracing = workerTracingOptions(opts.tracing ?? startTracing({ service: 'worker' }));
+  const bundlePath = opts.workflowBundlePath ?? (prebuiltWorkflowBundle && existsSync(prebuiltWorkflowBundle) ? prebuiltWorkflowBundle : undefined);
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
-    ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath }),
-    interceptors: { activity: tracing.activityInterceptors, ...(opts.workflowBundlePath ? {} : { workflowModules: workflowInterceptorModules }) },
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath }),
+    interceptors: { activity: tracing.activityInterceptors, ...(bundlePath ? {} : { workflowModules: workflowInterceptorModules }) },
     sinks: tracing.sinks,
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),

@@ -57,8 +57,10 @@ export function authorised(access: CodecAccess, headers: { host?: string; origin
 }
 
 /** Why a codec server could not start with this access where it listens; undefined when it can. */
-export function codecAccessProblem(access: CodecAccess, host: string): string | undefined {
-  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+export function codecAccessProblem(access: CodecAccess & { publishedOnLoopback?: boolean }, host: string): string | undefined {
+  // In a container, the server listens on every interface of the container while its port is
+  // published on the host's loopback alone (compose): the operator says so explicitly.
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost' || access.publishedOnLoopback === true;
   if (!loopback && !access.token) return `CODEC_SERVER_HOST=${host} is reachable from other machines: set CODEC_SERVER_TOKEN (e.g. \`openssl rand -hex 32\`) so that only holders of the token can decrypt payloads`;
   return undefined;
 }

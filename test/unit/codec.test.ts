@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { authorised, codecAccessProblem, createCodecServer } from '../../src/temporal/codec-server.js';
+import { loadConfig } from '../../src/config.js';
 
 const payload = (v: unknown) => defaultPayloadConverter.toPayload(v);
 const secret = { link: 'https://verify.example.test/s/3f9a', ssnRef: 'local:abc' };
@@ -97,6 +98,10 @@ describe('payload encryption', () => {
   it('will not listen off loopback without a token', () => {
     assert.match(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '0.0.0.0') ?? '', /CODEC_SERVER_TOKEN/);
     assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [], token: 'x'.repeat(32) }, '0.0.0.0'), undefined);
+    // Published on the host's loopback only (a container's port, compose): said explicitly, it may run without a token.
+    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [], publishedOnLoopback: true }, '0.0.0.0'), undefined);
+    assert.equal(loadConfig({ CODEC_SERVER_PUBLISHED_ON_LOOPBACK: 'true' }).codecServer.publishedOnLoopback, true);
+    assert.throws(() => loadConfig({ CODEC_SERVER_PUBLISHED_ON_LOOPBACK: 'yes' }), /CODEC_SERVER_PUBLISHED_ON_LOOPBACK=/);
     assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '127.0.0.1'), undefined);
   });
 });

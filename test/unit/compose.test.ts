@@ -2,49 +2,118 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { SERVER_VERSION, UI_VERSION } from '../../scripts/lib/go-tools.js';
+import { POSTGRES_MAJOR } from '../../scripts/lib/postgres.js';
 import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server.js';
 import { allSearchAttributes } from '../../src/temporal/search-attributes.js';
 
 // No Docker engine runs on these machines: this checks what can be checked without one, that
-// docker-compose.yml parses and agrees with the code it deploys.
-type Service = { ports?: string[]; image?: string; build?: string; command?: string[] | string; environment?: Record<string, string>; volumes?: string[]; depends_on?: unknown };
-const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as { services: Record<string, Service> };
+// docker-compose.yml and the Dockerfile agree with the code they deploy and with what
+// `npm run cluster` and test/cluster/production-build.test.ts prove on this machine.
+type Service = {
+  ports?: string[];
+  image?: string;
+  build?: string;
+  command?: string[] | string;
+  entrypoint?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }> | string[];
+  stop_grace_period?: string;
+};
+const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const s = compose.services;
+const dockerfile = readFileSync('Dockerfile', 'utf8');
+const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)?.[1]);
 
-describe('docker-compose.yml', () => {
-  it('runs Temporal on PostgreSQL with the official images and the Web UI', () => {
-    assert.match(s.postgresql!.image!, /^postgres:\d+/);
-    assert.match(s.temporal!.image!, /^temporalio\/auto-setup:/);
-    assert.match(s['temporal-ui']!.image!, /^temporalio\/ui:/);
-    assert.match(s['temporal-setup']!.image!, /^temporalio\/admin-tools:/);
-    assert.equal(s.temporal!.environment!.DB, 'postgres12');
-    assert.equal(s.temporal!.environment!.POSTGRES_SEEDS, 'postgresql');
+describe('docker-compose.yml and the Dockerfile', () => {
+  it("runs Temporal on PostgreSQL with Temporal's maintained images at the versions tested here, no auto-setup", () => {
+    assert.equal(s.postgresql!.image, `postgres:${POSTGRES_MAJOR}`);
+    assert.equal(s.temporal!.image, `temporalio/server:${SERVER_VERSION.slice(1)}`);
+    assert.equal(s['temporal-schema']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
+    assert.equal(s['temporal-namespace']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
+    assert.equal(s['temporal-ui']!.image, `temporalio/ui:${UI_VERSION.slice(1)}`);
+    assert.ok(Object.values(s).every((svc) => !svc.image?.includes('auto-setup')), 'the deprecated auto-setup image is gone');
+  });
+
+  it('configures the server with the same file and setup script that `npm run cluster` runs', () => {
+    assert.deepEqual(s.temporal!.entrypoint, ['temporal-server', '--root', '/', '--config', 'etc/temporal/payflows', '--env', 'production', 'start']);
+    for (const name of ['temporal', 'temporal-schema', 'temporal-namespace']) assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
+    assert.deepEqual(s['temporal-schema']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'schema']);
+    assert.deepEqual(s['temporal-namespace']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'namespace']);
+    assert.deepEqual(s.temporal!.depends_on, { 'temporal-schema': { condition: 'service_completed_successfully' } });
+    assert.equal(s.temporal!.environment!.DYNAMIC_CONFIG_FILE_PATH, '/etc/temporal/payflows/dynamicconfig.yaml');
   });
 
   it('registers exactly the search attributes the workflows set', () => {
-    const cmd = ([] as string[]).concat(s['temporal-setup']!.command ?? []).join(' ');
-    const registered = [...cmd.matchAll(/--name (\w+) --type (\w+)/g)].map((m) => `${m[1]}=${m[2]}`).sort();
+    const script = readFileSync('deploy/temporal/setup.sh', 'utf8');
+    const registered = [...script.matchAll(/--name (\w+) --type (\w+)/g)].map((m) => `${m[1]}=${m[2]}`).sort();
     const typeNames: Record<string, string> = { KEYWORD: 'Keyword', BOOL: 'Bool' };
     assert.deepEqual(registered, allSearchAttributes.map((k) => `${k.name}=${typeNames[k.type]}`).sort());
   });
 
   it('gives the server the dynamic config that the dev server gets', () => {
-    const file = readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8');
-    const config = parse(file) as Record<string, Array<{ value: unknown }>>;
+    const config = parse(readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8')) as Record<string, Array<{ value: unknown }>>;
     for (const entry of DYNAMIC_CONFIG) {
       const [key, value] = entry.split('=') as [string, string];
       assert.deepEqual(config[key], [{ value: JSON.parse(value) }], key);
     }
-    assert.ok(s.temporal!.volumes!.some((v) => v.startsWith('./deploy/temporal:')));
   });
 
-  it('wires the product processes to Temporal, the sandbox and the ingress', () => {
-    for (const name of ['worker', 'ingress', 'sandbox']) assert.deepEqual(s[name]!.command, ['npm', 'run', name]);
-    assert.equal(s.worker!.environment!.TEMPORAL_ADDRESS, 'temporal:7233');
-    assert.equal(s.ingress!.environment!.TEMPORAL_ADDRESS, 'temporal:7233');
-    assert.equal(s.worker!.environment!.PROVIDER_BASE_URL, 'http://sandbox:4010');
-    assert.equal(s.worker!.environment!.INGRESS_PUBLIC_URL, 'http://ingress:4020');
-    assert.equal(s.sandbox!.environment!.SANDBOX_HOST, '0.0.0.0', 'reachable from the other containers');
-    assert.deepEqual(s.sandbox!.ports, ['127.0.0.1:4010:4010'], 'but not from the network: its operator routes take no credentials');
+  it('gives every process that encrypts or decrypts payloads the key from the same place', () => {
+    const users = Object.entries(s).filter(([, svc]) => svc.environment?.TEMPORAL_ADDRESS !== undefined && svc.build !== undefined);
+    assert.deepEqual(users.map(([n]) => n).sort(), ['codec-server', 'ingress', 'worker']);
+    const keys = new Set(users.map(([, svc]) => svc.environment!.PAYLOAD_ENCRYPTION_KEY));
+    assert.equal(keys.size, 1);
+    assert.match([...keys][0]!, /^\$\{PAYLOAD_ENCRYPTION_KEY:\?/, 'from .env, required: no process makes a key of its own');
+    assert.match(readFileSync('.env.example', 'utf8'), /^PAYLOAD_ENCRYPTION_KEY=$/m);
+  });
+
+  it('takes every secret from .env and documents each in .env.example', () => {
+    const text = readFileSync('docker-compose.yml', 'utf8');
+    const required = [...new Set([...text.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!))].sort();
+    assert.deepEqual(required, ['INGRESS_PUBLIC_URL', 'PAYLOAD_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'PROVIDER_ACCOUNT_ID', 'PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY']);
+    const example = readFileSync('.env.example', 'utf8');
+    for (const name of required) assert.match(example, new RegExp(`^${name}=`, 'm'), name);
+    assert.doesNotMatch(text, /PASSWORD: temporal\b|POSTGRES_PWD: temporal\b/, 'no password written in the file');
+  });
+
+  it('the Web UI decodes through the codec server, at the address the browser uses', () => {
+    const ui = s['temporal-ui']!.environment!;
+    assert.equal(ui.TEMPORAL_CODEC_ENDPOINT, 'http://127.0.0.1:4030');
+    assert.deepEqual(s['codec-server']!.ports, ['127.0.0.1:4030:4030']);
+    const codec = s['codec-server']!.environment!;
+    assert.equal(codec.CODEC_SERVER_PUBLISHED_ON_LOOPBACK, 'true');
+    assert.ok(codec.CODEC_SERVER_ALLOWED_ORIGINS!.split(',').includes(ui.TEMPORAL_CORS_ORIGINS!));
+  });
+
+  it("publishes Temporal, the UI, the codec server and the sandbox on the host's loopback only; the ingress is the public door", () => {
+    for (const name of ['temporal', 'temporal-ui', 'codec-server', 'sandbox']) for (const p of s[name]!.ports ?? []) assert.match(p, /^127\.0\.0\.1:/, `${name} ${p}`);
+    assert.deepEqual(s.ingress!.ports, ['4020:4020']);
+    for (const name of ['postgresql', 'worker', 'temporal-schema', 'temporal-namespace']) assert.equal(s[name]!.ports, undefined, name);
+  });
+
+  it('runs the product from the compiled image (no tsx, no npm), with grace periods the orchestrator waits for', () => {
+    for (const [name, entry] of [['worker', 'dist/worker/main.js'], ['ingress', 'dist/src/ingress/main.js'], ['codec-server', 'dist/src/temporal/codec-server-main.js'], ['sandbox', 'dist/src/sandbox/main.js']] as const) {
+      assert.deepEqual(s[name]!.command, ['node', entry], name);
+      assert.equal(s[name]!.build, '.');
+    }
+    assert.doesNotMatch(JSON.stringify(compose), /tsx|npm run/);
+    assert.ok(seconds(s.worker!.stop_grace_period!) > seconds(s.worker!.environment!.WORKER_SHUTDOWN_GRACE!) + 5);
+    assert.ok(seconds(s.ingress!.stop_grace_period!) > seconds(s.ingress!.environment!.INGRESS_SHUTDOWN_GRACE!));
+    assert.ok(s.worker!.volumes!.some((v) => v.startsWith('claims:')), 'the claim store is a volume the workers share');
+  });
+
+  it('the image: multi-stage on a pinned Node LTS, production dependencies only, non-root, tini, a HEALTHCHECK', () => {
+    const image = /^ARG NODE_IMAGE=node:(\d+)\.\d+\.\d+-bookworm-slim$/m.exec(dockerfile);
+    assert.ok(image && Number(image[1]) % 2 === 0 && Number(image[1]) >= 22, 'an even (LTS) Node major, 22 or later');
+    assert.equal([...dockerfile.matchAll(/^FROM /gm)].length, 2);
+    assert.match(dockerfile, /RUN npm run build/);
+    assert.match(dockerfile, /npm ci --omit=dev/);
+    assert.match(dockerfile, /^USER node$/m);
+    assert.match(dockerfile, /^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
+    assert.match(dockerfile, /^HEALTHCHECK .*dist\/src\/healthcheck\.js/m);
+    assert.match(dockerfile, /^CMD \["node", "dist\/worker\/main\.js"\]$/m);
+    assert.doesNotMatch(dockerfile, /tsx/);
   });
 });

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleConverters } from '../../src/temporal/codec.js';
+import { workflowInterceptorModules, workflowsPath } from '../../worker/create-worker.js';
+
+// What `npm test` and `npm run test:cluster` share: one workflow bundle for the run, and node's
+// test runner over the test files with the run's environment.
+
+export function testFiles(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+}
+
+export async function buildTestBundle(dir: string): Promise<string> {
+  const bundle = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, ...workflowBundleConverters, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
+  const path = join(dir, 'workflow-bundle.js');
+  writeFileSync(path, bundle.code);
+  return path;
+}
+
+/** Runs the files with node's test runner; resolves with its exit code. SIGINT/SIGTERM are passed on. */
+export function runTests(files: string[], env: Record<string, string>): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    process.once('SIGINT', forward);
+    process.once('SIGTERM', forward);
+    child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
+  });
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProduct } from './lib/product-processes.js';
+import { startTemporalCluster } from './lib/temporal-cluster.js';
+import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
+
+// `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
+// `npm run cluster` instead of the dev server, then the tests that need the whole topology
+// (test/cluster/: two ingress replicas and two workers as processes, Prometheus, the production
+// build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
+
+const say = (line: string) => console.log(`[test:cluster] ${line}`);
+const files = process.argv.slice(2).length ? process.argv.slice(2) : [...testFiles('test/integration'), ...testFiles('test/cluster')];
+const dir = mkdtempSync(join(tmpdir(), 'payflows-test-cluster-'));
+const started = Date.now();
+let code = 1;
+let temporal: Awaited<ReturnType<typeof startTemporalCluster>> | undefined;
+let product: Awaited<ReturnType<typeof startProduct>> | undefined;
+try {
+  temporal = await startTemporalCluster({ dir, log: say });
+  product = await startProduct({ dir, temporalAddress: temporal.address, namespace: temporal.namespace, temporalMetrics: temporal.metrics, log: say });
+  say(`cluster ready in ${Math.round((Date.now() - started) / 1000)} s (state and logs in ${dir})`);
+  const description = join(dir, 'cluster.json');
+  writeFileSync(
+    description,
+    JSON.stringify({
+      temporal: { address: temporal.address, namespace: temporal.namespace, metrics: temporal.metrics, postgres: { host: temporal.postgres.host, port: temporal.postgres.port } },
+      ...product,
+      processes: product.processes.map((p) => ({ ...p.spec, pid: p.child.pid })),
+      stop: undefined,
+    }),
+    { mode: 0o600 },
+  );
+  const bundlePath = await buildTestBundle(dir);
+  code = await runTests(files, { TEMPORAL_ADDRESS: temporal.address, TEST_WORKFLOW_BUNDLE: bundlePath, TEST_CLUSTER: description });
+} catch (err) {
+  console.error(`[test:cluster] could not run the tests: ${(err as Error).stack ?? err}`);
+} finally {
+  await product?.stop();
+  await temporal?.stop();
+  if (code === 0) rmSync(dir, { recursive: true, force: true });
+  else say(`logs kept in ${join(dir, 'logs')}`);
+}
+say(`done in ${Math.round((Date.now() - started) / 1000)} s`);
+process.exit(code);

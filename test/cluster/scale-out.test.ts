@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@temporalio/client';
+import { request } from 'undici';
+import { WalletsClient } from '../../src/client/wallets.js';
+import { callbackSignature } from '../../src/provider/signing.js';
+import { startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
+import { queryByInstance } from '../../scripts/lib/prometheus.js';
+import { eventually } from '../helpers/stack.js';
+import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
+
+// The production topology at work: wallets fed through both ingress replicas while one of the two
+// workers is SIGKILLed and started again; every deposit counted once. Then Prometheus has seen
+// every worker, every ingress and the Temporal server, and a series of the product's from each.
+
+const WALLETS = 6;
+const DEPOSITS = 4;
+
+describe('scale-out on the PostgreSQL cluster', () => {
+  let cluster: ClusterDescription;
+  let client: Client;
+  let wallets: WalletsClient;
+  before(async () => {
+    cluster = clusterDescription();
+    client = await clusterClient(cluster);
+    wallets = new WalletsClient(client, { taskQueue: cluster.taskQueue, pollIntervalMs: 3_600_000 });
+  });
+  after(async () => {
+    await client?.connection.close();
+  });
+
+  async function op<T>(path: string, body: unknown): Promise<T> {
+    const res = await request(`${cluster.sandboxUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.body.json()) as T;
+    assert.equal(res.statusCode, 200, JSON.stringify(json));
+    return json;
+  }
+
+  async function callback(ingress: string, tx: unknown): Promise<number> {
+    const body = JSON.stringify(tx);
+    const res = await request(`${ingress}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) }, body });
+    await res.body.dump();
+    return res.statusCode;
+  }
+
+  it('deposits through both ingress replicas, a worker killed and restarted midway: each counted once', async () => {
+    const run = randomUUID().slice(0, 8);
+    const opened = await Promise.all(Array.from({ length: WALLETS }, (_, i) => wallets.open({ name: `scale-${run}-${i}` })));
+    const expected = new Map<string, number>();
+    const workerSpec = cluster.processes.find((p) => p.name === 'worker-1')!;
+    const workerPid = workerSpec.pid;
+    let restarted: Awaited<ReturnType<typeof startProcess>> | undefined;
+    try {
+      for (let round = 0; round < DEPOSITS; round++) {
+        if (round === DEPOSITS / 2) {
+          // The crash: no drain, no goodbye. The other worker carries on meanwhile.
+          process.kill(workerPid, 'SIGKILL');
+        }
+        await Promise.all(
+          opened.map(async ({ walletId }, i) => {
+            const amount = Number(((i + 1) * 0.01 + round * 0.001).toFixed(3));
+            // The sandbox sends the callback to the ingress the wallet was opened with…
+            const { transaction } = await op<{ transaction: { id: string } }>(`/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount, confirmed: true });
+            expected.set(walletId, Number(((expected.get(walletId) ?? 0) + amount).toFixed(8)));
+            // …and the same callback also arrives at the other replica, as a resend would.
+            const tx = { ...transaction };
+            assert.equal(await callback(cluster.ingressUrls[(i + round) % 2]!, tx), 200);
+          }),
+        );
+        if (round === DEPOSITS / 2) restarted = await startProcess({ ...workerSpec, log: `${workerSpec.log}.restarted` });
+      }
+      for (const { walletId } of opened) {
+        await eventually(async () => {
+          const view = await wallets.state(walletId);
+          assert.deepEqual(view.balances.BTC, { confirmed: expected.get(walletId), pending: 0 }, walletId);
+        }, 60_000, 500);
+      }
+    } finally {
+      if (restarted) await stopProcess(restarted);
+      for (const { walletId } of opened) await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done').catch(() => {});
+    }
+  });
+
+  it('Prometheus scrapes both workers, both ingress replicas and the Temporal server, with the product series of each', async () => {
+    const targets = [...cluster.workerMetrics, ...cluster.ingressUrls.map((u) => u.replace('http://', '')), cluster.temporal.metrics];
+    await eventually(async () => {
+      const up = await queryByInstance(cluster.prometheusUrl, 'up');
+      for (const t of targets) assert.ok(up.has(t), `${t} is a scrape target`);
+      // worker-1 was killed and started again on the same port: up again.
+      for (const t of targets) assert.equal(up.get(t), 1, `${t} is up`);
+      const callbacks = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_callbacks_total{outcome="accepted"})');
+      for (const u of cluster.ingressUrls) assert.ok((callbacks.get(u.replace('http://', '')) ?? 0) > 0, `${u} counted callbacks`);
+      const calls = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_provider_calls_total)');
+      assert.ok([...calls.values()].some((v) => v > 0), 'the workers counted provider calls');
+    }, 60_000, 1_000);
+  });
+});

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../../src/config.js';
+import { clientFor } from '../../src/temporal/connection.js';
+import type { ProcessSpec } from '../../scripts/lib/product-processes.js';
+
+// The cluster that `npm run test:cluster` started, as its tests see it (TEST_CLUSTER).
+
+export interface ClusterDescription {
+  temporal: { address: string; namespace: string; metrics: string };
+  sandboxUrl: string;
+  ingressUrls: string[];
+  workerMetrics: string[];
+  workerHealth: string[];
+  codecUrl: string;
+  uiUrl: string;
+  prometheusUrl: string;
+  taskQueue: string;
+  payloadKey: string;
+  secretKey: string;
+  claimsDir: string;
+  workerEnv: Record<string, string>;
+  processes: Array<ProcessSpec & { pid: number }>;
+}
+
+export function clusterDescription(): ClusterDescription {
+  const file = process.env.TEST_CLUSTER;
+  if (!file) throw new Error('TEST_CLUSTER is unset: run these tests with `npm run test:cluster`, which starts the cluster');
+  return JSON.parse(readFileSync(file, 'utf8')) as ClusterDescription;
+}
+
+/** A client of the cluster with its payload key, as a backend would connect. */
+export async function clusterClient(c: ClusterDescription): Promise<Client> {
+  const connection = await Connection.connect({ address: c.temporal.address });
+  return clientFor(connection, loadConfig({ TEMPORAL_ADDRESS: c.temporal.address, TEMPORAL_NAMESPACE: c.temporal.namespace, PAYLOAD_ENCRYPTION_KEY: c.payloadKey }));
+}
