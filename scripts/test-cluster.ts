@@ -25,7 +25,7 @@ try {
   writeFileSync(
     description,
     JSON.stringify({
-      temporal: { address: temporal.address, namespace: temporal.namespace, metrics: temporal.metrics, postgres: { host: temporal.postgres.host, port: temporal.postgres.port } },
+      temporal: { address: temporal.address, namespace: temporal.namespace, metrics: temporal.metrics, postgres: { host: temporal.postgres.host, port: temporal.postgres.port, user: temporal.postgres.user, password: temporal.postgres.password, dataDir: temporal.postgres.dataDir } },
       ...product,
       processes: product.processes.map((p) => ({ ...p.spec, pid: p.child.pid })),
       stop: undefined,

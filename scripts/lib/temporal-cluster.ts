@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, openSync, symlinkSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { findTemporalCli } from '../../src/temporal/cli.js';
@@ -124,12 +124,9 @@ export async function startTemporalCluster(opts: {
     clearTimeout(timer);
   };
   try {
-    if (opts.tls) {
-      // With client authentication required, the CLI would need certificates too: wait with the SDK.
-      await waitForFrontend(address, child, logs);
-    } else {
-      await runStep('namespace', { ...env, TEMPORAL_ADDRESS: address }, logs, log, child);
-    }
+    // With client authentication required, the CLI presents the system worker's certificate.
+    const cliTls: Record<string, string> = opts.tls ? { TEMPORAL_TLS_CLIENT_CERT_PATH: opts.tls.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: opts.tls.clientKey, TEMPORAL_TLS_SERVER_CA_CERT_PATH: opts.tls.caCert } : {};
+    await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, child);
   } catch (err) {
     await stopServer();
     if (ownsPostgres) await postgres.stop();
@@ -178,22 +175,6 @@ function runStep(step: 'schema' | 'namespace', env: Record<string, string>, logs
       else fail(new Error(`deploy/temporal/setup.sh ${step} failed (exit ${code}); see ${join(logs, `setup-${step}.log`)}`));
     });
   });
-}
-
-async function waitForFrontend(address: string, server: ChildProcess, logs: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the Temporal server exited with ${server.exitCode}; see ${join(logs, 'temporal-server.log')}`);
-    // A TLS frontend refuses a plain connection; listening is what is waited for here.
-    const open = await new Promise<boolean>((r) => {
-      const socket = connect(Number(address.split(':')[1]), '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), r(true)));
-      socket.once('error', () => r(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`the Temporal server did not listen within 2 minutes; see ${join(logs, 'temporal-server.log')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 /** Connects with the SDK, for processes that wait on the cluster. */

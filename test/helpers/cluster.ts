@@ -7,7 +7,7 @@ import type { ProcessSpec } from '../../scripts/lib/product-processes.js';
 // The cluster that `npm run test:cluster` started, as its tests see it (TEST_CLUSTER).
 
 export interface ClusterDescription {
-  temporal: { address: string; namespace: string; metrics: string };
+  temporal: { address: string; namespace: string; metrics: string; postgres: { host: string; port: number; user: string; password: string; dataDir: string } };
   sandboxUrl: string;
   ingressUrls: string[];
   workerMetrics: string[];
