@@ -9,8 +9,13 @@ import { OnboardingClient } from './onboarding.js';
 import { ProvisioningClient } from './provisioning.js';
 import { WalletsClient } from './wallets.js';
 
+// `payflows/client`: what a backend service imports.
 export { CheckoutEndedError } from './checkout.js';
 export { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from './errors.js';
+export { connectClients, type ConnectedClients } from './connect.js';
+export { AchFollowupClient, CheckoutClient, KycClient, OnboardingClient, ProvisioningClient, WalletsClient };
+export { type ClaimStore, ClaimIntegrityError, LocalClaimStore } from '../claims/store.js';
+export { ConfigError, loadConfig } from '../config.js';
 
 /** Every process client, configured from the environment (see README "Configuration"). */
 export function createClients(client: Client, config: Config, claims: ClaimStore, timing: TimingInput = {}) {

@@ -1,0 +1,23 @@
+import { type ClaimStore, LocalClaimStore } from '../claims/store.js';
+import { loadConfig } from '../config.js';
+import { requireSettings } from '../required-settings.js';
+import { connectClient } from '../temporal/connection.js';
+import type { TimingInput } from '../../workflows/messages/common.js';
+import { createClients } from './index.js';
+
+/**
+ * Every process client, connected and configured from the environment as the deployment's
+ * workers are: the Temporal connection (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
+ * TEMPORAL_TLS_*, or a profile file), the task queue, the payload key (PAYLOAD_ENCRYPTION_KEY:
+ * without it nothing the processes return can be read, so it cannot be left out) and the claim
+ * store (CLAIM_STORE_DIR, shared with the workers). `close()` ends the connection.
+ */
+export async function connectClients(opts: { env?: Record<string, string | undefined>; claims?: ClaimStore; timing?: TimingInput } = {}) {
+  const config = loadConfig(opts.env ?? process.env);
+  requireSettings(config, 'client');
+  const client = await connectClient(config);
+  const clients = createClients(client, config, opts.claims ?? new LocalClaimStore(config.claims.dir), opts.timing);
+  return { ...clients, temporal: client, close: () => client.connection.close() };
+}
+
+export type ConnectedClients = Awaited<ReturnType<typeof connectClients>>;

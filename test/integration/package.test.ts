@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+// The package as a backend installs it: built, packed with `npm pack`, installed from the tarball
+// into a plain JavaScript ES-module project and into a strict TypeScript project, and the README's
+// example run as written from each, against a real stack.
+
+const README = readFileSync('README.md', 'utf8');
+const EXAMPLE = /<!-- package-example:start -->\n```js\n([\s\S]*?)```\n<!-- package-example:end -->/.exec(README)?.[1];
+// The stack runs in this process: a consumer runs beside it, never blocking its event loop.
+const run = async (file: string, args: string[], opts: { cwd: string; env: Record<string, string> }) => (await promisify(execFile)(file, args, { ...opts, encoding: 'utf8', timeout: 60_000 })).stdout;
+const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd, stdio: 'pipe', encoding: 'utf8' });
+
+describe('the package, installed from its tarball', () => {
+  let stack: Stack;
+  let tarball: string;
+  let root: string;
+  before(async () => {
+    stack = await startStack();
+    root = mkdtempSync(join(tmpdir(), 'payflows-package-'));
+    execFileSync('npm', ['run', 'build'], { stdio: 'pipe' });
+    npm(['pack', '--pack-destination', root], process.cwd());
+    tarball = join(root, readdirSync(root).find((f) => f.endsWith('.tgz'))!);
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  const consumerEnv = () => ({
+    PATH: process.env.PATH ?? '',
+    HOME: root,
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!,
+    TEMPORAL_TASK_QUEUE: stack.taskQueue,
+    PAYLOAD_ENCRYPTION_KEY: stack.payloadKey,
+    CLAIM_STORE_DIR: stack.claimsDir,
+  });
+
+  function expectRun(output: string, name: string) {
+    const [first, second] = output.trim().split('\n');
+    const opened = JSON.parse(first!) as { walletId: string; balances: Record<string, unknown> };
+    assert.match(opened.walletId, /^WA/);
+    assert.deepEqual(opened.balances, {});
+    assert.equal(second, 'refused: name');
+    assert.ok(stack.sandbox.ctx.store.state.wallets[opened.walletId], `${name}: the wallet exists at the provider`);
+  }
+
+  it('the README has the example, importing the package by its documented entry point', () => {
+    assert.ok(EXAMPLE, 'README.md has a package-example block');
+    assert.match(EXAMPLE, /from 'payflows\/client'/);
+  });
+
+  it('a plain JavaScript ES-module project runs the example', async () => {
+    const project = join(root, 'js');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'backend-js', private: true, type: 'module' }));
+    npm(['install', tarball], project);
+    writeFileSync(join(project, 'example.js'), EXAMPLE!);
+    const name = `pkg-js-${randomUUID().slice(0, 8)}`;
+    const out = await run(process.execPath, ['example.js'], { cwd: project, env: { ...consumerEnv(), WALLET_NAME: name } });
+    expectRun(out, 'js');
+    // Nothing needs a TypeScript loader or a deep path.
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/payflows/package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    assert.deepEqual(Object.keys(manifest.exports).sort(), ['./client', './ingress', './package.json', './provider', './worker']);
+    for (const entry of ['client', 'provider', 'ingress', 'worker']) {
+      await run(process.execPath, ['--input-type=module', '-e', `await import('payflows/${entry}')`], { cwd: project, env: consumerEnv() });
+    }
+  });
+
+  it('a strict TypeScript project type-checks the example and runs it', async () => {
+    const project = join(root, 'ts');
+    mkdirSync(project);
+    const versions = JSON.parse(readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> };
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'backend-ts', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', types: ['node'], noUncheckedIndexedAccess: true, skipLibCheck: true } }),
+    );
+    npm(['install', tarball, `typescript@${versions.devDependencies.typescript}`, `@types/node@${versions.devDependencies['@types/node']}`], project);
+    writeFileSync(join(project, 'example.ts'), EXAMPLE!);
+    // skipLibCheck as most projects set it: @temporalio/common's declarations import the
+    // untyped `ms` package. The example's use of payflows' declarations is checked strictly.
+    await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: project, env: consumerEnv() }).catch((err: { stdout?: string }) => assert.fail(`tsc: ${err.stdout}`));
+    const name = `pkg-ts-${randomUUID().slice(0, 8)}`;
+    const out = await run(process.execPath, ['out/example.js'], { cwd: project, env: { ...consumerEnv(), WALLET_NAME: name } });
+    expectRun(out, 'ts');
+  });
+});
