@@ -5,7 +5,7 @@ import { callbackSignature, signatureMatches } from '../src/provider/signing.js'
 import { transaction } from '../src/provider/schemas/transaction.js';
 import { createSandbox } from '../src/sandbox/server.js';
 import { emptyLedger, LIMITS, record } from '../workflows/lib/ledger.js';
-import { clientFigure } from './client.js';
+import { clientFigures } from './client.js';
 import { printTable, writeResults } from './report.js';
 import { stackFigures } from './stack.js';
 
@@ -65,13 +65,13 @@ await pooled.close();
 await sandbox.close();
 
 // 4. The provider client's own cost next to bare undici (bench/client.ts).
-const client = await clientFigure();
+const client = await clientFigures();
 
 // 5. The whole stack against Temporal itself on the same server: the ingress, a wallet flow,
 // the memory of a cached wallet, and what an idle wallet costs a day. Written under bench/results/.
 const { server, figures } = await stackFigures((l) => console.log(`[bench] ${l}`));
-printTable('Provider client:', [client]);
+printTable('Provider client:', client);
 printTable(`On ${server}:`, figures);
-writeResults([{ title: 'provider client', figures: [client] }, { title: server, figures }]);
+writeResults([{ title: 'provider client', figures: client }, { title: server, figures }]);
 console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
 process.exit(0);

@@ -6,7 +6,7 @@ import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@open
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
 import type { WorkerOptions } from '@temporalio/worker';
-import { TRACER_NAME } from './spans.js';
+import { TRACER_NAME, tracerRegistered } from './spans.js';
 
 // One trace per callback and per backend call, across processes: the ingress request, the
 // client's signal or start, the workflow, the activity and the provider's HTTP call, linked by
@@ -42,6 +42,7 @@ export function startTracing(opts: { service: string; otlpEndpoint?: string; pro
   }
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register();
+  tracerRegistered();
   return { enabled: true, resource, processor, tracer: trace.getTracer(TRACER_NAME), shutdown: () => provider.shutdown() };
 }
 
