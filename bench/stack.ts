@@ -71,6 +71,7 @@ export async function stackFigures(say: (line: string) => void): Promise<{ serve
       PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
       INGRESS_PUBLIC_URL: ingressUrl,
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
+      CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
     });
     const provider = providerFromConfig(config);
     const { worker, connection: workerConnection } = await createWorker({ config, provider, workflowBundlePath: bundlePath, extraActivities: { echo: async (v: string) => v } });
@@ -165,7 +166,7 @@ async function memoryPerWallet(ctx: { address: string; bundlePath: string; confi
   const taskQueue = `bench-memory-${randomUUID()}`;
   const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
-    env: { ...process.env, BENCH_BUNDLE: ctx.bundlePath, BENCH_CACHE: String(N + 50), TEMPORAL_ADDRESS: ctx.address, TEMPORAL_TASK_QUEUE: taskQueue, PROVIDER_BASE_URL: ctx.config.provider.baseUrl, PROVIDER_API_KEY: ctx.config.provider.apiKey, PROVIDER_SECRET_KEY: ctx.config.provider.secretKey, PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId, INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl, PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key! },
+    env: { ...process.env, BENCH_BUNDLE: ctx.bundlePath, BENCH_CACHE: String(N + 50), TEMPORAL_ADDRESS: ctx.address, TEMPORAL_TASK_QUEUE: taskQueue, PROVIDER_BASE_URL: ctx.config.provider.baseUrl, PROVIDER_API_KEY: ctx.config.provider.apiKey, PROVIDER_SECRET_KEY: ctx.config.provider.secretKey, PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId, INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl, PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key!, CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = () => new Promise<{ rss?: number; ready?: boolean }>((resolve) => child.once('message', (m) => resolve(m as { rss?: number })));

@@ -1,7 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
 import { createClients, type Clients } from '../src/client/index.js';
-import { LocalClaimStore } from '../src/claims/store.js';
+import { claimStoreFromConfig } from '../src/claims/from-config.js';
 import { type Config, loadConfig, temporalAddress } from '../src/config.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
@@ -143,7 +143,7 @@ async function main(cfg: Config) {
   }
   const client = clientFor(connection, cfg);
   // Short waits between looks at the provider, so that the demo moves at a watchable pace.
-  const clients = createClients(client, cfg, new LocalClaimStore(cfg.claims.dir), { pollInitialMs: 300, pollMaxMs: 2_000 });
+  const clients = createClients(client, cfg, claimStoreFromConfig(cfg), { pollInitialMs: 300, pollMaxMs: 2_000 });
   const walletId = await wallet(clients);
   await kyc(clients);
   await achFollowup(clients);

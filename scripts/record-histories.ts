@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
 import { createClients } from '../src/client/index.js';
-import { LocalClaimStore } from '../src/claims/store.js';
+import { claimStoreFromConfig } from '../src/claims/from-config.js';
 import { loadConfig, temporalAddress } from '../src/config.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { generateClientSecret } from '../src/provider/client-token.js';
@@ -24,7 +24,7 @@ const cli = await findTemporalCli();
 if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
 const connection = await Connection.connect(config.temporal.connection);
 const client = clientFor(connection, config);
-const clients = createClients(client, config, new LocalClaimStore(config.claims.dir), { pollInitialMs: 200, pollMaxMs: 1_000 });
+const clients = createClients(client, config, claimStoreFromConfig(config), { pollInitialMs: 200, pollMaxMs: 1_000 });
 const provider = providerFromConfig(config);
 const op = async (path: string, body: unknown = {}) => {
   const res = await request(`${config.provider.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -60,6 +60,16 @@ const envSchema = z.object({
   WALLET_RECONCILE_INTERVAL: duration.default(6 * 3_600_000),
   /** Where documents and personal values wait, by reference, to be sent (the claim store). */
   CLAIM_STORE_DIR: nonEmpty.default('.data/claims'),
+  /** Base64 of 32 random bytes: wraps the data key of every claim (envelope encryption). */
+  CLAIM_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be the base64 of 32 bytes (e.g. `openssl rand -base64 32`)')
+    .optional(),
+  /** Comma-separated older claim keys, to read claims sealed before a rotation. */
+  CLAIM_PREVIOUS_KEYS: z.string().optional(),
+  /** Claims older than this are deleted by the retention sweep, whatever their process. */
+  CLAIM_RETENTION: duration.default(30 * 86_400_000),
+  CLAIM_SWEEP_INTERVAL: duration.default(3_600_000),
   PROCESS_POLL_INITIAL: duration.default(5_000),
   PROCESS_POLL_MAX: duration.default(900_000),
   PROCESS_REMINDER_AFTER: duration.default(86_400_000),
@@ -165,7 +175,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       health: e.WORKER_HEALTH_PORT === undefined ? undefined : { host: e.WORKER_HEALTH_HOST, port: e.WORKER_HEALTH_PORT },
     },
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL, reconcileIntervalMs: e.WALLET_RECONCILE_INTERVAL },
-    claims: { dir: e.CLAIM_STORE_DIR },
+    claims: {
+      dir: e.CLAIM_STORE_DIR,
+      key: e.CLAIM_ENCRYPTION_KEY,
+      previousKeys: (e.CLAIM_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
+      /** Only the embedded stack lets the store keep a claim key of its own beside its files. */
+      mayKeepOwnKey: temporal.address === undefined,
+      retentionMs: e.CLAIM_RETENTION,
+      sweepIntervalMs: e.CLAIM_SWEEP_INTERVAL,
+    },
     payloads: {
       key: e.PAYLOAD_ENCRYPTION_KEY,
       previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config.js';
 
 // What each process needs before it starts once it is pointed at the real provider
@@ -14,6 +15,8 @@ const HOW = {
   PROVIDER_ACCOUNT_ID: "your merchant account's id (AC_…), as the provider shows it",
   INGRESS_PUBLIC_URL: "the https address at which the provider reaches this deployment's ingress (the load balancer in front of it)",
   PROVIDER_CALLBACK_SECRETS: 'or PROVIDER_SECRET_KEY: the secret key(s) the provider signs callbacks with',
+  CLAIM_ENCRYPTION_KEY:
+    'make it once with `openssl rand -base64 32` and give the same value to every worker and backend client that shares the claim store; back it up: without it no stored claim can be read',
   PAYLOAD_ENCRYPTION_KEY:
     'make it once with `openssl rand -base64 32` and give the same value to every worker, ingress, client and codec server of the deployment; back it up: without it no history can be read',
 } as const;
@@ -32,7 +35,13 @@ export function missingSettings(config: Config, role: ProcessRole): SettingName[
   }
   if (role === 'ingress' && real && config.ingress.callbackSecrets.length === 0) missing.push('PROVIDER_CALLBACK_SECRETS');
   if (!config.payloads.key && !config.payloads.mayCreateKeyFile && !existsSync(config.payloads.keyFile)) missing.push('PAYLOAD_ENCRYPTION_KEY');
+  if ((role === 'worker' || role === 'client') && !claimKeyAvailable(config)) missing.push('CLAIM_ENCRYPTION_KEY');
   return missing;
+}
+
+/** The claim key is set, or the embedded stack's store keeps its own (or made one already, beside `npm run dev`). */
+export function claimKeyAvailable(config: Config): boolean {
+  return config.claims.key !== undefined || config.claims.mayKeepOwnKey || existsSync(join(config.claims.dir, '.claim-key'));
 }
 
 /** Refuses to start `role` without what it needs (a ConfigError that names each variable and how to make it). */

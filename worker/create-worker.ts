@@ -2,13 +2,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAccountActivities } from '../activities/accounts.js';
+import { createClaimActivities } from '../activities/claims.js';
 import { createNotifyActivities, logNotifier, type Notifier } from '../activities/notify.js';
 import { createOrderActivities } from '../activities/orders.js';
 import { createPaymentMethodActivities } from '../activities/payment-methods.js';
 import { createSessionActivities } from '../activities/sessions.js';
 import { createUserActivities } from '../activities/users.js';
 import { createWalletActivities } from '../activities/wallets.js';
-import { type ClaimStore, LocalClaimStore } from '../src/claims/store.js';
+import { claimStoreFromConfig } from '../src/claims/from-config.js';
+import type { ClaimStore } from '../src/claims/store.js';
 import type { Config } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { callbackUrl, providerCredentials } from '../src/required-settings.js';
@@ -62,7 +64,7 @@ export function workerSettings(config: Config): Partial<WorkerOptions> {
 export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
   const { config, provider } = opts;
-  const claims = opts.claims ?? new LocalClaimStore(config.claims.dir);
+  const claims = opts.claims ?? claimStoreFromConfig(config);
   const activities = {
     ...createWalletActivities({ provider, callbackUrl: callbackUrl(config) }),
     ...createAccountActivities({ provider, claims }),
@@ -71,6 +73,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     ...createOrderActivities({ provider }),
     ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs, onCall: provider.onCall }, claims }),
     ...createNotifyActivities(opts.notifier ?? logNotifier),
+    ...createClaimActivities({ claims, retentionMs: config.claims.retentionMs }),
     ...opts.extraActivities,
   };
   const tracing = workerTracingOptions(opts.tracing ?? startTracing({ service: 'worker' }));

@@ -1,5 +1,7 @@
 import { Runtime } from '@temporalio/worker';
+import { ensureClaimRetentionSchedule } from '../src/claims/schedule.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
+import { connectClient } from '../src/temporal/connection.js';
 import { startupConfig } from '../src/required-settings.js';
 import { createLogger } from '../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
@@ -17,9 +19,13 @@ Runtime.install(workerRuntimeOptions({ logger, metricsBindAddress: config.teleme
 const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
 const { worker, connection } = await createWorker({ config, provider, tracing });
+// The claim store's retention sweep: one Schedule per task queue, made or updated by every worker.
+const scheduler = await connectClient(config);
+const retentionSchedule = await ensureClaimRetentionSchedule(scheduler, config);
+await scheduler.connection.close();
 const health = config.worker.health ? await startWorkerHealth(worker, connection, config.worker.health) : undefined;
 logger.info(
-  { taskQueue: config.temporal.taskQueue, provider: config.provider.baseUrl, metrics: config.telemetry.workerMetrics ?? 'off', health: config.worker.health ? `${config.worker.health.host}:${config.worker.health.port}` : 'off', tracing: tracing.enabled, shutdownGraceMs: config.worker.shutdownGraceMs },
+  { taskQueue: config.temporal.taskQueue, provider: config.provider.baseUrl, metrics: config.telemetry.workerMetrics ?? 'off', health: config.worker.health ? `${config.worker.health.host}:${config.worker.health.port}` : 'off', tracing: tracing.enabled, shutdownGraceMs: config.worker.shutdownGraceMs, retentionSchedule },
   'worker polling',
 );
 await worker.run();

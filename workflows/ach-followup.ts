@@ -2,6 +2,7 @@ import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, pr
 import type { NotifyActivities } from '../activities/notify.js';
 import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
+import { doneWithClaims } from './lib/claims.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { CREATION_RETRY } from './lib/retry.js';
 import { poller, rejectInput, showStatus, validate } from './lib/process.js';
@@ -114,6 +115,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
 
     stage('SUBMITTING');
     state.formsSubmitted += 1;
+    const sent = form;
     try {
       // The form's digest and the run chain in the key: a retry sends the same form once; a later
       // round under the same workflow id (even with the same file) is another submission.
@@ -129,5 +131,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
       answerForm(`the provider refused it: ${err.cause?.message ?? err.message}`);
       stage('CHECKING');
     }
+    // Taken or refused, the form in the claim store is needed no longer (a new one is a new claim).
+    await doneWithClaims([sent]);
   }
 }

@@ -7,3 +7,4 @@ export { kycWorkflow } from './kyc.js';
 export { openWalletWorkflow } from './open-wallet.js';
 export { provisioningWorkflow } from './provisioning.js';
 export { walletWorkflow } from './wallet.js';
+export { claimRetentionWorkflow } from './claim-retention.js';

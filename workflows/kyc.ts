@@ -5,6 +5,8 @@ import { documentFieldIds } from '../src/provider/schemas/account.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
 import { reasonFor } from './lib/kyc-reasons.js';
 import { CREATION_RETRY } from './lib/retry.js';
+import type { ClaimRef } from './messages/common.js';
+import { doneWithClaims } from './lib/claims.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { poller, rejectInput, showStatus, validate } from './lib/process.js';
 import {
@@ -43,6 +45,8 @@ type Profile = Awaited<ReturnType<AccountActivities['readProfile']>>;
 
 interface Submission {
   fieldId: string;
+  /** The value or document in the claim store: deleted once this submission is handled. */
+  claim: ClaimRef;
   send: (idempotencyKey: string) => Promise<{ status: string }>;
   done: boolean;
   error: string | null;
@@ -125,8 +129,8 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   };
 
   /** Queues a validated submission; answers once it reached the provider (or could not). */
-  const receive = async (fieldId: string, send: Submission['send']): Promise<KycField> => {
-    const sub: Submission = { fieldId, send, done: false, error: null };
+  const receive = async (fieldId: string, claim: ClaimRef, send: Submission['send']): Promise<KycField> => {
+    const sub: Submission = { fieldId, claim, send, done: false, error: null };
     inbox.push(sub);
     inputsReceived += 1;
     refresh();
@@ -139,7 +143,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   setHandler(kycStateQuery, () => state);
   setHandler(
     submitValueUpdate,
-    (v) => receive(v.fieldId, (idempotencyKey) => submit.submitProfileValue({ accountId, fieldId: v.fieldId, value: v.value, idempotencyKey })),
+    (v) => receive(v.fieldId, v.value, (idempotencyKey) => submit.submitProfileValue({ accountId, fieldId: v.fieldId, value: v.value, idempotencyKey })),
     {
       validator: (v) => {
         const s = validate(valueSubmission, v);
@@ -150,7 +154,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   setHandler(
     submitDocumentUpdate,
     (d) =>
-      receive(d.fieldId, (idempotencyKey) =>
+      receive(d.fieldId, d.document, (idempotencyKey) =>
         submit.uploadProfileDocument({
           accountId,
           fieldId: d.fieldId as DocumentFieldId,
@@ -205,6 +209,8 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
           sub.error = `the provider refused the submission: ${f.error}`;
         }
       }
+      // Accepted, refused or moot: the process needs the value no longer (new input is a new claim).
+      await doneWithClaims([sub.claim]);
       sub.done = true;
       inbox.shift();
       refresh();

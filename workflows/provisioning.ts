@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SessionActivities } from '../activities/sessions.js';
+import { doneWithClaims } from './lib/claims.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { CREATION_RETRY } from './lib/retry.js';
@@ -43,6 +44,8 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
     state.outcome = 'ALREADY_BOUND';
     state.error = `this token is already bound to an account (spec 7.1): ${failure!.message}`;
   }
+  // The client keeps its secret; this copy in the claim store has served.
+  await doneWithClaims([input.secret]);
   state.stage = 'DONE';
   showStatus(state.outcome, false);
   return { outcome: state.outcome, apiKey, accountId: state.accountId, error: state.error };

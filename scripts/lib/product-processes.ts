@@ -108,7 +108,8 @@ export async function startProduct(opts: { dir: string; temporalAddress: string;
       running.push(await startProcess(node(`ingress-${i + 1}`, 'src/ingress/main.ts', { ...temporal, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, INGRESS_PORT: String(port) }, dir, 'ingress listening')));
     }
     // The provider calls one address back; a load balancer spreads it over the replicas.
-    const workerEnv = { ...temporal, ...provider, INGRESS_PUBLIC_URL: ingressUrls[0]!, CLAIM_STORE_DIR: claimsDir, WORKER_SHUTDOWN_GRACE: '10s' };
+    const claimKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
+    const workerEnv = { ...temporal, ...provider, INGRESS_PUBLIC_URL: ingressUrls[0]!, CLAIM_STORE_DIR: claimsDir, CLAIM_ENCRYPTION_KEY: claimKey, WORKER_SHUTDOWN_GRACE: '10s' };
     for (const [i, [metrics, health]] of [[m1, h1], [m2, h2]].entries()) {
       running.push(await startProcess(node(`worker-${i + 1}`, 'worker/main.ts', { ...workerEnv, WORKER_METRICS_PORT: String(metrics), WORKER_HEALTH_PORT: String(health) }, dir, '"msg":"worker polling"')));
     }

@@ -29,7 +29,7 @@ export class AchFollowupClient extends ProcessClient {
   /** The end user's form (a photo or scan): stored by reference, then handed to the process. */
   async submitForm(paymentMethodId: string, file: { bytes: Uint8Array; contentType: string }): Promise<AchState> {
     this.check(achForm, { ref: 'local:x', sha256: '0'.repeat(64), size: file.bytes.byteLength, contentType: file.contentType });
-    const ref = await this.claims.put(file.bytes, file.contentType);
+    const ref = await this.claims.put(file.bytes, file.contentType, { subject: paymentMethodId });
     return this.update(achFollowupWorkflowId(paymentMethodId), submitAchFormUpdate, ref);
   }
 

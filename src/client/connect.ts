@@ -1,4 +1,5 @@
-import { type ClaimStore, LocalClaimStore } from '../claims/store.js';
+import { claimStoreFromConfig } from '../claims/from-config.js';
+import type { ClaimStore } from '../claims/store.js';
 import { loadConfig } from '../config.js';
 import { requireSettings } from '../required-settings.js';
 import { connectClient } from '../temporal/connection.js';
@@ -16,7 +17,7 @@ export async function connectClients(opts: { env?: Record<string, string | undef
   const config = loadConfig(opts.env ?? process.env);
   requireSettings(config, 'client');
   const client = await connectClient(config);
-  const clients = createClients(client, config, opts.claims ?? new LocalClaimStore(config.claims.dir), opts.timing);
+  const clients = createClients(client, config, opts.claims ?? claimStoreFromConfig(config), opts.timing);
   return { ...clients, temporal: client, close: () => client.connection.close() };
 }
 

@@ -51,7 +51,7 @@ export class KycClient extends ProcessClient {
   async submitValue(accountId: string, fieldId: string, value: string): Promise<KycField> {
     this.check(valueText, { value });
     this.check(valueSubmission, { fieldId, value: { ...placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true } });
-    const ref = await putValue(this.claims, value);
+    const ref = await putValue(this.claims, value, accountId);
     return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref });
   }
 
@@ -63,7 +63,7 @@ export class KycClient extends ProcessClient {
   ): Promise<KycField> {
     const extra = { documentType: file.documentType, documentSubType: file.documentSubType };
     const checked = this.check(documentSubmission, { fieldId, document: placeholder(file.bytes.byteLength, file.contentType), ...extra });
-    const ref = await this.claims.put(file.bytes, checked.document.contentType);
+    const ref = await this.claims.put(file.bytes, checked.document.contentType, { subject: accountId });
     return this.update(kycWorkflowId(accountId), submitDocumentUpdate, { ...checked, document: { ...ref, contentType: checked.document.contentType } });
   }
 

@@ -23,7 +23,7 @@ export class ProvisioningClient extends ProcessClient {
   async start(input: { clientRef: string; country: string; secret: string }): Promise<string> {
     const { secret } = this.check(z.object({ secret: clientSecret }), { secret: input.secret });
     this.check(provisioningInput.omit({ secret: true }), { clientRef: input.clientRef, country: input.country, activityTimeoutMs: this.activityTimeoutMs });
-    const ref = await this.claims.put(Buffer.from(secret, 'utf8'), 'text/plain');
+    const ref = await this.claims.put(Buffer.from(secret, 'utf8'), 'text/plain', { subject: input.clientRef });
     const args: ProvisioningInput = { clientRef: input.clientRef, country: input.country, secret: ref, ...(this.activityTimeoutMs ? { activityTimeoutMs: this.activityTimeoutMs } : {}) };
     const id = provisioningWorkflowId(input.clientRef);
     // One account per client: a later start answers with the first process's result.

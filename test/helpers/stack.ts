@@ -51,6 +51,7 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
   const ingressUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 
   const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
+  const claimKey = randomBytes(32).toString('base64');
   // Everything a worker of this stack needs, set explicitly: the sandbox is reached as a real
   // provider would be, and Temporal is a server the worker did not start.
   const workerEnv = {
@@ -64,12 +65,13 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
     WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
     PAYLOAD_ENCRYPTION_KEY: payloadKey,
     CLAIM_STORE_DIR: claimsDir,
+    CLAIM_ENCRYPTION_KEY: claimKey,
     // A test's stop does not wait for activities that a test left hanging on purpose.
     WORKER_SHUTDOWN_GRACE: '1s',
   };
   const config = loadConfig(workerEnv);
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
-  const claims = new LocalClaimStore(claimsDir);
+  const claims = new LocalClaimStore(claimsDir, { key: Buffer.from(claimKey, 'base64') });
   const reminders: Reminder[] = [];
   const { worker, connection: workerConnection } = await createWorker({
     config,

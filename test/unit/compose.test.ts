@@ -72,7 +72,7 @@ describe('docker-compose.yml and the Dockerfile', () => {
   it('takes every secret from .env and documents each in .env.example', () => {
     const text = readFileSync('docker-compose.yml', 'utf8');
     const required = [...new Set([...text.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!))].sort();
-    assert.deepEqual(required, ['INGRESS_PUBLIC_URL', 'PAYLOAD_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'PROVIDER_ACCOUNT_ID', 'PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY']);
+    assert.deepEqual(required, ['CLAIM_ENCRYPTION_KEY', 'INGRESS_PUBLIC_URL', 'PAYLOAD_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'PROVIDER_ACCOUNT_ID', 'PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY']);
     const example = readFileSync('.env.example', 'utf8');
     for (const name of required) assert.match(example, new RegExp(`^${name}=`, 'm'), name);
     assert.doesNotMatch(text, /PASSWORD: temporal\b|POSTGRES_PWD: temporal\b/, 'no password written in the file');

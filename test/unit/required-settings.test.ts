@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.j
 import { providerFromConfig } from '../../src/provider/from-config.js';
 import { missingSettings, requireSettings } from '../../src/required-settings.js';
 import { codecFromConfig } from '../../src/temporal/codec.js';
+import { claimStoreFromConfig } from '../../src/claims/from-config.js';
 
 // Defaults that are safe for the embedded stack never apply silently elsewhere: a process pointed
 // at the real provider or at a Temporal server it did not start refuses to start without its
@@ -52,7 +53,7 @@ describe('safe configuration', () => {
 
   it('pointed at a Temporal server it did not start, a process never makes a payload key of its own', () => {
     const keyFile = join(dir(), 'payload.key');
-    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_KEY_FILE: keyFile });
+    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_KEY_FILE: keyFile, CLAIM_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: dir() });
     assert.equal(c.temporal.embedded, false);
     for (const role of ['worker', 'ingress', 'client', 'codec-server'] as const) assert.deepEqual(missingSettings(c, role), ['PAYLOAD_ENCRYPTION_KEY'], role);
     assert.throws(() => requireSettings(c, 'client'), /Temporal is at temporal\.example:7233[\s\S]*PAYLOAD_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/);
@@ -64,16 +65,31 @@ describe('safe configuration', () => {
     assert.equal(codecFromConfig(c.payloads).keyId, codecFromConfig({ key: KEY, previousKeys: [], keyFile: '/nonexistent', mayCreateKeyFile: false }).keyId);
   });
 
+  it('pointed at a Temporal server it did not start, the claim store keeps no key of its own: CLAIM_ENCRYPTION_KEY for workers and clients', () => {
+    const claims = dir();
+    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: claims });
+    assert.deepEqual(missingSettings(c, 'worker'), ['CLAIM_ENCRYPTION_KEY']);
+    assert.deepEqual(missingSettings(c, 'client'), ['CLAIM_ENCRYPTION_KEY']);
+    assert.deepEqual(missingSettings(c, 'ingress'), [], 'the ingress holds no claim');
+    assert.throws(() => requireSettings(c, 'worker'), /CLAIM_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/);
+    assert.throws(() => claimStoreFromConfig(c), /CLAIM_ENCRYPTION_KEY is not set/);
+    assert.ok(!existsSync(join(claims, '.claim-key')), 'no key was made');
+    assert.deepEqual(missingSettings(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: claims, CLAIM_ENCRYPTION_KEY: KEY }), 'worker'), []);
+    assert.throws(() => loadConfig({ CLAIM_ENCRYPTION_KEY: 'short' }), /CLAIM_ENCRYPTION_KEY=/);
+    // The embedded stack's store keeps its own, so `npm run dev` needs nothing.
+    assert.deepEqual(missingSettings(loadConfig({ CLAIM_STORE_DIR: claims, PAYLOAD_KEY_FILE: join(claims, 'p.key') }), 'worker'), []);
+  });
+
   it("a Temporal profile file counts the same as the environment, and TEMPORAL_* variables configure the connection as Temporal's SDKs read them", () => {
     const file = join(dir(), 'temporal.toml');
     writeFileSync(file, '[profile.default]\naddress = "cloud.example:7233"\nnamespace = "payments.abc12"\napi_key = "from-profile"\n\n[profile.staging]\naddress = "staging.example:7233"\n');
-    const fromFile = loadConfig({ TEMPORAL_CONFIG_FILE: file });
+    const fromFile = loadConfig({ TEMPORAL_CONFIG_FILE: file, PAYLOAD_KEY_FILE: join(dir(), 'none.key'), CLAIM_STORE_DIR: dir() });
     assert.equal(fromFile.temporal.embedded, false);
     assert.equal(fromFile.temporal.address, 'cloud.example:7233');
     assert.equal(fromFile.temporal.namespace, 'payments.abc12');
     assert.equal(fromFile.temporal.connection.apiKey, 'from-profile');
     assert.ok(fromFile.temporal.connection.tls, 'an API key implies TLS');
-    assert.deepEqual(missingSettings(fromFile, 'worker'), ['PAYLOAD_ENCRYPTION_KEY']);
+    assert.deepEqual(missingSettings(fromFile, 'worker'), ['PAYLOAD_ENCRYPTION_KEY', 'CLAIM_ENCRYPTION_KEY']);
     assert.equal(loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' }).temporal.address, 'staging.example:7233');
     const env = loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_ADDRESS: 'other.example:7233', TEMPORAL_NAMESPACE: 'ns', TEMPORAL_TLS_SERVER_NAME: 'frontend.example' });
     assert.equal(env.temporal.address, 'other.example:7233', 'the environment wins over the file');

@@ -1,0 +1,20 @@
+import { claimStoreFromConfig } from '../src/claims/from-config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+// `npm run claims:erase -- <subject>`: deletes every claim of one person from the claim store, on
+// their request (the subject is the business key the claims were stored under: the account id
+// for KYC, the payment method for ACH forms, the client reference for provisioning).
+const subject = process.argv[2];
+if (!subject || process.argv.length > 3) {
+  console.error('usage: npm run claims:erase -- <subject>   (an account id, a payment method id or a client reference)');
+  process.exit(2);
+}
+try {
+  const config = loadConfig();
+  const erased = await claimStoreFromConfig(config).eraseSubject(subject);
+  console.log(`erased ${erased} claim${erased === 1 ? '' : 's'} of ${subject} from ${config.claims.dir}`);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(78);
+}

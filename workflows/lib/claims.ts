@@ -1,0 +1,14 @@
+import { patched, proxyActivities } from '@temporalio/workflow';
+import type { ClaimActivities } from '../../activities/claims.js';
+import type { ClaimRef } from '../messages/common.js';
+
+// What a process does with a claim it is done with: deletes it from the claim store. New
+// commands in running processes, so behind a patch: a run that reached this point before the
+// change replays without them, and the retention sweep deletes its claims later.
+
+const housekeeping = proxyActivities<ClaimActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1s', maximumInterval: '1 minute' } });
+
+export async function doneWithClaims(refs: ClaimRef[]): Promise<void> {
+  if (refs.length === 0 || !patched('delete-claims-after-use')) return;
+  await housekeeping.deleteClaims(refs);
+}
