@@ -40,6 +40,7 @@ describe('the package, installed from its tarball', () => {
     TEMPORAL_TASK_QUEUE: stack.taskQueue,
     PAYLOAD_ENCRYPTION_KEY: stack.payloadKey,
     CLAIM_STORE_DIR: stack.claimsDir,
+    CLAIM_ENCRYPTION_KEY: stack.workerEnv.CLAIM_ENCRYPTION_KEY,
   });
 
   function expectRun(output: string, name: string) {
