@@ -12,7 +12,8 @@ if (!subject || process.argv.length > 3) {
 try {
   const config = loadConfig();
   const erased = await claimStoreFromConfig(config).eraseSubject(subject);
-  console.log(`erased ${erased} claim${erased === 1 ? '' : 's'} of ${subject} from ${config.claims.dir}`);
+  console.log(`erased ${erased} claim${erased === 1 ? '' : 's'} of ${subject} from ${config.claims.url ?? config.claims.dir}`);
+  process.exit(0);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(err.message);

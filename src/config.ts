@@ -60,6 +60,8 @@ const envSchema = z.object({
   WALLET_RECONCILE_INTERVAL: duration.default(6 * 3_600_000),
   /** Where documents and personal values wait, by reference, to be sent (the claim store). */
   CLAIM_STORE_DIR: nonEmpty.default('.data/claims'),
+  /** s3://bucket/prefix: the claim store on S3-compatible storage (AWS_* variables) instead of CLAIM_STORE_DIR. */
+  CLAIM_STORE_URL: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'an S3 address such as s3://my-bucket/claims').optional(),
   /** Base64 of 32 random bytes: wraps the data key of every claim (envelope encryption). */
   CLAIM_ENCRYPTION_KEY: z
     .string()
@@ -177,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL, reconcileIntervalMs: e.WALLET_RECONCILE_INTERVAL },
     claims: {
       dir: e.CLAIM_STORE_DIR,
+      url: e.CLAIM_STORE_URL,
       key: e.CLAIM_ENCRYPTION_KEY,
       previousKeys: (e.CLAIM_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
       /** Only the embedded stack lets the store keep a claim key of its own beside its files. */

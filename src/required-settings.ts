@@ -41,7 +41,9 @@ export function missingSettings(config: Config, role: ProcessRole): SettingName[
 
 /** The claim key is set, or the embedded stack's store keeps its own (or made one already, beside `npm run dev`). */
 export function claimKeyAvailable(config: Config): boolean {
-  return config.claims.key !== undefined || config.claims.mayKeepOwnKey || existsSync(join(config.claims.dir, '.claim-key'));
+  if (config.claims.key !== undefined) return true;
+  // Object storage keeps no key of its own.
+  return config.claims.url === undefined && (config.claims.mayKeepOwnKey || existsSync(join(config.claims.dir, '.claim-key')));
 }
 
 /** Refuses to start `role` without what it needs (a ConfigError that names each variable and how to make it). */

@@ -23,6 +23,8 @@ export interface GoTool {
 export const TOOLS = {
   server: { name: 'temporal-server', module: 'go.temporal.io/server/cmd/server', version: SERVER_VERSION, binary: 'server' },
   sql: { name: 'temporal-sql-tool', module: 'go.temporal.io/server/cmd/tools/sql', version: SERVER_VERSION, binary: 'sql' },
+  /** An S3-compatible server over plain files (Apache-2.0), for the claim store's S3 adapter tests. */
+  versitygw: { name: 'versitygw', module: 'github.com/versity/versitygw/cmd/versitygw', version: 'v1.8.0', binary: 'versitygw' },
   ui: { name: 'temporal-ui-server', module: 'github.com/temporalio/ui-server/v2/cmd/server', version: UI_VERSION, binary: 'server' },
 } as const satisfies Record<string, GoTool>;
 

@@ -1,0 +1,153 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { ClaimRef } from '../../workflows/messages/common.js';
+import { ClaimKeyError, open, seal } from './envelope.js';
+import { EMPTY_SHA256, sha256Hex, signV4, type SigV4Credentials } from './sigv4.js';
+import { ClaimIntegrityError, type ClaimStore, type PutOptions } from './store.js';
+
+// The claim store on S3-compatible object storage (CLAIM_STORE_URL=s3://bucket/prefix), behind
+// the same interface as the local one: each claim an object sealed under its own data key, with
+// its time and subject as object metadata. Requests are signed with SigV4 over undici; the
+// endpoint override (AWS_ENDPOINT_URL_S3) addresses the bucket by path, as S3-compatible servers
+// expect.
+
+export interface S3Location {
+  bucket: string;
+  prefix: string;
+  endpoint: string;
+  credentials: SigV4Credentials;
+}
+
+/** `s3://bucket/prefix` and the usual AWS variables; an error names what is missing. */
+export function s3Location(url: string, env: Record<string, string | undefined>): S3Location {
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
+  if (!m) throw new Error(`CLAIM_STORE_URL=${url}: expected s3://<bucket>/<prefix>`);
+  const accessKeyId = env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) throw new Error('CLAIM_STORE_URL is an s3:// address: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const endpoint = (env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL ?? `https://s3.${region}.amazonaws.com`).replace(/\/+$/, '');
+  return { bucket: m[1]!, prefix: (m[2] ?? '').replace(/\/+$/, ''), endpoint, credentials: { accessKeyId, secretAccessKey, region } };
+}
+
+const NAME = /^[0-9a-f]{64}$/;
+
+export class S3ClaimStore implements ClaimStore {
+  private readonly dispatcher = new Agent({ keepAliveTimeout: 10_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  private readonly keys: Buffer[];
+
+  constructor(
+    private readonly where: S3Location,
+    opts: { key: Buffer; previousKeys?: Buffer[] },
+  ) {
+    this.keys = [opts.key, ...(opts.previousKeys ?? [])];
+  }
+
+  async put(bytes: Uint8Array, contentType: string, opts: PutOptions = {}): Promise<ClaimRef> {
+    const name = randomBytes(32).toString('hex');
+    const body = seal(bytes, this.keys[0]!, name);
+    const meta: Record<string, string> = { 'x-amz-meta-created-at': String(Date.now()) };
+    if (opts.subject) meta['x-amz-meta-subject'] = encodeURIComponent(opts.subject);
+    await this.send('PUT', this.objectPath(name), { body, headers: { 'content-type': 'application/octet-stream', ...meta } }, [200]);
+    return { ref: `s3:${name}`, size: bytes.byteLength, contentType, sha256: this.digest(bytes, opts.personal === true, this.keys[0]!), ...(opts.personal ? { keyed: true } : {}) };
+  }
+
+  async get(ref: ClaimRef): Promise<Buffer> {
+    const name = this.nameOf(ref);
+    const res = await this.send('GET', this.objectPath(name), {}, [200, 404]);
+    if (res.status === 404) throw new ClaimIntegrityError(`${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, or erased`);
+    let bytes: Buffer;
+    try {
+      bytes = open(res.body, this.keys, name);
+    } catch (err) {
+      throw new ClaimIntegrityError(`${ref.ref}: ${(err as ClaimKeyError).message}`);
+    }
+    const ok = bytes.byteLength === ref.size && (ref.keyed ? this.keys.some((k) => this.digest(bytes, true, k) === ref.sha256) : this.digest(bytes, false) === ref.sha256);
+    if (!ok) throw new ClaimIntegrityError(`${ref.ref}: the stored bytes (${bytes.byteLength} bytes) are not those referenced (${ref.size} bytes, digest ${ref.sha256.slice(0, 12)}…)`);
+    return bytes;
+  }
+
+  async delete(refs: ClaimRef[]): Promise<void> {
+    for (const ref of refs) await this.send('DELETE', this.objectPath(this.nameOf(ref)), {}, [200, 204, 404]);
+  }
+
+  async eraseSubject(subject: string): Promise<number> {
+    if (!subject) throw new Error('eraseSubject: give the subject whose claims to erase');
+    let erased = 0;
+    for (const { name } of await this.list()) {
+      const head = await this.send('HEAD', this.objectPath(name), {}, [200, 404]);
+      if (head.status === 200 && decodeURIComponent(head.headers['x-amz-meta-subject'] ?? '') === subject) {
+        await this.send('DELETE', this.objectPath(name), {}, [200, 204, 404]);
+        erased += 1;
+      }
+    }
+    return erased;
+  }
+
+  async sweep(before: number): Promise<number> {
+    let swept = 0;
+    for (const { name, lastModified } of await this.list()) {
+      if (lastModified >= before) continue;
+      await this.send('DELETE', this.objectPath(name), {}, [200, 204, 404]);
+      swept += 1;
+    }
+    return swept;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private describe(): string {
+    return `s3://${this.where.bucket}/${this.where.prefix}`;
+  }
+
+  private objectPath(name: string): string {
+    return `/${this.where.bucket}/${this.where.prefix ? `${this.where.prefix}/` : ''}${name}`;
+  }
+
+  private nameOf(ref: ClaimRef): string {
+    const m = /^s3:([0-9a-f]{64})$/.exec(ref.ref);
+    if (!m) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this S3 claim store`);
+    return m[1]!;
+  }
+
+  private digest(bytes: Uint8Array, keyed: boolean, key?: Buffer): string {
+    if (!keyed) return createHash('sha256').update(bytes).digest('hex');
+    // The digest key is derived from the claim key, so that nothing else needs keeping.
+    return createHmac('sha256', createHmac('sha256', key!).update('payflows claim digest').digest()).update(bytes).digest('hex');
+  }
+
+  /** Every claim object under the prefix, with its time (ListObjectsV2, page by page). */
+  private async list(): Promise<Array<{ name: string; lastModified: number }>> {
+    const found: Array<{ name: string; lastModified: number }> = [];
+    let token: string | undefined;
+    do {
+      const q = new URLSearchParams({ 'list-type': '2', prefix: this.where.prefix ? `${this.where.prefix}/` : '', ...(token ? { 'continuation-token': token } : {}) });
+      const res = await this.send('GET', `/${this.where.bucket}?${q.toString()}`, {}, [200]);
+      const xml = res.body.toString('utf8');
+      for (const item of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+        const key = /<Key>([^<]*)<\/Key>/.exec(item[1]!)?.[1] ?? '';
+        const name = key.split('/').pop() ?? '';
+        const modified = /<LastModified>([^<]*)<\/LastModified>/.exec(item[1]!)?.[1];
+        if (NAME.test(name) && modified) found.push({ name, lastModified: Date.parse(modified) });
+      }
+      token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] : undefined;
+    } while (token);
+    return found;
+  }
+
+  private async send(method: string, pathAndQuery: string, opts: { body?: Buffer; headers?: Record<string, string> }, expected: number[]): Promise<{ status: number; body: Buffer; headers: Record<string, string> }> {
+    const url = new URL(`${this.where.endpoint}${pathAndQuery}`);
+    const headers = signV4({ method, url, headers: opts.headers ?? {}, payloadHash: opts.body ? sha256Hex(opts.body) : EMPTY_SHA256 }, this.where.credentials, new Date());
+    delete headers.host;
+    const res = await request(url, { method: method as 'GET', headers, body: opts.body, dispatcher: this.dispatcher });
+    const body = Buffer.from(await res.body.arrayBuffer());
+    if (!expected.includes(res.statusCode)) {
+      const code = /<Code>([^<]*)<\/Code>/.exec(body.toString('utf8'))?.[1];
+      throw new Error(`claim store ${method} ${this.describe()}: ${res.statusCode}${code ? ` ${code}` : ''}; check the bucket, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the endpoint`);
+    }
+    const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]));
+    return { status: res.statusCode, body, headers: flat };
+  }
+}
