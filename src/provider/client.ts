@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Endpoint } from './endpoint.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors.js';
@@ -35,8 +35,29 @@ export interface CallOptions<P, B> {
   signal?: AbortSignal;
 }
 
+/** What a call needs of its endpoint beyond the declaration, worked out once per endpoint. */
+interface Prepared {
+  callName: string;
+  /** The path split at its `:param` placeholders: literal text at even indexes, names at odd ones. */
+  pieces: string[];
+  apiVersion2: boolean;
+}
+const prepared = new WeakMap<object, Prepared>();
+
+function prepare(endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>): Prepared {
+  let p = prepared.get(endpoint);
+  if (!p) {
+    p = { callName: `${endpoint.method} ${endpoint.path} (${endpoint.name})`, pieces: endpoint.path.split(/:([A-Za-z]+)/), apiVersion2: endpoint.path.startsWith('/v2/') };
+    prepared.set(endpoint, p);
+  }
+  return p;
+}
+
 export class ProviderClient {
   readonly baseUrl: string;
+  /** The base URL parsed once: scheme, host and port, and the path every call's path follows. */
+  private readonly origin: string;
+  private readonly basePath: string;
   private readonly auth: ProviderAuth;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
@@ -46,6 +67,11 @@ export class ProviderClient {
 
   constructor(opts: ProviderClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    const base = new URL(this.baseUrl);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError(`the provider's base URL must be http or https, got ${base.protocol}`);
+    if (base.username || base.password || base.search || base.hash) throw new TypeError("the provider's base URL takes no user:password@, ?query or #fragment: they would be signed but not sent as signed");
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
     this.auth = opts.auth;
     this.now = opts.now ?? Date.now;
     this.onCall = opts.onCall;
@@ -63,16 +89,29 @@ export class ProviderClient {
 
   /** Builds the URL exactly as it will be sent and signed. Exposed so that tests can check vectors. */
   buildUrl(path: string, query: Record<string, string>): string {
-    const qs = new URLSearchParams(query).toString();
-    return new URL(`${this.baseUrl}${path}${qs ? `?${qs}` : ''}`).href;
+    return this.origin + this.pathAndQuery(path, query);
+  }
+
+  /**
+   * The request target as sent. Already in the form a URL parser gives back (the base was parsed
+   * once, path values are percent-encoded, the query form-encoded), so it is not parsed again.
+   */
+  private pathAndQuery(path: string, query: Record<string, string>): string {
+    let qs = '';
+    for (const key in query) {
+      qs = qs ? qs + '&' : '?';
+      qs += `${encodeQueryPart(key)}=${encodeQueryPart(query[key]!)}`;
+    }
+    return this.basePath + path + qs;
   }
 
   async call<P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
     endpoint: Endpoint<P, B, R>,
     opts: CallOptions<z.input<P>, z.input<B>> = {},
   ): Promise<z.output<R>> {
-    const callName = `${endpoint.method} ${endpoint.path} (${endpoint.name})`;
-    const path = this.resolvePath(callName, endpoint, opts.params);
+    const prep = prepare(endpoint);
+    const callName = prep.callName;
+    const path = this.resolvePath(callName, endpoint, prep, opts.params);
     const encoded = this.encodeBody(callName, endpoint, opts.body);
     const bodyBytes = encoded?.bytes;
 
@@ -86,11 +125,12 @@ export class ProviderClient {
     }
     const authenticated = endpoint.auth !== false;
     if (authenticated && this.auth.kind === 'signature' && endpoint.timestamp !== false) query.timestamp = String(this.now());
-    const url = this.buildUrl(path, query);
+    const target = this.pathAndQuery(path, query);
+    const url = this.origin + target;
 
     const headers: Record<string, string> = { accept: 'application/json' };
     if (encoded) headers['content-type'] = encoded.contentType;
-    if (/^\/v2\//.test(endpoint.path)) headers['x-api-version'] = '2';
+    if (prep.apiVersion2) headers['x-api-version'] = '2';
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
     if (!authenticated) {
       // Spec 4.2: registering a client-held secret happens before any credentials exist.
@@ -108,11 +148,13 @@ export class ProviderClient {
       // A client span in the caller's trace (an activity's, when tracing is on): the endpoint's
       // name and the status, never the URL's ids or a body.
       ({ status, text } = await inSpan(`provider ${endpoint.name}`, SpanKind.CLIENT, { 'http.request.method': endpoint.method, 'payflows.endpoint': endpoint.name }, async (span) => {
-        const res = await request(url, {
+        // The dispatcher directly, with origin and path: undici.request(url) would parse the URL again.
+        const res = await this.dispatcher.request({
+          origin: this.origin,
+          path: target,
           method: endpoint.method,
           headers,
           body: bodyBytes,
-          dispatcher: this.dispatcher,
           signal: opts.signal,
         });
         span.setAttribute('http.response.status_code', res.statusCode);
@@ -144,7 +186,7 @@ export class ProviderClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private resolvePath(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, params: unknown): string {
+  private resolvePath(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, prep: Prepared, params: unknown): string {
     if (!endpoint.params) return endpoint.path;
     const parsed = endpoint.params.safeParse(params ?? {});
     if (!parsed.success) {
@@ -152,7 +194,15 @@ export class ProviderClient {
       throw new ProviderInputError(callName, issue.path.join('.') || 'params', issue.message);
     }
     const values = parsed.data as Record<string, string>;
-    return endpoint.path.replace(/:([A-Za-z]+)/g, (_, key: string) => encodeURIComponent(values[key]!));
+    let path = prep.pieces[0]!;
+    for (let i = 1; i < prep.pieces.length; i += 2) {
+      const key = prep.pieces[i]!;
+      const value = String(values[key]);
+      // A dot segment would move the request to another path once a URL parser saw it.
+      if (value === '.' || value === '..') throw new ProviderInputError(callName, key, 'must not be "." or ".."');
+      path += encodeURIComponent(value) + prep.pieces[i + 1]!;
+    }
+    return path;
   }
 
   private resolveQuery(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, query: Record<string, string | undefined> | undefined): Record<string, string> {
@@ -180,4 +230,9 @@ export class ProviderClient {
     // Serialised once: these exact bytes are signed and sent (spec 5.1, rule 3).
     return { bytes: Buffer.from(JSON.stringify(parsed.data), 'utf8'), contentType: 'application/json' };
   }
+}
+
+/** application/x-www-form-urlencoded, as URLSearchParams writes it (space as +). */
+function encodeQueryPart(value: string): string {
+  return encodeURIComponent(value).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
