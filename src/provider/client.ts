@@ -2,7 +2,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Endpoint } from './endpoint.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors.js';
-import { requestSignature } from './signing.js';
+import { requestSignature, signingKey } from './signing.js';
 import { masqueradeSrn } from './srn.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
 
@@ -58,6 +58,7 @@ export class ProviderClient {
   /** The base URL parsed once: scheme, host and port, and the path every call's path follows. */
   private readonly origin: string;
   private readonly basePath: string;
+  private readonly key: ReturnType<typeof signingKey> | undefined;
   private readonly auth: ProviderAuth;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
@@ -73,6 +74,7 @@ export class ProviderClient {
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.auth = opts.auth;
+    this.key = opts.auth.kind === 'signature' ? signingKey(opts.auth.secretKey) : undefined;
     this.now = opts.now ?? Date.now;
     this.onCall = opts.onCall;
     const timeout = opts.timeoutMs ?? 15_000;
@@ -136,7 +138,7 @@ export class ProviderClient {
       // Spec 4.2: registering a client-held secret happens before any credentials exist.
     } else if (this.auth.kind === 'signature') {
       headers['x-api-key'] = this.auth.apiKey;
-      headers['x-api-signature'] = requestSignature(this.auth.secretKey, url, bodyBytes ?? '');
+      headers['x-api-signature'] = requestSignature(this.key!, url, bodyBytes ?? '');
     } else {
       headers.authorization = `Bearer ${this.auth.token}`;
     }
@@ -206,6 +208,7 @@ export class ProviderClient {
   }
 
   private resolveQuery(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, query: Record<string, string | undefined> | undefined): Record<string, string> {
+    if (!query && !endpoint.query) return {};
     const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
     if (!endpoint.query) return given;
     const parsed = endpoint.query.safeParse(given);

@@ -1,9 +1,16 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 // Spec 5.1 and open-points "Signing": lowercase hex HMAC-SHA256, keyed with the secret, over the
 // URL exactly as sent (query string and its encoding included) followed by the body bytes as sent.
-export function requestSignature(secret: string, url: string, body: Uint8Array | string = ''): string {
-  return createHmac('sha256', secret).update(url, 'utf8').update(body).digest('hex');
+export function requestSignature(secret: string | KeyObject, url: string, body: Uint8Array | string = ''): string {
+  const hmac = createHmac('sha256', secret).update(url, 'utf8');
+  if (body.length) hmac.update(body);
+  return hmac.digest('hex');
+}
+
+/** The secret as a key made once, so that each signature does not convert it again. */
+export function signingKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
 }
 
 // Spec 6.4: callbacks carry the HMAC of the JSON body alone, keyed with the account's secret key.
