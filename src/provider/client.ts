@@ -41,13 +41,20 @@ interface Prepared {
   /** The path split at its `:param` placeholders: literal text at even indexes, names at odd ones. */
   pieces: string[];
   apiVersion2: boolean;
+  spanName: string;
+  /** The span's attributes: the endpoint only, never the URL's ids or a body (the SDK copies them). */
+  spanAttributes: Record<string, string>;
 }
 const prepared = new WeakMap<object, Prepared>();
 
 function prepare(endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>): Prepared {
   let p = prepared.get(endpoint);
   if (!p) {
-    p = { callName: `${endpoint.method} ${endpoint.path} (${endpoint.name})`, pieces: endpoint.path.split(/:([A-Za-z]+)/), apiVersion2: endpoint.path.startsWith('/v2/') };
+    p = {
+      callName: `${endpoint.method} ${endpoint.path} (${endpoint.name})`, pieces: endpoint.path.split(/:([A-Za-z]+)/), apiVersion2: endpoint.path.startsWith('/v2/'),
+      spanName: `provider ${endpoint.name}`,
+      spanAttributes: { 'http.request.method': endpoint.method, 'payflows.endpoint': endpoint.name },
+    };
     prepared.set(endpoint, p);
   }
   return p;
@@ -149,7 +156,7 @@ export class ProviderClient {
     try {
       // A client span in the caller's trace (an activity's, when tracing is on): the endpoint's
       // name and the status, never the URL's ids or a body.
-      ({ status, text } = await inSpan(`provider ${endpoint.name}`, SpanKind.CLIENT, { 'http.request.method': endpoint.method, 'payflows.endpoint': endpoint.name }, async (span) => {
+      ({ status, text } = await inSpan(prep.spanName, SpanKind.CLIENT, prep.spanAttributes, async (span) => {
         // The dispatcher directly, with origin and path: undici.request(url) would parse the URL again.
         const res = await this.dispatcher.request({
           origin: this.origin,
