@@ -80,7 +80,6 @@ async function main(config: Config): Promise<void> {
     maxConnections: config.ingress.maxConnections,
     maxBodyBytes: config.ingress.maxBodyBytes,
     walletPollIntervalMs: config.wallet.pollIntervalMs,
-    walletPollMaxMs: config.wallet.pollMaxMs,
     walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
     logger: logger.child({ service: 'ingress' }),
   });

@@ -17,7 +17,6 @@ import type { WalletActivities } from '../activities/wallets.js';
 import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
 import { BalanceDrift, ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { balances, classify, emptyLedger, fromCarried, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
-import { afterCallback, afterPoll, DEFAULT_POLL_MAX_MS, nextPollDelay, type PollSchedule } from './lib/poll-schedule.js';
 import { findDrift } from './lib/reconcile.js';
 import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
 
@@ -49,9 +48,6 @@ const lookups = proxyActivities<WalletActivities>({
 export const RECONCILE_PATCH = 'wallet-reconcile';
 const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
 
-/** Since this patch a quiet wallet is polled less and less often (lib/poll-schedule). */
-export const POLL_BACKOFF_PATCH = 'wallet-poll-backoff';
-
 /** Since this patch a follower ends when the provider says, poll after poll, that the wallet does not exist. */
 export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
 /** Not-found answers in a row after which the wallet is taken for one this account does not have. */
@@ -69,9 +65,6 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   let notFoundInARow = 0;
   let pollsDone = 0;
   let reconciliation: Reconciliation | undefined;
-  // Declared before the handlers: a signal that came with the start runs its handler at once.
-  let schedule: PollSchedule = { quietPolls: 0 };
-  let callbackArrived = false;
 
   // The ledger against the provider's balances, after a poll has brought in what the provider
   // reported lately. A drift is shown (query, BalanceDrift, a metric) and never corrected here.
@@ -91,7 +84,6 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
 
   setHandler(transactionSignal, (tx) => {
     inbox.push({ tx: observe(tx), via: 'callback' });
-    callbackArrived = true;
   });
   setHandler(walletQuery, (): WalletView => ({
     walletId: ledger.walletId,
@@ -116,33 +108,12 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     { key: WalletId, value: input.walletId },
   ]);
 
-  // Polling: a fixed interval before this patch; since, a wait that grows while the wallet is
-  // quiet and starts over after a callback or while a transaction is pending (lib/poll-schedule).
-  if (patched(POLL_BACKOFF_PATCH)) {
-    void (async () => {
-      for (;;) {
-        const pending = Object.values(balances(ledger)).some((b) => b.pending !== 0);
-        const delay = nextPollDelay(schedule, { intervalMs: input.pollIntervalMs, maxMs: input.pollMaxMs ?? DEFAULT_POLL_MAX_MS, pending });
-        callbackArrived = false;
-        // A callback cuts a long wait short: the next look comes one interval after it.
-        if (await condition(() => callbackArrived, delay)) {
-          schedule = afterCallback();
-          await sleep(input.pollIntervalMs);
-        }
-        // The next wait is reckoned from what this poll found.
-        const target = ledger.stats.polls + 1;
-        pollDue = true;
-        await condition(() => pollsDone >= target);
-      }
-    })();
-  } else {
-    void (async () => {
-      for (;;) {
-        await sleep(input.pollIntervalMs);
-        pollDue = true;
-      }
-    })();
-  }
+  void (async () => {
+    for (;;) {
+      await sleep(input.pollIntervalMs);
+      pollDue = true;
+    }
+  })();
 
   // A transfer-sourced deposit counts at once; whether it is interest is learnt in the background.
   const resolveTransfer = async (txId: string, transferId: string) => {
@@ -181,15 +152,10 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         const seen = await poller.listWalletTransactions(input.walletId);
         notFoundInARow = 0;
         // Oldest first, and only what would change the ledger: a poll is no callback.
-        let news = false;
         for (const tx of [...seen].reverse()) {
           const outcome = classify(ledger, tx);
-          if (outcome === 'new' || outcome === 'advanced') {
-            inbox.push({ tx, via: 'poll' });
-            news = true;
-          }
+          if (outcome === 'new' || outcome === 'advanced') inbox.push({ tx, via: 'poll' });
         }
-        schedule = afterPoll(schedule, news);
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
         notFoundInARow = isNotFound(err) ? notFoundInARow + 1 : 0;

@@ -8,8 +8,6 @@ export interface WalletsClientOptions {
   taskQueue: string;
   /** How often a wallet's workflow polls the provider for transactions it missed. */
   pollIntervalMs: number;
-  /** The longest wait between two polls of a quiet wallet. */
-  pollMaxMs?: number;
   /** How often a wallet's workflow compares its ledger with the provider's balances. */
   reconcileIntervalMs?: number;
 }
@@ -26,7 +24,7 @@ export class WalletsClient {
    * opened under that name, and resolves when the provider has created it.
    */
   async open(input: { name: string; type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS'; notes?: string }): Promise<OpenWalletResult> {
-    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs, pollMaxMs: this.opts.pollMaxMs, reconcileIntervalMs: this.opts.reconcileIntervalMs });
+    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs, reconcileIntervalMs: this.opts.reconcileIntervalMs });
     if (!parsed.success) throw rejectInput(parsed.error.issues);
     const workflowId = openWalletWorkflowId(parsed.data.name);
     try {

@@ -19,7 +19,6 @@ const app = createIngress({
   maxConnections: config.ingress.maxConnections,
   maxBodyBytes: config.ingress.maxBodyBytes,
   walletPollIntervalMs: config.wallet.pollIntervalMs,
-  walletPollMaxMs: config.wallet.pollMaxMs,
   walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
   logger,
 });

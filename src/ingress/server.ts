@@ -29,8 +29,6 @@ export interface IngressOptions {
   maxBodyBytes: number;
   /** Poll interval of wallet workflows that a callback starts. */
   walletPollIntervalMs: number;
-  /** Longest wait between polls of a quiet wallet that a callback starts. */
-  walletPollMaxMs?: number;
   /** Reconciliation interval of wallet workflows that a callback starts. */
   walletReconcileIntervalMs?: number;
   /** How long to wait for Temporal before answering 503. */
@@ -88,7 +86,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
             opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
               workflowId: walletWorkflowId(walletId),
               taskQueue: opts.taskQueue,
-              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs, ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}), ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}) }],
+              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs, ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}) }],
               signal: transactionSignal,
               signalArgs: [parsed.tx],
             }),

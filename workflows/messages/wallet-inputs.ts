@@ -11,8 +11,6 @@ export const walletInput = z.object({
   pollIntervalMs: z.number().int().min(100),
   /** How often the ledger is compared with the provider's balances (WALLET_RECONCILE_INTERVAL). */
   reconcileIntervalMs: z.number().int().min(1_000).optional(),
-  /** The longest wait between two polls of a quiet wallet (WALLET_POLL_MAX; default one hour). */
-  pollMaxMs: z.number().int().min(100).optional(),
   /** Continue-as-new once history reaches this many events (the server's suggestion also counts). */
   maxHistoryEvents: z.number().int().min(50).default(10_000),
 });
@@ -23,7 +21,6 @@ export const openWalletInput = z.object({
   type: walletType.optional(),
   notes: z.string().max(2000).optional(),
   pollIntervalMs: z.number().int().min(100),
-  pollMaxMs: z.number().int().min(100).optional(),
   reconcileIntervalMs: z.number().int().min(1_000).optional(),
 });
 export type OpenWalletInput = z.infer<typeof openWalletInput>;
