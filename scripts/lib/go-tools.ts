@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { goInstall } from '../../src/temporal/go-install.js';
 
 // The Temporal server, its SQL tool and the Web UI server, built from the Go module proxy at the
 // versions the compose images carry, each into a folder of its own in the cache outside the repo
@@ -58,20 +59,7 @@ export async function goTool(tool: GoTool, log: (line: string) => void): Promise
   log(`building ${tool.name} ${tool.version} from the Go module proxy into ${dir} (once; minutes on 2 cores)…`);
   mkdirSync(dir, { recursive: true });
   const started = Date.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(go(), ['install', `${tool.module}@${tool.version}`], { env: { ...process.env, GOBIN: dir, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let tail: string[] = [];
-    const onData = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        tail = [...tail.slice(-20), line];
-        log(`  ${line}`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install ${tool.module}@${tool.version} failed (exit ${code}):\n${tail.join('\n')}`))));
-  });
+  await goInstall(go(), `${tool.module}@${tool.version}`, dir, log);
   if (!executable(path)) throw new Error(`go install finished but ${path} is missing`);
   log(`${tool.name} built in ${Math.round((Date.now() - started) / 1000)} s: ${path}`);
   return path;

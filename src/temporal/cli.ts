@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { goInstall } from './go-install.js';
 
 // Finding the `temporal` CLI without downloading anything at run time, in this order:
 // TEMPORAL_CLI_PATH; `temporal` on PATH; the cache outside the repo; a build from the Go module
@@ -57,26 +57,11 @@ export async function findTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (li
 
   log(`Building the Temporal CLI ${CLI_VERSION} from the Go module proxy into ${dir} (once; a few minutes on 2 cores)…`);
   mkdirSync(dir, { recursive: true });
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(go, ['install', CLI_MODULE], {
-      env: { ...env, GOBIN: dir, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let lastLines: string[] = [];
-    const onData = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        lastLines = [...lastLines.slice(-20), line];
-        // `go: downloading …` lines are the progress there is; print them compactly.
-        log(`  ${line}`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`go install ${CLI_MODULE} failed (exit ${code}):\n${lastLines.join('\n')}\nSet TEMPORAL_CLI_PATH to a temporal binary to skip the build.`)),
-    );
-  });
+  try {
+    await goInstall(go, CLI_MODULE, dir, log, env);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nSet TEMPORAL_CLI_PATH to a temporal binary to skip the build.`);
+  }
   if (!executable(cached)) throw new Error(`go install finished but ${cached} is missing`);
   log(`Temporal CLI built: ${cached}`);
   return { kind: 'binary', path: cached, source: 'built' };

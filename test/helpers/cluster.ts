@@ -2,26 +2,15 @@ import { readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../src/config.js';
 import { clientFor } from '../../src/temporal/connection.js';
-import type { ProcessSpec } from '../../scripts/lib/product-processes.js';
+import type { ProcessSpec, ProductCluster } from '../../scripts/lib/product-processes.js';
 
 // The cluster that `npm run test:cluster` started, as its tests see it (TEST_CLUSTER).
 
-export interface ClusterDescription {
+/** What scripts/test-cluster.ts writes: the product's processes as started, and the Temporal server. */
+export type ClusterDescription = Omit<ProductCluster, 'processes' | 'stop'> & {
   temporal: { address: string; namespace: string; metrics: string; postgres: { host: string; port: number; user: string; password: string; dataDir: string } };
-  sandboxUrl: string;
-  ingressUrls: string[];
-  workerMetrics: string[];
-  workerHealth: string[];
-  codecUrl: string;
-  uiUrl: string;
-  prometheusUrl: string;
-  taskQueue: string;
-  payloadKey: string;
-  secretKey: string;
-  claimsDir: string;
-  workerEnv: Record<string, string>;
   processes: Array<ProcessSpec & { pid: number }>;
-}
+};
 
 export function clusterDescription(): ClusterDescription {
   const file = process.env.TEST_CLUSTER;

@@ -1,0 +1,24 @@
+import { spawn } from 'node:child_process';
+
+// `go install module@version` into a folder of the cache, with its output passed on as the
+// progress there is: the Temporal CLI, server, SQL tool and UI, and versitygw are built this way.
+export function goInstall(go: string, moduleAtVersion: string, dir: string, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(go, ['install', moduleAtVersion], {
+      env: { ...env, GOBIN: dir, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let tail: string[] = [];
+    const onData = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        tail = [...tail.slice(-20), line];
+        // `go: downloading …` lines are the progress there is; print them compactly.
+        log(`  ${line}`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install ${moduleAtVersion} failed (exit ${code}):\n${tail.join('\n')}`))));
+  });
+}
