@@ -1,7 +1,10 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { ProviderClient } from '../src/provider/client.js';
+import { ProviderError } from '../src/provider/errors.js';
 import { createWallet, listWalletTransactions, readTransfer, readWallet } from '../src/provider/endpoints.js';
 import type { WalletType } from '../src/provider/schemas/wallet.js';
-import { observe } from '../workflows/lib/ledger.js';
+import { changedSince, nextCursor, observe, type PollAnswer, type PollCursor } from '../src/provider/transaction-observation.js';
 import { withProviderFailures } from './provider-failure.js';
 
 /** How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers. */
@@ -14,6 +17,25 @@ export interface WalletActivityDeps {
 }
 
 export function createWalletActivities({ provider, callbackUrl }: WalletActivityDeps) {
+  const pollOnce = async (walletId: string, cursor: PollCursor): Promise<PollAnswer> => {
+    try {
+      const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
+      const page = [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, POLL_LIMIT).map(observe);
+      return { changed: changedSince(page, cursor), cursor: nextCursor(page, cursor) };
+    } catch (err) {
+      if (!(err instanceof ProviderError && err.status === 404)) throw err;
+    }
+    // The list is in no document (src/provider/endpoints.ts): its 404 alone does not say that the
+    // wallet is unknown. The wallet lookup, which the contract documents, does.
+    try {
+      await provider.call(readWallet, { params: { walletId } });
+      return { cannotList: true };
+    } catch (err) {
+      if (err instanceof ProviderError && err.status === 404) return { notFound: true };
+      throw err;
+    }
+  };
+
   return withProviderFailures({
     /** Creates the wallet; the idempotency key makes a retried attempt return the first wallet. */
     async createWallet(input: { name: string; type?: WalletType; notes?: string; idempotencyKey: string }) {
@@ -26,12 +48,33 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
     },
 
     /**
+     * Kept for wallets whose run started before the patch wallet-quiet-polling (workflows/wallet.ts).
      * The newest transactions, trimmed to what the ledger needs: polling exists to recover recent
      * lost callbacks, and a wallet's whole history would outgrow a workflow's payload limit.
      */
     async listWalletTransactions(walletId: string, limit = POLL_LIMIT) {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
       return [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, limit).map(observe);
+    },
+
+    /**
+     * One poll: what changed since the cursor among the newest transactions, and the cursor for
+     * the next poll. A poll that finds nothing writes a few ids to history, not the transactions.
+     */
+    async pollWalletTransactions(walletId: string, cursor: PollCursor): Promise<PollAnswer> {
+      return pollOnce(walletId, cursor);
+    },
+
+    /**
+     * Waits for a change, the cheap way: an attempt that finds nothing fails, benignly, and
+     * Temporal tries again after the retry policy's growing interval, so a quiet wallet's polls
+     * write nothing to its history. The first attempt only starts the clock unless `pollAtOnce`.
+     */
+    async watchWalletTransactions(walletId: string, cursor: PollCursor, pollAtOnce: boolean): Promise<PollAnswer> {
+      if (Context.current().info.attempt === 1 && !pollAtOnce) throw nothingYet('the wait before the first poll');
+      const answer = await pollOnce(walletId, cursor);
+      if ('changed' in answer && answer.changed.length === 0) throw nothingYet('nothing new at the provider');
+      return answer;
     },
 
     /** The provider's own balances of the wallet, for the reconciliation with the ledger. */
@@ -45,6 +88,11 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
       return { id: t.id, source: t.source, status: t.status };
     },
   });
+}
+
+/** An attempt of a watch that found nothing: retried by Temporal, and neither logged as an error nor counted as a failure. */
+function nothingYet(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: 'NothingNewYet', message, category: ApplicationFailureCategory.BENIGN });
 }
 
 export type WalletActivities = ReturnType<typeof createWalletActivities>;

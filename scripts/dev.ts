@@ -81,6 +81,7 @@ async function main(config: Config): Promise<void> {
     maxBodyBytes: config.ingress.maxBodyBytes,
     walletPollIntervalMs: config.wallet.pollIntervalMs,
     walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
+    walletPollMaxMs: config.wallet.pollMaxMs,
     logger: logger.child({ service: 'ingress' }),
   });
   await ingress.listen({ port: config.ingress.port, host: '0.0.0.0' });

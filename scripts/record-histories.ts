@@ -13,7 +13,7 @@ import { findTemporalCli } from '../src/temporal/cli.js';
 import { openWalletWorkflowId } from '../workflows/messages/wallet.js';
 
 // With the stack running as
-//   PAYLOAD_ENCRYPTION_KEY=$(cat test/histories/payload-key.txt) WALLET_POLL_INTERVAL=2s npm run dev
+//   PAYLOAD_ENCRYPTION_KEY=$(cat test/histories/payload-key.txt) WALLET_POLL_INTERVAL=500ms WALLET_POLL_MAX=2s npm run dev
 // and this script run with the same PAYLOAD_ENCRYPTION_KEY: drives each workflow through its story
 // and writes the histories to test/histories/, where `npm run replay` and the replay test check
 // every later change against them. Run it again (and commit the files) when a workflow changes on
@@ -31,11 +31,16 @@ const op = async (path: string, body: unknown = {}) => {
   return (await res.body.json()) as { transaction: { id: string } };
 };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const save = (file: string, workflowId: string) => {
+// `-- wallet` records the wallet's stories alone; HISTORY_SUFFIX names the files apart
+// (wallet-<suffix>.json), so that histories recorded before a change stay beside the new ones.
+const only = process.argv[2];
+const suffix = process.env.HISTORY_SUFFIX ? `-${process.env.HISTORY_SUFFIX}` : '';
+const save = (file: string, workflowId: string, runId?: string) => {
   // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
-  const json = execFileSync(cli.path, ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8' });
-  writeFileSync(`test/histories/${file}.json`, json);
-  console.log(`wrote test/histories/${file}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
+  const args = ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'];
+  const json = execFileSync(cli.path, args, { encoding: 'utf8' });
+  writeFileSync(`test/histories/${file}${suffix}.json`, json);
+  console.log(`wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
 };
 
 // Wallet: opened, a deposit pending then confirmed, a repeat, an interest payout, some polls.
@@ -47,9 +52,27 @@ await op(`/sandbox/transactions/${d.transaction.id}/confirm`);
 await op(`/sandbox/transactions/${d.transaction.id}/resend-callback`);
 await op(`/sandbox/wallets/${w.walletId}/interest-payouts`, { currency: 'USD', amount: 2 });
 await pause(4_500);
+// A callback lost on the way: the next poll finds its deposit.
+await request(`${config.provider.baseUrl}/sandbox/knobs/callbacks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ drop: 1 }) });
+await op(`/sandbox/wallets/${w.walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
+await pause(6_000);
 save('open-wallet', openWalletWorkflowId(name));
 save('wallet', w.walletWorkflowId);
 await client.workflow.getHandle(w.walletWorkflowId).terminate('history recorded');
+
+// A wallet's run that continues as new once its history is long: the first run is recorded.
+const rolled = await clients.wallets.open({ name: `history-rolled-${Date.now()}` });
+await client.workflow.getHandle(rolled.walletWorkflowId).terminate('restarted with a short history limit');
+const rolling = await client.workflow.start('walletWorkflow', { workflowId: rolled.walletWorkflowId, taskQueue: config.temporal.taskQueue, args: [{ walletId: rolled.walletId, pollIntervalMs: config.wallet.pollIntervalMs, pollMaxMs: config.wallet.pollMaxMs, maxHistoryEvents: 60 }] });
+for (let i = 0; i < 25; i++) await op(`/sandbox/wallets/${rolled.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
+while ((await client.workflow.getHandle(rolled.walletWorkflowId).describe()).runId === rolling.firstExecutionRunId) await pause(200);
+save('wallet-continued', rolled.walletWorkflowId, rolling.firstExecutionRunId);
+await client.workflow.getHandle(rolled.walletWorkflowId).terminate('history recorded');
+if (only === 'wallet') {
+  await provider.close();
+  await connection.close();
+  process.exit(0);
+}
 
 // ACH follow-up: the form awaited, submitted, approved.
 const account = await provider.call(api.createAccount, { body: { country: 'US' } });

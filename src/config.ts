@@ -55,7 +55,10 @@ const envSchema = z.object({
   INGRESS_REQUEST_TIMEOUT: duration.default(10_000),
   INGRESS_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_024),
   INGRESS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  /** The wait between polls of a wallet after activity; it doubles while the wallet is quiet. */
   WALLET_POLL_INTERVAL: duration.default(60_000),
+  /** The longest wait between polls of a quiet wallet: 16 polls a day once a wallet is quiet. */
+  WALLET_POLL_MAX: duration.default(90 * 60_000),
   /** How often a wallet's ledger is compared with the provider's balances. */
   WALLET_RECONCILE_INTERVAL: duration.default(6 * 3_600_000),
   /** Where documents and personal values wait, by reference, to be sent (the claim store). */
@@ -176,7 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
       health: e.WORKER_HEALTH_PORT === undefined ? undefined : { host: e.WORKER_HEALTH_HOST, port: e.WORKER_HEALTH_PORT },
     },
-    wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL, reconcileIntervalMs: e.WALLET_RECONCILE_INTERVAL },
+    wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL, pollMaxMs: e.WALLET_POLL_MAX, reconcileIntervalMs: e.WALLET_RECONCILE_INTERVAL },
     claims: {
       dir: e.CLAIM_STORE_DIR,
       url: e.CLAIM_STORE_URL,

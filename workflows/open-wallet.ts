@@ -32,7 +32,16 @@ export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWa
   try {
     await startChild(walletWorkflow, {
       workflowId: followerId,
-      args: [{ walletId: wallet.id, name: input.name, pollIntervalMs: input.pollIntervalMs, ...(input.reconcileIntervalMs ? { reconcileIntervalMs: input.reconcileIntervalMs } : {}) }],
+      args: [
+        {
+          walletId: wallet.id,
+          name: input.name,
+          opened: true,
+          pollIntervalMs: input.pollIntervalMs,
+          ...(input.pollMaxMs ? { pollMaxMs: input.pollMaxMs } : {}),
+          ...(input.reconcileIntervalMs ? { reconcileIntervalMs: input.reconcileIntervalMs } : {}),
+        },
+      ],
       // The wallet outlives this short workflow.
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });

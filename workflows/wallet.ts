@@ -8,6 +8,7 @@ import {
   metricMeter,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -16,7 +17,10 @@ import {
 import type { WalletActivities } from '../activities/wallets.js';
 import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
 import { BalanceDrift, ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
-import { balances, classify, emptyLedger, fromCarried, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
+import { balances, classify, emptyLedger, fromCarried, hasPending, ledgerCursor, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
+import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
+import { walletWatch } from './lib/wallet-watch.js';
+import type { PollAnswer } from '../src/provider/transaction-observation.js';
 import { findDrift } from './lib/reconcile.js';
 import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
 
@@ -34,8 +38,14 @@ function isNotFound(err: ActivityFailure): boolean {
 }
 
 // Neither a poll nor a transfer lookup may hold up callbacks: both are bounded and tried again
-// later (the next poll, the next interval) when the provider is unwell.
-const poller = proxyActivities<WalletActivities>({
+// later (the next poll, the next interval) when the provider is unwell. A poll is a short read
+// whose answer is small: a local activity, recorded as one marker instead of a round of events.
+const polls = proxyLocalActivities<WalletActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+/** How runs started before QUIET_POLLING_PATCH poll: a regular activity, the whole page. */
+const legacyPolls = proxyActivities<WalletActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
 });
@@ -43,6 +53,13 @@ const lookups = proxyActivities<WalletActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
 });
+
+/**
+ * Since this patch a wallet polls less the quieter it is (workflows/lib/poll-schedule.ts), a poll
+ * returns only what changed since a cursor, and a wallet just opened is not polled at once.
+ */
+export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';
+const DEFAULT_POLL_MAX_MS = 90 * 60_000;
 
 /** Since this patch the ledger is compared with the provider's balances at an interval. */
 export const RECONCILE_PATCH = 'wallet-reconcile';
@@ -56,9 +73,16 @@ export const NOT_FOUND_LIMIT = 3;
 export async function walletWorkflow(input: WalletInput): Promise<WalletResult> {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: Array<{ tx: Observation; via: SeenVia }> = [...(input.inbox ?? [])];
-  // A new run that carries nothing (just opened, started by a callback, or restarted after a
-  // termination) looks at the wallet's recent transactions straight away.
-  let pollDue = input.carried === undefined;
+  const quiet = patched(QUIET_POLLING_PATCH);
+  // A new run that carries nothing (started by a callback, or restarted after a termination) looks
+  // at the wallet's recent transactions straight away; one just opened has none.
+  let pollDue = input.carried === undefined && !(quiet && input.opened);
+  const timing = { intervalMs: input.pollIntervalMs, maxMs: input.pollMaxMs ?? DEFAULT_POLL_MAX_MS };
+  let pace: PollPace = { quietPolls: input.quietPolls ?? 0 };
+  let cursor = input.pollCursor ?? { since: 0, seen: [] };
+  const watch = walletWatch(input.walletId, timing);
+  // Cleared when the provider knows the wallet but does not list its transactions.
+  let listing = true;
   const resolving = new Set<string>();
   // A validly signed callback can name a wallet of another account (or none): its follower must
   // not poll a 404 for ever.
@@ -108,12 +132,30 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     { key: WalletId, value: input.walletId },
   ]);
 
-  void (async () => {
-    for (;;) {
-      await sleep(input.pollIntervalMs);
-      pollDue = true;
+  if (!quiet) {
+    void (async () => {
+      for (;;) {
+        await sleep(input.pollIntervalMs);
+        pollDue = true;
+      }
+    })();
+  }
+  // Until a poll is due, the watch has news, or a callback arrives.
+  const nextPollOrInbox = async () => {
+    if (quiet && listing) watch.ensure({ ...cursor, ...ledgerCursor(ledger) }, pace, hasPending(ledger));
+    await condition(() => inbox.length > 0 || pollDue || watch.ended);
+  };
+  // One poll now: what the provider lists that would change the ledger, oldest first.
+  const poll = async (): Promise<PollAnswer | 'failed'> => {
+    if (quiet) return listing ? polls.pollWalletTransactions(input.walletId, { ...cursor, ...ledgerCursor(ledger) }) : { changed: [], cursor };
+    try {
+      return { changed: [...(await legacyPolls.listWalletTransactions(input.walletId))].reverse(), cursor };
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      log.warn('polling the wallet failed; will poll again at the next interval', { error: err.cause?.message });
+      return isNotFound(err) ? { notFound: true } : 'failed';
     }
-  })();
+  };
 
   // A transfer-sourced deposit counts at once; whether it is interest is learnt in the background.
   const resolveTransfer = async (txId: string, transferId: string) => {
@@ -143,33 +185,38 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   resolveOutstanding();
 
   for (;;) {
-    await condition(() => inbox.length > 0 || pollDue);
+    await nextPollOrInbox();
 
-    if (pollDue) {
-      pollDue = false;
-      ledger.stats.polls += 1;
-      try {
-        const seen = await poller.listWalletTransactions(input.walletId);
-        notFoundInARow = 0;
-        // Oldest first, and only what would change the ledger: a poll is no callback.
-        for (const tx of [...seen].reverse()) {
-          const outcome = classify(ledger, tx);
-          if (outcome === 'new' || outcome === 'advanced') inbox.push({ tx, via: 'poll' });
-        }
-      } catch (err) {
-        if (!(err instanceof ActivityFailure)) throw err;
-        notFoundInARow = isNotFound(err) ? notFoundInARow + 1 : 0;
-        if (notFoundInARow >= NOT_FOUND_LIMIT && patched(UNKNOWN_WALLET_PATCH)) {
-          log.warn('the provider does not know this wallet; its follower ends', { walletId: input.walletId, polls: notFoundInARow });
-          upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
-          return { outcome: 'UNKNOWN_WALLET', walletId: input.walletId, callbacks: ledger.stats.callbacks };
-        }
-        log.warn('polling the wallet failed; will poll again at the next interval', { error: err.cause?.message });
-      }
+    const due = pollDue;
+    pollDue = false;
+    const answer = due ? await poll().finally(() => (ledger.stats.polls += 1)) : watch.take();
+    if (answer === 'failed') {
+      notFoundInARow = 0;
+      pace = afterPoll(pace, 0);
+    } else if (answer === undefined) {
+      // Woken by a callback alone.
+    } else if ('changed' in answer) {
+      notFoundInARow = 0;
+      cursor = answer.cursor;
+      // Only what would change the ledger: a poll is no callback.
+      const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx)));
+      for (const tx of found) inbox.push({ tx, via: 'poll' });
+      pace = afterPoll(pace, found.length);
+    } else if ('cannotList' in answer) {
+      listing = false;
+      log.warn('the provider does not list this wallet\'s transactions: polling stops; callbacks and reconciliation go on', { walletId: input.walletId });
+    } else if (++notFoundInARow >= NOT_FOUND_LIMIT && patched(UNKNOWN_WALLET_PATCH)) {
+      log.warn('the provider does not know this wallet; its follower ends', { walletId: input.walletId, polls: notFoundInARow });
+      upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
+      return { outcome: 'UNKNOWN_WALLET', walletId: input.walletId, callbacks: ledger.stats.callbacks };
     }
 
     while (inbox.length > 0) {
       const { tx, via } = inbox.shift()!;
+      if (via === 'callback' && quiet) {
+        pace = afterCallback();
+        watch.restartIfBackedOff();
+      }
       record(ledger, tx, via, undefined, transferIdFromSrn(tx.source));
     }
     pollsDone = ledger.stats.polls;
@@ -183,7 +230,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       // predate it from replaying this run, and runs started before it carry the first shape,
       // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
       patched(LEDGER_V2_PATCH);
-      await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox });
+      await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox, ...(quiet ? { quietPolls: pace.quietPolls, pollCursor: cursor } : {}) });
     }
   }
 }

@@ -22,7 +22,7 @@ export function createClients(client: Client, config: Config, claims: ClaimStore
   const taskQueue = config.temporal.taskQueue;
   const t = { ...config.processes.timing, ...timing };
   return {
-    wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: config.wallet.pollIntervalMs, reconcileIntervalMs: config.wallet.reconcileIntervalMs }),
+    wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: config.wallet.pollIntervalMs, pollMaxMs: config.wallet.pollMaxMs, reconcileIntervalMs: config.wallet.reconcileIntervalMs }),
     kyc: new KycClient(client, { taskQueue, claims, timing: t, maxAttemptsPerField: config.processes.kycMaxAttempts }),
     achFollowup: new AchFollowupClient(client, { taskQueue, claims, timing: t }),
     onboarding: new OnboardingClient(client, { taskQueue, timing: t }),

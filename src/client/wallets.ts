@@ -10,6 +10,8 @@ export interface WalletsClientOptions {
   pollIntervalMs: number;
   /** How often a wallet's workflow compares its ledger with the provider's balances. */
   reconcileIntervalMs?: number;
+  /** The longest wait between polls of a quiet wallet. */
+  pollMaxMs?: number;
 }
 
 /** What a backend service uses to open wallets and read them. */
@@ -24,7 +26,7 @@ export class WalletsClient {
    * opened under that name, and resolves when the provider has created it.
    */
   async open(input: { name: string; type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS'; notes?: string }): Promise<OpenWalletResult> {
-    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs, reconcileIntervalMs: this.opts.reconcileIntervalMs });
+    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs, pollMaxMs: this.opts.pollMaxMs, reconcileIntervalMs: this.opts.reconcileIntervalMs });
     if (!parsed.success) throw rejectInput(parsed.error.issues);
     const workflowId = openWalletWorkflowId(parsed.data.name);
     try {

@@ -20,6 +20,7 @@ const app = createIngress({
   maxBodyBytes: config.ingress.maxBodyBytes,
   walletPollIntervalMs: config.wallet.pollIntervalMs,
   walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
+  walletPollMaxMs: config.wallet.pollMaxMs,
   logger,
 });
 const inFlight = inFlightRequests(app.server);

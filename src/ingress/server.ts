@@ -31,6 +31,8 @@ export interface IngressOptions {
   walletPollIntervalMs: number;
   /** Reconciliation interval of wallet workflows that a callback starts. */
   walletReconcileIntervalMs?: number;
+  /** The longest wait between polls of a quiet wallet (WALLET_POLL_MAX). */
+  walletPollMaxMs?: number;
   /** How long to wait for Temporal before answering 503. */
   temporalTimeoutMs?: number;
   logger?: boolean | FastifyBaseLogger;
@@ -86,7 +88,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
             opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
               workflowId: walletWorkflowId(walletId),
               taskQueue: opts.taskQueue,
-              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs, ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}) }],
+              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs, ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}), ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}) }],
               signal: transactionSignal,
               signalArgs: [parsed.tx],
             }),

@@ -28,13 +28,15 @@ export function temporalAddress(): string {
   return address;
 }
 
-export async function startStack(opts: { pollIntervalMs?: number; runtime?: RuntimeOptions; tracing?: Tracing } = {}) {
+export async function startStack(opts: { pollIntervalMs?: number; pollMaxMs?: number; runtime?: RuntimeOptions; tracing?: Tracing } = {}) {
   if (!runtimeInstalled) {
     // Activity failures that tests provoke on purpose are logged as warnings; keep errors only.
     Runtime.install(opts.runtime ?? { logger: new DefaultLogger('ERROR') });
     runtimeInstalled = true;
   }
   const pollIntervalMs = opts.pollIntervalMs ?? 3_600_000;
+  // A quiet wallet's wait grows to a few intervals only, so that tests of polling stay short.
+  const pollMaxMs = opts.pollMaxMs ?? pollIntervalMs * 4;
   const apiKey = `AK-TEST-${randomUUID().slice(0, 8)}`;
   const secretKey = `SK-TEST-${randomUUID()}`;
   const sandbox = createSandbox({ apiKey, secretKey });
@@ -45,7 +47,7 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
   const payloadKey = randomBytes(32).toString('base64');
   const client: Client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
   const taskQueue = `test-${randomUUID()}`;
-  const ingress = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: pollIntervalMs });
+  const ingress = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: pollIntervalMs, walletPollMaxMs: pollMaxMs });
   await ingress.listen({ port: 0, host: '127.0.0.1' });
   const addr = ingress.server.address();
   const ingressUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -63,6 +65,7 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
     PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
     INGRESS_PUBLIC_URL: ingressUrl,
     WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
+    WALLET_POLL_MAX: `${pollMaxMs}ms`,
     PAYLOAD_ENCRYPTION_KEY: payloadKey,
     CLAIM_STORE_DIR: claimsDir,
     CLAIM_ENCRYPTION_KEY: claimKey,
@@ -82,7 +85,7 @@ export async function startStack(opts: { pollIntervalMs?: number; runtime?: Runt
     ...(opts.tracing ? { tracing: opts.tracing } : {}),
   });
   const running = worker.run();
-  const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
+  const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs, pollMaxMs });
 
   const { operator, op } = operatorCalls(sandboxUrl);
 

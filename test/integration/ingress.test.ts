@@ -148,7 +148,8 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
     const handle = stack.client.workflow.getHandle('wallet:WA_NOSUCHWALLET');
     assert.deepEqual(await handle.result(), { outcome: 'UNKNOWN_WALLET', walletId: 'WA_NOSUCHWALLET', callbacks: 1 });
     const { events } = await handle.fetchHistory();
-    const polls = (events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'listWalletTransactions');
+    // The first poll at once (a local activity's marker), then the watch's, each a not-found answer.
+    const polls = (events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' || e.activityTaskScheduledEventAttributes?.activityType?.name === 'watchWalletTransactions');
     assert.equal(polls.length, 3);
   });
 

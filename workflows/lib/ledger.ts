@@ -1,4 +1,5 @@
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
+import type { Observation, PollCursor } from '../../src/provider/transaction-observation.js';
 
 // A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
 // functions: the workflow carries the state across continue-as-new, and tests exercise the rules
@@ -11,13 +12,7 @@ import type { Transaction } from '../../src/provider/schemas/transaction.js';
 
 export type Kind = 'deposit' | 'interest' | 'transfer' | 'outgoing';
 
-/** What the ledger needs of a transaction; callbacks and polls are trimmed to it before history. */
-export type Observation = Pick<Transaction, 'id' | 'createdAt' | 'source' | 'dest' | 'currency' | 'amount' | 'status'> & { confirmedAt?: number | null };
-
-export function observe(tx: Observation): Observation {
-  const { id, createdAt, source, dest, currency, amount, status, confirmedAt } = tx;
-  return { id, createdAt, source, dest, currency, amount, status, confirmedAt: confirmedAt ?? null };
-}
+export { type Observation, observe } from '../../src/provider/transaction-observation.js';
 export type SeenVia = 'callback' | 'poll';
 
 export interface Entry {
@@ -285,4 +280,20 @@ function round(n: number): number {
 
 export function recent(state: LedgerState, limit = 50): Entry[] {
   return state.order.slice(-limit).reverse().map((id) => state.entries[id]!);
+}
+
+/** The ledger's part of a poll cursor: what is still open, and what recently ended unconfirmed. */
+export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'ended'> {
+  const open = table<string>();
+  const ended: string[] = [];
+  for (const e of Object.values(state.entries)) {
+    if (statusRank(e.status) < 2) open[e.id] = e.status;
+    else if (!isConfirmed(e.status)) ended.push(e.id);
+  }
+  return { open, ended };
+}
+
+/** Whether a transaction is still to settle: its confirmation is what a poll would look for. */
+export function hasPending(state: LedgerState): boolean {
+  return Object.values(state.entries).some((e) => statusRank(e.status) < 2);
 }

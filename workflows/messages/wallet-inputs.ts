@@ -9,6 +9,8 @@ export const walletInput = z.object({
   name: z.string().optional(),
   /** How often the provider is polled, so that a lost callback is still seen. */
   pollIntervalMs: z.number().int().min(100),
+  /** The longest wait between polls of a quiet wallet (WALLET_POLL_MAX); the default is 90 minutes. */
+  pollMaxMs: z.number().int().min(100).optional(),
   /** How often the ledger is compared with the provider's balances (WALLET_RECONCILE_INTERVAL). */
   reconcileIntervalMs: z.number().int().min(1_000).optional(),
   /** Continue-as-new once history reaches this many events (the server's suggestion also counts). */
@@ -21,6 +23,7 @@ export const openWalletInput = z.object({
   type: walletType.optional(),
   notes: z.string().max(2000).optional(),
   pollIntervalMs: z.number().int().min(100),
+  pollMaxMs: z.number().int().min(100).optional(),
   reconcileIntervalMs: z.number().int().min(1_000).optional(),
 });
 export type OpenWalletInput = z.infer<typeof openWalletInput>;

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
+import type { PollCursor } from '../../src/provider/transaction-observation.js';
 import type { Balance, Entry, LedgerState, LedgerStateV1, Observation } from '../lib/ledger.js';
 import type { Reconciliation } from '../lib/reconcile.js';
 
@@ -20,6 +21,12 @@ export type WalletInput = WalletInputFields & {
   /** Carried across continue-as-new; runs started before the ledger's version 2 carry the first shape. */
   carried?: LedgerState | LedgerStateV1;
   inbox?: Array<{ tx: Observation; via: 'callback' | 'poll' }>;
+  /** Set by the opening workflow: a wallet just created has nothing to poll for yet. */
+  opened?: boolean;
+  /** Carried across continue-as-new since wallet-quiet-polling: how quiet the wallet has been. */
+  quietPolls?: number;
+  /** Carried likewise: where polling stands (src/provider/transaction-observation.ts). */
+  pollCursor?: Pick<PollCursor, 'since' | 'seen'>;
 };
 
 export interface OpenWalletResult {

@@ -1,0 +1,67 @@
+import type { Transaction } from './schemas/transaction.js';
+
+// What a wallet's ledger needs of a transaction, and how a poll finds what changed since the
+// ledger last looked. Shared by the wallet workflow (which builds the cursor from its ledger) and
+// the poll activity (which filters the provider's answer with it), so that a poll that finds
+// nothing new writes almost nothing to history.
+
+/** What the ledger needs of a transaction; callbacks and polls are trimmed to it before history. */
+export type Observation = Pick<Transaction, 'id' | 'createdAt' | 'source' | 'dest' | 'currency' | 'amount' | 'status'> & { confirmedAt?: number | null };
+
+export function observe(tx: Observation): Observation {
+  const { id, createdAt, source, dest, currency, amount, status, confirmedAt } = tx;
+  return { id, createdAt, source, dest, currency, amount, status, confirmedAt: confirmedAt ?? null };
+}
+
+/**
+ * Where a wallet's polling stands, so that a poll returns only what could change the ledger. The
+ * first two fields come from the previous poll's page (`nextCursor`), the last two from the ledger.
+ * Every list is bounded by what is recent or unsettled, never by the wallet's age.
+ */
+export interface PollCursor {
+  /** Transactions created before this were in an earlier page, and were looked at then. */
+  since: number;
+  /** Ids of the previous page created at or after `since`. */
+  seen: string[];
+  /** Transactions the ledger holds as not yet settled, with the status it holds. */
+  open: Record<string, string>;
+  /** Recent transactions the ledger holds as ended other than confirmed (reversed, failed, …). */
+  ended: string[];
+}
+
+/**
+ * What a poll answers: what changed and the cursor's next page part; or that the provider does not
+ * know the wallet; or that it knows it but does not list its transactions (polling then stops).
+ */
+export type PollAnswer = { changed: Observation[]; cursor: Pick<PollCursor, 'since' | 'seen'> } | { notFound: true } | { cannotList: true };
+
+/**
+ * How far back a poll looks again past the newest transaction it saw: a transaction can show up in
+ * the provider's list a little after its createdAt (a list that lags, a clock that differs).
+ */
+export const POLL_LOOKBACK_MS = 3_600_000;
+
+const ENDED_UNCONFIRMED = new Set(['CANCELLED', 'FAILED', 'REVERSED', 'EXPIRED']);
+
+/**
+ * The observations in `page` that could change the ledger, oldest first: those not seen by an
+ * earlier poll, a new status of an open one, and one that ended other than confirmed that the
+ * ledger does not hold so (a late reversal). The rest the ledger already holds as it is.
+ */
+export function changedSince(page: readonly Observation[], cursor: PollCursor): Observation[] {
+  const seen = new Set(cursor.seen);
+  const ended = new Set(cursor.ended);
+  const changed = page.filter((tx) => {
+    if (Object.hasOwn(cursor.open, tx.id)) return cursor.open[tx.id] !== tx.status;
+    if (tx.createdAt >= cursor.since && !seen.has(tx.id)) return true;
+    return ENDED_UNCONFIRMED.has(tx.status) && !ended.has(tx.id);
+  });
+  return changed.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** The cursor's page part after a poll that saw `page`: it moves forward only. */
+export function nextCursor(page: readonly Observation[], previous: Pick<PollCursor, 'since' | 'seen'>): Pick<PollCursor, 'since' | 'seen'> {
+  const newest = Math.max(0, ...page.map((tx) => tx.createdAt));
+  const since = Math.max(previous.since, newest - POLL_LOOKBACK_MS);
+  return { since, seen: page.filter((tx) => tx.createdAt >= since).map((tx) => tx.id) };
+}

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { temporal } from '@temporalio/proto';
+import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { eventually, startStack, type Stack } from '../helpers/stack.js';
+
+// A quiet wallet costs little: no poll of a wallet just opened, polls that write nothing to
+// history at intervals that double up to WALLET_POLL_MAX, and activity that starts them over.
+// Read from the wallet's own history and pending activity, as an operator would in the UI.
+
+type Event = temporal.api.history.v1.IHistoryEvent;
+const INTERVAL = 200;
+const CEILING = 1_600;
+
+const ms = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) * 1000 + Math.round((d?.nanos ?? 0) / 1e6);
+/** The watches the wallet scheduled, with their retry policy's intervals. */
+const watches = (events: Event[]) =>
+  events.flatMap((e, at) => {
+    const a = e.activityTaskScheduledEventAttributes;
+    return a?.activityType?.name === 'watchWalletTransactions' ? [{ at, initial: ms(a.retryPolicy?.initialInterval), max: ms(a.retryPolicy?.maximumInterval), backoff: a.retryPolicy?.backoffCoefficient }] : [];
+  });
+
+describe('wallet: polling that costs what is needed', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ pollIntervalMs: INTERVAL, pollMaxMs: CEILING });
+  });
+  after(async () => stack?.stop());
+
+  const follow = (walletId: string) => {
+    const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    return {
+      handle,
+      events: async () => (await handle.fetchHistory()).events ?? [],
+      /** The watch's attempts so far and the history's length. */
+      progress: async () => {
+        const raw = (await handle.describe()).raw;
+        return { attempt: raw.pendingActivities?.[0]?.attempt ?? 0, historyLength: Number(raw.workflowExecutionInfo?.historyLength ?? 0) };
+      },
+    };
+  };
+
+  it('a quiet wallet is polled at intervals that double up to WALLET_POLL_MAX, and its polls write nothing to history', async () => {
+    const { walletId } = await stack.wallets.open({ name: `quiet-${Date.now()}` });
+    const w = follow(walletId);
+    const [watch] = await eventually(async () => {
+      const found = watches(await w.events());
+      assert.equal(found.length, 1);
+      return found;
+    });
+    assert.deepEqual({ initial: watch?.initial, max: watch?.max, backoff: watch?.backoff }, { initial: INTERVAL, max: CEILING, backoff: 2 });
+    const early = await eventually(async () => {
+      const p = await w.progress();
+      assert.ok(p.attempt >= 3, JSON.stringify(p));
+      return p;
+    });
+    // 800 + 1,600 + 1,600 ms later: three more polls, and not one more event.
+    const later = await eventually(async () => {
+      const p = await w.progress();
+      assert.ok(p.attempt >= early.attempt + 3, JSON.stringify(p));
+      return p;
+    }, 20_000);
+    assert.equal(later.historyLength, early.historyLength);
+    assert.equal((await w.handle.query(walletQuery)).stats.polls, 0, 'no poll completed: nothing was found, and a wallet just opened is not polled at once');
+  });
+
+  it('a deposit whose callback was lost is found by the next poll and counted once; the polls start over from the interval', async () => {
+    const { walletId } = await stack.wallets.open({ name: `lost-${Date.now()}` });
+    const w = follow(walletId);
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 3));
+    await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
+    await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
+    const state = await eventually(async () => {
+      const s = await w.handle.query(walletQuery);
+      assert.deepEqual(s.balances.BTC, { confirmed: 0.75, pending: 0 });
+      return s;
+    }, 20_000);
+    assert.equal(state.stats.recoveredByPoll, 1);
+    assert.equal(state.stats.callbacks, 0);
+    const all = watches(await w.events());
+    assert.equal(all.length, 2, 'a new watch after the one that found the deposit');
+    assert.equal(all[1]!.initial, INTERVAL);
+  });
+
+  it('a callback starts a watch that has backed off over from the interval, and its deposit counts once', async () => {
+    const { walletId } = await stack.wallets.open({ name: `woken-${Date.now()}` });
+    const w = follow(walletId);
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 4), 20_000);
+    await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
+    await eventually(async () => assert.deepEqual((await w.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }));
+    const events = await eventually(async () => {
+      const events = await w.events();
+      assert.equal(watches(events).length, 2);
+      return events;
+    });
+    assert.ok(events.some((e) => e.activityTaskCancelRequestedEventAttributes), 'the backed-off watch was cancelled');
+    assert.equal(watches(events)[1]!.initial, INTERVAL);
+    // The new watch finds the deposit counted already: it keeps polling, and nothing is counted twice.
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 3));
+    const s = await w.handle.query(walletQuery);
+    assert.deepEqual({ callbacks: s.stats.callbacks, recoveredByPoll: s.stats.recoveredByPoll, confirmed: s.balances.BTC?.confirmed }, { callbacks: 1, recoveredByPoll: 0, confirmed: 0.25 });
+  });
+});

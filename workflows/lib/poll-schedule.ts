@@ -1,0 +1,45 @@
+// When a wallet's workflow next asks the provider for its transactions. Polling only recovers
+// callbacks that were lost, so a quiet wallet is asked less and less often: the wait doubles after
+// every poll that found nothing, from the configured interval up to its ceiling. Activity makes a
+// lost callback likely again, so a callback or a poll that found something starts over from the
+// interval, and while a transaction is pending the wait stays short (at most PENDING_FACTOR
+// intervals) so that its confirmation is seen soon even if its callback is lost.
+
+export interface PollTiming {
+  /** The shortest wait, after activity (WALLET_POLL_INTERVAL). */
+  intervalMs: number;
+  /** The longest wait, once the wallet is quiet (WALLET_POLL_MAX). */
+  maxMs: number;
+}
+
+/** Polls in a row that found nothing, carried across continue-as-new. */
+export interface PollPace {
+  quietPolls: number;
+}
+
+export const PENDING_FACTOR = 8;
+
+/** The longest wait: the ceiling, or a few intervals while a transaction is pending. */
+export function pollCeiling(timing: PollTiming, pending: boolean): number {
+  return Math.max(timing.intervalMs, pending ? Math.min(timing.maxMs, timing.intervalMs * PENDING_FACTOR) : timing.maxMs);
+}
+
+export function pollDelay(timing: PollTiming, pace: PollPace, pending: boolean): number {
+  // 2 ** 40 intervals is past any ceiling: the exponent is capped so the product stays finite.
+  return Math.min(pollCeiling(timing, pending), timing.intervalMs * 2 ** Math.min(pace.quietPolls, 40));
+}
+
+/** After a poll: found something, start over; found nothing, wait longer next time. */
+export function afterPoll(pace: PollPace, found: number): PollPace {
+  return { quietPolls: found > 0 ? 0 : pace.quietPolls + 1 };
+}
+
+/** After a callback: the provider is active, so a lost callback is likely again soon. */
+export function afterCallback(): PollPace {
+  return { quietPolls: 0 };
+}
+
+/** Provider calls a day that polling costs a wallet that stays quiet, once its wait is at the ceiling. */
+export function quietCallsPerDay(timing: PollTiming): number {
+  return 86_400_000 / Math.max(timing.intervalMs, timing.maxMs);
+}
