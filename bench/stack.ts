@@ -73,7 +73,9 @@ export async function stackFigures(say: (line: string) => void): Promise<{ serve
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
       CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
     });
-    const provider = providerFromConfig(config);
+    // Every provider call the worker makes, by endpoint: what polling costs is counted, not inferred.
+    const calls = new Map<string, number>();
+    const provider = providerFromConfig(config, { onCall: ({ endpoint }) => void calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1) });
     const { worker, connection: workerConnection } = await createWorker({ config, provider, workflowBundlePath: bundlePath, extraActivities: { echo: async (v: string) => v } });
     const running = worker.run();
     cleanups.push(async () => {
@@ -148,7 +150,7 @@ export async function stackFigures(say: (line: string) => void): Promise<{ serve
 
     // 4. What an idle wallet costs a day: provider calls and history, from a run whose poll
     // interval is scaled down (a simulated day of minutes), scaled back to a real day.
-    figures.push(...(await idleWalletCost({ client, wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: IDLE_SIM_POLL_MS }), say })));
+    figures.push(...(await idleWalletCost({ client, calls, wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: IDLE_SIM_POLL_MS, pollMaxMs: IDLE_SIM_POLL_MS * SCALE_MAX, reconcileIntervalMs: IDLE_SIM_POLL_MS * SCALE_RECONCILE }), say })));
 
     return { server, figures };
   } finally {
@@ -157,9 +159,14 @@ export async function stackFigures(say: (line: string) => void): Promise<{ serve
   }
 }
 
-/** The configured default poll interval (1 minute) against the interval of the simulated run. */
+/**
+ * The defaults (WALLET_POLL_INTERVAL 1 minute, WALLET_POLL_MAX 90 minutes, WALLET_RECONCILE_INTERVAL
+ * 6 hours) scaled down together: a simulated minute is IDLE_SIM_POLL_MS.
+ */
 const REAL_POLL_MS = 60_000;
-const IDLE_SIM_POLL_MS = 250;
+const IDLE_SIM_POLL_MS = 100;
+const SCALE_MAX = 90;
+const SCALE_RECONCILE = 360;
 
 async function memoryPerWallet(ctx: { address: string; bundlePath: string; config: ReturnType<typeof loadConfig>; client: ReturnType<typeof clientFor>; say: (l: string) => void }): Promise<Figure> {
   const N = 200;
@@ -194,35 +201,32 @@ async function memoryPerWallet(ctx: { address: string; bundlePath: string; confi
   }
 }
 
-async function idleWalletCost(ctx: { client: ReturnType<typeof clientFor>; wallets: WalletsClient; say: (l: string) => void }): Promise<Figure[]> {
+async function idleWalletCost(ctx: { client: ReturnType<typeof clientFor>; calls: Map<string, number>; wallets: WalletsClient; say: (l: string) => void }): Promise<Figure[]> {
   const K = 5;
-  const simulatedMs = 15_000;
-  ctx.say(`idle wallets: ${K} wallets, polled every ${IDLE_SIM_POLL_MS} ms for ${simulatedMs / 1000} s (a day at 1 minute is ${(86_400_000 / REAL_POLL_MS) * IDLE_SIM_POLL_MS / 1000} s)`);
+  // Past the first quiet "day"'s ramp (1 + 2 + … + 64 simulated minutes, then the ceiling), a
+  // window of quiet, counted as provider calls and history bytes, scaled back to a real day.
+  const rampMs = 140 * IDLE_SIM_POLL_MS;
+  const windowMs = 60_000;
+  const simDay = (86_400_000 / REAL_POLL_MS) * IDLE_SIM_POLL_MS;
+  ctx.say(`idle wallets: ${K} wallets, a simulated day of ${simDay / 1000} s; ${rampMs / 1000} s of ramp, then ${windowMs / 1000} s measured`);
   const opened = await Promise.all(Array.from({ length: K }, () => ctx.wallets.open({ name: `idle-${randomUUID()}` })));
   const measure = async () => {
-    let polls = 0;
     let bytes = 0;
-    for (const w of opened) {
-      const handle = ctx.client.workflow.getHandle(walletWorkflowId(w.walletId));
-      polls += (await handle.query(walletQuery)).stats.polls;
-      bytes += Number((await handle.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
-    }
-    return { polls, bytes };
+    for (const w of opened) bytes += Number((await ctx.client.workflow.getHandle(walletWorkflowId(w.walletId)).describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
+    const calls = (ctx.calls.get('list wallet transactions') ?? 0) + (ctx.calls.get('read wallet') ?? 0);
+    return { calls, bytes };
   };
-  // From the first quiet moment on: opening is not idling.
-  await new Promise((r) => setTimeout(r, 1_000));
+  await new Promise((r) => setTimeout(r, rampMs));
   const before = await measure();
   const started = performance.now();
-  await new Promise((r) => setTimeout(r, simulatedMs));
+  await new Promise((r) => setTimeout(r, windowMs));
   const after = await measure();
-  const elapsed = performance.now() - started;
-  // Every duration of the wallet's polling scales with its interval: a simulated ms is REAL/SIM real ms.
-  const realDays = (elapsed * (REAL_POLL_MS / IDLE_SIM_POLL_MS)) / 86_400_000;
+  const realDays = (performance.now() - started) / simDay;
   for (const w of opened) await ctx.client.workflow.getHandle(walletWorkflowId(w.walletId)).terminate('bench done').catch(() => {});
-  const callsPerDay = (after.polls - before.polls) / K / realDays;
+  const callsPerDay = (after.calls - before.calls) / K / realDays;
   const kbPerDay = (after.bytes - before.bytes) / K / realDays / 1024;
   return [
-    { name: 'provider calls per idle wallet per day (polling at the default 1 minute), vs the goal of 24', unit: 'calls/day', product: callsPerDay, yardstick: 24, goal: 1, lowerIsBetter: true, absolute: true },
+    { name: 'provider calls per idle wallet per day after its first quiet day (polls and reconciliation at the defaults), vs the goal of 24', unit: 'calls/day', product: callsPerDay, yardstick: 24, goal: 1, lowerIsBetter: true, absolute: true },
     { name: 'history written per idle wallet per day, vs 24 empty polls of 1 KB', unit: 'KB/day', product: kbPerDay, yardstick: 24, goal: 1, lowerIsBetter: true, absolute: true },
   ];
 }

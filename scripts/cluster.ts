@@ -35,7 +35,7 @@ const description = {
 };
 writeFileSync(join(dir, 'cluster.json'), JSON.stringify(description, null, 2), { mode: 0o600 });
 say(`Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${description.temporal.postgres})`);
-say(`Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl})`);
+say(`Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`);
 say(`sandbox provider   ${product.sandboxUrl}`);
 say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks; metrics at /metrics)`);
 say(`worker metrics     ${product.workerMetrics.join(', ')}; health ${product.workerHealth.join(', ')}`);

@@ -49,7 +49,7 @@ async function main(config: Config): Promise<void> {
 
   // The codec server holds the payload key: loopback only, for the Web UI in this machine's browser.
   const codecUrl = `http://127.0.0.1:${config.codecServer.port}`;
-  const problem = codecAccessProblem(config.codecServer, config.codecServer.host);
+  const problem = codecAccessProblem(config.codecServer, config.codecServer.host, { embedded: config.temporal.embedded });
   if (problem) throw new ConfigError(problem);
   const codecServer = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
   await codecServer.listen({ port: config.codecServer.port, host: config.codecServer.host });

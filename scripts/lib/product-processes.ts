@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
@@ -35,6 +36,8 @@ export interface ProductCluster {
   workerMetrics: string[];
   workerHealth: string[];
   codecUrl: string;
+  /** CODEC_SERVER_TOKEN of this cluster's codec server: the CLI's --codec-auth, the browser's sign-in at /session. */
+  codecToken: string;
   uiUrl: string;
   prometheusUrl: string;
   taskQueue: string;
@@ -115,7 +118,9 @@ export async function startProduct(opts: { dir: string; temporalAddress: string;
     }
     const uiUrl = `http://127.0.0.1:${uiPort}`;
     const codecUrl = `http://127.0.0.1:${codecPort}`;
-    running.push(await startProcess(node('codec-server', 'src/temporal/codec-server-main.ts', { PAYLOAD_ENCRYPTION_KEY: payloadKey, TEMPORAL_ADDRESS: opts.temporalAddress, CODEC_SERVER_PORT: String(codecPort), CODEC_SERVER_ALLOWED_ORIGINS: uiUrl, LOG_LEVEL: 'info' }, dir, 'codec server listening')));
+    // Not the embedded stack: the codec server wants a token, and the browser a session (/session).
+    const codecToken = randomBytes(24).toString('hex');
+    running.push(await startProcess(node('codec-server', 'src/temporal/codec-server-main.ts', { PAYLOAD_ENCRYPTION_KEY: payloadKey, TEMPORAL_ADDRESS: opts.temporalAddress, CODEC_SERVER_PORT: String(codecPort), CODEC_SERVER_ALLOWED_ORIGINS: uiUrl, CODEC_SERVER_TOKEN: codecToken, LOG_LEVEL: 'info' }, dir, 'codec server listening')));
 
     // The Web UI with the configuration file its image uses (config/docker.yaml of its module).
     const ui = await goTool(TOOLS.ui, log);
@@ -124,7 +129,7 @@ export async function startProduct(opts: { dir: string; temporalAddress: string;
       command: ui,
       args: ['--root', uiSource(), '--config', 'config', '--env', 'docker', 'start'],
       cwd: join(dir, 'temporal-ui'),
-      env: { PATH: process.env.PATH ?? '', TEMPORAL_ADDRESS: opts.temporalAddress, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_CODEC_ENDPOINT: codecUrl, TEMPORAL_CORS_ORIGINS: uiUrl, TEMPORAL_DEFAULT_NAMESPACE: opts.namespace },
+      env: { PATH: process.env.PATH ?? '', TEMPORAL_ADDRESS: opts.temporalAddress, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_CODEC_ENDPOINT: codecUrl, TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true', TEMPORAL_CORS_ORIGINS: uiUrl, TEMPORAL_DEFAULT_NAMESPACE: opts.namespace },
       log: join(dir, 'logs', 'temporal-ui.log'),
     };
     running.push(await startProcess(uiSpec));
@@ -146,6 +151,7 @@ export async function startProduct(opts: { dir: string; temporalAddress: string;
       workerMetrics: [`127.0.0.1:${m1}`, `127.0.0.1:${m2}`],
       workerHealth: [`http://127.0.0.1:${h1}/health`, `http://127.0.0.1:${h2}/health`],
       codecUrl,
+      codecToken,
       uiUrl,
       prometheusUrl: prometheus.url,
       taskQueue,

@@ -8,14 +8,14 @@ import { codecAccessProblem, createCodecServer } from './codec-server.js';
 // Temporal CLI (--codec-endpoint, --codec-auth). It holds the payload key.
 const config = startupConfig('codec-server');
 const logger = createLogger({ service: 'codec-server', level: config.telemetry.logLevel });
-const problem = codecAccessProblem(config.codecServer, config.codecServer.host);
+const problem = codecAccessProblem(config.codecServer, config.codecServer.host, { embedded: config.temporal.embedded });
 if (problem) {
   logger.fatal(problem);
   throw new ConfigError(problem);
 }
 const app = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
 await app.listen({ port: config.codecServer.port, host: config.codecServer.host });
-logger.info({ host: config.codecServer.host, port: config.codecServer.port, token: config.codecServer.token ? 'required' : 'none (Web UI origin only)', allowedOrigins: config.codecServer.allowedOrigins }, 'codec server listening');
+logger.info({ host: config.codecServer.host, port: config.codecServer.port, token: config.codecServer.token ? 'required (bearer, or a browser session from /session)' : 'none (embedded stack: the Web UI by its origin)', allowedOrigins: config.codecServer.allowedOrigins }, 'codec server listening');
 const stop = () => void app.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

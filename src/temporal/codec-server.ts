@@ -1,5 +1,5 @@
 import type { Payload } from '@temporalio/common';
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { EncryptionCodec } from './codec.js';
@@ -33,12 +33,33 @@ export interface CodecAccess {
   token?: string;
 }
 
+const SESSION_COOKIE = 'payflows_codec_session';
+const SESSION_MS = 8 * 3_600_000;
+
+/** A browser session's cookie value: its expiry and a MAC of it under the token (never the token itself). */
+function sessionValue(token: string, expires: number): string {
+  return `${expires}.${createHmac('sha256', token).update(`codec-session:${expires}`).digest('hex')}`;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function validSession(token: string, cookieHeader: string | undefined, now = Date.now()): boolean {
+  const value = (cookieHeader ?? '').split(/;\s*/).find((c) => c.startsWith(`${SESSION_COOKIE}=`))?.slice(SESSION_COOKIE.length + 1) ?? '';
+  const expires = Number(value.split('.')[0]);
+  return Number.isSafeInteger(expires) && expires > now && sameSecret(value, sessionValue(token, expires));
+}
+
 /**
- * Who may have payloads decrypted: a caller with the bearer token, or, with no token configured
- * (the embedded stack only: see codecAccessProblem), a browser on the Web UI's origin. Both only
- * under an allowed Host. Exposed for tests.
+ * Who may have payloads decrypted: a caller with the bearer token or a browser signed in at
+ * /session (its cookie), or, with no token configured (the embedded stack only: see
+ * codecAccessProblem), a browser on the Web UI's origin. All only under an allowed Host, and a
+ * browser only from an allowed Origin. Exposed for tests.
  */
-export function authorised(access: CodecAccess, headers: { host?: string; origin?: string; authorization?: string }): { ok: true } | { ok: false; status: 401 | 403; error: string } {
+export function authorised(access: CodecAccess, headers: { host?: string; origin?: string; authorization?: string; cookie?: string }): { ok: true } | { ok: false; status: 401 | 403; error: string } {
   if (!headers.host || !access.allowedHosts.includes(headers.host.toLowerCase())) {
     return { ok: false, status: 403, error: `Host ${headers.host ?? '(none)'} is not one this codec server answers to; set CODEC_SERVER_ALLOWED_HOSTS` };
   }
@@ -47,23 +68,28 @@ export function authorised(access: CodecAccess, headers: { host?: string; origin
   }
   if (access.token) {
     const given = /^bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1] ?? '';
-    const a = Buffer.from(given);
-    const b = Buffer.from(access.token);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) return { ok: false, status: 401, error: 'a bearer token is required: Authorization: Bearer <CODEC_SERVER_TOKEN>' };
-    return { ok: true };
+    if (sameSecret(given, access.token) || validSession(access.token, headers.cookie)) return { ok: true };
+    return { ok: false, status: 401, error: 'a credential is required: Authorization: Bearer <CODEC_SERVER_TOKEN>, or sign this browser in at /session' };
   }
   if (!headers.origin) return { ok: false, status: 401, error: 'no token is configured, so only the Web UI (an allowed Origin) may call; set CODEC_SERVER_TOKEN for other callers' };
   return { ok: true };
 }
 
-/** Why a codec server could not start with this access where it listens; undefined when it can. */
-export function codecAccessProblem(access: CodecAccess & { publishedOnLoopback?: boolean }, host: string): string | undefined {
-  // In a container, the server listens on every interface of the container while its port is
-  // published on the host's loopback alone (compose): the operator says so explicitly.
-  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost' || access.publishedOnLoopback === true;
-  if (!loopback && !access.token) return `CODEC_SERVER_HOST=${host} is reachable from other machines: set CODEC_SERVER_TOKEN (e.g. \`openssl rand -hex 32\`) so that only holders of the token can decrypt payloads`;
+/**
+ * Why a codec server could not start with this access where it listens; undefined when it can.
+ * Without a token only the embedded stack's, on loopback, may run: there the Web UI is let in by
+ * its Origin, which any local process could forge, so nowhere else.
+ */
+export function codecAccessProblem(access: CodecAccess & { publishedOnLoopback?: boolean }, host: string, opts: { embedded: boolean }): string | undefined {
+  if (access.token) return undefined;
+  const make = 'set CODEC_SERVER_TOKEN (e.g. `openssl rand -hex 32`): the CLI passes it with --codec-auth "Bearer <token>", and an operator signs the browser in once at <codec server>/session (the Web UI sends the session with TEMPORAL_CODEC_INCLUDE_CREDENTIALS=true)';
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  if (!loopback) return `CODEC_SERVER_HOST=${host} is reachable from other machines${access.publishedOnLoopback ? ' and processes' : ''}: ${make}`;
+  if (!opts.embedded) return `this codec server decrypts the payloads of a Temporal server it did not start: ${make}`;
   return undefined;
 }
+
+const page = (body: string) => `<!doctype html><meta charset="utf-8"><title>payflows codec server</title><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body>`;
 
 export function createCodecServer(codec: EncryptionCodec, access: CodecAccess): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
@@ -77,8 +103,30 @@ export function createCodecServer(codec: EncryptionCodec, access: CodecAccess): 
       reply.header('vary', 'origin');
     }
     if (req.method === 'OPTIONS') return reply.code(204).send();
-    const verdict = authorised(access, { host: req.headers.host, origin, authorization: req.headers.authorization });
+    if (req.url === '/session') return;
+    const verdict = authorised(access, { host: req.headers.host, origin, authorization: req.headers.authorization, cookie: req.headers.cookie });
     if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
+  });
+
+  // Signing a browser in: the token once, in a form on the codec server's own page; the answer is
+  // a session cookie (HttpOnly, SameSite=Strict: the UI on the same host sends it, other sites do not).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => done(null, new URLSearchParams(body as string)));
+  const ownOrigin = (origin: string | undefined, hostHeader: string | undefined) => !origin || origin === `http://${hostHeader}` || origin === `https://${hostHeader}`;
+  app.get('/session', async (req, reply) => {
+    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase())) return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
+    const form = access.token
+      ? '<form method="post" action="/session"><label>CODEC_SERVER_TOKEN <input type="password" name="token" autofocus></label> <button>Sign in</button></form>'
+      : '<p>No CODEC_SERVER_TOKEN is configured: the Web UI is let in by its origin (the embedded stack only).</p>';
+    return reply.type('text/html').send(page(`<h1>Codec server</h1><p>Sign this browser in to see payloads decoded in the Temporal Web UI for ${SESSION_MS / 3_600_000} hours.</p>${form}`));
+  });
+  app.post('/session', async (req, reply) => {
+    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase())) return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
+    if (!ownOrigin(req.headers.origin, req.headers.host)) return reply.code(403).send({ error: 'a browser is signed in from this codec server\'s own page only' });
+    const given = req.body instanceof URLSearchParams ? (req.body.get('token') ?? '') : '';
+    if (!access.token || !sameSecret(given, access.token)) return reply.code(401).type('text/html').send(page('<p>That is not the codec server\'s token. <a href="/session">Try again</a>.</p>'));
+    const expires = Date.now() + SESSION_MS;
+    reply.header('set-cookie', `${SESSION_COOKIE}=${sessionValue(access.token, expires)}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MS / 1000}`);
+    return reply.type('text/html').send(page('<p>Signed in: the Web UI shows payloads decoded in this browser. You can close this page.</p>'));
   });
   for (const op of ['encode', 'decode'] as const) {
     app.post(`/${op}`, async (req, reply) => {

@@ -95,13 +95,11 @@ describe('payload encryption', () => {
     }
   });
 
-  it('will not listen off loopback without a token', () => {
-    assert.match(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '0.0.0.0') ?? '', /CODEC_SERVER_TOKEN/);
-    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [], token: 'x'.repeat(32) }, '0.0.0.0'), undefined);
-    // Published on the host's loopback only (a container's port, compose): said explicitly, it may run without a token.
-    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [], publishedOnLoopback: true }, '0.0.0.0'), undefined);
+  it('will not listen off loopback without a token; CODEC_SERVER_PUBLISHED_ON_LOOPBACK is read strictly', () => {
+    assert.match(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '0.0.0.0', { embedded: true }) ?? '', /CODEC_SERVER_TOKEN/);
+    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [], token: 'x'.repeat(32) }, '0.0.0.0', { embedded: false }), undefined);
     assert.equal(loadConfig({ CODEC_SERVER_PUBLISHED_ON_LOOPBACK: 'true' }).codecServer.publishedOnLoopback, true);
     assert.throws(() => loadConfig({ CODEC_SERVER_PUBLISHED_ON_LOOPBACK: 'yes' }), /CODEC_SERVER_PUBLISHED_ON_LOOPBACK=/);
-    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '127.0.0.1'), undefined);
+    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '127.0.0.1', { embedded: true }), undefined);
   });
 });

@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { createWalletActivities } from '../../activities/wallets.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import { createWallet } from '../../src/provider/endpoints.js';
+import type { PollAnswer } from '../../src/provider/transaction-observation.js';
 import { MASTER, startSandbox } from '../helpers/sandbox.js';
 
 // The wallet's poll activities against the sandbox: what an attempt of the watch does, and how a
@@ -54,7 +55,7 @@ describe('wallet activities: the watch and the poll', () => {
     const { watchWalletTransactions } = activities(sb.url);
     await assert.rejects(new MockActivityEnvironment({ attempt: 2 }).run(watchWalletTransactions, wallet.id, cursor, false), benign);
     await sb.op('POST', `/sandbox/wallets/${wallet.id}/deposits`, { currency: 'BTC', amount: 0.5, confirmed: true });
-    const answer = await new MockActivityEnvironment({ attempt: 3 }).run(watchWalletTransactions, wallet.id, cursor, false);
+    const answer: PollAnswer = await new MockActivityEnvironment({ attempt: 3 }).run(watchWalletTransactions, wallet.id, cursor, false);
     assert.ok('changed' in answer);
     assert.deepEqual(answer.changed.map((t) => ({ amount: t.amount, status: t.status })), [{ amount: 0.5, status: 'CONFIRMED' }]);
   });
