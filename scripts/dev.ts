@@ -4,7 +4,7 @@ import pretty from 'pino-pretty';
 import { createIngress } from '../src/ingress/server.js';
 import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
-import { providerCredentials } from '../src/required-settings.js';
+import { providerCredentials, requireSettings } from '../src/required-settings.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
 import type { DevServer } from '../src/temporal/dev-server.js';
 import { codecFromConfig } from '../src/temporal/codec.js';
@@ -34,6 +34,9 @@ async function shutdown(code: number): Promise<never> {
 }
 
 async function main(config: Config): Promise<void> {
+  // The ingress started here refuses, like `npm run ingress`, to verify callbacks with the
+  // sandbox's published secret against a Temporal server it did not start.
+  requireSettings(config, 'ingress');
   // First, before anything (the SDK-download path included) creates a Runtime. This script owns
   // the shutdown order (worker, ingress, sandbox, server): no SDK signal handlers.
   // Logs in a readable form for people (the processes on their own write JSON lines).

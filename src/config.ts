@@ -168,8 +168,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.INGRESS_MAX_BODY_BYTES,
       requestTimeoutMs: e.INGRESS_REQUEST_TIMEOUT,
       maxConnections: e.INGRESS_MAX_CONNECTIONS,
-      /** Newest first; the provider's secret key alone outside a rotation. */
-      callbackSecrets: list(e.PROVIDER_CALLBACK_SECRETS) ?? (e.PROVIDER_SECRET_KEY ? [e.PROVIDER_SECRET_KEY] : sandbox ? [SANDBOX_CREDENTIALS.secretKey] : []),
+      /**
+       * Newest first; the provider's secret key alone outside a rotation. The sandbox's published
+       * secret only for the embedded stack: with it, anyone could signal a real cluster's workflows.
+       */
+      callbackSecrets: list(e.PROVIDER_CALLBACK_SECRETS) ?? (e.PROVIDER_SECRET_KEY ? [e.PROVIDER_SECRET_KEY] : sandbox && temporal.address === undefined ? [SANDBOX_CREDENTIALS.secretKey] : []),
       shutdownGraceMs: e.INGRESS_SHUTDOWN_GRACE,
     },
     worker: {

@@ -14,7 +14,8 @@ const HOW = {
   PROVIDER_SECRET_KEY: 'the secret key paired with PROVIDER_API_KEY; it signs requests and verifies callbacks',
   PROVIDER_ACCOUNT_ID: "your merchant account's id (AC_…), as the provider shows it",
   INGRESS_PUBLIC_URL: "the https address at which the provider reaches this deployment's ingress (the load balancer in front of it)",
-  PROVIDER_CALLBACK_SECRETS: 'or PROVIDER_SECRET_KEY: the secret key(s) the provider signs callbacks with',
+  PROVIDER_CALLBACK_SECRETS:
+    "or PROVIDER_SECRET_KEY: the secret key the provider signs callbacks with, from the provider's dashboard (both keys, newest first and comma-separated, during a rotation); against a sandbox, the secret key it was started with",
   CLAIM_ENCRYPTION_KEY:
     'make it once with `openssl rand -base64 32` and give the same value to every worker and backend client that shares the claim store; back it up: without it no stored claim can be read',
   PAYLOAD_ENCRYPTION_KEY:
@@ -33,7 +34,9 @@ export function missingSettings(config: Config, role: ProcessRole): SettingName[
     if (!config.provider.accountId) missing.push('PROVIDER_ACCOUNT_ID');
     if (!config.ingress.publicUrl) missing.push('INGRESS_PUBLIC_URL');
   }
-  if (role === 'ingress' && real && config.ingress.callbackSecrets.length === 0) missing.push('PROVIDER_CALLBACK_SECRETS');
+  // Empty unless set, except for the embedded stack's sandbox (src/config.ts): a real provider or
+  // a real cluster both need the secret.
+  if (role === 'ingress' && config.ingress.callbackSecrets.length === 0) missing.push('PROVIDER_CALLBACK_SECRETS');
   if (!config.payloads.key && !config.payloads.mayCreateKeyFile && !existsSync(config.payloads.keyFile)) missing.push('PAYLOAD_ENCRYPTION_KEY');
   if ((role === 'worker' || role === 'client') && !claimKeyAvailable(config)) missing.push('CLAIM_ENCRYPTION_KEY');
   return missing;

@@ -55,7 +55,8 @@ describe('safe configuration', () => {
     const keyFile = join(dir(), 'payload.key');
     const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_KEY_FILE: keyFile, CLAIM_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: dir() });
     assert.equal(c.temporal.embedded, false);
-    for (const role of ['worker', 'ingress', 'client', 'codec-server'] as const) assert.deepEqual(missingSettings(c, role), ['PAYLOAD_ENCRYPTION_KEY'], role);
+    for (const role of ['worker', 'client', 'codec-server'] as const) assert.deepEqual(missingSettings(c, role), ['PAYLOAD_ENCRYPTION_KEY'], role);
+    assert.deepEqual(missingSettings(c, 'ingress'), ['PROVIDER_CALLBACK_SECRETS', 'PAYLOAD_ENCRYPTION_KEY'], 'and the callback secret (see below)');
     assert.throws(() => requireSettings(c, 'client'), /Temporal is at temporal\.example:7233[\s\S]*PAYLOAD_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/);
     assert.throws(() => codecFromConfig(c.payloads), /PAYLOAD_ENCRYPTION_KEY is not set/);
     assert.ok(!existsSync(keyFile), 'no key file was made');
@@ -65,12 +66,36 @@ describe('safe configuration', () => {
     assert.equal(codecFromConfig(c.payloads).keyId, codecFromConfig({ key: KEY, previousKeys: [], keyFile: '/nonexistent', mayCreateKeyFile: false }).keyId);
   });
 
+  it("pointed at a Temporal server it did not start, the ingress never verifies callbacks with the sandbox's published secret", () => {
+    // No PROVIDER_BASE_URL: the sandbox's secret would be the only thing between anyone and the
+    // workflows of a real cluster, since that secret is published.
+    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY });
+    assert.deepEqual(c.ingress.callbackSecrets, []);
+    assert.deepEqual(missingSettings(c, 'ingress'), ['PROVIDER_CALLBACK_SECRETS']);
+    assert.throws(() => requireSettings(c, 'ingress'), (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /The ingress refuses to start: Temporal is at temporal\.example:7233, a server this process did not start/);
+      assert.match(err.message, /\n  PROVIDER_CALLBACK_SECRETS: or PROVIDER_SECRET_KEY: .*dashboard/);
+      return true;
+    });
+    // The same from a profile file.
+    const file = join(dir(), 'temporal.toml');
+    writeFileSync(file, '[profile.default]\naddress = "cloud.example:7233"\n');
+    const fromFile = loadConfig({ TEMPORAL_CONFIG_FILE: file, PAYLOAD_ENCRYPTION_KEY: KEY });
+    assert.deepEqual(fromFile.ingress.callbackSecrets, []);
+    assert.deepEqual(missingSettings(fromFile, 'ingress'), ['PROVIDER_CALLBACK_SECRETS']);
+    // Given, the secret verifies callbacks; the embedded stack keeps the sandbox's own.
+    assert.deepEqual(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, PROVIDER_SECRET_KEY: 'SK-SANDBOX-OWN' }).ingress.callbackSecrets, ['SK-SANDBOX-OWN']);
+    assert.deepEqual(missingSettings(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, PROVIDER_CALLBACK_SECRETS: 'SK-B,SK-A' }), 'ingress'), []);
+    assert.deepEqual(loadConfig({}).ingress.callbackSecrets, [SANDBOX_CREDENTIALS.secretKey]);
+  });
+
   it('pointed at a Temporal server it did not start, the claim store keeps no key of its own: CLAIM_ENCRYPTION_KEY for workers and clients', () => {
     const claims = dir();
     const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: claims });
     assert.deepEqual(missingSettings(c, 'worker'), ['CLAIM_ENCRYPTION_KEY']);
     assert.deepEqual(missingSettings(c, 'client'), ['CLAIM_ENCRYPTION_KEY']);
-    assert.deepEqual(missingSettings(c, 'ingress'), [], 'the ingress holds no claim');
+    assert.deepEqual(missingSettings(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: claims, PROVIDER_SECRET_KEY: 'SK-A' }), 'ingress'), [], 'the ingress holds no claim');
     assert.throws(() => requireSettings(c, 'worker'), /CLAIM_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/);
     assert.throws(() => claimStoreFromConfig(c), /CLAIM_ENCRYPTION_KEY is not set/);
     assert.ok(!existsSync(join(claims, '.claim-key')), 'no key was made');
@@ -125,4 +150,13 @@ describe('safe configuration', () => {
       assert.ok(!existsSync(keyFile));
     });
   }
+
+  it('`src/ingress/main.ts` pointed at a Temporal server it did not start refuses to start without the callback secret, even against the sandbox', () => {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: dir(), TEMPORAL_ADDRESS: '127.0.0.1:1', PAYLOAD_ENCRYPTION_KEY: KEY };
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], { env, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 78, run.stderr);
+    assert.match(run.stderr, /The ingress refuses to start: Temporal is at 127\.0\.0\.1:1/);
+    assert.match(run.stderr, /PROVIDER_CALLBACK_SECRETS: or PROVIDER_SECRET_KEY/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  });
 });
