@@ -1,4 +1,3 @@
-import { Connection } from '@temporalio/client';
 import { Runtime } from '@temporalio/worker';
 import pretty from 'pino-pretty';
 import { createIngress } from '../src/ingress/server.js';
@@ -9,7 +8,7 @@ import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
 import type { DevServer } from '../src/temporal/dev-server.js';
 import { codecFromConfig } from '../src/temporal/codec.js';
 import { codecAccessProblem, createCodecServer } from '../src/temporal/codec-server.js';
-import { clientFor } from '../src/temporal/connection.js';
+import { connectClient } from '../src/temporal/connection.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { assertPortFree } from '../src/temporal/ports.js';
 import { createWorker } from '../worker/create-worker.js';
@@ -72,9 +71,9 @@ async function main(config: Config): Promise<void> {
     stops.push(() => sandbox!.close());
   }
 
-  const connection = await Connection.connect({ address });
-  stops.push(() => connection.close());
-  const client = clientFor(connection, config);
+  // As every other process connects (the worker below included): TLS, API key and gRPC metadata apply.
+  const client = await connectClient(config);
+  stops.push(() => client.connection.close());
   const ingress = createIngress({
     client,
     taskQueue: config.temporal.taskQueue,
