@@ -17,6 +17,26 @@ export { AchFollowupClient, CheckoutClient, KycClient, OnboardingClient, Provisi
 export { type ClaimStore, ClaimIntegrityError, LocalClaimStore } from '../claims/store.js';
 export { ConfigError, loadConfig } from '../config.js';
 
+// What a backend passes to the processes and gets back from them, by name (types only: the
+// workflows' messages are defined once, in workflows/messages/, and shared with the workers).
+export type { ClaimRef, TimingInput } from '../../workflows/messages/common.js';
+export type { PutOptions } from '../claims/store.js';
+export type { Drift, OpenWalletResult, Reconciliation, WalletView } from '../../workflows/messages/wallet.js';
+export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from '../../workflows/lib/ledger.js';
+export type { KycField, KycOutcome, KycResult, KycStage, KycState } from '../../workflows/messages/kyc.js';
+export type { KycReason, Provide } from '../../workflows/lib/kyc-reasons.js';
+export type { AchFollowupInput, AchOutcome, AchResult, AchStage, AchState, SourceOfFunds } from '../../workflows/messages/ach-followup.js';
+export type { OnboardingInput, OnboardingOutcome, OnboardingResult, OnboardingStage, OnboardingState, UserStatus } from '../../workflows/messages/onboarding.js';
+export type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutStage, CheckoutState, HostedPage, PurchaseRedirect } from '../../workflows/messages/checkout.js';
+export type { ProvisioningOutcome, ProvisioningResult, ProvisioningStage, ProvisioningState } from '../../workflows/messages/provisioning.js';
+export type { Limits } from '../provider/schemas/limits.js';
+/** What `wallets.open()` takes. */
+export type OpenWalletRequest = Parameters<WalletsClient['open']>[0];
+/** What `provisioning.start()` takes (the secret in clear: the client stores it as a claim). */
+export type ProvisioningRequest = Parameters<ProvisioningClient['start']>[0];
+/** A file for `kyc.submitDocument()`: its bytes, MIME type and, optionally, document type and side. */
+export type KycDocumentFile = Parameters<KycClient['submitDocument']>[2];
+
 /** Every process client, configured from the environment (see README "Configuration"). */
 export function createClients(client: Client, config: Config, claims: ClaimStore, timing: TimingInput = {}) {
   const taskQueue = config.temporal.taskQueue;

@@ -36,10 +36,14 @@ export function sendError(reply: FastifyReply, err: SandboxError, status = err.s
   return reply.code(status).type('application/json').send(err.toBody());
 }
 
-/** What the web framework refused before a route ran, with its status and the provider's body. */
-const FRAMEWORK_ERRORS: Record<string, { field: string; message: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { field: 'Content-Type', message: 'send Content-Type: application/json (or the file\'s MIME type for a document)' },
-  FST_ERR_CTP_EMPTY_TYPE: { field: 'Content-Type', message: 'a request with a body needs a Content-Type header' },
+/**
+ * What the web framework refused before a route ran, with the provider's body and the framework's
+ * status, except where the contract names one: a Content-Type refusal is a ValidationException,
+ * 400 (open-points "Errors"), as the routes answer an unsupported type, never the framework's 415.
+ */
+const FRAMEWORK_ERRORS: Record<string, { field: string; message: string; status?: number }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { field: 'Content-Type', message: 'send Content-Type: application/json (or the file\'s MIME type for a document)', status: statusByErrorType.ValidationException },
+  FST_ERR_CTP_EMPTY_TYPE: { field: 'Content-Type', message: 'a request with a body needs a Content-Type header', status: statusByErrorType.ValidationException },
   FST_ERR_CTP_BODY_TOO_LARGE: { field: 'body', message: 'the body is too large' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { field: 'Content-Length', message: 'Content-Length does not match the body' },
   FST_ERR_BAD_URL: { field: 'url', message: 'the URL is malformed (check its percent-encoding)' },
@@ -50,7 +54,7 @@ export function sendFrameworkError(reply: FastifyReply, err: unknown): FastifyRe
   const e = err as { code?: string; statusCode?: number; message?: string };
   const known = e.code ? FRAMEWORK_ERRORS[e.code] : undefined;
   const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
-  if (known) return sendError(reply, validationError(known.field, known.message, ''), status);
+  if (known) return sendError(reply, validationError(known.field, known.message, ''), known.status ?? status);
   if (status < 500) return sendError(reply, new SandboxError('ValidationException', e.message ?? 'bad request'), status);
   reply.log.error(err);
   return sendError(reply, new SandboxError('UnknownException', 'The sandbox failed to handle the request'), 500);

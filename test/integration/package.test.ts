@@ -14,6 +14,27 @@ import { startStack, type Stack } from '../helpers/stack.js';
 
 const README = readFileSync('README.md', 'utf8');
 const EXAMPLE = /<!-- package-example:start -->\n```js\n([\s\S]*?)```\n<!-- package-example:end -->/.exec(README)?.[1];
+// The provider client's example: type-checked only (it needs the provider's credentials, which it leaves to the reader).
+const PROVIDER_EXAMPLE = /<!-- provider-example:start -->\n```ts\n([\s\S]*?)```\n<!-- provider-example:end -->/.exec(README)?.[1];
+const PROVIDER_EXAMPLE_GIVENS = 'declare const baseUrl: string;\ndeclare const apiKey: string;\ndeclare const secretKey: string;\n';
+// A backend names what it passes to the processes and gets back, importing the types from payflows/client.
+const NAMED_TYPES = `import type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutState, ConnectedClients, KycOutcome, KycState, OnboardingResult, OpenWalletResult, OpenWalletRequest, Reconciliation, TimingInput, WalletView } from 'payflows/client';
+
+export const order: Omit<CheckoutInput, 'timing'> = { orderRef: 'order-1', sourceAmount: 25, sourceCurrency: 'USD', destCurrency: 'BTC', dest: 'wallet:WA_1' };
+export const outcomes: Array<CheckoutOutcome | KycOutcome> = ['OVER_LIMIT', 'ATTEMPTS_EXHAUSTED'];
+export const timing: TimingInput = { pollInitialMs: 1_000 };
+export const request: OpenWalletRequest = { name: 'user-4711', type: 'SAVINGS' };
+export async function read(c: ConnectedClients, walletId: string) {
+  const opened: OpenWalletResult = await c.wallets.open(request);
+  const view: WalletView = await c.wallets.state(walletId);
+  const checked: Reconciliation = await c.wallets.reconcile(walletId);
+  const kyc: KycState = await c.kyc.state('AC_1');
+  const state: CheckoutState = await c.checkout.state(order.orderRef);
+  const result: CheckoutResult = await c.checkout.result(order.orderRef);
+  const onboarded: OnboardingResult = await c.onboarding.result('user-1');
+  return { opened, confirmed: view.balances['BTC']?.confirmed, drift: checked.drift, fields: kyc.fields.map((f) => f.reason?.message), state: state.stage, reason: result.failureReason, limits: onboarded.limits };
+}
+`;
 // The stack runs in this process: a consumer runs beside it, never blocking its event loop.
 const run = async (file: string, args: string[], opts: { cwd: string; env: Record<string, string> }) => (await promisify(execFile)(file, args, { ...opts, encoding: 'utf8', timeout: 60_000 })).stdout;
 const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd, stdio: 'pipe', encoding: 'utf8' });
@@ -55,6 +76,10 @@ describe('the package, installed from its tarball', () => {
   it('the README has the example, importing the package by its documented entry point', () => {
     assert.ok(EXAMPLE, 'README.md has a package-example block');
     assert.match(EXAMPLE, /from 'payflows\/client'/);
+    assert.ok(PROVIDER_EXAMPLE, 'README.md has a provider-example block');
+    assert.match(PROVIDER_EXAMPLE, /from 'payflows\/provider'/);
+    // The exports map refuses deep paths (ERR_PACKAGE_PATH_NOT_EXPORTED): no example may use one.
+    assert.doesNotMatch(README, /from 'payflows\/(?!(client|provider|ingress|worker)')/);
   });
 
   it('a plain JavaScript ES-module project runs the example', async () => {
@@ -74,7 +99,7 @@ describe('the package, installed from its tarball', () => {
     }
   });
 
-  it('a strict TypeScript project type-checks the example and runs it', async () => {
+  it('a strict TypeScript project type-checks the examples and the types a backend names, and runs the example', async () => {
     const project = join(root, 'ts');
     mkdirSync(project);
     const versions = JSON.parse(readFileSync('package.json', 'utf8')) as { devDependencies: Record<string, string> };
@@ -85,6 +110,8 @@ describe('the package, installed from its tarball', () => {
     );
     npm(['install', tarball, `typescript@${versions.devDependencies.typescript}`, `@types/node@${versions.devDependencies['@types/node']}`], project);
     writeFileSync(join(project, 'example.ts'), EXAMPLE!);
+    writeFileSync(join(project, 'provider-example.ts'), PROVIDER_EXAMPLE_GIVENS + PROVIDER_EXAMPLE!);
+    writeFileSync(join(project, 'named-types.ts'), NAMED_TYPES);
     // skipLibCheck as most projects set it: @temporalio/common's declarations import the
     // untyped `ms` package. The example's use of payflows' declarations is checked strictly.
     await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: project, env: consumerEnv() }).catch((err: { stdout?: string }) => assert.fail(`tsc: ${err.stdout}`));

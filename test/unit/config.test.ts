@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { connectClients } from '../../src/client/connect.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { parseDuration } from '../../src/duration.js';
 
@@ -31,6 +35,21 @@ describe('configuration', () => {
         return true;
       }, name);
     }
+  });
+
+  it('connectClients() pointed at a Temporal server it did not start refuses, before connecting, without PAYLOAD_ENCRYPTION_KEY, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-connect-'));
+    const keyFile = join(dir, 'payload.key');
+    // Nothing listens on port 1: had it tried to connect, the error would be a connection failure.
+    const env = { TEMPORAL_ADDRESS: '127.0.0.1:1', PAYLOAD_KEY_FILE: keyFile, CLAIM_STORE_DIR: join(dir, 'claims'), CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+    await assert.rejects(connectClients({ env }), (err: unknown) => {
+      assert.ok(err instanceof ConfigError, String(err));
+      assert.match(err.message, /^The client refuses to start: Temporal is at 127\.0\.0\.1:1, a server this process did not start/);
+      assert.match(err.message, /\n  PAYLOAD_ENCRYPTION_KEY: \S/);
+      assert.doesNotMatch(err.message, /CLAIM_ENCRYPTION_KEY/, 'only what is missing is named');
+      return true;
+    });
+    assert.ok(!existsSync(keyFile), 'no payload key of its own was made');
   });
 
   it('parses durations and refuses nonsense', () => {

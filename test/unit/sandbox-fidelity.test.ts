@@ -138,9 +138,26 @@ describe('sandbox fidelity: HTTP as HTTP allows, errors as the provider answers 
     const s = signed('/v2/wallets', body);
     for (const headers of [{ ...s.headers }, { ...s.headers, 'content-type': '' }]) {
       const r = await raw('POST', s.path, headers, Buffer.from(body));
-      assert.ok(r.status >= 400 && r.status < 500, `${r.status}`);
+      // A ValidationException is 400 (open-points "Errors"), not the web framework's 415.
+      assert.equal(r.status, 400, r.text);
       const b = providerBody(r.json, 'ValidationException');
       assert.match(`${b.problematicField} ${b.message}`, /Content-Type|body/);
+    }
+    assert.equal(Object.keys(t.state.wallets).length, before);
+  });
+
+  it('a JSON body sent as text/plain (or another type than application/json): 400, the provider\'s ValidationException naming Content-Type and the type sent, and nothing is created', async () => {
+    const before = Object.keys(t.state.wallets).length;
+    const body = JSON.stringify({ name: 'plain' });
+    for (const type of ['text/plain', 'Text/Plain; charset=utf-8', 'application/x-www-form-urlencoded']) {
+      const s = signed('/v2/wallets', body);
+      const r = await raw('POST', s.path, { ...s.headers, 'content-type': type }, Buffer.from(body));
+      assert.equal(r.status, 400, `${type}: ${r.text}`);
+      const b = providerBody(r.json, 'ValidationException');
+      assert.equal(b.transient, false, type);
+      assert.equal(b.problematicField, 'Content-Type', type);
+      assert.equal(b.problematicValue, type.split(';')[0]!.toLowerCase());
+      assert.match(b.message, /application\/json/, type);
     }
     assert.equal(Object.keys(t.state.wallets).length, before);
   });
