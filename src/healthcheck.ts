@@ -1,14 +1,36 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 
 // The image's HEALTHCHECK: asks the process in the same container for its health and exits 0 or
-// 1. HEALTHCHECK_URL says where; by default the worker's (WORKER_HEALTH_PORT), else the
-// ingress's (INGRESS_PORT) /health.
+// 1. HEALTHCHECK_URL says where; by default the /health of the command that the container runs
+// (its first process's, tini's arguments): the worker's on WORKER_HEALTH_PORT (the image sets
+// one), the ingress's on INGRESS_PORT. The image's environment holds both, so it cannot decide.
 
-/** Where the health of the process is asked. */
-export function healthcheckUrl(env: Record<string, string | undefined>): string {
-  return env.HEALTHCHECK_URL ?? (env.WORKER_HEALTH_PORT ? `http://127.0.0.1:${env.WORKER_HEALTH_PORT}/health` : `http://127.0.0.1:${env.INGRESS_PORT ?? '4020'}/health`);
+const WORKER = /(^|\/)worker\/main\.[jt]s$/;
+const INGRESS = /(^|\/)src\/ingress\/main\.[jt]s$/;
+
+/** Where the health of the process that runs `command` is asked. */
+export function healthcheckUrl(command: readonly string[], env: Record<string, string | undefined>): string {
+  if (env.HEALTHCHECK_URL) return env.HEALTHCHECK_URL;
+  const worker = env.WORKER_HEALTH_PORT ? `http://127.0.0.1:${env.WORKER_HEALTH_PORT}/health` : undefined;
+  const ingress = `http://127.0.0.1:${env.INGRESS_PORT ?? '4020'}/health`;
+  if (command.some((arg) => WORKER.test(arg))) {
+    if (!worker) throw new Error('the worker serves no /health: set WORKER_HEALTH_PORT (or HEALTHCHECK_URL)');
+    return worker;
+  }
+  if (command.some((arg) => INGRESS.test(arg))) return ingress;
+  // No known command (outside a container, PID 1 is the system's): the environment alone.
+  return worker ?? ingress;
+}
+
+/** The command line of the container's first process; empty where it cannot be read. */
+function containerCommand(): string[] {
+  try {
+    return readFileSync('/proc/1/cmdline', 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
 }
 
 async function check(url: string): Promise<never> {
@@ -27,4 +49,13 @@ async function check(url: string): Promise<never> {
 }
 
 // Run as a script (the HEALTHCHECK); imported, it only lends healthcheckUrl to the tests.
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await check(healthcheckUrl(process.env));
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  let url: string;
+  try {
+    url = healthcheckUrl(containerCommand(), process.env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  await check(url);
+}

@@ -4,6 +4,8 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { SERVER_VERSION, UI_VERSION } from '../../scripts/lib/go-tools.js';
 import { POSTGRES_MAJOR } from '../../scripts/lib/postgres.js';
+import { loadConfig } from '../../src/config.js';
+import { healthcheckUrl } from '../../src/healthcheck.js';
 import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server.js';
 import { allSearchAttributes } from '../../src/temporal/search-attributes.js';
 
@@ -20,11 +22,16 @@ type Service = {
   volumes?: string[];
   depends_on?: Record<string, { condition: string }> | string[];
   stop_grace_period?: string;
+  healthcheck?: { disable?: boolean };
 };
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const s = compose.services;
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)?.[1]);
+// The final stage's environment and command: what a container of the image starts with.
+const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+const imageEnv = Object.fromEntries([...runtimeStage.matchAll(/^ENV (\w+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+const imageCmd = JSON.parse(/^CMD (\[.*\])$/m.exec(runtimeStage)![1]!) as string[];
 
 describe('docker-compose.yml and the Dockerfile', () => {
   it("runs Temporal on PostgreSQL with Temporal's maintained images at the versions tested here, no auto-setup", () => {
@@ -102,6 +109,28 @@ describe('docker-compose.yml and the Dockerfile', () => {
     assert.ok(seconds(s.worker!.stop_grace_period!) > seconds(s.worker!.environment!.WORKER_SHUTDOWN_GRACE!) + 5);
     assert.ok(seconds(s.ingress!.stop_grace_period!) > seconds(s.ingress!.environment!.INGRESS_SHUTDOWN_GRACE!));
     assert.ok(s.worker!.volumes!.some((v) => v.startsWith('claims:')), 'the claim store is a volume the workers share');
+  });
+
+  it("the image's HEALTHCHECK asks the /health of the process that the container runs, on the port it serves it on", () => {
+    const containers: Array<[string, string[], Record<string, string>]> = [["the image's default command", imageCmd, imageEnv]];
+    for (const [name, svc] of Object.entries(s)) if (svc.build === '.' && !svc.healthcheck?.disable) containers.push([name, svc.command as string[], { ...imageEnv, ...svc.environment }]);
+    assert.deepEqual(containers.map(([n]) => n).sort(), ['ingress', "the image's default command", 'worker'], 'the others serve no /health and say so (healthcheck: disable)');
+    for (const [name, command, env] of containers) {
+      // Only the settings that place /health: the rest are compose's ${…} placeholders.
+      const config = loadConfig(Object.fromEntries(Object.entries(env).filter(([k]) => /^(WORKER_HEALTH_|INGRESS_PORT$)/.test(k))));
+      const worker = command.at(-1) === 'dist/worker/main.js';
+      assert.ok(worker || command.at(-1) === 'dist/src/ingress/main.js', name);
+      assert.ok(!worker || config.worker.health, `${name}: the worker serves /health only with WORKER_HEALTH_PORT`);
+      const url = new URL(healthcheckUrl(command, env));
+      assert.equal(url.host, `127.0.0.1:${worker ? config.worker.health!.port : config.ingress.port}`, name);
+      assert.equal(url.pathname, '/health');
+    }
+    // Under tini or docker-init, the command is further along PID 1's arguments; HEALTHCHECK_URL
+    // wins; without a known command (outside a container) the environment decides, as before.
+    assert.equal(healthcheckUrl(['/sbin/docker-init', '--', '/usr/bin/tini', '--', 'node', 'dist/src/ingress/main.js'], { ...imageEnv, INGRESS_PORT: '8080' }), 'http://127.0.0.1:8080/health');
+    assert.equal(healthcheckUrl(imageCmd, { ...imageEnv, HEALTHCHECK_URL: 'http://127.0.0.1:1/ready' }), 'http://127.0.0.1:1/ready');
+    assert.throws(() => healthcheckUrl(imageCmd, {}), /WORKER_HEALTH_PORT/);
+    assert.equal(healthcheckUrl(['/sbin/init'], { INGRESS_PORT: '4021' }), 'http://127.0.0.1:4021/health');
   });
 
   it('the image: multi-stage on a pinned Node LTS, production dependencies only, non-root, tini, a HEALTHCHECK', () => {
