@@ -8,7 +8,6 @@ import {
   metricMeter,
   patched,
   proxyActivities,
-  proxyLocalActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -19,6 +18,8 @@ import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js
 import { BalanceDrift, ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { balances, classify, emptyLedger, fromCarried, hasPending, ledgerCursor, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
+import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
+import { LEDGER_V2_PATCH, QUIET_POLLING_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
 import type { PollAnswer } from '../src/provider/transaction-observation.js';
 import { findDrift } from './lib/reconcile.js';
@@ -28,45 +29,15 @@ import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInp
 // callback or by polling, is counted once, in order of status (pending, then confirmed);
 // interest payouts are recognised through the transfer they come from.
 
-/** Since this patch the carried ledger keeps settled records with amounts (workflows/lib/ledger.ts). */
-export const LEDGER_V2_PATCH = 'wallet-ledger-v2';
-
-/** The provider answered 404: the wallet is not this account's (or no longer exists). */
-function isNotFound(err: ActivityFailure): boolean {
-  const details = err.cause instanceof ApplicationFailure ? err.cause.details : undefined;
-  return (details?.[0] as { status?: number } | undefined)?.status === 404;
-}
-
-// Neither a poll nor a transfer lookup may hold up callbacks: both are bounded and tried again
-// later (the next poll, the next interval) when the provider is unwell. A poll is a short read
-// whose answer is small: a local activity, recorded as one marker instead of a round of events.
-const polls = proxyLocalActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
-});
-/** How runs started before QUIET_POLLING_PATCH poll: a regular activity, the whole page. */
-const legacyPolls = proxyActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
-});
+// A transfer lookup may not hold up callbacks: bounded, and tried again at the next run.
 const lookups = proxyActivities<WalletActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
 });
 
-/**
- * Since this patch a wallet polls less the quieter it is (workflows/lib/poll-schedule.ts), a poll
- * returns only what changed since a cursor, and a wallet just opened is not polled at once.
- */
-export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';
 const DEFAULT_POLL_MAX_MS = 90 * 60_000;
-
-/** Since this patch the ledger is compared with the provider's balances at an interval. */
-export const RECONCILE_PATCH = 'wallet-reconcile';
 const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
 
-/** Since this patch a follower ends when the provider says, poll after poll, that the wallet does not exist. */
-export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
 /** Not-found answers in a row after which the wallet is taken for one this account does not have. */
 export const NOT_FOUND_LIMIT = 3;
 
@@ -132,30 +103,14 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     { key: WalletId, value: input.walletId },
   ]);
 
-  if (!quiet) {
-    void (async () => {
-      for (;;) {
-        await sleep(input.pollIntervalMs);
-        pollDue = true;
-      }
-    })();
-  }
+  if (!quiet) legacyPollTimer(input.pollIntervalMs, () => (pollDue = true));
   // Until a poll is due, the watch has news, or a callback arrives.
   const nextPollOrInbox = async () => {
     if (quiet && listing) watch.ensure({ ...cursor, ...ledgerCursor(ledger) }, pace, hasPending(ledger));
     await condition(() => inbox.length > 0 || pollDue || watch.ended);
   };
   // One poll now: what the provider lists that would change the ledger, oldest first.
-  const poll = async (): Promise<PollAnswer | 'failed'> => {
-    if (quiet) return listing ? polls.pollWalletTransactions(input.walletId, { ...cursor, ...ledgerCursor(ledger) }) : { changed: [], cursor };
-    try {
-      return { changed: [...(await legacyPolls.listWalletTransactions(input.walletId))].reverse(), cursor };
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      log.warn('polling the wallet failed; will poll again at the next interval', { error: err.cause?.message });
-      return isNotFound(err) ? { notFound: true } : 'failed';
-    }
-  };
+  const poll = async (): Promise<PollAnswer | 'failed'> => (listing ? pollNow(input.walletId, quiet, { ...cursor, ...ledgerCursor(ledger) }) : { changed: [], cursor });
 
   // A transfer-sourced deposit counts at once; whether it is interest is learnt in the background.
   const resolveTransfer = async (txId: string, transferId: string) => {

@@ -5,6 +5,7 @@ import { INTEREST_PAYMENTS_SRN } from '../../src/provider/srn.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
+import { LEDGER_V2_PATCH } from '../../workflows/lib/wallet-patches.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
@@ -213,7 +214,8 @@ describe('wallet: continue-as-new keeps the state', () => {
     // The first run carried the ledger's second shape behind its patch: the marker precedes the
     // continue-as-new, so a worker without the change cannot take the run up.
     const events = (await stack.client.workflow.getHandle(walletWorkflowId(walletId), firstRun).fetchHistory()).events ?? [];
-    const marker = events.findIndex((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' || e.markerRecordedEventAttributes?.markerName === 'deprecated_patch');
+    const patchId = (e: (typeof events)[number]) => Buffer.from(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data ?? []).toString();
+    const marker = events.findIndex((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' && patchId(e).includes(LEDGER_V2_PATCH));
     const canEvent = events.findIndex((e) => e.workflowExecutionContinuedAsNewEventAttributes);
     assert.ok(marker >= 0 && marker < canEvent, `patch marker at ${marker}, continue-as-new at ${canEvent}`);
     await latest.terminate('test done');

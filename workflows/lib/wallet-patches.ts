@@ -1,0 +1,15 @@
+// The wallet workflow's patches, oldest first. Wallet workflows never finish: each patch stays
+// until every wallet has continued-as-new on code that has it (see the README's "Changing a
+// workflow"), and the histories in test/histories prove that runs from before each still replay.
+
+/** The carried ledger keeps settled records with amounts (workflows/lib/ledger.ts, version 2). */
+export const LEDGER_V2_PATCH = 'wallet-ledger-v2';
+/** The ledger is compared with the provider's balances at an interval. */
+export const RECONCILE_PATCH = 'wallet-reconcile';
+/** A follower ends when the provider says, poll after poll, that the wallet does not exist. */
+export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
+/**
+ * A wallet polls less the quieter it is (workflows/lib/poll-schedule.ts, lib/wallet-watch.ts), a
+ * poll returns only what changed since a cursor, and a wallet just opened is not polled at once.
+ */
+export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';

@@ -1,0 +1,46 @@
+import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import type { WalletActivities } from '../../activities/wallets.js';
+import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
+
+// One poll of a wallet now, as the wallet's workflow makes it: since the patch
+// wallet-quiet-polling a local activity with a cursor; before it (runs that started earlier) a
+// regular activity that lists the whole page, and a timer every interval that makes it due.
+
+// A poll is a short read whose answer is small: a local activity, recorded as one marker instead
+// of a round of events. Bounded: the next poll comes anyway.
+const polls = proxyLocalActivities<WalletActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+const legacyPolls = proxyActivities<WalletActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+/** The provider answered 404: the wallet is not this account's (or no longer exists). */
+function isNotFound(err: ActivityFailure): boolean {
+  const details = err.cause instanceof ApplicationFailure ? err.cause.details : undefined;
+  return (details?.[0] as { status?: number } | undefined)?.status === 404;
+}
+
+export async function pollNow(walletId: string, quiet: boolean, cursor: PollCursor): Promise<PollAnswer | 'failed'> {
+  if (quiet) return polls.pollWalletTransactions(walletId, cursor);
+  try {
+    // Newest first from the provider: oldest first into the ledger.
+    return { changed: [...(await legacyPolls.listWalletTransactions(walletId))].reverse(), cursor };
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('polling the wallet failed; will poll again at the next interval', { error: err.cause?.message });
+    return isNotFound(err) ? { notFound: true } : 'failed';
+  }
+}
+
+/** Before wallet-quiet-polling: a poll is due every interval, whatever happened. */
+export function legacyPollTimer(intervalMs: number, due: () => void): void {
+  void (async () => {
+    for (;;) {
+      await sleep(intervalMs);
+      due();
+    }
+  })();
+}
