@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { ProvisioningClient } from '../../src/client/provisioning.js';
@@ -19,6 +19,37 @@ import { kill, spawnWorker } from '../helpers/worker-process.js';
 async function health(port: number): Promise<{ status: number; body: { status: string; state: string; temporal: string } }> {
   const res = await request(`http://127.0.0.1:${port}/health`);
   return { status: res.statusCode, body: (await res.body.json()) as { status: string; state: string; temporal: string } };
+}
+
+/**
+ * A TCP door to the run's Temporal server, that a test can shut (the open connections reset, new
+ * ones refused) and open again: a Temporal that stops answering, without stopping the shared one.
+ */
+async function temporalDoor(target: string) {
+  const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+  let open = true;
+  const sockets = new Set<Socket>();
+  const server = createServer((inbound) => {
+    if (!open) return void inbound.destroy();
+    const outbound = connect(port, host);
+    for (const socket of [inbound, outbound]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        inbound.destroy();
+        outbound.destroy();
+      });
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const shut = () => {
+    open = false;
+    for (const socket of sockets) socket.destroy();
+  };
+  return { address: `127.0.0.1:${(server.address() as { port: number }).port}`, shut, reopen: () => void (open = true), close: () => (shut(), server.close()) };
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -72,6 +103,26 @@ describe('graceful shutdown', () => {
       assert.equal((await provisioning.result(clientRef)).outcome, 'CREATED');
     } finally {
       await kill(worker);
+    }
+  });
+
+  it("a worker whose Temporal stops answering says so: 503 with the reason within the check's deadline, 200 again once it answers", async () => {
+    const door = await temporalDoor(stack.workerEnv.TEMPORAL_ADDRESS);
+    const healthPort = await freePort();
+    const worker = await spawnWorker({ ...stack.workerEnv, TEMPORAL_ADDRESS: door.address, TEMPORAL_TASK_QUEUE: `unreachable-${randomUUID()}`, WORKER_HEALTH_PORT: String(healthPort) });
+    const ok = { status: 200, body: { status: 'ok', state: 'RUNNING', temporal: 'connected' } };
+    try {
+      assert.deepEqual(await health(healthPort), ok);
+      door.shut();
+      const asked = Date.now();
+      assert.deepEqual(await health(healthPort), { status: 503, body: { status: 'unavailable', state: 'RUNNING', temporal: 'unreachable' } });
+      // Below the HEALTHCHECK script's 3 s: an orchestrator hears the reason, not a timeout.
+      assert.ok(Date.now() - asked < 3_000, `answered in ${Date.now() - asked} ms`);
+      door.reopen();
+      await eventually(async () => assert.deepEqual(await health(healthPort), ok), 30_000, 200);
+    } finally {
+      await kill(worker);
+      door.close();
     }
   });
 
