@@ -23,6 +23,25 @@ export default tseslint.config(
     },
   },
   {
+    // Imports flow with the data: callback → ingress → signal → workflow → activity → provider
+    // client. Outside workflows/, only the messages (the contract shared with the clients) are
+    // imported from it, types included.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/*', '!**/workflows/messages', '**/workflows/*/*', '!**/workflows/messages/*'],
+              message: 'Only workflows/messages (the shared contract) is imported outside workflows/: move what is shared to src/ or to the messages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -21,10 +21,9 @@ export { ConfigError, loadConfig } from '../config.js';
 // workflows' messages are defined once, in workflows/messages/, and shared with the workers).
 export type { ClaimRef, TimingInput } from '../../workflows/messages/common.js';
 export type { PutOptions } from '../claims/store.js';
-export type { Drift, OpenWalletResult, Reconciliation, WalletView } from '../../workflows/messages/wallet.js';
-export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from '../../workflows/lib/ledger.js';
+export type { Balance, Drift, Entry, EntryKind, LedgerStats, OpenWalletResult, Reconciliation, SeenVia, WalletView } from '../../workflows/messages/wallet.js';
 export type { KycField, KycOutcome, KycResult, KycStage, KycState } from '../../workflows/messages/kyc.js';
-export type { KycReason, Provide } from '../../workflows/lib/kyc-reasons.js';
+export type { KycReason, Provide } from '../../workflows/messages/kyc.js';
 export type { AchFollowupInput, AchOutcome, AchResult, AchStage, AchState, SourceOfFunds } from '../../workflows/messages/ach-followup.js';
 export type { OnboardingInput, OnboardingOutcome, OnboardingResult, OnboardingStage, OnboardingState, UserStatus } from '../../workflows/messages/onboarding.js';
 export type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutStage, CheckoutState, HostedPage, PurchaseRedirect } from '../../workflows/messages/checkout.js';

@@ -1,7 +1,6 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { openWalletInput } from '../../workflows/messages/wallet-inputs.js';
-import { type OpenWalletResult, openWalletWorkflowId, type Reconciliation, reconcileUpdate, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
-import type { openWalletWorkflow } from '../../workflows/open-wallet.js';
+import { type OpenWalletResult, type OpenWalletWorkflow, openWalletWorkflowId, type Reconciliation, reconcileUpdate, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { ProcessNotFoundError, rejectInput } from './errors.js';
 
 export interface WalletsClientOptions {
@@ -30,7 +29,7 @@ export class WalletsClient {
     if (!parsed.success) throw rejectInput(parsed.error.issues);
     const workflowId = openWalletWorkflowId(parsed.data.name);
     try {
-      const handle = await this.client.workflow.start<typeof openWalletWorkflow>('openWalletWorkflow', {
+      const handle = await this.client.workflow.start<OpenWalletWorkflow>('openWalletWorkflow', {
         workflowId,
         taskQueue: this.opts.taskQueue,
         args: [parsed.data],
@@ -42,7 +41,7 @@ export class WalletsClient {
       return await handle.result();
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      return this.client.workflow.getHandle<typeof openWalletWorkflow>(workflowId).result();
+      return this.client.workflow.getHandle<OpenWalletWorkflow>(workflowId).result();
     }
   }
 

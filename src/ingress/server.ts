@@ -2,8 +2,7 @@ import type { Client } from '@temporalio/client';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
-import { transactionSignal, walletWorkflowId } from '../../workflows/messages/wallet.js';
-import type { walletWorkflow } from '../../workflows/wallet.js';
+import { transactionSignal, type WalletWorkflow, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
 import { parseCallback } from './route.js';
@@ -85,7 +84,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
       Promise.allSettled(
         parsed.walletIds.map((walletId) =>
           opts.client.withDeadline(Date.now() + deadline, () =>
-            opts.client.workflow.signalWithStart<typeof walletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
+            opts.client.workflow.signalWithStart<WalletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
               workflowId: walletWorkflowId(walletId),
               taskQueue: opts.taskQueue,
               args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs, ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}), ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}) }],

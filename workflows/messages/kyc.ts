@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { accountStatus, profileFieldStatus } from '../../src/provider/schemas/account.js';
 import { documentMimeTypes, documentQuery, MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import type { KycReason } from '../lib/kyc-reasons.js';
+
+export type { KycReason, Provide } from '../lib/kyc-reasons.js';
 import { claimRef, timing } from './common.js';
 
 // KYC resubmission (spec 3.2): messages shared by the workflow and its client.

@@ -5,9 +5,12 @@ import type { Balance, Entry, LedgerState, LedgerStateV1, Observation } from '..
 import type { Reconciliation } from '../lib/reconcile.js';
 
 export type { Drift, Reconciliation } from '../lib/reconcile.js';
+export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from '../lib/ledger.js';
 import type { WalletInputFields } from './wallet-inputs.js';
 
-export type { OpenWalletInput } from './wallet-inputs.js';
+import type { OpenWalletInput } from './wallet-inputs.js';
+
+export type { OpenWalletInput };
 
 // Messages and inputs of the wallet processes, defined once and shared by the workflows, the
 // ingress and the client for backend services.
@@ -62,3 +65,7 @@ export const transactionSignal = defineSignal<[Transaction]>('transaction');
 export const walletQuery = defineQuery<WalletView>('wallet');
 /** Compares the ledger with the provider's balances now (after a fresh poll) and answers what it found. */
 export const reconcileUpdate = defineUpdate<Reconciliation>('reconcile');
+
+/** The workflows' signatures, for clients that start them by name with checked arguments. */
+export type OpenWalletWorkflow = (input: OpenWalletInput) => Promise<OpenWalletResult>;
+export type WalletWorkflow = (input: WalletInput) => Promise<WalletResult>;
