@@ -79,7 +79,7 @@ describe('docker-compose.yml and the Dockerfile', () => {
   it('takes every secret from .env and documents each in .env.example', () => {
     const text = readFileSync('docker-compose.yml', 'utf8');
     const required = [...new Set([...text.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!))].sort();
-    assert.deepEqual(required, ['CLAIM_ENCRYPTION_KEY', 'INGRESS_PUBLIC_URL', 'PAYLOAD_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'PROVIDER_ACCOUNT_ID', 'PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY']);
+    assert.deepEqual(required, ['CLAIM_ENCRYPTION_KEY', 'CODEC_SERVER_TOKEN', 'INGRESS_PUBLIC_URL', 'PAYLOAD_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'PROVIDER_ACCOUNT_ID', 'PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY']);
     const example = readFileSync('.env.example', 'utf8');
     for (const name of required) assert.match(example, new RegExp(`^${name}=`, 'm'), name);
     assert.doesNotMatch(text, /PASSWORD: temporal\b|POSTGRES_PWD: temporal\b/, 'no password written in the file');
@@ -92,6 +92,10 @@ describe('docker-compose.yml and the Dockerfile', () => {
     const codec = s['codec-server']!.environment!;
     assert.equal(codec.CODEC_SERVER_PUBLISHED_ON_LOOPBACK, 'true');
     assert.ok(codec.CODEC_SERVER_ALLOWED_ORIGINS!.split(',').includes(ui.TEMPORAL_CORS_ORIGINS!));
+    // A codec server for a Temporal it did not start wants a credential: the token, from .env, and
+    // the browser's session cookie, which the UI sends only when told to.
+    assert.match(codec.CODEC_SERVER_TOKEN!, /^\$\{CODEC_SERVER_TOKEN:\?/);
+    assert.equal(ui.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, 'true');
   });
 
   it("publishes Temporal, the UI, the codec server and the sandbox on the host's loopback only; the ingress is the public door", () => {
