@@ -5,7 +5,6 @@ import {
   condition,
   continueAsNew,
   log,
-  metricMeter,
   patched,
   proxyActivities,
   setHandler,
@@ -15,14 +14,14 @@ import {
 } from '@temporalio/workflow';
 import type { WalletActivities } from '../activities/wallets.js';
 import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
-import { BalanceDrift, ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
+import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { balances, classify, emptyLedger, fromCarried, hasPending, ledgerCursor, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
 import { LEDGER_V2_PATCH, QUIET_POLLING_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
 import type { PollAnswer } from '../src/provider/transaction-observation.js';
-import { findDrift } from './lib/reconcile.js';
+import { reconcileWallet } from './lib/wallet-reconcile.js';
 import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
@@ -62,20 +61,13 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   let reconciliation: Reconciliation | undefined;
 
   // The ledger against the provider's balances, after a poll has brought in what the provider
-  // reported lately. A drift is shown (query, BalanceDrift, a metric) and never corrected here.
-  const reconcile = async (): Promise<Reconciliation> => {
+  // reported lately when they disagree (workflows/lib/wallet-reconcile.ts).
+  const freshPoll = async () => {
     const after = pollsDone + 1;
     pollDue = true;
     await condition(() => pollsDone >= after);
-    const provider = await lookups.readWalletBalances(input.walletId);
-    reconciliation = { checkedAt: provider.checkedAt, drift: findDrift(balances(ledger), provider.available) };
-    upsertSearchAttributes([{ key: BalanceDrift, value: reconciliation.drift.length > 0 }]);
-    if (reconciliation.drift.length > 0) {
-      metricMeter.createCounter('payflows_balance_drift_found', 'reconciliations', 'Reconciliations that found the ledger and the provider apart').add(1);
-      log.warn('the ledger and the provider disagree on the balance; not corrected', { walletId: input.walletId, drift: reconciliation.drift });
-    }
-    return reconciliation;
   };
+  const reconcile = async () => (reconciliation = await reconcileWallet({ walletId: input.walletId, quiet, ledgerBalances: () => balances(ledger), freshPoll }));
 
   setHandler(transactionSignal, (tx) => {
     inbox.push({ tx: observe(tx), via: 'callback' });

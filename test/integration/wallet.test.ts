@@ -249,6 +249,16 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await handle.terminate('test done');
   });
 
+  it('a deposit whose callback was lost is no drift: where the balances disagree the wallet polls and compares again', async () => {
+    const { walletId } = await stack.wallets.open({ name: `reconciled-lost-${Date.now()}` });
+    await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
+    await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.3, confirmed: true });
+    assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
+    const s = await stack.wallets.state(walletId);
+    assert.deepEqual({ confirmed: s.balances.BTC?.confirmed, recoveredByPoll: s.stats.recoveredByPoll }, { confirmed: 0.3, recoveredByPoll: 1 });
+    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+  });
+
   it('at the configured interval, without being asked', async () => {
     const { walletId } = await stack.wallets.open({ name: `reconciled-timer-${Date.now()}` });
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('restarted with a short reconciliation interval');

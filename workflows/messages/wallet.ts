@@ -63,7 +63,7 @@ export interface WalletView {
 /** A verified provider callback (spec 2.4), delivered by the ingress. */
 export const transactionSignal = defineSignal<[Transaction]>('transaction');
 export const walletQuery = defineQuery<WalletView>('wallet');
-/** Compares the ledger with the provider's balances now (after a fresh poll) and answers what it found. */
+/** Compares the ledger with the provider's balances now (polling first where they disagree) and answers what it found. */
 export const reconcileUpdate = defineUpdate<Reconciliation>('reconcile');
 
 /** The workflows' signatures, for clients that start them by name with checked arguments. */

@@ -1,0 +1,33 @@
+import { log, metricMeter, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { WalletActivities } from '../../activities/wallets.js';
+import { BalanceDrift } from '../../src/temporal/search-attributes.js';
+import type { Balance } from './ledger.js';
+import { findDrift, type Reconciliation } from './reconcile.js';
+
+// A wallet's ledger against the provider's own balances (the wallet lookup). A drift is shown (the
+// query, BalanceDrift, a metric) and never corrected: a drift is a question for a person.
+
+const lookups = proxyActivities<WalletActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
+});
+
+export async function reconcileWallet(o: { walletId: string; quiet: boolean; ledgerBalances: () => Record<string, Balance>; freshPoll: () => Promise<void> }): Promise<Reconciliation> {
+  const compare = async (): Promise<Reconciliation> => {
+    const provider = await lookups.readWalletBalances(o.walletId);
+    return { checkedAt: provider.checkedAt, drift: findDrift(o.ledgerBalances(), provider.available) };
+  };
+  // Since wallet-quiet-polling the balances come first: only when they disagree is a poll worth
+  // its call (what a lost callback carried may explain it), and they are compared again.
+  let found = o.quiet ? await compare() : undefined;
+  if (!found || found.drift.length > 0) {
+    await o.freshPoll();
+    found = await compare();
+  }
+  upsertSearchAttributes([{ key: BalanceDrift, value: found.drift.length > 0 }]);
+  if (found.drift.length > 0) {
+    metricMeter.createCounter('payflows_balance_drift_found', 'reconciliations', 'Reconciliations that found the ledger and the provider apart').add(1);
+    log.warn('the ledger and the provider disagree on the balance; not corrected', { walletId: o.walletId, drift: found.drift });
+  }
+  return found;
+}
