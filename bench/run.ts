@@ -69,9 +69,12 @@ const client = await clientFigures();
 
 // 5. The whole stack against Temporal itself on the same server: the ingress, a wallet flow,
 // the memory of a cached wallet, and what an idle wallet costs a day. Written under bench/results/.
-const { server, figures } = await stackFigures((l) => console.log(`[bench] ${l}`));
+// With BENCH_TEMPORAL_ADDRESS (`npm run cluster`'s Temporal), the same figures on that server too.
+const say = (l: string) => console.log(`[bench] ${l}`);
+const stacks = [await stackFigures(say)];
+if (process.env.BENCH_TEMPORAL_ADDRESS) stacks.push(await stackFigures(say, process.env.BENCH_TEMPORAL_ADDRESS));
 printTable('Provider client:', client);
-printTable(`On ${server}:`, figures);
-writeResults([{ title: 'provider client', figures: client }, { title: server, figures }]);
+for (const { server, figures } of stacks) printTable(`On ${server}:`, figures);
+writeResults([{ title: 'provider client', figures: client }, ...stacks.map(({ server, figures }) => ({ title: server, figures }))]);
 console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
 process.exit(0);

@@ -23,16 +23,16 @@ import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/m
 import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
 
 // Figures that need the whole stack: a Temporal server (the embedded dev server, or the one at
-// BENCH_TEMPORAL_ADDRESS, e.g. `npm run cluster`'s), the sandbox, the ingress and a worker in
+// `clusterAddress`, e.g. `npm run cluster`'s), the sandbox, the ingress and a worker in
 // this process. Each compares the product with Temporal itself doing the same on the same server.
 
-export async function stackFigures(say: (line: string) => void): Promise<{ server: string; figures: Figure[] }> {
+export async function stackFigures(say: (line: string) => void, clusterAddress?: string): Promise<{ server: string; figures: Figure[] }> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = mkdtempSync(join(tmpdir(), 'payflows-bench-'));
   const cleanups: Array<() => Promise<unknown>> = [];
   try {
-    let address = process.env.BENCH_TEMPORAL_ADDRESS;
-    const server = address ? `Temporal at ${address}` : 'the Temporal CLI dev server (SQLite)';
+    let address = clusterAddress;
+    const server = address ? `Temporal on PostgreSQL at ${address}` : 'the Temporal CLI dev server (SQLite)';
     if (!address) {
       const dev = await startEmbeddedTemporal({ port: await freePort(), uiPort: await freePort(), dbFile: join(dir, 'temporal.sqlite'), logFile: join(dir, 'temporal.log'), namespace: 'default', log: say });
       cleanups.push(() => dev.stop());
