@@ -1,20 +1,23 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { isLocalRequestError, ProviderError } from '../src/provider/errors.js';
 
-// Activities are at-least-once and Temporal retries them; this decides which provider failures
-// are worth retrying. Transient errors, 429, 5xx and network failures are; validation, auth and
-// not-found are not, and neither is a request that could not be sent at all (a header undici
-// refuses, input our own client rejects): such a failure ends the activity at once, since every
-// retry would fail the same way. Failures carry what a person needs to act, never the provider's
-// message or a request's values (they may be personal data, and failures are kept in history).
+// Activities are at-least-once and Temporal retries them; this decides which failures are worth
+// retrying. Only failures known to be permanent end the activity at once: the provider's refusals
+// (validation, auth, not-found: ProviderError that is not retryable), a request that could not be
+// sent at all (a header undici refuses, input our own client rejects), and any error that says
+// `retryable: false` of itself (a 2xx that breaks the contract, a claim that is gone or is not
+// what its reference says). Anything else (the claim store's server or disk failing, an error
+// nobody foresaw) is left to the activity's retry policy: the processes take a failed submission
+// for a refusal and delete its claim, so giving up on a passing fault would lose what a person
+// sent. Failures carry what a person needs to act, never the provider's message or a request's
+// values (they may be personal data, and failures are kept in history).
 export function toActivityFailure(err: unknown): unknown {
   if (err instanceof ApplicationFailure) return err;
   if (isLocalRequestError(err)) {
     const e = err as Error;
     return ApplicationFailure.create({ type: 'ProviderInputError', message: e.message, nonRetryable: true, cause: e });
   }
-  const retryable = (err as { retryable?: boolean }).retryable === true;
-  if (retryable) return err;
+  if ((err as { retryable?: unknown } | null)?.retryable !== false) return err;
   if (err instanceof ProviderError) {
     return ApplicationFailure.create({
       type: err.body.type,
@@ -25,7 +28,7 @@ export function toActivityFailure(err: unknown): unknown {
     });
   }
   const e = err as Error;
-  return ApplicationFailure.create({ type: e?.name ?? 'Error', message: e?.message ?? String(err), nonRetryable: true, cause: e instanceof Error ? e : undefined });
+  return ApplicationFailure.create({ type: e.name ?? 'Error', message: e.message ?? String(err), nonRetryable: true, cause: e instanceof Error ? e : undefined });
 }
 
 /** Wraps every function of an activities object with the failure mapping above. */

@@ -38,12 +38,17 @@ export class ClaimKeyError extends Error {
   override name = 'ClaimKeyError';
 }
 
+/** Sealed under a claim key this process was not given: the claim may be whole, the setup is not. */
+export class MissingClaimKeyError extends ClaimKeyError {
+  override name = 'MissingClaimKeyError';
+}
+
 /** The plain bytes; throws ClaimKeyError when no key given opens them, or when they were changed. */
 export function open(blob: Buffer, keys: Buffer[], name: string): Buffer {
   if (blob.length < MAGIC.length + ID_BYTES + 60 || !blob.subarray(0, 4).equals(MAGIC)) throw new ClaimKeyError(`${name} is not a sealed claim`);
   const id = blob.subarray(4, 4 + ID_BYTES);
   const key = keys.find((k) => claimKeyId(k).equals(id));
-  if (!key) throw new ClaimKeyError(`${name} was sealed with claim key ${id.toString('hex')}, which is neither CLAIM_ENCRYPTION_KEY nor one of CLAIM_PREVIOUS_KEYS`);
+  if (!key) throw new MissingClaimKeyError(`${name} was sealed with claim key ${id.toString('hex')}, which is neither CLAIM_ENCRYPTION_KEY nor one of CLAIM_PREVIOUS_KEYS`);
   const aad = Buffer.from(name);
   const wrapped = blob.subarray(4 + ID_BYTES, 4 + ID_BYTES + 60);
   try {

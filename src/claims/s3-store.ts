@@ -1,9 +1,9 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { ClaimRef } from '../../workflows/messages/common.js';
-import { ClaimKeyError, open, seal } from './envelope.js';
+import { seal } from './envelope.js';
 import { EMPTY_SHA256, sha256Hex, signV4, type SigV4Credentials } from './sigv4.js';
-import { ClaimIntegrityError, type ClaimStore, type PutOptions } from './store.js';
+import { claimDigest, ClaimIntegrityError, type ClaimStore, ClaimUnavailableError, digestKeyOf, openClaim, type PutOptions } from './store.js';
 
 // The claim store on S3-compatible object storage (CLAIM_STORE_URL=s3://bucket/prefix), behind
 // the same interface as the local one: each claim an object sealed under its own data key, with
@@ -49,22 +49,19 @@ export class S3ClaimStore implements ClaimStore {
     const meta: Record<string, string> = { 'x-amz-meta-created-at': String(Date.now()) };
     if (opts.subject) meta['x-amz-meta-subject'] = encodeURIComponent(opts.subject);
     await this.send('PUT', this.objectPath(name), { body, headers: { 'content-type': 'application/octet-stream', ...meta } }, [200]);
-    return { ref: `s3:${name}`, size: bytes.byteLength, contentType, sha256: this.digest(bytes, opts.personal === true, this.keys[0]!), ...(opts.personal ? { keyed: true } : {}) };
+    return { ref: `s3:${name}`, size: bytes.byteLength, contentType, sha256: claimDigest(bytes, opts.personal ? digestKeyOf(this.keys[0]!) : undefined), ...(opts.personal ? { keyed: true } : {}) };
   }
 
   async get(ref: ClaimRef): Promise<Buffer> {
     const name = this.nameOf(ref);
     const res = await this.send('GET', this.objectPath(name), {}, [200, 404]);
-    if (res.status === 404) throw new ClaimIntegrityError(`${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, or erased`);
-    let bytes: Buffer;
-    try {
-      bytes = open(res.body, this.keys, name);
-    } catch (err) {
-      throw new ClaimIntegrityError(`${ref.ref}: ${(err as ClaimKeyError).message}`);
+    if (res.status === 404) {
+      // A missing bucket answers 404 too: a setup to fix, not a claim that is gone.
+      const code = /<Code>([^<]*)<\/Code>/.exec(res.body.toString('utf8'))?.[1];
+      if (code && code !== 'NoSuchKey') throw new ClaimUnavailableError(`claim store GET ${this.describe()}: 404 ${code}; check the bucket in CLAIM_STORE_URL`);
+      throw new ClaimIntegrityError(`${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, or erased`);
     }
-    const ok = bytes.byteLength === ref.size && (ref.keyed ? this.keys.some((k) => this.digest(bytes, true, k) === ref.sha256) : this.digest(bytes, false) === ref.sha256);
-    if (!ok) throw new ClaimIntegrityError(`${ref.ref}: the stored bytes (${bytes.byteLength} bytes) are not those referenced (${ref.size} bytes, digest ${ref.sha256.slice(0, 12)}…)`);
-    return bytes;
+    return openClaim(res.body, ref, name, this.keys);
   }
 
   async delete(refs: ClaimRef[]): Promise<void> {
@@ -112,12 +109,6 @@ export class S3ClaimStore implements ClaimStore {
     return m[1]!;
   }
 
-  private digest(bytes: Uint8Array, keyed: boolean, key?: Buffer): string {
-    if (!keyed) return createHash('sha256').update(bytes).digest('hex');
-    // The digest key is derived from the claim key, so that nothing else needs keeping.
-    return createHmac('sha256', createHmac('sha256', key!).update('payflows claim digest').digest()).update(bytes).digest('hex');
-  }
-
   /** Every claim object under the prefix, with its time (ListObjectsV2, page by page). */
   private async list(): Promise<Array<{ name: string; lastModified: number }>> {
     const found: Array<{ name: string; lastModified: number }> = [];
@@ -141,11 +132,18 @@ export class S3ClaimStore implements ClaimStore {
     const url = new URL(`${this.where.endpoint}${pathAndQuery}`);
     const headers = signV4({ method, url, headers: opts.headers ?? {}, payloadHash: opts.body ? sha256Hex(opts.body) : EMPTY_SHA256 }, this.where.credentials, new Date());
     delete headers.host;
-    const res = await request(url, { method: method as 'GET', headers, body: opts.body, dispatcher: this.dispatcher });
-    const body = Buffer.from(await res.body.arrayBuffer());
+    // Any failure to get an answer, or an unexpected one, leaves the claim where it was: retried.
+    let res: Awaited<ReturnType<typeof request>>;
+    let body: Buffer;
+    try {
+      res = await request(url, { method: method as 'GET', headers, body: opts.body, dispatcher: this.dispatcher });
+      body = Buffer.from(await res.body.arrayBuffer());
+    } catch (err) {
+      throw new ClaimUnavailableError(`claim store ${method} ${this.describe()} got no answer: ${(err as Error).message}; check AWS_ENDPOINT_URL_S3 and that the store is up`, { cause: err });
+    }
     if (!expected.includes(res.statusCode)) {
       const code = /<Code>([^<]*)<\/Code>/.exec(body.toString('utf8'))?.[1];
-      throw new Error(`claim store ${method} ${this.describe()}: ${res.statusCode}${code ? ` ${code}` : ''}; check the bucket, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the endpoint`);
+      throw new ClaimUnavailableError(`claim store ${method} ${this.describe()}: ${res.statusCode}${code ? ` ${code}` : ''}; check the bucket, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the endpoint`);
     }
     const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]));
     return { status: res.statusCode, body, headers: flat };

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClaimRef } from '../../workflows/messages/common.js';
-import { ClaimKeyError, open, seal } from './envelope.js';
+import { MissingClaimKeyError, open, seal } from './envelope.js';
 
 // The claim check of design.md: what end users provide (documents, and personal values such as
 // an SSN) is stored here by the client; workflows carry only a reference with its size, MIME type
@@ -30,8 +30,52 @@ export interface ClaimStore {
   sweep(before: number): Promise<number>;
 }
 
+/**
+ * The claim is gone (deleted, swept, erased) or is not what its reference says: no retry changes
+ * that, so the activity that needed it ends at once.
+ */
 export class ClaimIntegrityError extends Error {
   override name = 'ClaimIntegrityError';
+  readonly retryable = false;
+}
+
+/**
+ * The claim could not be read now (the store's server or disk failed, or it was sealed under a key
+ * this process lacks): it may well be whole, so the activity is retried rather than given up,
+ * since a process treats a failed submission as refused and deletes its claim.
+ */
+export class ClaimUnavailableError extends Error {
+  override name = 'ClaimUnavailableError';
+  readonly retryable = true;
+}
+
+/** The key of personal values' digests: derived from a claim key, so that nothing else needs keeping. */
+export function digestKeyOf(claimKey: Buffer): Buffer {
+  return createHmac('sha256', claimKey).update('payflows claim digest').digest();
+}
+
+/** SHA-256 of a document; HMAC-SHA256 of a personal value under `digestKey`. */
+export function claimDigest(bytes: Uint8Array, digestKey?: Buffer): string {
+  return digestKey ? createHmac('sha256', digestKey).update(bytes).digest('hex') : createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Opens a sealed claim with `keys` (the writing claim key first) and checks it against its
+ * reference; a personal value's digest may be under the digest key of any of them (a rotation),
+ * or under one of `legacyDigestKeys()`, asked only when none of those match.
+ */
+export function openClaim(sealed: Buffer, ref: ClaimRef, name: string, keys: Buffer[], legacyDigestKeys: () => Buffer[] = () => []): Buffer {
+  let bytes: Buffer;
+  try {
+    bytes = open(sealed, keys, name);
+  } catch (err) {
+    if (err instanceof MissingClaimKeyError) throw new ClaimUnavailableError(`${ref.ref}: ${err.message}; give this process the same keys as the one that stored it`);
+    throw new ClaimIntegrityError(`${ref.ref}: ${(err as Error).message}`);
+  }
+  const matches = (digestKey?: Buffer) => claimDigest(bytes, digestKey) === ref.sha256;
+  const ok = bytes.byteLength === ref.size && (ref.keyed ? keys.some((k) => matches(digestKeyOf(k))) || legacyDigestKeys().some(matches) : matches());
+  if (!ok) throw new ClaimIntegrityError(`${ref.ref}: the stored bytes (${bytes.byteLength} bytes) are not those referenced (${ref.size} bytes, digest ${ref.sha256.slice(0, 12)}…)`);
+  return bytes;
 }
 
 interface Meta {
@@ -44,11 +88,10 @@ const NAME = /^[0-9a-f]{64}$/;
 /**
  * Files under random names in one folder, readable by this user only, each sealed under a data
  * key of its own that the claim key wraps; a metadata file beside it says when it was stored and
- * whose it is. Documents carry their SHA-256; personal values an HMAC-SHA256 under a key that
- * never leaves the store (a plain hash of a nine-digit SSN could be reversed by trying them all).
+ * whose it is. Documents carry their SHA-256; personal values an HMAC-SHA256 under a key derived
+ * from the claim key (a plain hash of a nine-digit SSN could be reversed by trying them all).
  */
 export class LocalClaimStore implements ClaimStore {
-  private hmacKey: Buffer | undefined;
   private readonly claimKeys: Buffer[] | undefined;
 
   /**
@@ -67,8 +110,9 @@ export class LocalClaimStore implements ClaimStore {
     const name = randomBytes(32).toString('hex');
     const meta: Meta = { createdAt: Date.now(), ...(opts.subject ? { subject: opts.subject } : {}) };
     await this.write(`${name}.meta`, Buffer.from(JSON.stringify(meta)));
-    await this.write(name, seal(bytes, this.keys()[0]!, name));
-    return { ref: `local:${name}`, size: bytes.byteLength, contentType, sha256: this.digest(bytes, opts.personal === true), ...(opts.personal ? { keyed: true } : {}) };
+    const key = this.keys()[0]!;
+    await this.write(name, seal(bytes, key, name));
+    return { ref: `local:${name}`, size: bytes.byteLength, contentType, sha256: claimDigest(bytes, opts.personal ? digestKeyOf(key) : undefined), ...(opts.personal ? { keyed: true } : {}) };
   }
 
   async get(ref: ClaimRef): Promise<Buffer> {
@@ -77,19 +121,12 @@ export class LocalClaimStore implements ClaimStore {
     try {
       sealed = await readFile(join(this.dir, name));
     } catch (err) {
-      throw new ClaimIntegrityError(`${ref.ref} is not in the claim store at ${this.dir} (${(err as NodeJS.ErrnoException).code}): deleted after the provider accepted it, swept after its retention, or erased`);
+      const code = (err as NodeJS.ErrnoException).code;
+      // Only "no such file" says the claim is gone; any other failure may pass, and the claim with it.
+      if (code === 'ENOENT') throw new ClaimIntegrityError(`${ref.ref} is not in the claim store at ${this.dir}: deleted after the provider accepted it, swept after its retention, or erased`);
+      throw new ClaimUnavailableError(`${ref.ref} could not be read from the claim store at ${this.dir} (${code ?? (err as Error).message}); check CLAIM_STORE_DIR, its volume and its permissions`, { cause: err });
     }
-    let bytes: Buffer;
-    try {
-      bytes = open(sealed, this.keys(), name);
-    } catch (err) {
-      throw new ClaimIntegrityError(`${ref.ref}: ${(err as ClaimKeyError).message}`);
-    }
-    const digest = this.digest(bytes, ref.keyed === true);
-    if (bytes.byteLength !== ref.size || digest !== ref.sha256) {
-      throw new ClaimIntegrityError(`${ref.ref}: the stored bytes (${bytes.byteLength} bytes) are not those referenced (${ref.size} bytes, digest ${ref.sha256.slice(0, 12)}…)`);
-    }
-    return bytes;
+    return openClaim(sealed, ref, name, this.keys(), () => this.legacyDigestKeys());
   }
 
   async delete(refs: ClaimRef[]): Promise<void> {
@@ -146,33 +183,39 @@ export class LocalClaimStore implements ClaimStore {
     await rename(tmp, join(this.dir, name));
   }
 
-  private digest(bytes: Uint8Array, keyed: boolean): string {
-    return keyed ? createHmac('sha256', this.ownKey('.hmac-key')).update(bytes).digest('hex') : createHash('sha256').update(bytes).digest('hex');
+  /**
+   * Stores made before digest keys were derived kept one in `.hmac-key`: it is read (never made)
+   * so that values stored then still verify, and can be deleted once CLAIM_RETENTION has passed.
+   * Read each time it is needed, since a process not yet upgraded may still make it.
+   */
+  private legacyDigestKeys(): Buffer[] {
+    try {
+      return [readFileSync(join(this.dir, '.hmac-key'))];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new ClaimUnavailableError(`the claim store's .hmac-key at ${this.dir} could not be read (${(err as NodeJS.ErrnoException).code}); check its permissions`, { cause: err });
+    }
   }
 
   private keys(): Buffer[] {
-    return this.claimKeys ?? [this.ownKey('.claim-key')];
+    return this.claimKeys ?? [this.ownKey()];
   }
 
-  /** A key made once per store and kept beside its files. */
-  private ownKey(file: string): Buffer {
-    if (file === '.hmac-key' && this.hmacKey) return this.hmacKey;
-    const path = join(this.dir, file);
-    let key: Buffer;
+  /** The embedded stack's claim key, made once per store and kept beside its files. */
+  private ownKey(): Buffer {
+    const path = join(this.dir, '.claim-key');
     try {
-      key = readFileSync(path);
+      return readFileSync(path);
     } catch {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const fresh = randomBytes(32);
       try {
         writeFileSync(path, fresh, { mode: 0o600, flag: 'wx' });
-        key = fresh;
+        return fresh;
       } catch {
-        key = readFileSync(path); // another process made it first
+        return readFileSync(path); // another process made it first
       }
     }
-    if (file === '.hmac-key') this.hmacKey = key;
-    return key;
   }
 }
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { KycClient } from '../../src/client/kyc.js';
 import { ProvisioningClient } from '../../src/client/provisioning.js';
-import { LocalClaimStore, putValue } from '../../src/claims/store.js';
+import { type ClaimStore, LocalClaimStore, type PutOptions, putValue } from '../../src/claims/store.js';
 import { ensureClaimRetentionSchedule } from '../../src/claims/schedule.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
 import * as api from '../../src/provider/endpoints.js';
@@ -27,6 +27,49 @@ describe('claims: deleted after use, swept after retention, erased on request', 
     stack = await startStack();
   });
   after(async () => stack?.stop());
+
+  it('KYC keeps a value through a claim store failure that passes, and sends it once the store answers', async () => {
+    // The client stores the SSN; then, before the worker reads it, the disk fails for a while (a
+    // directory where the file was: EISDIR, not "no such file"). Taken for a refusal, the value
+    // would be deleted and the person asked again; retried, it reaches the provider.
+    const restored: Array<Promise<void>> = [];
+    const failing: ClaimStore = Object.assign(Object.create(stack.claims) as ClaimStore, {
+      put: async (bytes: Uint8Array, contentType: string, opts?: PutOptions) => {
+        const ref = await stack.claims.put(bytes, contentType, opts);
+        const file = join(stack.claimsDir, ref.ref.slice('local:'.length));
+        renameSync(file, `${file}.aside`);
+        mkdirSync(file);
+        restored.push(
+          new Promise((resolve) =>
+            setTimeout(() => {
+              rmdirSync(file);
+              renameSync(`${file}.aside`, file);
+              resolve();
+            }, 2_500),
+          ),
+        );
+        return ref;
+      },
+    });
+    const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: failing, timing: stack.timing });
+    const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
+    await stack.op('POST', `/sandbox/accounts/${a.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
+    await kyc.start(a.id);
+    await eventually(async () => assert.ok((await kyc.state(a.id)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting)));
+    const stored = new Set(claimFiles(stack.claimsDir));
+    try {
+      const field = await kyc.submitValue(a.id, 'individualSsn', '078-05-1120');
+      assert.equal(field.error, null, 'the submission was not taken for a refusal');
+      assert.notEqual(field.status, 'OPEN');
+      assert.equal(field.attempts, 1);
+      const account = await stack.provider.call(api.readAccount, { params: { accountId: a.id }, masqueradeAs: a.id });
+      assert.equal(account.profileFields.find((f) => f.fieldId === 'individualSsn')?.value, '078-05-1120', 'the provider got the value');
+      assert.deepEqual(claimFiles(stack.claimsDir).filter((f) => !stored.has(f)), [], 'deleted once sent, not before');
+    } finally {
+      await Promise.all(restored);
+      await stack.client.workflow.getHandle(`kyc:${a.id}`).terminate('test done').catch(() => {});
+    }
+  });
 
   it('provisioning deletes the client secret it kept once the account exists', async () => {
     const provisioning = new ProvisioningClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims });

@@ -5,7 +5,9 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ApplicationFailure } from '@temporalio/common';
 import { request } from 'undici';
+import { toActivityFailure } from '../../activities/provider-failure.js';
 import { claimStoreFromConfig } from '../../src/claims/from-config.js';
 import { S3ClaimStore, s3Location } from '../../src/claims/s3-store.js';
 import { EMPTY_SHA256, signV4 } from '../../src/claims/sigv4.js';
@@ -91,6 +93,31 @@ describe('claim store on S3-compatible storage', () => {
     assert.equal(await store.sweep(Date.now() - 3_600_000), 0);
     assert.equal(await store.sweep(Date.now() + 60_000), 1);
     await assert.rejects(store.get(other), /not in the claim store/);
+    await store.close();
+  });
+
+  it('a store that fails for now (no answer, a wrong bucket) is retried by the activity; a claim that is gone is not', async () => {
+    const env = { AWS_ACCESS_KEY_ID: ACCESS, AWS_SECRET_ACCESS_KEY: SECRET, AWS_ENDPOINT_URL_S3: endpoint, AWS_REGION: 'us-east-1' };
+    const key = randomBytes(32);
+    const store = new S3ClaimStore(s3Location('s3://claims-test/retried', env), { key });
+    const ssn = await putValue(store, '078-05-1120', 'AC_S3RETRY');
+    const endsAtOnce = (err: unknown) => {
+      const failure = toActivityFailure(err);
+      return failure instanceof ApplicationFailure && failure.nonRetryable;
+    };
+    const down = new S3ClaimStore(s3Location('s3://claims-test/retried', { ...env, AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${await freePort()}` }), { key });
+    const noBucket = new S3ClaimStore(s3Location('s3://claims-missing/retried', env), { key });
+    for (const [name, s] of [['no answer', down], ['a wrong bucket', noBucket]] as const) {
+      const err = await s.get(ssn).catch((e: unknown) => e);
+      assert.ok(err instanceof Error, name);
+      assert.equal(endsAtOnce(err), false, `${name}: ${err.message}`);
+      await s.close();
+    }
+    // The claim outlived the failures.
+    assert.equal((await store.get(ssn)).toString(), '078-05-1120');
+    await store.delete([ssn]);
+    const gone = await store.get(ssn).catch((e: unknown) => e);
+    assert.equal(endsAtOnce(gone), true, 'a claim that is gone ends the activity at once');
     await store.close();
   });
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ClaimIntegrityError, LocalClaimStore, putValue } from '../../src/claims/store.js';
+import { seal } from '../../src/claims/envelope.js';
+import { ClaimIntegrityError, ClaimUnavailableError, LocalClaimStore, putValue } from '../../src/claims/store.js';
 
 describe('claim store: what end users provide travels by reference', () => {
   const dir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
@@ -56,6 +57,64 @@ describe('claim store: what end users provide travels by reference', () => {
     const rotated = new LocalClaimStore(`${dir}-sealed`, { key: randomBytes(32), previousKeys: [key] });
     assert.equal((await rotated.get(doc)).toString(), '%PDF passport of Jane Roe');
     rmSync(`${dir}-sealed`, { recursive: true, force: true });
+  });
+
+  it('with CLAIM_ENCRYPTION_KEY keeps no key beside the claims: personal values are digested under a key derived from it', async () => {
+    const d = `${dir}-derived`;
+    const key = randomBytes(32);
+    const s = new LocalClaimStore(d, { key });
+    const ssn = await putValue(s, '078-05-1120', 'AC_PERSON2');
+    assert.equal((await s.get(ssn)).toString(), '078-05-1120');
+    assert.deepEqual(readdirSync(d).filter((f) => f.startsWith('.')), [], 'no key file of any kind beside the claims');
+    // The digest depends on the claim key alone, as on S3: another folder, the same key, the same digest.
+    assert.equal((await putValue(new LocalClaimStore(`${d}-2`, { key }), '078-05-1120')).sha256, ssn.sha256);
+    assert.notEqual((await putValue(new LocalClaimStore(`${d}-2`, { key: randomBytes(32) }), '078-05-1120')).sha256, ssn.sha256);
+    rmSync(d, { recursive: true, force: true });
+    rmSync(`${d}-2`, { recursive: true, force: true });
+  });
+
+  it('reads personal values that a store with a .hmac-key (before the key was derived) digested, and makes no such file', async () => {
+    const d = `${dir}-legacy`;
+    const key = randomBytes(32);
+    // What the earlier store left: a .hmac-key file, a claim sealed under the claim key, its digest under that file's key.
+    mkdirSync(d, { recursive: true });
+    const legacyKey = randomBytes(32);
+    writeFileSync(join(d, '.hmac-key'), legacyKey);
+    const name = randomBytes(32).toString('hex');
+    writeFileSync(join(d, name), seal(Buffer.from('123-45-6789'), key, name));
+    writeFileSync(join(d, `${name}.meta`), JSON.stringify({ createdAt: Date.now(), subject: 'AC_OLD' }));
+    const old = { ref: `local:${name}`, size: 11, contentType: 'text/plain; charset=utf-8', sha256: createHmac('sha256', legacyKey).update('123-45-6789').digest('hex'), keyed: true };
+    const s = new LocalClaimStore(d, { key });
+    assert.equal((await s.get(old)).toString(), '123-45-6789', 'a value stored before the upgrade still verifies');
+    // New values are digested under the derived key, not the file's.
+    const fresh = await putValue(s, '123-45-6789');
+    assert.notEqual(fresh.sha256, old.sha256);
+    assert.equal((await s.get(fresh)).toString(), '123-45-6789');
+    await assert.rejects(s.get({ ...old, sha256: createHmac('sha256', randomBytes(32)).update('123-45-6789').digest('hex') }), ClaimIntegrityError);
+    // Once the operator deletes the file (after CLAIM_RETENTION), nothing makes it again.
+    rmSync(join(d, '.hmac-key'));
+    await s.get(fresh);
+    await putValue(s, '987-65-4321');
+    assert.ok(!readdirSync(d).includes('.hmac-key'));
+    rmSync(d, { recursive: true, force: true });
+  });
+
+  // The README's rotation: first every process gets the new key as a previous key, then the
+  // writing key changes. During the second rollout, processes of both phases share the store.
+  it('rotates in two phases: a claim key listed as previous but not yet writing reads what the other phase wrote', async () => {
+    const d = `${dir}-rotation`;
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    const phase1 = new LocalClaimStore(d, { key: oldKey, previousKeys: [newKey] });
+    const phase2 = new LocalClaimStore(d, { key: newKey, previousKeys: [oldKey] });
+    const byPhase1 = [await putValue(phase1, '078-05-1120', 'AC_ROT'), await phase1.put(Buffer.from('%PDF old'), 'application/pdf')];
+    const byPhase2 = [await putValue(phase2, '987-65-4321', 'AC_ROT'), await phase2.put(Buffer.from('%PDF new'), 'application/pdf')];
+    assert.deepEqual(await Promise.all(byPhase1.map(async (r) => (await phase2.get(r)).toString())), ['078-05-1120', '%PDF old'], 'the new writer reads the old');
+    assert.deepEqual(await Promise.all(byPhase2.map(async (r) => (await phase1.get(r)).toString())), ['987-65-4321', '%PDF new'], 'the old writer, with the new key as previous, reads the new');
+    // Why phase 1 comes first: a process that has only the old key cannot read the new writer's claims.
+    await assert.rejects(new LocalClaimStore(d, { key: oldKey }).get(byPhase2[1]!), (e: unknown) => e instanceof ClaimUnavailableError && /CLAIM_PREVIOUS_KEYS/.test(e.message));
+    // After the retention, the old key is dropped: the new writer's claims need nothing else.
+    assert.equal((await new LocalClaimStore(d, { key: newKey }).get(byPhase2[0]!)).toString(), '987-65-4321');
+    rmSync(d, { recursive: true, force: true });
   });
 
   it('deletes claims (again is no error), erases one person\'s claims on request, and sweeps old ones', async () => {

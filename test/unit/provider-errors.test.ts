@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockAgent } from 'undici';
 import { toActivityFailure } from '../../activities/provider-failure.js';
+import { S3ClaimStore, s3Location } from '../../src/claims/s3-store.js';
+import { ClaimIntegrityError, LocalClaimStore, putValue } from '../../src/claims/store.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import { createWallet, readTransfer } from '../../src/provider/endpoints.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from '../../src/provider/errors.js';
@@ -183,5 +191,78 @@ describe('provider errors: what is retried and what a person is told', () => {
         assert.match(failure.message, /POST \/v2\/wallets \(create wallet\) failed with 500 UnknownException.*check whether it was created/);
       }
     }
+  });
+});
+
+// A claim that cannot be read for now (the store's server in trouble, a disk that hiccups, a key
+// this worker lacks) is still there: the activity must be retried, never end as a refusal, since
+// the processes delete a claim the provider refused and the person's submission would be lost.
+describe('activity failures: only errors known to be permanent end an activity at once', () => {
+  const endsAtOnce = (err: unknown) => {
+    const failure = toActivityFailure(err);
+    return failure instanceof ApplicationFailure && failure.nonRetryable;
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'payflows-failures-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a claim store that fails for now (S3 5xx, no answer, an I/O error, a key this worker lacks) is retried', async () => {
+    const server = createServer((_req, res) => res.writeHead(503).end('<Error><Code>SlowDown</Code></Error>'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const s3 = (endpoint: string) => new S3ClaimStore(s3Location('s3://claims/p', { AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 's', AWS_ENDPOINT_URL_S3: endpoint }), { key: randomBytes(32) });
+    const ref = { ref: `s3:${'a'.repeat(64)}`, size: 1, contentType: 'text/plain', sha256: '0'.repeat(64) };
+    const busy = s3(`http://127.0.0.1:${port}`);
+    const gone = s3('http://127.0.0.1:1');
+    try {
+      for (const [name, store] of [['a 503', busy], ['no answer', gone]] as const) {
+        const err = await store.get(ref).catch((e: unknown) => e);
+        assert.ok(err instanceof Error, name);
+        assert.equal(endsAtOnce(err), false, `${name}: ${err.message}`);
+      }
+    } finally {
+      await busy.close();
+      await gone.close();
+      server.close();
+    }
+
+    const key = randomBytes(32);
+    const local = new LocalClaimStore(dir, { key });
+    const doc = await local.put(Buffer.from('passport'), 'image/jpeg');
+    // Sealed under a key this worker does not have yet (a rotation under way): another worker, or
+    // this one once configured, reads it.
+    const lacking = await new LocalClaimStore(dir, { key: randomBytes(32) }).get(doc).catch((e: unknown) => e);
+    assert.equal(endsAtOnce(lacking), false, (lacking as Error).message);
+    // A file-system failure other than "no such file" (here: a directory where the file was).
+    const file = join(dir, doc.ref.slice('local:'.length));
+    renameSync(file, `${file}.aside`);
+    mkdirSync(file);
+    const hiccup = await local.get(doc).catch((e: unknown) => e);
+    assert.equal(endsAtOnce(hiccup), false, (hiccup as Error).message);
+    rmdirSync(file);
+    renameSync(`${file}.aside`, file);
+    assert.equal((await local.get(doc)).toString(), 'passport');
+
+    for (const err of [new Error('something nobody foresaw'), Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }), new TypeError('x is undefined')]) {
+      assert.equal(endsAtOnce(err), false, `${err.message}: unknown errors are left to the retry policy`);
+    }
+  });
+
+  it('a claim that is gone or is not what its reference says ends the activity at once, naming the claim', async () => {
+    const local = new LocalClaimStore(dir, { key: randomBytes(32) });
+    const doc = await local.put(Buffer.from('original'), 'text/plain');
+    await local.delete([doc]);
+    const missing = await local.get(doc).catch((e: unknown) => e);
+    assert.ok(missing instanceof ClaimIntegrityError);
+    const failure = toActivityFailure(missing);
+    assert.ok(failure instanceof ApplicationFailure && failure.nonRetryable);
+    assert.equal(failure.type, 'ClaimIntegrityError');
+    assert.match(failure.message, /not in the claim store/);
+
+    const changed = await local.put(Buffer.from('original'), 'text/plain');
+    writeFileSync(join(dir, changed.ref.slice('local:'.length)), 'tampered');
+    assert.equal(endsAtOnce(await local.get(changed).catch((e: unknown) => e)), true, 'changed bytes');
+    const value = await putValue(local, '078-05-1120');
+    assert.equal(endsAtOnce(await local.get({ ...value, sha256: 'f'.repeat(64) }).catch((e: unknown) => e)), true, 'another digest');
+    assert.equal(endsAtOnce(new ProviderContractError('GET /x (read)', 'owner: required')), true, 'a 2xx that breaks the contract');
   });
 });
