@@ -33,6 +33,22 @@ describe('payload encryption', () => {
     assert.deepEqual(await codec.decode([plain]), [plain]);
   });
 
+  // The README's rotation: first every process gets the new key in PAYLOAD_PREVIOUS_KEYS, then
+  // the writing key changes. During the second rollout, processes of both phases share history.
+  it('rotates in two phases: a key listed as previous but not yet writing reads what the other phase wrote', async () => {
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    const phase1 = new EncryptionCodec(oldKey, [newKey]);
+    const phase2 = new EncryptionCodec(newKey, [oldKey]);
+    const [byPhase1] = await phase1.encode([payload(secret)]);
+    const [byPhase2] = await phase2.encode([payload({ ...secret, link: 'https://verify.example.test/s/new' })]);
+    assert.deepEqual(defaultPayloadConverter.fromPayload((await phase2.decode([byPhase1!]))[0]!), secret, 'the new writer reads the old');
+    assert.equal((defaultPayloadConverter.fromPayload((await phase1.decode([byPhase2!]))[0]!) as typeof secret).link, 'https://verify.example.test/s/new', 'the old writer, with the new key as previous, reads the new');
+    // Why phase 1 comes first: a process that has only the old key cannot read the new writer's payloads.
+    await assert.rejects(new EncryptionCodec(oldKey).decode([byPhase2!]), /PAYLOAD_PREVIOUS_KEYS/);
+    // After the retention, the old key is dropped: the new writer's payloads need nothing else.
+    assert.deepEqual(defaultPayloadConverter.fromPayload((await new EncryptionCodec(newKey).decode([byPhase2!]))[0]!), { ...secret, link: 'https://verify.example.test/s/new' });
+  });
+
   const wireOf = async (value: unknown) => {
     const [enc] = await codec.encode([payload(value)]);
     return { payloads: [{ metadata: Object.fromEntries(Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(enc!.data!).toString('base64') }] };
