@@ -58,7 +58,8 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   // not poll a 404 for ever.
   let notFoundInARow = 0;
   let pollsDone = 0;
-  let reconciliation: Reconciliation | undefined;
+  // Carried across continue-as-new since wallet-quiet-polling, so that the query keeps showing it.
+  let reconciliation: Reconciliation | undefined = quiet ? input.reconciliation : undefined;
 
   // The ledger against the provider's balances, after a poll has brought in what the provider
   // reported lately when they disagree (workflows/lib/wallet-reconcile.ts).
@@ -83,9 +84,14 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   }));
   setHandler(reconcileUpdate, reconcile);
   if (patched(RECONCILE_PATCH)) {
+    const interval = input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS;
+    // A run that continues a wallet waits what is left of the interval since the last comparison,
+    // so that a busy wallet, continuing-as-new more often than the interval, is still reconciled.
+    let wait = reconciliation ? Math.max(1_000, interval - (workflowInfo().runStartTime.getTime() - reconciliation.checkedAt)) : interval;
     void (async () => {
       for (;;) {
-        await sleep(input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS);
+        await sleep(wait);
+        wait = interval;
         await reconcile().catch((err: unknown) => log.warn('the reconciliation could not read the provider; will try at the next interval', { error: (err as Error).message }));
       }
     })();
@@ -177,7 +183,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       // predate it from replaying this run, and runs started before it carry the first shape,
       // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
       patched(LEDGER_V2_PATCH);
-      await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox, ...(quiet ? { quietPolls: pace.quietPolls, pollCursor: cursor } : {}) });
+      await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox, ...(quiet ? { quietPolls: pace.quietPolls, pollCursor: cursor, reconciliation } : {}) });
     }
   }
 }

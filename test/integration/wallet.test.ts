@@ -268,6 +268,25 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await handle.terminate('test done');
   });
 
+  it('continue-as-new keeps the last comparison, and the next one comes when the interval since it is up', async () => {
+    const { walletId } = await stack.wallets.open({ name: `reconciled-rolled-${Date.now()}` });
+    const opened = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    await opened.terminate('restarted with a short history limit');
+    const interval = 3_600_000;
+    const handle = await stack.client.workflow.start('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue: stack.taskQueue, args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: interval, maxHistoryEvents: 50 }] });
+    await stack.op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 5 });
+    const found = await stack.wallets.reconcile(walletId);
+    assert.deepEqual(found.drift, [{ currency: 'USD', ledger: 0, provider: 5 }]);
+    // Enough callbacks to roll over to a new run.
+    for (let i = 0; i < 30; i++) await handle.signal('transaction', { id: `TR_RR${i}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.01, status: 'PENDING', metadata: {}, tags: [] });
+    const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    await eventually(async () => assert.notEqual((await latest.describe()).runId, handle.firstExecutionRunId));
+    assert.deepEqual((await stack.wallets.state(walletId)).reconciliation, found);
+    const timers = ((await latest.fetchHistory()).events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [Number(e.timerStartedEventAttributes.startToFireTimeout?.seconds ?? 0) * 1000] : []));
+    assert.ok(timers.some((ms) => ms < interval), `the new run waits what is left of the interval: ${timers.join(', ')} ms`);
+    await latest.terminate('test done');
+  });
+
   it('refuses a bad adjustment at the sandbox and changes nothing', async () => {
     const { walletId } = await stack.wallets.open({ name: `adjust-bad-${Date.now()}` });
     const bad = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: '__proto__', amount: 1 });

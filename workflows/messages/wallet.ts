@@ -30,6 +30,8 @@ export type WalletInput = WalletInputFields & {
   quietPolls?: number;
   /** Carried likewise: where polling stands (src/provider/transaction-observation.ts). */
   pollCursor?: Pick<PollCursor, 'since' | 'seen'>;
+  /** Carried likewise: the last comparison with the provider's balances. */
+  reconciliation?: Reconciliation;
 };
 
 export interface OpenWalletResult {
