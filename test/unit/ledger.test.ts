@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
-import { balances, emptyLedger, fromCarried, type LedgerStateV1, LIMITS, recent, record } from '../../workflows/lib/ledger.js';
+import { balances, classify, emptyLedger, fromCarried, type LedgerStateV1, LIMITS, recent, record } from '../../workflows/lib/ledger.js';
 
 const W = 'WA_LEDGER';
 const tx = (id: string, status: string, amount = 1, extra: Partial<Transaction> = {}): Transaction => ({
@@ -157,12 +157,46 @@ describe('ledger: the shape carried before version 2', () => {
     stats: { callbacks: 3, duplicates: 0, stale: 0, polls: 1, recoveredByPoll: 0 },
   };
 
-  it('is read: balances, remembered ids, and a reversal applied with its notice\'s amount', () => {
+  it('is read: balances and remembered ids; a repeated confirmation stays a duplicate', () => {
     const l = fromCarried(structuredClone(v1));
     assert.deepEqual(balances(l).BTC, { confirmed: 4, pending: 1 });
     assert.equal(record(l, tx('TR_S1', 'CONFIRMED', 3), 'callback'), 'duplicate');
-    assert.equal(record(l, tx('TR_S2', 'REVERSED', 1.5), 'callback'), 'advanced');
-    assert.deepEqual(balances(l).BTC, { confirmed: 2.5, pending: 1 });
+    assert.equal(record(l, tx('TR_S1', 'COMPLETED', 3), 'poll'), 'duplicate');
+    assert.equal(record(l, tx('TR_S1', 'PENDING', 3), 'callback'), 'stale');
+    assert.deepEqual(balances(l).BTC, { confirmed: 4, pending: 1 });
     assert.equal(l.version, 2);
+  });
+
+  // The first shape evicted every settled entry (rank 2 or 3: CONFIRMED, COMPLETED, REVERSED,
+  // CANCELLED, FAILED, EXPIRED) but added to settledTotals only the confirmed ones, and kept no status.
+  it('a REVERSED notice for a remembered id moves no balance: it is counted as unapplied, once', () => {
+    // TR_R was confirmed (5), reversed while still recent, then evicted as REVERSED: never in settledTotals.
+    const l = fromCarried({ ...structuredClone(v1), settledIds: ['TR_S1', 'TR_R'] });
+    assert.equal(classify(l, tx('TR_R', 'REVERSED', 5)), 'advanced', 'a poll still brings it to the ledger');
+    const outcome = record(l, tx('TR_R', 'REVERSED', 5), 'callback');
+    assert.deepEqual(balances(l).BTC, { confirmed: 4, pending: 1 }, 'the amount was never counted: nothing to take back');
+    assert.equal(outcome, 'unapplied');
+    assert.equal(l.stats.unapplied, 1);
+    assert.equal(record(l, tx('TR_R', 'REVERSED', 5), 'callback'), 'duplicate', 'a resend is a repeat');
+    assert.equal(record(l, tx('TR_R', 'CONFIRMED', 5), 'callback'), 'stale');
+    assert.equal(l.stats.unapplied, 1);
+    assert.deepEqual(balances(l).BTC, { confirmed: 4, pending: 1 });
+  });
+
+  it('other ended notices for remembered ids move no balance either, also after a later continue-as-new', () => {
+    const carriedAgain = JSON.parse(JSON.stringify(fromCarried({ ...structuredClone(v1), settledIds: ['TR_C', 'TR_F', 'TR_X', 'TR_OUT'] }))) as ReturnType<typeof emptyLedger>;
+    const l = fromCarried(carriedAgain);
+    assert.equal(record(l, tx('TR_C', 'CANCELLED', 2), 'callback'), 'unapplied');
+    assert.equal(record(l, tx('TR_F', 'FAILED', 2), 'poll'), 'unapplied');
+    assert.equal(record(l, tx('TR_X', 'EXPIRED', 2), 'callback'), 'unapplied');
+    assert.equal(record(l, tx('TR_OUT', 'REVERSED', 3, { source: `wallet:${W}`, dest: 'bitcoin:bc1q' }), 'callback'), 'unapplied');
+    assert.deepEqual(balances(l).BTC, { confirmed: 4, pending: 1 });
+    assert.equal(l.stats.unapplied, 4);
+    assert.equal(fromCarried(JSON.parse(JSON.stringify(l))).stats.unapplied, 4, 'carried across continue-as-new');
+  });
+
+  it('the stat is absent until counted: ledgers of version 2 carry and show the same stats as before', () => {
+    assert.equal('unapplied' in emptyLedger(W).stats, false);
+    assert.equal('unapplied' in fromCarried(structuredClone(v1)).stats, false);
   });
 });

@@ -33,7 +33,8 @@ export interface Entry {
 
 /**
  * A settled transaction that left the recent entries: currency, signed amount (null when carried
- * from the first shape, which kept ids only), status, createdAt. A tuple: thousands are carried.
+ * from the first shape, which kept ids only: then its status is not known either), status,
+ * createdAt. A tuple: thousands are carried.
  */
 export type SettledRecord = [currency: string, amount: number | null, status: string, createdAt: number];
 
@@ -47,6 +48,12 @@ export interface LedgerStats {
   expired: number;
   /** Observations whose currency is no currency code: never counted. */
   rejected: number;
+  /**
+   * Ended notices (REVERSED, CANCELLED, FAILED, EXPIRED) for a transaction remembered from the
+   * first shape, whose amount and status were not kept: the balance is not moved (see `record`).
+   * Present once counted, so that ledgers carried before it keep their shape.
+   */
+  unapplied?: number;
 }
 
 export interface LedgerState {
@@ -111,8 +118,11 @@ export function fromCarried(carried: LedgerState | LedgerStateV1): LedgerState {
     return { ...carried, entries: table(carried.entries), settled: table(carried.settled), settledTotals: table(carried.settledTotals), stats: { ...carried.stats } };
   }
   const v1 = carried as LedgerStateV1;
-  // The first shape kept no amounts: a record says "settled, counted as confirmed"; a reversal of
-  // it is applied with the amount its own notice carries.
+  // The first shape kept ids only, and evicted every settled entry: confirmed ones (their amounts
+  // in settledTotals) and ones that had ended reversed, cancelled, failed or expired (not counted).
+  // A record says "settled, status unknown": the null amount marks it. Held as CONFIRMED, so that
+  // a resent confirmation is a duplicate and a pending notice stale; an ended notice moves no
+  // balance (see `record`).
   const settled = table<SettledRecord>();
   for (const id of v1.settledIds) settled[id] = ['', null, 'CONFIRMED', 0];
   return {
@@ -142,7 +152,8 @@ export function isConfirmed(status: string): boolean {
   return status === 'CONFIRMED' || status === 'COMPLETED';
 }
 
-export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale' | 'expired' | 'rejected';
+/** `unapplied` comes from `record` only; `classify` calls the same notice `advanced`. */
+export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale' | 'expired' | 'rejected' | 'unapplied';
 
 function compare(known: string, seen: string): 'advanced' | 'duplicate' | 'stale' {
   const a = statusRank(known);
@@ -197,13 +208,22 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
       firstSeenVia: via,
     };
     state.order.push(tx.id);
+  } else if (settled && settled[1] === null) {
+    // Remembered from the first shape, which did not say whether the transaction was counted: it
+    // may have been evicted confirmed (counted) or already reversed, cancelled, … (never counted),
+    // and a reversal the first shape took for a repeat left its amount counted. Taking an amount
+    // back on a guess could move the balance by an amount never counted, so nothing moves: the
+    // notice is counted in `stats.unapplied` and its status recorded (a resend is a duplicate);
+    // the reconciliation with the provider's balances shows a drift if it mattered, for a person
+    // to settle.
+    state.stats.unapplied = (state.stats.unapplied ?? 0) + 1;
+    settled[2] = tx.status;
+    if (via === 'poll') state.stats.recoveredByPoll += 1;
+    return 'unapplied';
   } else if (settled) {
     // A settled transaction moved on after it left the recent entries: a reversal takes back
     // what its confirmation counted.
-    if (isConfirmed(settled[2]) && !isConfirmed(tx.status)) {
-      const currency = settled[0] || tx.currency;
-      state.settledTotals[currency] = (state.settledTotals[currency] ?? 0) - (settled[1] ?? amount);
-    }
+    if (isConfirmed(settled[2]) && !isConfirmed(tx.status)) state.settledTotals[settled[0]] = (state.settledTotals[settled[0]] ?? 0) - settled[1]!;
     settled[2] = tx.status;
   } else {
     const e = state.entries[tx.id]!;
