@@ -1,0 +1,244 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Connection } from '@temporalio/client';
+import { request } from 'undici';
+import { CheckoutClient, CheckoutEndedError } from '../src/client/checkout.js';
+import { KycClient } from '../src/client/kyc.js';
+import { claimStoreFromConfig } from '../src/claims/from-config.js';
+import { loadConfig, temporalAddress } from '../src/config.js';
+import * as api from '../src/provider/endpoints.js';
+import { providerFromConfig } from '../src/provider/from-config.js';
+import { findTemporalCli } from '../src/temporal/cli.js';
+import { clientFor } from '../src/temporal/connection.js';
+import type { TimingInput } from '../workflows/messages/common.js';
+
+// With the stack running as in scripts/record-histories.ts (the fixture payload key):
+//   node --import tsx scripts/record-process-histories.ts [story or prefix…]
+// records the KYC and checkout paths that the happy stories of record-histories.ts leave out
+// (reminders, deadlines, refusals, attempts used up, limits), so that a restructuring of those
+// workflows is checked against each. With no argument every story runs; `kyc` or `checkout`
+// runs one process's; HISTORY_SUFFIX names the files apart as in record-histories.ts.
+
+const config = loadConfig();
+const cli = await findTemporalCli();
+if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
+const cliPath = cli.path;
+const connection = await Connection.connect(config.temporal.connection);
+const client = clientFor(connection, config);
+const claims = claimStoreFromConfig(config);
+const provider = providerFromConfig(config);
+const taskQueue = config.temporal.taskQueue;
+const suffix = process.env.HISTORY_SUFFIX ? `-${process.env.HISTORY_SUFFIX}` : '';
+const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
+const MASTER = config.provider.accountId;
+
+/** Short timings, so that every story ends within seconds. */
+const quick: TimingInput = { pollInitialMs: 200, pollMaxMs: 1_000 };
+const kycClient = (timing: TimingInput = {}, maxAttemptsPerField?: number) => new KycClient(client, { taskQueue, claims, timing: { ...quick, ...timing }, maxAttemptsPerField });
+const checkoutClient = (timing: TimingInput = {}) => new CheckoutClient(client, { taskQueue, timing: { ...quick, ...timing } });
+
+async function operator(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<{ order?: { id: string } }> {
+  const res = await request(`${config.provider.baseUrl}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = (await res.body.json()) as { order?: { id: string } };
+  if (res.statusCode !== 200) throw new Error(`${method} ${path} answered ${res.statusCode}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let tries = 0; tries < 300; tries++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function save(file: string, workflowId: string): void {
+  // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
+  const args = ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, '--output', 'json'];
+  const json = execFileSync(cliPath, args, { encoding: 'utf8' });
+  writeFileSync(`test/histories/${file}${suffix}.json`, json);
+  console.log(`wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
+}
+
+function expect(what: string, actual: unknown, wanted: unknown): void {
+  if (actual !== wanted) throw new Error(`${what}: ${String(actual)}, not ${String(wanted)}`);
+}
+
+/** Values for the account's STRING fields; the two documents are uploaded. */
+const PROFILE_VALUES: Record<string, string> = {
+  individualLegalName: 'Ada Lovelace',
+  individualDateOfBirth: '1990-12-10',
+  individualSsn: '000-00-0000',
+  individualResidenceAddress: '1 Main St, Springfield',
+};
+const DOCUMENT_FIELDS = ['individualGovernmentId', 'individualProofOfAddress'] as const;
+
+/** An account whose fields were all submitted; the reviewer rejects some and approves the rest. */
+async function kycAccount(rejected: Record<string, string>): Promise<string> {
+  const profileFields = Object.entries(PROFILE_VALUES).map(([fieldId, value]) => ({ fieldId, value }));
+  const { id } = await provider.call(api.createAccount, { body: { country: 'US', profileFields } });
+  for (const fieldId of DOCUMENT_FIELDS) {
+    await provider.call(api.uploadDocument, { params: { accountId: id, fieldId }, body: { bytes: PNG, contentType: 'image/png' }, masqueradeAs: id });
+  }
+  for (const [fieldId, note] of Object.entries(rejected)) await operator('POST', `/sandbox/accounts/${id}/fields/${fieldId}/reject`, { note });
+  const submitted = [...Object.keys(PROFILE_VALUES), ...DOCUMENT_FIELDS];
+  for (const fieldId of submitted.filter((fieldId) => !(fieldId in rejected))) await operator('POST', `/sandbox/accounts/${id}/fields/${fieldId}/approve`);
+  return id;
+}
+
+/** Runs `action` while the provider fails the next request to `route` with a 500 it calls not transient; answers its error. */
+async function refusedOnce(route: string, action: () => Promise<unknown>): Promise<unknown> {
+  await operator('PUT', '/sandbox/knobs/faults', { route, error: 'server', failNext: 1 });
+  try {
+    await action();
+    return null;
+  } catch (err) {
+    return err;
+  } finally {
+    await operator('DELETE', '/sandbox/knobs/faults');
+  }
+}
+
+const awaitingInput = (kyc: KycClient, accountId: string, fieldId: string) =>
+  until(`${fieldId} to await input`, () => kyc.state(accountId), (state) => state.fields.some((field) => field.fieldId === fieldId && field.awaiting));
+
+async function wallet(): Promise<string> {
+  return (await provider.call(api.createWallet, { body: { name: `history-buyer-${Date.now()}` } })).srn;
+}
+
+const purchase = async (orderRef: string, extra: Record<string, unknown> = {}) => ({ orderRef, sourceAmount: 50, sourceCurrency: 'USD', destCurrency: 'USD', dest: await wallet(), ...extra });
+
+const stories: Record<string, () => Promise<void>> = {
+  // Nobody answers: reminders after the quiet time, then EXPIRED at the deadline.
+  async 'kyc-reminders-expired'() {
+    const accountId = await kycAccount({ individualSsn: 'ssn.invalid' });
+    const kyc = kycClient({ reminderAfterMs: 300, deadlineMs: 2_500 });
+    await kyc.start(accountId);
+    expect('outcome', (await kyc.result(accountId)).outcome, 'EXPIRED');
+    if ((await kyc.state(accountId)).reminders < 2) throw new Error('fewer than two reminders');
+    save('kyc-reminders-expired', `kyc:${accountId}`);
+  },
+
+  // The provider refuses a submission (a 500 it calls not transient): the update fails, no
+  // attempt is used up, the end user sends again and the field is approved.
+  async 'kyc-refused'() {
+    const accountId = await kycAccount({ individualSsn: 'ssn.invalid' });
+    const kyc = kycClient();
+    await kyc.start(accountId);
+    await awaitingInput(kyc, accountId, 'individualSsn');
+    const refused = await refusedOnce('POST /v3/accounts/:accountId', () => kyc.submitValue(accountId, 'individualSsn', '123-45-6789'));
+    if (!refused) throw new Error('the submission was not refused');
+    await awaitingInput(kyc, accountId, 'individualSsn');
+    expect('status after sending again', (await kyc.submitValue(accountId, 'individualSsn', '123-45-6789')).status, 'PENDING');
+    await operator('POST', `/sandbox/accounts/${accountId}/fields/individualSsn/approve`);
+    expect('outcome', (await kyc.result(accountId)).outcome, 'APPROVED');
+    save('kyc-refused', `kyc:${accountId}`);
+  },
+
+  // A document rejected after each of its two allowed attempts: ATTEMPTS_EXHAUSTED.
+  async 'kyc-attempts-exhausted'() {
+    const accountId = await kycAccount({ individualGovernmentId: 'identity.blurry' });
+    const kyc = kycClient({}, 2);
+    await kyc.start(accountId);
+    for (const note of ['identity.fourCorners', 'identity.expired']) {
+      await awaitingInput(kyc, accountId, 'individualGovernmentId');
+      await kyc.submitDocument(accountId, 'individualGovernmentId', { bytes: PNG, contentType: 'image/png', documentType: 'PASSPORT', documentSubType: 'FRONT' });
+      await operator('POST', `/sandbox/accounts/${accountId}/fields/individualGovernmentId/reject`, { note });
+    }
+    expect('outcome', (await kyc.result(accountId)).outcome, 'ATTEMPTS_EXHAUSTED');
+    save('kyc-attempts-exhausted', `kyc:${accountId}`);
+  },
+
+  // The provider closes the account while the end user owes input: CLOSED.
+  async 'kyc-closed'() {
+    const accountId = await kycAccount({ individualSsn: 'ssn.invalid' });
+    const kyc = kycClient();
+    await kyc.start(accountId);
+    await awaitingInput(kyc, accountId, 'individualSsn');
+    await operator('POST', `/sandbox/accounts/${accountId}/close`);
+    expect('outcome', (await kyc.result(accountId)).outcome, 'CLOSED');
+    save('kyc-closed', `kyc:${accountId}`);
+  },
+
+  // The limits are checked, then the provider refuses the reservation: FAILED without a page.
+  async 'checkout-refused'() {
+    const user = await provider.call(api.createUser, { body: { fields: { country: 'US' } } });
+    const orderRef = `history-refused-${Date.now()}`;
+    const order = await purchase(orderRef, { userId: user.id });
+    const ended = await refusedOnce('POST /v3/orders/reserve', () => checkoutClient().startAndGetPage(order));
+    if (!(ended instanceof CheckoutEndedError)) throw new Error(`the checkout did not end without a page: ${String(ended)}`);
+    expect('outcome', (await checkoutClient().result(orderRef)).outcome, 'FAILED');
+    save('checkout-refused', `checkout:${orderRef}`);
+  },
+
+  // Higher limits awaited, never approved before the deadline: NOT_APPROVED.
+  async 'checkout-not-approved'() {
+    await operator('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
+    const user = await provider.call(api.createUser, { body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] } });
+    const orderRef = `history-not-approved-${Date.now()}`;
+    const checkout = checkoutClient({ deadlineMs: 2_000 });
+    await checkout.startAndGetPage(await purchase(orderRef, { userId: user.id, requireHigherLimits: true })).catch((err: unknown) => {
+      if (!(err instanceof CheckoutEndedError)) throw err;
+    });
+    expect('outcome', (await checkout.result(orderRef)).outcome, 'NOT_APPROVED');
+    save('checkout-not-approved', `checkout:${orderRef}`);
+  },
+
+  // The amount is over the user's standard limits: OVER_LIMIT before reserving.
+  async 'checkout-over-limit'() {
+    const user = await provider.call(api.createUser, { body: { fields: { country: 'US' } } });
+    const orderRef = `history-over-limit-${Date.now()}`;
+    await checkoutClient().startAndGetPage(await purchase(orderRef, { userId: user.id, sourceAmount: 600 })).catch((err: unknown) => {
+      if (!(err instanceof CheckoutEndedError)) throw err;
+    });
+    expect('outcome', (await checkoutClient().result(orderRef)).outcome, 'OVER_LIMIT');
+    save('checkout-over-limit', `checkout:${orderRef}`);
+  },
+
+  // The provider refuses the purchase itself over a limit (the buyer paid more than the daily
+  // limit allows): the order FAILED with a limits.* reason, an OVER_LIMIT outcome.
+  async 'checkout-over-limit-purchase'() {
+    const orderRef = `history-over-limit-purchase-${Date.now()}`;
+    const checkout = checkoutClient();
+    const page = await checkout.startAndGetPage(await purchase(orderRef));
+    await operator('POST', `/sandbox/reservations/${page.reservation}/complete`, { amount: 600 });
+    expect('outcome', (await checkout.result(orderRef)).outcome, 'OVER_LIMIT');
+    save('checkout-over-limit-purchase', `checkout:${orderRef}`);
+  },
+
+  // The card is declined, and the backend reports the failure redirect: the checkout looks at
+  // once (its polls are minutes apart) and ends FAILED.
+  async 'checkout-failed'() {
+    const orderRef = `history-failed-${Date.now()}`;
+    const checkout = checkoutClient({ pollInitialMs: 120_000, pollMaxMs: 120_000 });
+    const page = await checkout.startAndGetPage(await purchase(orderRef));
+    await until('the purchase to be awaited', () => checkout.state(orderRef), (state) => state.stage === 'WAITING_FOR_PURCHASE');
+    const { order } = await operator('POST', `/sandbox/reservations/${page.reservation}/fail`, { reason: 'The card was declined' });
+    expect('order status seen', (await checkout.purchaseRedirect(orderRef, { orderId: order!.id })).orderStatus, 'FAILED');
+    expect('outcome', (await checkout.result(orderRef)).outcome, 'FAILED');
+    save('checkout-failed', `checkout:${orderRef}`);
+  },
+
+  // Nobody buys before the checkout's own deadline: EXPIRED.
+  async 'checkout-expired'() {
+    const orderRef = `history-expired-${Date.now()}`;
+    const checkout = checkoutClient({ deadlineMs: 2_000 });
+    await checkout.startAndGetPage(await purchase(orderRef));
+    expect('outcome', (await checkout.result(orderRef)).outcome, 'EXPIRED');
+    save('checkout-expired', `checkout:${orderRef}`);
+  },
+};
+
+const wanted = process.argv.slice(2);
+const chosen = Object.keys(stories).filter((name) => wanted.length === 0 || wanted.some((arg) => name === arg || name.startsWith(`${arg}-`)));
+if (chosen.length === 0) throw new Error(`no story matches ${wanted.join(' ')}; stories: ${Object.keys(stories).join(', ')}`);
+try {
+  for (const name of chosen) {
+    console.log(`story ${name}`);
+    await stories[name]!();
+  }
+} finally {
+  await provider.close();
+  await connection.close();
+}
