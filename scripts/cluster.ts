@@ -1,58 +1,79 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProduct } from './lib/product-processes.js';
-import { startTemporalCluster } from './lib/temporal-cluster.js';
+import { type ProductCluster, startProduct } from './lib/product-processes.js';
+import { startTemporalCluster, type TemporalCluster } from './lib/temporal-cluster.js';
 
 // `npm run cluster`: the production topology on this machine, from the same binaries and
 // configuration files as docker-compose.yml: PostgreSQL, the Temporal server (schemas, namespace
 // and search attributes by deploy/temporal/setup.sh), then the sandbox, two workers, two ingress
 // replicas, the codec server, the Web UI and Prometheus, each a process of its own. Everything
-// lives in a temporary folder (printed), PostgreSQL's data included; Ctrl-C stops it all.
+// lives in a temporary folder (printed), PostgreSQL's data included; Ctrl-C or SIGTERM, during
+// the start-up too, stops it all and removes the folder.
 
 const say = (line: string) => console.log(`[cluster] ${line}`);
+
+// The signal handler comes first: a signal at any point of the start-up (minutes, the first time)
+// ends the step under way and stops what has started, in reverse order; after `ready`, it stops
+// the whole topology. Either way the folder goes with it.
+const abort = new AbortController();
+const onSignal = (signal: NodeJS.Signals) => {
+  if (abort.signal.aborted) return say(`${signal}: already stopping`);
+  say(`${signal}: stopping…`);
+  abort.abort(new Error(`stopped by ${signal}`));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
 const dir = mkdtempSync(join(tmpdir(), 'payflows-cluster-'));
 say(`state and logs in ${dir}`);
-const temporal = await startTemporalCluster({ dir, log: say });
-let product: Awaited<ReturnType<typeof startProduct>> | undefined;
+let temporal: TemporalCluster | undefined;
+let product: ProductCluster | undefined;
+let failure: unknown;
 try {
-  product = await startProduct({ dir, temporalAddress: temporal.address, namespace: temporal.namespace, temporalMetrics: temporal.metrics, log: say });
+  temporal = await startTemporalCluster({ dir, log: say, signal: abort.signal });
+  product = await startProduct({ dir, temporalAddress: temporal.address, namespace: temporal.namespace, temporalMetrics: temporal.metrics, log: say, signal: abort.signal });
 } catch (err) {
-  await temporal.stop();
-  throw err;
+  // Each start stops what it had started before it rejects.
+  if (!abort.signal.aborted) failure = err;
 }
-const description = {
-  dir,
-  temporal: { address: temporal.address, namespace: temporal.namespace, metrics: temporal.metrics, postgres: `${temporal.postgres.host}:${temporal.postgres.port}` },
-  sandboxUrl: product.sandboxUrl,
-  ingressUrls: product.ingressUrls,
-  workerMetrics: product.workerMetrics,
-  workerHealth: product.workerHealth,
-  codecUrl: product.codecUrl,
-  uiUrl: product.uiUrl,
-  prometheusUrl: product.prometheusUrl,
-  taskQueue: product.taskQueue,
-};
-writeFileSync(join(dir, 'cluster.json'), JSON.stringify(description, null, 2), { mode: 0o600 });
-say(`Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${description.temporal.postgres})`);
-say(`Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`);
-say(`sandbox provider   ${product.sandboxUrl}`);
-say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks; metrics at /metrics)`);
-say(`worker metrics     ${product.workerMetrics.join(', ')}; health ${product.workerHealth.join(', ')}`);
-say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics})`);
-say(`payload key        in ${join(dir, 'payload.key')} (TEMPORAL_ADDRESS=${temporal.address} PAYLOAD_ENCRYPTION_KEY=$(cat …) for npm run demo)`);
-writeFileSync(join(dir, 'payload.key'), product.payloadKey, { mode: 0o600 });
-say('ready');
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  say('stopping…');
-  await product!.stop();
-  await temporal.stop();
+if (temporal && product && !abort.signal.aborted) {
+  const description = {
+    dir,
+    temporal: { address: temporal.address, namespace: temporal.namespace, metrics: temporal.metrics, postgres: `${temporal.postgres.host}:${temporal.postgres.port}` },
+    sandboxUrl: product.sandboxUrl,
+    ingressUrls: product.ingressUrls,
+    workerMetrics: product.workerMetrics,
+    workerHealth: product.workerHealth,
+    codecUrl: product.codecUrl,
+    uiUrl: product.uiUrl,
+    prometheusUrl: product.prometheusUrl,
+    taskQueue: product.taskQueue,
+  };
+  writeFileSync(join(dir, 'cluster.json'), JSON.stringify(description, null, 2), { mode: 0o600 });
+  say(`Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${description.temporal.postgres})`);
+  say(`Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`);
+  say(`sandbox provider   ${product.sandboxUrl}`);
+  say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks; metrics at /metrics)`);
+  say(`worker metrics     ${product.workerMetrics.join(', ')}; health ${product.workerHealth.join(', ')}`);
+  say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics})`);
+  say(`payload key        in ${join(dir, 'payload.key')} (TEMPORAL_ADDRESS=${temporal.address} PAYLOAD_ENCRYPTION_KEY=$(cat …) for npm run demo)`);
+  writeFileSync(join(dir, 'payload.key'), product.payloadKey, { mode: 0o600 });
+  say('ready');
+  await new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }));
+}
+
+// The product's processes, then the server, then PostgreSQL (each stop a no-op if not started).
+await product?.stop();
+await temporal?.stop();
+if (failure === undefined) {
+  rmSync(dir, { recursive: true, force: true });
   say('stopped');
   process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+}
+// A failed start-up keeps its logs, nothing else (PostgreSQL's data, keys, claims go).
+for (const entry of readdirSync(dir)) if (entry !== 'logs') rmSync(join(dir, entry), { recursive: true, force: true });
+console.error(`[cluster] could not start: ${(failure as Error).stack ?? String(failure)}`);
+say(`logs kept in ${join(dir, 'logs')}`);
+process.exit(1);

@@ -11,6 +11,12 @@ import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
 
 const say = (line: string) => console.log(`[test:cluster] ${line}`);
+// A signal during the cluster's start-up stops what has started (once the tests run, runTests
+// passes it on to them, and the cluster stops after them).
+const abort = new AbortController();
+const onSignal = (signal: NodeJS.Signals) => abort.abort(new Error(`stopped by ${signal}`));
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 const files = process.argv.slice(2).length ? process.argv.slice(2) : [...testFiles('test/integration'), ...testFiles('test/cluster')];
 const dir = mkdtempSync(join(tmpdir(), 'payflows-test-cluster-'));
 const started = Date.now();
@@ -18,8 +24,8 @@ let code = 1;
 let temporal: Awaited<ReturnType<typeof startTemporalCluster>> | undefined;
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
 try {
-  temporal = await startTemporalCluster({ dir, log: say });
-  product = await startProduct({ dir, temporalAddress: temporal.address, namespace: temporal.namespace, temporalMetrics: temporal.metrics, log: say });
+  temporal = await startTemporalCluster({ dir, log: say, signal: abort.signal });
+  product = await startProduct({ dir, temporalAddress: temporal.address, namespace: temporal.namespace, temporalMetrics: temporal.metrics, log: say, signal: abort.signal });
   say(`cluster ready in ${Math.round((Date.now() - started) / 1000)} s (state and logs in ${dir})`);
   const description = join(dir, 'cluster.json');
   writeFileSync(
@@ -33,6 +39,7 @@ try {
     { mode: 0o600 },
   );
   const bundlePath = await buildTestBundle(dir);
+  abort.signal.throwIfAborted();
   code = await runTests(files, { TEMPORAL_ADDRESS: temporal.address, TEST_WORKFLOW_BUNDLE: bundlePath, TEST_CLUSTER: description });
 } catch (err) {
   console.error(`[test:cluster] could not run the tests: ${(err as Error).stack ?? err}`);

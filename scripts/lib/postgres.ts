@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // A private PostgreSQL from Debian's packages for `npm run cluster` and its tests: its own data
@@ -41,10 +41,12 @@ const asPostgres = (args: string[]) => (process.getuid?.() === 0 ? ['runuser', [
 
 /**
  * A fresh cluster in `dataDir` (made reachable by the postgres user) on 127.0.0.1:`port`, with a
- * `user` who owns the Temporal databases; resolves once it accepts connections.
+ * `user` who owns the Temporal databases; resolves once it accepts connections. Aborted by
+ * `signal` (or failing) once the server is spawned, it stops the server before it rejects.
  */
-export async function startPostgres(opts: { dataDir: string; port: number; user: string; password: string; log: (line: string) => void }): Promise<RunningPostgres> {
+export async function startPostgres(opts: { dataDir: string; port: number; user: string; password: string; log: (line: string) => void; signal?: AbortSignal }): Promise<RunningPostgres> {
   const bin = ensurePostgres(opts.log);
+  opts.signal?.throwIfAborted();
   rmSync(opts.dataDir, { recursive: true, force: true });
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   if (process.getuid?.() === 0) {
@@ -63,40 +65,64 @@ export async function startPostgres(opts: { dataDir: string; port: number; user:
     }
   };
   run([join(bin, 'initdb'), '-D', opts.dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-instructions']);
+  opts.signal?.throwIfAborted();
   const [cmd, rest] = asPostgres([join(bin, 'postgres'), '-D', opts.dataDir, '-p', String(opts.port), '-h', '127.0.0.1', '-k', opts.dataDir, '-c', 'max_connections=300', '-c', 'fsync=off']);
   const child: ChildProcess = spawn(cmd, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-  const psql = (sql: string) => execFileSync(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(opts.port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`PostgreSQL exited with ${child.exitCode}:\n${stderr}`);
-    try {
-      psql('select 1');
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 60 s:\n${stderr}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  // The role Temporal connects as (compose's POSTGRES_USER), allowed to create its databases.
-  psql(`create role ${opts.user} login createdb password '${opts.password.replace(/'/g, "''")}'`);
-  return {
-    host: '127.0.0.1',
-    port: opts.port,
-    user: opts.user,
-    password: opts.password,
-    dataDir: opts.dataDir,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      // A fast shutdown by pg_ctl, as the postgres user: runuser does not pass signals on.
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (!running()) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    // A fast shutdown by pg_ctl, as the postgres user: runuser does not pass signals on. A server
+    // still starting may not have written postmaster.pid yet, which pg_ctl needs: wait for it.
+    for (let attempt = 0; running(); attempt++) {
       try {
         run([join(bin, 'pg_ctl'), 'stop', '-D', opts.dataDir, '-m', 'fast', '-w']);
-      } catch {
-        child.kill('SIGKILL');
+        break;
+      } catch (err) {
+        if (attempt >= 50) {
+          opts.log(`PostgreSQL did not stop by pg_ctl (${(err as Error).message}); killing it`);
+          const pid = postmasterPid(opts.dataDir);
+          if (pid) process.kill(pid, 'SIGKILL');
+          child.kill('SIGKILL');
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
-      await exited;
-    },
+    }
+    await exited;
   };
+  try {
+    const psql = (sql: string) => execFileSync(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(opts.port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      if (child.exitCode !== null) throw new Error(`PostgreSQL exited with ${child.exitCode}:\n${stderr}`);
+      try {
+        psql('select 1');
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 60 s:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    // The role Temporal connects as (compose's POSTGRES_USER), allowed to create its databases.
+    psql(`create role ${opts.user} login createdb password '${opts.password.replace(/'/g, "''")}'`);
+    opts.signal?.throwIfAborted();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { host: '127.0.0.1', port: opts.port, user: opts.user, password: opts.password, dataDir: opts.dataDir, stop };
+}
+
+/** The postmaster's pid from its lock file, if it has written one. */
+function postmasterPid(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,12 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { goTool, TOOLS } from './go-tools.js';
 import { type RunningPrometheus, startPrometheus } from './prometheus.js';
+import { whileBuilding } from './temporal-cluster.js';
 
 // The product's processes around a Temporal cluster, each an OS process in a working folder of
 // its own so that nothing is shared by accident: the sandbox, two workers, two ingress replicas
@@ -52,19 +53,29 @@ export interface ProductCluster {
 
 const TSX = import.meta.resolve('tsx');
 
-/** Starts `spec` and resolves once its ready line shows (or at once without one). */
-export async function startProcess(spec: ProcessSpec, timeoutMs = 120_000): Promise<RunningProcess> {
+/**
+ * Starts `spec` and resolves once its ready line shows (or at once without one). Not ready in
+ * time, or aborted by `signal` meanwhile, it is stopped before the promise rejects.
+ */
+export async function startProcess(spec: ProcessSpec, timeoutMs = 120_000, signal?: AbortSignal): Promise<RunningProcess> {
+  signal?.throwIfAborted();
   mkdirSync(spec.cwd, { recursive: true });
   const out = openSync(spec.log, 'a');
   const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', out, out] });
   if (spec.ready) {
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const text = readFileSync(spec.log, 'utf8');
-      if (text.includes(spec.ready)) break;
-      if (child.exitCode !== null) throw new Error(`${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${text.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`);
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        const text = readFileSync(spec.log, 'utf8');
+        if (text.includes(spec.ready)) break;
+        if (child.exitCode !== null) throw new Error(`${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${text.slice(-2000)}`);
+        if (Date.now() > deadline) throw new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } catch (err) {
+      await stopProcess({ spec, child });
+      throw err;
     }
   }
   return { spec, child };
@@ -89,13 +100,37 @@ function uiSource(): string {
   return (JSON.parse(out) as { Dir: string }).Dir;
 }
 
-export async function startProduct(opts: { dir: string; temporalAddress: string; namespace: string; log: (line: string) => void; temporalMetrics?: string }): Promise<ProductCluster> {
-  const { dir, log } = opts;
+/**
+ * The UI's configuration folder, as its image holds it: config/docker.yaml of its module, as is.
+ * That file has no `host` key (nor a variable for one), and without one the UI listens on every
+ * interface; the loader reads base.yaml first and docker.yaml over it, so a base.yaml holding
+ * only the host keeps it on loopback, as compose publishes it.
+ */
+function uiConfig(root: string): string {
+  const config = join(root, 'config');
+  mkdirSync(config, { recursive: true });
+  copyFileSync(join(uiSource(), 'config', 'docker.yaml'), join(config, 'docker.yaml'));
+  writeFileSync(join(config, 'base.yaml'), 'host: 127.0.0.1\n');
+  return root;
+}
+
+export async function startProduct(opts: {
+  dir: string;
+  temporalAddress: string;
+  namespace: string;
+  log: (line: string) => void;
+  temporalMetrics?: string;
+  /** Stops the start-up: the process starting and those started are stopped, and the promise rejects. */
+  signal?: AbortSignal;
+}): Promise<ProductCluster> {
+  const { dir, log, signal } = opts;
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const running: RunningProcess[] = [];
   const stopAll = async () => {
     for (const p of [...running].reverse()) await stopProcess(p);
   };
+  // Each process of the start-up stopped by an abort while it starts.
+  const start = (spec: ProcessSpec) => startProcess(spec, undefined, signal);
   try {
     const payloadKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const taskQueue = 'payflows';
@@ -106,34 +141,35 @@ export async function startProduct(opts: { dir: string; temporalAddress: string;
     const temporal = { TEMPORAL_ADDRESS: opts.temporalAddress, TEMPORAL_NAMESPACE: opts.namespace, TEMPORAL_TASK_QUEUE: taskQueue, PAYLOAD_ENCRYPTION_KEY: payloadKey, LOG_LEVEL: 'info' };
     const provider = { PROVIDER_BASE_URL: sandboxUrl, PROVIDER_API_KEY: SANDBOX_CREDENTIALS.apiKey, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId };
 
-    running.push(await startProcess(node('sandbox', 'src/sandbox/main.ts', { SANDBOX_PORT: String(sandboxPort), SANDBOX_STATE_FILE: join(dir, 'sandbox', 'state.json'), LOG_LEVEL: 'info' }, dir, 'sandbox provider listening')));
+    running.push(await start(node('sandbox', 'src/sandbox/main.ts', { SANDBOX_PORT: String(sandboxPort), SANDBOX_STATE_FILE: join(dir, 'sandbox', 'state.json'), LOG_LEVEL: 'info' }, dir, 'sandbox provider listening')));
     for (const [i, port] of [ingress1, ingress2].entries()) {
-      running.push(await startProcess(node(`ingress-${i + 1}`, 'src/ingress/main.ts', { ...temporal, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, INGRESS_PORT: String(port) }, dir, 'ingress listening')));
+      running.push(await start(node(`ingress-${i + 1}`, 'src/ingress/main.ts', { ...temporal, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, INGRESS_PORT: String(port) }, dir, 'ingress listening')));
     }
     // The provider calls one address back; a load balancer spreads it over the replicas.
     const claimKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const workerEnv = { ...temporal, ...provider, INGRESS_PUBLIC_URL: ingressUrls[0]!, CLAIM_STORE_DIR: claimsDir, CLAIM_ENCRYPTION_KEY: claimKey, WORKER_SHUTDOWN_GRACE: '10s' };
     for (const [i, [metrics, health]] of [[m1, h1], [m2, h2]].entries()) {
-      running.push(await startProcess(node(`worker-${i + 1}`, 'worker/main.ts', { ...workerEnv, WORKER_METRICS_PORT: String(metrics), WORKER_HEALTH_PORT: String(health) }, dir, '"msg":"worker polling"')));
+      running.push(await start(node(`worker-${i + 1}`, 'worker/main.ts', { ...workerEnv, WORKER_METRICS_PORT: String(metrics), WORKER_HEALTH_PORT: String(health) }, dir, '"msg":"worker polling"')));
     }
     const uiUrl = `http://127.0.0.1:${uiPort}`;
     const codecUrl = `http://127.0.0.1:${codecPort}`;
     // Not the embedded stack: the codec server wants a token, and the browser a session (/session).
     const codecToken = randomBytes(24).toString('hex');
-    running.push(await startProcess(node('codec-server', 'src/temporal/codec-server-main.ts', { PAYLOAD_ENCRYPTION_KEY: payloadKey, TEMPORAL_ADDRESS: opts.temporalAddress, CODEC_SERVER_PORT: String(codecPort), CODEC_SERVER_ALLOWED_ORIGINS: uiUrl, CODEC_SERVER_TOKEN: codecToken, LOG_LEVEL: 'info' }, dir, 'codec server listening')));
+    running.push(await start(node('codec-server', 'src/temporal/codec-server-main.ts', { PAYLOAD_ENCRYPTION_KEY: payloadKey, TEMPORAL_ADDRESS: opts.temporalAddress, CODEC_SERVER_PORT: String(codecPort), CODEC_SERVER_ALLOWED_ORIGINS: uiUrl, CODEC_SERVER_TOKEN: codecToken, LOG_LEVEL: 'info' }, dir, 'codec server listening')));
 
-    // The Web UI with the configuration file its image uses (config/docker.yaml of its module).
-    const ui = await goTool(TOOLS.ui, log);
+    // The Web UI with the configuration file its image uses (config/docker.yaml of its module),
+    // on loopback (uiConfig).
+    const ui = await whileBuilding(signal, () => goTool(TOOLS.ui, log));
     const uiSpec: ProcessSpec = {
       name: 'temporal-ui',
       command: ui,
-      args: ['--root', uiSource(), '--config', 'config', '--env', 'docker', 'start'],
+      args: ['--root', uiConfig(join(dir, 'temporal-ui')), '--config', 'config', '--env', 'docker', 'start'],
       cwd: join(dir, 'temporal-ui'),
       env: { PATH: process.env.PATH ?? '', TEMPORAL_ADDRESS: opts.temporalAddress, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_CODEC_ENDPOINT: codecUrl, TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true', TEMPORAL_CORS_ORIGINS: uiUrl, TEMPORAL_DEFAULT_NAMESPACE: opts.namespace },
       log: join(dir, 'logs', 'temporal-ui.log'),
     };
-    running.push(await startProcess(uiSpec));
-    await waitForHttp(`${uiUrl}/`, uiSpec);
+    running.push(await start(uiSpec));
+    await waitForHttp(`${uiUrl}/`, uiSpec, signal);
 
     const prometheus: RunningPrometheus = await startPrometheus({
       dir: join(dir, 'prometheus'),
@@ -142,6 +178,7 @@ export async function startProduct(opts: { dir: string; temporalAddress: string;
       ingresses: ingressUrls.map((u) => u.replace('http://', '')),
       ...(opts.temporalMetrics ? { temporal: [opts.temporalMetrics] } : {}),
       intervalSeconds: 2,
+      signal,
     });
     running.push({ spec: { name: 'prometheus', command: 'prometheus', args: [], cwd: join(dir, 'prometheus'), env: {}, log: join(dir, 'prometheus', 'prometheus.log') }, child: prometheus.process });
 
@@ -168,9 +205,10 @@ export async function startProduct(opts: { dir: string; temporalAddress: string;
   }
 }
 
-async function waitForHttp(url: string, spec: ProcessSpec): Promise<void> {
+async function waitForHttp(url: string, spec: ProcessSpec, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
+    signal?.throwIfAborted();
     try {
       const res = await request(url);
       await res.body.dump();

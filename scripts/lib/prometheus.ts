@@ -47,8 +47,12 @@ export interface RunningPrometheus {
   stop(): Promise<void>;
 }
 
-/** Starts Prometheus on loopback with its data and config under `dir`; resolves once it is ready. */
-export async function startPrometheus(opts: ScrapeTargets & { dir: string; port: number }): Promise<RunningPrometheus> {
+/**
+ * Starts Prometheus on loopback with its data and config under `dir`; resolves once it is ready.
+ * Not ready in time, or aborted by `signal`, it is stopped before the promise rejects.
+ */
+export async function startPrometheus(opts: ScrapeTargets & { dir: string; port: number; signal?: AbortSignal }): Promise<RunningPrometheus> {
+  opts.signal?.throwIfAborted();
   mkdirSync(join(opts.dir, 'data'), { recursive: true });
   writeFileSync(join(opts.dir, 'prometheus.yml'), prometheusConfig(opts));
   copyFileSync(RULES, join(opts.dir, 'alerts.yml'));
@@ -59,29 +63,32 @@ export async function startPrometheus(opts: ScrapeTargets & { dir: string; port:
     { stdio: ['ignore', log, log] },
   );
   const url = `http://127.0.0.1:${opts.port}`;
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Prometheus exited with ${child.exitCode}; see ${join(opts.dir, 'prometheus.log')}`);
-    try {
-      const res = await request(`${url}/-/ready`);
-      await res.body.dump();
-      if (res.statusCode === 200) break;
-    } catch {
-      // not listening yet
+  try {
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      if (child.exitCode !== null) throw new Error(`Prometheus exited with ${child.exitCode}; see ${join(opts.dir, 'prometheus.log')}`);
+      try {
+        const res = await request(`${url}/-/ready`);
+        await res.body.dump();
+        if (res.statusCode === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`Prometheus did not become ready in 60 s; see ${join(opts.dir, 'prometheus.log')}`);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) throw new Error(`Prometheus did not become ready in 60 s; see ${join(opts.dir, 'prometheus.log')}`);
-    await new Promise((r) => setTimeout(r, 250));
+  } catch (err) {
+    await stop();
+    throw err;
   }
-  return {
-    url,
-    process: child,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { url, process: child, stop };
 }
 
 /** The value of an instant query's series, by instance label. */

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, openSync, symlinkSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { freePort } from '../../src/temporal/ports.js';
@@ -47,14 +47,17 @@ export async function startTemporalCluster(opts: {
   postgres?: RunningPostgres;
   databases?: { main: string; visibility: string };
   tls?: FrontendTls;
+  /**
+   * Stops the start-up: the step under way ends (a Go build or setup step killed), what was
+   * started is stopped in reverse order, and the promise rejects.
+   */
+  signal?: AbortSignal;
 }): Promise<TemporalCluster> {
-  const { dir, log } = opts;
+  const { dir, log, signal } = opts;
   const logs = join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
   // One build at a time: two Go builds on 2 cores only slow each other down.
-  const server = await goTool(TOOLS.server, log);
-  const sqlTool = await goTool(TOOLS.sql, log);
-  const cli = await findTemporalCli({ log });
+  const [server, sqlTool, cli] = await whileBuilding(signal, async () => [await goTool(TOOLS.server, log), await goTool(TOOLS.sql, log), await findTemporalCli({ log })] as const);
   if (cli.kind !== 'binary') throw new Error(`the Temporal CLI is needed for the cluster's setup: ${cli.reason}`);
   const bin = join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
@@ -64,86 +67,146 @@ export async function startTemporalCluster(opts: {
   const ownsPostgres = opts.postgres === undefined;
   // The postgres user must reach its data folder: under the cluster's folder in the system's
   // temporary directory, never under a 0700 home.
-  const postgres = opts.postgres ?? (await startPostgres({ dataDir: join(dir, 'postgresql'), port: await freePort(), user: 'temporal', password: 'temporal', log }));
-  log(`PostgreSQL ${postgres.host}:${postgres.port} (data in ${postgres.dataDir})`);
-  const databases = opts.databases ?? { main: 'temporal', visibility: 'temporal_visibility' };
-  const namespace = opts.namespace ?? 'default';
-  const ports = {
-    FRONTEND_GRPC_PORT: await freePort(),
-    FRONTEND_HTTP_PORT: await freePort(),
-    FRONTEND_MEMBERSHIP_PORT: await membershipPort(),
-    HISTORY_GRPC_PORT: await freePort(),
-    HISTORY_MEMBERSHIP_PORT: await membershipPort(),
-    MATCHING_GRPC_PORT: await freePort(),
-    MATCHING_MEMBERSHIP_PORT: await membershipPort(),
-    WORKER_GRPC_PORT: await freePort(),
-    WORKER_MEMBERSHIP_PORT: await membershipPort(),
-  };
-  const metrics = `127.0.0.1:${await freePort()}`;
-  const address = `127.0.0.1:${ports.FRONTEND_GRPC_PORT}`;
-  const tlsEnv: Record<string, string> = opts.tls
-    ? {
-        TEMPORAL_TLS_FRONTEND_CERT: opts.tls.serverCert,
-        TEMPORAL_TLS_FRONTEND_KEY: opts.tls.serverKey,
-        TEMPORAL_TLS_CLIENT_CA_CERT: opts.tls.caCert,
-        TEMPORAL_TLS_SERVER_CA_CERT: opts.tls.caCert,
-        TEMPORAL_TLS_SERVER_NAME: opts.tls.serverName,
-        TEMPORAL_TLS_SYSTEM_WORKER_CERT: opts.tls.clientCert,
-        TEMPORAL_TLS_SYSTEM_WORKER_KEY: opts.tls.clientKey,
-      }
-    : {};
-  const env = {
-    PATH: `${bin}:${process.env.PATH ?? ''}`,
-    HOME: process.env.HOME ?? dir,
-    POSTGRES_SEEDS: postgres.host,
-    DB_PORT: String(postgres.port),
-    POSTGRES_USER: postgres.user,
-    POSTGRES_PWD: postgres.password,
-    DBNAME: databases.main,
-    VISIBILITY_DBNAME: databases.visibility,
-    SCHEMA_DIR: join(serverSource(), 'schema/postgresql/v12'),
-    DYNAMIC_CONFIG_FILE_PATH: join(SERVER_CONFIG_DIR, 'dynamicconfig.yaml'),
-    PROMETHEUS_ENDPOINT: metrics,
-    LOG_LEVEL: 'warn',
-    NAMESPACE: namespace,
-    NAMESPACE_RETENTION: opts.retention ?? process.env.CLUSTER_NAMESPACE_RETENTION ?? '72h',
-    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
-    ...tlsEnv,
-  };
-  await runStep('schema', env, logs, log);
-
-  const serverLog = openSync(join(logs, 'temporal-server.log'), 'a');
-  // The config folder as the server expects it: relative to --root.
-  const child: ChildProcess = spawn(server, ['--root', '/', '--config', SERVER_CONFIG_DIR.slice(1), '--env', 'production', 'start'], { cwd: dir, env, stdio: ['ignore', serverLog, serverLog] });
+  const postgres = opts.postgres ?? (await startPostgres({ dataDir: join(dir, 'postgresql'), port: await freePort(), user: 'temporal', password: 'temporal', log, signal }));
+  let child: ChildProcess | undefined;
   const stopServer = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child!.once('exit', r));
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const timer = setTimeout(() => child!.kill('SIGKILL'), 15_000);
     await exited;
     clearTimeout(timer);
   };
-  try {
-    // With client authentication required, the CLI presents the system worker's certificate.
-    const cliTls: Record<string, string> = opts.tls ? { TEMPORAL_TLS_CLIENT_CERT_PATH: opts.tls.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: opts.tls.clientKey, TEMPORAL_TLS_SERVER_CA_CERT_PATH: opts.tls.caCert } : {};
-    await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, child);
-  } catch (err) {
+  // Everything after PostgreSQL stops it again on a failure or an abort (the server first).
+  const stop = async () => {
     await stopServer();
     if (ownsPostgres) await postgres.stop();
+  };
+  try {
+    log(`PostgreSQL ${postgres.host}:${postgres.port} (data in ${postgres.dataDir})`);
+    return await startServer();
+  } catch (err) {
+    await stop();
     throw err;
   }
-  log(`Temporal server ${address} (namespace ${namespace}, metrics ${metrics}, log ${join(logs, 'temporal-server.log')})`);
-  return {
-    address,
-    namespace,
-    metrics,
-    postgres,
-    logs,
-    stop: async () => {
-      await stopServer();
-      if (ownsPostgres) await postgres.stop();
-    },
+
+  async function startServer(): Promise<TemporalCluster> {
+    const databases = opts.databases ?? { main: 'temporal', visibility: 'temporal_visibility' };
+    const namespace = opts.namespace ?? 'default';
+    const ports = {
+      FRONTEND_GRPC_PORT: await freePort(),
+      FRONTEND_HTTP_PORT: await freePort(),
+      FRONTEND_MEMBERSHIP_PORT: await membershipPort(),
+      HISTORY_GRPC_PORT: await freePort(),
+      HISTORY_MEMBERSHIP_PORT: await membershipPort(),
+      MATCHING_GRPC_PORT: await freePort(),
+      MATCHING_MEMBERSHIP_PORT: await membershipPort(),
+      WORKER_GRPC_PORT: await freePort(),
+      WORKER_MEMBERSHIP_PORT: await membershipPort(),
+    };
+    const metrics = `127.0.0.1:${await freePort()}`;
+    const address = `127.0.0.1:${ports.FRONTEND_GRPC_PORT}`;
+    const tlsEnv: Record<string, string> = opts.tls
+      ? {
+          TEMPORAL_TLS_FRONTEND_CERT: opts.tls.serverCert,
+          TEMPORAL_TLS_FRONTEND_KEY: opts.tls.serverKey,
+          TEMPORAL_TLS_CLIENT_CA_CERT: opts.tls.caCert,
+          TEMPORAL_TLS_SERVER_CA_CERT: opts.tls.caCert,
+          TEMPORAL_TLS_SERVER_NAME: opts.tls.serverName,
+          TEMPORAL_TLS_SYSTEM_WORKER_CERT: opts.tls.clientCert,
+          TEMPORAL_TLS_SYSTEM_WORKER_KEY: opts.tls.clientKey,
+        }
+      : {};
+    const env = {
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? dir,
+      POSTGRES_SEEDS: postgres.host,
+      DB_PORT: String(postgres.port),
+      POSTGRES_USER: postgres.user,
+      POSTGRES_PWD: postgres.password,
+      DBNAME: databases.main,
+      VISIBILITY_DBNAME: databases.visibility,
+      SCHEMA_DIR: join(serverSource(), 'schema/postgresql/v12'),
+      DYNAMIC_CONFIG_FILE_PATH: join(SERVER_CONFIG_DIR, 'dynamicconfig.yaml'),
+      PROMETHEUS_ENDPOINT: metrics,
+      LOG_LEVEL: 'warn',
+      NAMESPACE: namespace,
+      NAMESPACE_RETENTION: opts.retention ?? process.env.CLUSTER_NAMESPACE_RETENTION ?? '72h',
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      ...tlsEnv,
+    };
+    await runStep('schema', env, logs, log, { signal });
+
+    signal?.throwIfAborted();
+    const serverLog = openSync(join(logs, 'temporal-server.log'), 'a');
+    // The config folder as the server expects it: relative to --root.
+    child = spawn(server, ['--root', '/', '--config', SERVER_CONFIG_DIR.slice(1), '--env', 'production', 'start'], { cwd: dir, env, stdio: ['ignore', serverLog, serverLog] });
+    // With client authentication required, the CLI presents the system worker's certificate.
+    const cliTls: Record<string, string> = opts.tls ? { TEMPORAL_TLS_CLIENT_CERT_PATH: opts.tls.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: opts.tls.clientKey, TEMPORAL_TLS_SERVER_CA_CERT_PATH: opts.tls.caCert } : {};
+    await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, { server: child, signal });
+    signal?.throwIfAborted();
+    log(`Temporal server ${address} (namespace ${namespace}, metrics ${metrics}, log ${join(logs, 'temporal-server.log')})`);
+    return { address, namespace, metrics, postgres, logs, stop };
+  }
+}
+
+/**
+ * Runs `build` (Go builds of the server, its SQL tool, the CLI or the UI, each done once into the
+ * cache); an abort kills the `go install` under way, this process's child, so the build rejects.
+ */
+export async function whileBuilding<T>(signal: AbortSignal | undefined, build: () => Promise<T>): Promise<T> {
+  signal?.throwIfAborted();
+  const onAbort = () => {
+    for (const pid of goInstallChildren()) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // exited meanwhile
+      }
+    }
   };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const built = await build();
+    signal?.throwIfAborted();
+    return built;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * The `go install` processes this process started (src/temporal/go-install.ts keeps no handle),
+ * with the compilers and linkers they run.
+ */
+function goInstallChildren(): number[] {
+  const parents = new Map<number, number>();
+  const goInstalls: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The fields after the command's name, which is in parentheses and may hold spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(entry), ppid);
+      if (ppid !== process.pid) continue;
+      const [cmd, sub] = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (basename(cmd ?? '') === 'go' && sub === 'install') goInstalls.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const tree = new Set(goInstalls);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (tree.has(ppid) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...tree];
 }
 
 /**
@@ -162,15 +225,28 @@ async function membershipPort(): Promise<number> {
   }
 }
 
-function runStep(step: 'schema' | 'namespace', env: Record<string, string>, logs: string, log: (line: string) => void, server?: ChildProcess): Promise<void> {
+function runStep(step: 'schema' | 'namespace', env: Record<string, string>, logs: string, log: (line: string) => void, opts: { server?: ChildProcess; signal?: AbortSignal } = {}): Promise<void> {
+  const { server, signal } = opts;
+  signal?.throwIfAborted();
   const out = openSync(join(logs, `setup-${step}.log`), 'a');
   log(`deploy/temporal/setup.sh ${step}…`);
   return new Promise((done, fail) => {
-    const child = spawn('sh', [SETUP_SCRIPT, step], { env, stdio: ['ignore', out, out] });
-    const onServerExit = () => fail(new Error(`the Temporal server exited during setup; see ${join(logs, 'temporal-server.log')}`));
+    // A process group of its own, so that an abort stops the tools the script runs too.
+    const child = spawn('sh', [SETUP_SCRIPT, step], { env, stdio: ['ignore', out, out], detached: true });
+    const kill = () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // exited meanwhile
+      }
+    };
+    const onServerExit = () => (kill(), fail(new Error(`the Temporal server exited during setup; see ${join(logs, 'temporal-server.log')}`)));
+    const onAbort = () => (kill(), fail(signal!.reason));
     server?.once('exit', onServerExit);
+    signal?.addEventListener('abort', onAbort, { once: true });
     child.on('exit', (code) => {
       server?.off('exit', onServerExit);
+      signal?.removeEventListener('abort', onAbort);
       if (code === 0) done();
       else fail(new Error(`deploy/temporal/setup.sh ${step} failed (exit ${code}); see ${join(logs, `setup-${step}.log`)}`));
     });
