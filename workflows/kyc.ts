@@ -40,8 +40,9 @@ import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, Val
 // KYC resubmission (spec 3.2): reads the account, tells the end user why each OPEN profile field is
 // open (the reviewer's note as a reason), takes a new value or document through an update, sends
 // it and polls for the review (the provider sends no KYC callbacks); OPEN again asks again, up to
-// maxAttemptsPerField. Values and documents travel as claim references only. The bookkeeping (what
-// is awaited, the stage, attempts, the checks on input, the outcome) is in lib/kyc-fields.ts.
+// maxAttemptsPerField. Values and documents travel as claim references only. What is awaited, the
+// stage, attempts, the checks on input and the outcome (APPROVED, ATTEMPTS_EXHAUSTED, EXPIRED,
+// CLOSED) are decided in lib/kyc-fields.ts.
 
 // Reads and reminders retry without limit (harmless to repeat; waits are bounded by the stall
 // limit); submissions are bounded (CREATION_RETRY): one that gives up is reported to the end
