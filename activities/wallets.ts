@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { ProviderClient } from '../src/provider/client.js';
 import { ProviderError } from '../src/provider/errors.js';
@@ -68,10 +67,10 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
     /**
      * Waits for a change, the cheap way: an attempt that finds nothing fails, benignly, and
      * Temporal tries again after the retry policy's growing interval, so a quiet wallet's polls
-     * write nothing to its history. The first attempt only starts the clock unless `pollAtOnce`.
+     * write nothing to its history. Completes with what changed, or when the provider does not
+     * know the wallet (or does not list its transactions).
      */
-    async watchWalletTransactions(walletId: string, cursor: PollCursor, pollAtOnce: boolean): Promise<PollAnswer> {
-      if (Context.current().info.attempt === 1 && !pollAtOnce) throw nothingYet('the wait before the first poll');
+    async watchWalletTransactions(walletId: string, cursor: PollCursor): Promise<PollAnswer> {
       const answer = await pollOnce(walletId, cursor);
       if ('changed' in answer && answer.changed.length === 0) throw nothingYet('nothing new at the provider');
       return answer;

@@ -104,7 +104,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   if (!quiet) legacyPollTimer(input.pollIntervalMs, () => (pollDue = true));
   // Until a poll is due, the watch has news, or a callback arrives.
   const nextPollOrInbox = async () => {
-    if (quiet && listing) watch.ensure({ ...cursor, ...ledgerCursor(ledger) }, pace, hasPending(ledger));
+    if (quiet && listing) watch.ensure(() => ({ ...cursor, ...ledgerCursor(ledger) }), pace, hasPending(ledger));
     await condition(() => inbox.length > 0 || pollDue || watch.ended);
   };
   // One poll now: what the provider lists that would change the ledger, oldest first.

@@ -13,6 +13,8 @@ const INTERVAL = 200;
 const CEILING = 1_600;
 
 const ms = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) * 1000 + Math.round((d?.nanos ?? 0) / 1e6);
+/** The waits before each watch's first poll. */
+const timers = (events: Event[]) => events.flatMap((e, at) => (e.timerStartedEventAttributes ? [{ at, ms: ms(e.timerStartedEventAttributes.startToFireTimeout) }] : []));
 /** The watches the wallet scheduled, with their retry policy's intervals. */
 const watches = (events: Event[]) =>
   events.flatMap((e, at) => {
@@ -47,19 +49,21 @@ describe('wallet: polling that costs what is needed', () => {
       const found = watches(await w.events());
       assert.equal(found.length, 1);
       return found;
-    });
-    assert.deepEqual({ initial: watch?.initial, max: watch?.max, backoff: watch?.backoff }, { initial: INTERVAL, max: CEILING, backoff: 2 });
+    }, 60_000);
+    // The first poll after the interval (a timer, not a poll at once), the next ones twice as far apart each time.
+    assert.equal(timers(await w.events()).filter((t) => t.at < watch!.at).at(-1)?.ms, INTERVAL);
+    assert.deepEqual({ initial: watch?.initial, max: watch?.max, backoff: watch?.backoff }, { initial: 2 * INTERVAL, max: CEILING, backoff: 2 });
     const early = await eventually(async () => {
       const p = await w.progress();
       assert.ok(p.attempt >= 3, JSON.stringify(p));
       return p;
     });
-    // 800 + 1,600 + 1,600 ms later: three more polls, and not one more event.
+    // 1,600 ms apart at most from now on: three more polls, and not one more event.
     const later = await eventually(async () => {
       const p = await w.progress();
       assert.ok(p.attempt >= early.attempt + 3, JSON.stringify(p));
       return p;
-    }, 20_000);
+    }, 60_000);
     assert.equal(later.historyLength, early.historyLength);
     assert.equal((await w.handle.query(walletQuery)).stats.polls, 0, 'no poll completed: nothing was found, and a wallet just opened is not polled at once');
   });
@@ -67,36 +71,34 @@ describe('wallet: polling that costs what is needed', () => {
   it('a deposit whose callback was lost is found by the next poll and counted once; the polls start over from the interval', async () => {
     const { walletId } = await stack.wallets.open({ name: `lost-${Date.now()}` });
     const w = follow(walletId);
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 3));
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 3), 60_000);
     await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
     const state = await eventually(async () => {
       const s = await w.handle.query(walletQuery);
       assert.deepEqual(s.balances.BTC, { confirmed: 0.75, pending: 0 });
       return s;
-    }, 20_000);
+    }, 60_000);
     assert.equal(state.stats.recoveredByPoll, 1);
     assert.equal(state.stats.callbacks, 0);
     const all = watches(await w.events());
-    assert.equal(all.length, 2, 'a new watch after the one that found the deposit');
-    assert.equal(all[1]!.initial, INTERVAL);
+    assert.equal(all.length, 1, 'the watch found the deposit and ended');
+    const events = await w.events();
+    assert.equal(timers(events).at(-1)?.ms, INTERVAL, 'the next watch starts from the interval');
   });
 
   it('a callback starts a watch that has backed off over from the interval, and its deposit counts once', async () => {
     const { walletId } = await stack.wallets.open({ name: `woken-${Date.now()}` });
     const w = follow(walletId);
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 4), 20_000);
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 4), 60_000);
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
     await eventually(async () => assert.deepEqual((await w.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }));
-    const events = await eventually(async () => {
-      const events = await w.events();
-      assert.equal(watches(events).length, 2);
-      return events;
-    });
+    const events = await w.events();
     assert.ok(events.some((e) => e.activityTaskCancelRequestedEventAttributes), 'the backed-off watch was cancelled');
-    assert.equal(watches(events)[1]!.initial, INTERVAL);
+    const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
+    assert.equal(timers(events).find((t) => t.at > signalled)?.ms, INTERVAL, 'the new watch starts from the interval');
     // The new watch finds the deposit counted already: it keeps polling, and nothing is counted twice.
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 3));
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 3), 60_000);
     const s = await w.handle.query(walletQuery);
     assert.deepEqual({ callbacks: s.stats.callbacks, recoveredByPoll: s.stats.recoveredByPoll, confirmed: s.balances.BTC?.confirmed }, { callbacks: 1, recoveredByPoll: 0, confirmed: 0.25 });
   });
