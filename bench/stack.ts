@@ -39,14 +39,14 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
       address = dev.address;
     }
     say(`stack on ${server}`);
-    const bundleOf = async (index: string) => {
+    const bundleOf = async (index: string, interceptors = workflowInterceptorModules) => {
       const { code } = await bundleWorkflowCode({
         workflowsPath: fileURLToPath(new URL(index, import.meta.url)),
-        workflowInterceptorModules,
+        workflowInterceptorModules: interceptors,
         ...workflowBundleConverters,
         logger: { log() {}, info() {}, warn() {}, error: console.error, debug() {}, trace() {} },
       });
-      const path = join(dir, `${index.replace(/\W/g, '-')}.js`);
+      const path = join(dir, `${randomUUID()}.js`);
       writeFileSync(path, code);
       return path;
     };
@@ -156,6 +156,8 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
     // What bounds it: every cached workflow evaluates every module of its bundle (the other
     // processes' schemas, the tracing interceptors) in a module scope of its own.
     figures.push(await memoryPerWallet({ address, bundlePath: await bundleOf('./workflows/wallet-only.ts'), config, client, say, what: 'a bundle of the wallet workflow alone' }));
+    const untraced = workflowInterceptorModules.filter((m) => !m.includes('interceptors-opentelemetry'));
+    figures.push(await memoryPerWallet({ address, bundlePath: await bundleOf('./workflows/index.ts', untraced), config, client, say, what: "the product's bundle without the tracing interceptors" }));
 
     // 4. What an idle wallet costs a day: provider calls and history, from a run whose poll
     // interval is scaled down (a simulated day of minutes), scaled back to a real day.
