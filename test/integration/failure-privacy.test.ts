@@ -4,6 +4,8 @@ import type { Payload } from '@temporalio/common';
 import type { Worker } from '@temporalio/worker';
 import { Agent, MockAgent } from 'undici';
 import { KycClient } from '../../src/client/kyc.js';
+import { ProvisioningClient } from '../../src/client/provisioning.js';
+import { generateClientSecret } from '../../src/provider/client-token.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import * as api from '../../src/provider/endpoints.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
@@ -23,13 +25,14 @@ describe('failures keep personal data out of history', () => {
   let worker: Worker;
   let running: Promise<void>;
   let echoing: ProviderClient;
+  let agent: MockAgent;
   const taskQueue = `echo-${Date.now()}`;
   before(async () => {
     stack = await startStack();
     // The sandbox behind a provider that refuses resubmitted values with a message that quotes
     // them, as real services do ("... 078-05-1120 is not a valid SSN"): every other call goes
     // through to the sandbox unchanged.
-    const agent = new MockAgent({ agent: new Agent() });
+    agent = new MockAgent({ agent: new Agent() });
     agent.enableNetConnect();
     agent
       .get(stack.sandboxUrl)
@@ -54,13 +57,69 @@ describe('failures keep personal data out of history', () => {
     await stack?.stop();
   });
 
-  it('a KYC submission refused with a message quoting the SSN: the SSN is in history neither raw nor decrypted', { timeout: 120_000 }, async () => {
+  /** A KYC process (on the echoing worker) whose account's SSN was rejected, awaiting a new one. */
+  const kycAwaitingSsn = async () => {
     const kyc = new KycClient(stack.client, { taskQueue, claims: stack.claims, timing: stack.timing });
     const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
     await stack.op('POST', `/sandbox/accounts/${a.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
     await kyc.start(a.id);
     const awaitsSsn = (s: KycState) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting);
-    await eventually(async () => assert.ok(awaitsSsn(await kyc.state(a.id))));
+    // A message of its own: without one, node words a failed assert.ok by parsing this file's
+    // compiled source (one long line under tsx), which blocked this process, and so the worker in
+    // it, for over a minute.
+    await eventually(async () => assert.ok(awaitsSsn(await kyc.state(a.id)), 'the SSN is awaited'));
+    return { kyc, a };
+  };
+
+  // A run that FAILS: its failure (WorkflowExecutionFailed) carries the whole chain, from the
+  // workflow down to the provider's refusal, each with message and stack trace.
+  it('a KYC process that fails on a refused account read after a refused SSN: the SSN is in no part of its history', { timeout: 120_000 }, async () => {
+    const { kyc, a } = await kycAwaitingSsn();
+    await assert.rejects(kyc.submitValue(a.id, 'individualSsn', SSN), (e: Error) => /refused the submission/.test((e.cause as Error)?.message));
+    // The account is gone at the provider, whose refusal quotes the holder's SSN: the next read of
+    // the profile fails for good (not retried), and with it the process.
+    agent
+      .get(stack.sandboxUrl)
+      .intercept({ path: (p) => p.startsWith(`/v3/accounts/${a.id}`), method: 'GET' })
+      .reply(404, { language: 'en', exceptionId: 'test_GONE1', type: 'NotFoundException', message: `no account ${a.id} for the holder with SSN ${SSN}`, transient: false, errorCode: 'notFound', problematicField: 'accountId', problematicValue: SSN })
+      .persist();
+    const handle = stack.client.workflow.getHandle(`kyc:${a.id}`);
+    await assert.rejects(handle.result(), (e: Error) => {
+      assert.equal(e.name, 'WorkflowFailedError');
+      assert.ok(!`${e.message} ${(e.cause as Error)?.message} ${(e.cause as Error)?.cause}`.includes(SSN), 'nor in what the backend is told');
+      return true;
+    });
+
+    const history = await handle.fetchHistory();
+    const failed = history.events!.find((e) => e.workflowExecutionFailedEventAttributes)?.workflowExecutionFailedEventAttributes?.failure;
+    assert.ok(failed, 'the run ended failed');
+    assert.equal(failed.message, 'Encoded failure');
+    const decoded = await assertAbsent(history, [SSN, SSN.replace(/-/g, '')]);
+    assert.match(decoded, /GET \/v3\/accounts\/:accountId \(.*\) failed with 404 NotFoundException \(notFound\): field accountId \[exceptionId test_GONE1\]/, 'decrypted, the failure says what happened');
+    assert.match(decoded, /"ref":"local:[0-9a-f]{64}"/, 'the value travelled as a claim reference');
+  });
+
+  it('a provisioning process whose token the provider refuses fails: the client secret is in no part of its history', { timeout: 120_000 }, async () => {
+    const provisioning = new ProvisioningClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims });
+    const secret = generateClientSecret();
+    // The secret is already another account's API secret: the provider refuses to register it
+    // (400, not transient), so registering fails for good, and the process with it.
+    stack.sandbox.ctx.store.state.credentials.push({ apiKey: `AK-TAKEN-${Date.now()}`, secretKey: secret, accountId: null, kind: 'account' });
+    const clientRef = `refused-${Date.now()}`;
+    await provisioning.start({ clientRef, country: 'US', secret });
+    await assert.rejects(provisioning.result(clientRef), (e: Error) => {
+      assert.equal(e.name, 'WorkflowFailedError');
+      return true;
+    });
+
+    const history = await stack.client.workflow.getHandle(`provision:${clientRef}`).fetchHistory();
+    assert.ok(history.events!.some((e) => e.workflowExecutionFailedEventAttributes), 'the run ended failed');
+    const decoded = await assertAbsent(history, [secret]);
+    assert.match(decoded, /POST \/v2\/sessions\/auth\/key \(register client token\) failed with 400 ValidationException \(validation\.invalidValue\): INVALID_VALUE field secretKey/, 'decrypted, the failure says what happened');
+  });
+
+  it('a KYC submission refused with a message quoting the SSN: the SSN is in history neither raw nor decrypted', { timeout: 120_000 }, async () => {
+    const { kyc, a } = await kycAwaitingSsn();
     await assert.rejects(kyc.submitValue(a.id, 'individualSsn', SSN), (e: Error) => {
       const text = `${e.message} ${(e.cause as Error)?.message}`;
       assert.match(text, /refused the submission: ValidationException \(validation\.invalidValue\)/);
@@ -99,6 +158,20 @@ describe('failures keep personal data out of history', () => {
     assert.match(attrs.message, /POST \/v3\/accounts\/:accountId \(.*\) failed with 400 ValidationException/);
     await server.close();
   });
+  /**
+   * None of `values` in the history as stored (failure messages and stack traces encrypted like
+   * payloads) nor decrypted with the stack's codec. Answers the decrypted history as text.
+   */
+  async function assertAbsent(history: object, values: string[]): Promise<string> {
+    const raw = historyText(history);
+    for (const v of values) assert.ok(!raw.includes(v), `${v.slice(0, 3)}… not in the history as stored`);
+    assert.match(raw, /Encoded failure/);
+    assert.doesNotMatch(raw, /failed with 40|at async /, 'no failure message or stack trace in plain text');
+    const decoded = historyText(await decrypted(structuredClone(history), new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'))));
+    for (const v of values) assert.ok(!decoded.includes(v), `${v.slice(0, 3)}… not in the history decrypted either`);
+    assert.match(decoded, /"stack_?[tT]race":"[^"]*at /, 'decrypted, failures keep their stack traces (the scan covers them)');
+    return decoded;
+  }
 });
 
 /** The history with every encrypted payload replaced by what it holds. */
