@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
@@ -9,8 +9,8 @@ import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
-// The public ingress's small doors: a rotation of the provider's secret loses no callback, and a
-// slow sender cannot keep a connection open.
+// The public ingress's small doors: a rotation of the provider's secret loses no callback, a
+// slow sender cannot keep a connection open, and connections past the limit are refused.
 
 const callback = (walletId: string) =>
   JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [] });
@@ -81,6 +81,39 @@ describe('ingress: a slow sender', () => {
       assert.ok(at - started < 8_000, `the slow connection stayed open ${at - started} ms`);
       assert.match(answer, /^HTTP\/1\.1 408/, 'answered 408 Request Timeout');
     } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses a connection past INGRESS_MAX_CONNECTIONS without an answer, and serves one again once a connection closes', async () => {
+    const app = createIngress({ client: stack.client, taskQueue: stack.taskQueue, secretKey: stack.secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 3_600_000, maxConnections: 2 });
+    const { port } = await listen(app);
+    const open = () => new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    const until = async (n: number) => {
+      for (const started = Date.now(); (await open()) !== n; await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() - started > 3_000) assert.fail(`the ingress holds ${await open()} connections, not ${n}`);
+      }
+    };
+    // A connection that asks for /metrics (served without Temporal): what it was answered, once closed.
+    const ask = (socket: Socket) => {
+      let answer = '';
+      socket.on('data', (d) => (answer += d.toString()));
+      socket.on('error', () => {});
+      socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      return new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
+    };
+    const idle = [connect(port, '127.0.0.1'), connect(port, '127.0.0.1')];
+    try {
+      // Two idle connections (the headers timeout would close them after 5 s) fill the limit.
+      await until(2);
+      assert.equal(await ask(connect(port, '127.0.0.1')), '', 'the third connection is closed without an answer');
+      assert.equal(await open(), 2);
+      const first = idle.shift()!;
+      first.destroy();
+      await until(1);
+      assert.match(await ask(connect(port, '127.0.0.1')), /^HTTP\/1\.1 200 /, 'a connection is served again');
+    } finally {
+      for (const socket of idle) socket.destroy();
       await app.close();
     }
   });
