@@ -64,4 +64,33 @@ describe('worker telemetry', () => {
     // Whatever the SDK logged came out as JSON with the run's ids, never the secret.
     for (const line of lines.filter((l) => l.workflowId)) assert.ok(line.runId, 'a workflow log line without runId');
   });
+
+  it('counts a reconciliation that finds the ledger and the provider apart: payflows_balance_drift_found_total', async () => {
+    const drift = /^payflows_balance_drift_found_total\{([^}]*)\} (\d+)$/m;
+    const scrape = async () => {
+      const res = await request(metricsUrl);
+      assert.equal(res.statusCode, 200);
+      return res.body.text();
+    };
+    const { walletId } = await stack.wallets.open({ name: `metrics-drift-${randomUUID()}` });
+    const handle = stack.client.workflow.getHandle(`wallet:${walletId}`);
+    try {
+      assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, [], 'no drift while they agree');
+      assert.doesNotMatch(await scrape(), drift, 'nothing counted for a reconciliation that found no drift');
+
+      // A correction at the provider that sends no callback: the balances part.
+      assert.equal((await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 7 })).status, 200);
+      assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, [{ currency: 'USD', ledger: 0, provider: 7 }]);
+      const [, labels, value] = await eventually(async () => {
+        const text = await scrape();
+        expectSeries(text, drift);
+        return drift.exec(text)!;
+      });
+      assert.equal(value, '1', 'one reconciliation found a drift');
+      assert.match(labels!, /workflowType="walletWorkflow"/);
+      assert.ok(!labels!.includes(walletId), 'the wallet id leaked into a label');
+    } finally {
+      await handle.terminate('test done').catch(() => {});
+    }
+  });
 });
