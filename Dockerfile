@@ -15,7 +15,8 @@ COPY src src
 COPY workflows workflows
 COPY activities activities
 COPY worker worker
-# dist/: plain ES modules, declarations, source maps, and dist/workflow-bundle.js.
+# dist/: plain ES modules, declarations, source maps, and the workflow bundles (with and without
+# the tracing interceptors: dist/workflow-bundle.js, dist/workflow-bundle-untraced.js).
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime

@@ -3,7 +3,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { workflowBundleConverters } from '../src/temporal/codec.js';
-import { workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
+import { untracedWorkflowInterceptorModules, workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
 
 // `npm run build`: the compiled product in dist/ (plain ES modules that run under Node, with
 // declarations and source maps) and the workflow bundle that workers load prebuilt, so that no
@@ -14,7 +14,10 @@ rmSync('dist', { recursive: true, force: true });
 say('compiling TypeScript into dist/');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-say('bundling the workflows into dist/workflow-bundle.js');
-const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, ...workflowBundleConverters, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
-writeFileSync('dist/workflow-bundle.js', code);
+// Two bundles: with the tracing interceptors (OTEL_EXPORTER_OTLP_ENDPOINT set) and without them.
+for (const [file, interceptors] of [['dist/workflow-bundle.js', workflowInterceptorModules], ['dist/workflow-bundle-untraced.js', untracedWorkflowInterceptorModules]] as const) {
+  say(`bundling the workflows into ${file}`);
+  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [...interceptors], ...workflowBundleConverters, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
+  writeFileSync(file, code);
+}
 say('done');

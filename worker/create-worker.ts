@@ -20,11 +20,19 @@ import { otelWorkflowInterceptorsModule, startTracing, type Tracing, workerTraci
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /**
  * Compiled (dist/worker/create-worker.js, as in the image), a worker loads the bundle that
- * `npm run build` made beside it instead of bundling the workflows at start.
+ * `npm run build` made beside it instead of bundling the workflows at start: with the tracing
+ * interceptors when tracing is on, without them otherwise.
  */
 export const prebuiltWorkflowBundle = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('../workflow-bundle.js', import.meta.url)) : undefined;
+export const prebuiltUntracedWorkflowBundle = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('../workflow-bundle-untraced.js', import.meta.url)) : undefined;
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
 export const workflowInterceptorModules = [fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)), otelWorkflowInterceptorsModule];
+/**
+ * Without the tracing interceptors, for a worker that exports no traces: every cached workflow
+ * instantiates its bundle's modules, and these cost about 0.5 MB of each (docs/capacity.md). They
+ * add no command, so either bundle replays the other's histories.
+ */
+export const untracedWorkflowInterceptorModules = workflowInterceptorModules.filter((m) => m !== otelWorkflowInterceptorsModule);
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -76,14 +84,16 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     ...createClaimActivities({ claims, retentionMs: config.claims.retentionMs }),
     ...opts.extraActivities,
   };
-  const tracing = workerTracingOptions(opts.tracing ?? startTracing({ service: 'worker' }));
-  const bundlePath = opts.workflowBundlePath ?? (prebuiltWorkflowBundle && existsSync(prebuiltWorkflowBundle) ? prebuiltWorkflowBundle : undefined);
+  const traces = opts.tracing ?? startTracing({ service: 'worker' });
+  const tracing = workerTracingOptions(traces);
+  const prebuilt = traces.enabled ? prebuiltWorkflowBundle : prebuiltUntracedWorkflowBundle;
+  const bundlePath = opts.workflowBundlePath ?? (prebuilt && existsSync(prebuilt) ? prebuilt : undefined);
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath }),
-    interceptors: { activity: tracing.activityInterceptors, ...(bundlePath ? {} : { workflowModules: workflowInterceptorModules }) },
+    interceptors: { activity: tracing.activityInterceptors, ...(bundlePath ? {} : { workflowModules: traces.enabled ? workflowInterceptorModules : untracedWorkflowInterceptorModules }) },
     sinks: tracing.sinks,
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),

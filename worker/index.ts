@@ -1,6 +1,15 @@
 // `payflows/worker`: a worker of your own — createWorker with this deployment's configuration,
 // the activities (to compose with yours), and where the prebuilt workflow bundle is.
-export { createWorker, type CreateWorkerOptions, prebuiltWorkflowBundle, workerSettings, workflowInterceptorModules, workflowsPath } from './create-worker.js';
+export {
+  createWorker,
+  type CreateWorkerOptions,
+  prebuiltUntracedWorkflowBundle,
+  prebuiltWorkflowBundle,
+  untracedWorkflowInterceptorModules,
+  workerSettings,
+  workflowInterceptorModules,
+  workflowsPath,
+} from './create-worker.js';
 export { startWorkerHealth } from './health.js';
 export { createAccountActivities, type AccountActivities } from '../activities/accounts.js';
 export { createNotifyActivities, logNotifier, type Notifier, type NotifyActivities, type Reminder } from '../activities/notify.js';

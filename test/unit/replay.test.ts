@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { HISTORIES_KEY, replayFiles } from '../../scripts/replay.js';
 import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec.js';
+import { untracedWorkflowInterceptorModules } from '../../worker/create-worker.js';
 
 // Histories recorded from real runs (scripts/record-histories.ts) must replay against the
 // current workflow code; a breaking change must be caught here, not by running workflows.
@@ -19,6 +20,11 @@ describe('replay of recorded histories', () => {
     const results = await replayFiles(histories, undefined, dataConverter);
     for (const r of results) assert.equal(r.error, undefined, `${r.file}: ${r.error?.message}`);
     assert.ok(results.length >= 4, `${results.length} histories replayed`);
+  });
+
+  it('the bundle without the tracing interceptors replays them too (a worker switches bundles when tracing is turned on or off)', async () => {
+    const results = await replayFiles(histories, undefined, dataConverter, untracedWorkflowInterceptorModules);
+    for (const r of results) assert.equal(r.error, undefined, `${r.file}: ${r.error?.message}`);
   });
 
   it('a change that reorders what the wallet workflow does fails with DeterminismViolationError', async () => {
