@@ -170,7 +170,9 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         pace = afterCallback();
         watch.restartIfBackedOff();
       }
-      record(ledger, tx, via, undefined, transferIdFromSrn(tx.source));
+      if (record(ledger, tx, via, undefined, transferIdFromSrn(tx.source)) === 'unapplied') {
+        log.warn('a transaction remembered without its status ended; its amount is left for the reconciliation and a person', { walletId: input.walletId, status: tx.status });
+      }
     }
     pollsDone = ledger.stats.polls;
     resolveOutstanding();

@@ -55,7 +55,7 @@ describe('claims: deleted after use, swept after retention, erased on request', 
     const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
     await stack.op('POST', `/sandbox/accounts/${a.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
     await kyc.start(a.id);
-    await eventually(async () => assert.ok((await kyc.state(a.id)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting)));
+    await eventually(async () => assert.ok((await kyc.state(a.id)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
     const stored = new Set(claimFiles(stack.claimsDir));
     try {
       const field = await kyc.submitValue(a.id, 'individualSsn', '078-05-1120');
@@ -85,7 +85,7 @@ describe('claims: deleted after use, swept after retention, erased on request', 
     const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
     await stack.op('POST', `/sandbox/accounts/${a.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
     await kyc.start(a.id);
-    await eventually(async () => assert.ok((await kyc.state(a.id)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting)));
+    await eventually(async () => assert.ok((await kyc.state(a.id)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
     const stored = new Set(claimFiles(stack.claimsDir));
     await kyc.submitValue(a.id, 'individualSsn', '078-05-1120');
     const left = claimFiles(stack.claimsDir).filter((f) => !stored.has(f));

@@ -54,7 +54,7 @@ describe('idempotency keys that survive odd input and time', () => {
     const round = async (value: string) => {
       await stack.op('POST', `/sandbox/accounts/${accountId}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
       await kyc.start(accountId);
-      await eventually(async () => assert.ok(awaitsSsn(await kyc.state(accountId))));
+      await eventually(async () => assert.ok(awaitsSsn(await kyc.state(accountId)), 'the SSN is awaited'));
       await kyc.submitValue(accountId, 'individualSsn', value);
       assert.equal(ssnField().value, value, 'the provider took the value');
       // Ended by the test: the round is over, whatever the other fields are doing.

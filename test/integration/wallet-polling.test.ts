@@ -71,7 +71,7 @@ describe('wallet: polling that costs what is needed', () => {
   it('a deposit whose callback was lost is found by the next poll and counted once; the polls start over from the interval', async () => {
     const { walletId } = await stack.wallets.open({ name: `lost-${Date.now()}` });
     const w = follow(walletId);
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 3), 60_000);
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 3, 'three polls'), 60_000);
     await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
     const state = await eventually(async () => {
@@ -90,7 +90,7 @@ describe('wallet: polling that costs what is needed', () => {
   it('a callback starts a watch that has backed off over from the interval, and its deposit counts once', async () => {
     const { walletId } = await stack.wallets.open({ name: `woken-${Date.now()}` });
     const w = follow(walletId);
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 4), 60_000);
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 4, 'four polls'), 60_000);
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
     await eventually(async () => assert.deepEqual((await w.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }));
     const events = await w.events();
@@ -98,7 +98,7 @@ describe('wallet: polling that costs what is needed', () => {
     const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
     assert.equal(timers(events).find((t) => t.at > signalled)?.ms, INTERVAL, 'the new watch starts from the interval');
     // The new watch finds the deposit counted already: it keeps polling, and nothing is counted twice.
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 3), 60_000);
+    await eventually(async () => assert.ok((await w.progress()).attempt >= 3, 'three polls'), 60_000);
     const s = await w.handle.query(walletQuery);
     assert.deepEqual({ callbacks: s.stats.callbacks, recoveredByPoll: s.stats.recoveredByPoll, confirmed: s.balances.BTC?.confirmed }, { callbacks: 1, recoveredByPoll: 0, confirmed: 0.25 });
   });
