@@ -175,7 +175,7 @@ export class ProviderClient {
       this.onCall?.({ endpoint: endpoint.name, status, seconds: (performance.now() - sentAt) / 1000 });
     }
 
-    if (status < 200 || status >= 300) throw ProviderError.fromResponse(callName, status, text, endpoint.method);
+    if (status < 200 || status >= 300) throw ProviderError.fromResponse(callName, status, text, endpoint.creates ?? endpoint.method === 'POST');
     let json: unknown;
     try {
       json = JSON.parse(text);

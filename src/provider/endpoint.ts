@@ -18,6 +18,11 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.
   timestamp?: boolean;
   /** false for the one call made before any credentials exist (spec 4.2). */
   auth?: boolean;
+  /**
+   * Whether the call creates something, which decides the transient:false rule (README, open
+   * points): by default a POST creates; a POST that only computes an answer says false.
+   */
+  creates?: boolean;
 }
 
 export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType>;

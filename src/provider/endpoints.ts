@@ -69,7 +69,7 @@ export const createUser = defineEndpoint({ name: 'create user', method: 'POST', 
 export const readUser = defineEndpoint({ name: 'read user', method: 'GET', path: '/v3/users/:userId', params: z.object({ userId }), response: user });
 
 // 4.6 with open-points "Limits calculation".
-export const calculateLimits = defineEndpoint({ name: 'limits calculation', method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest, response: limits });
+export const calculateLimits = defineEndpoint({ name: 'limits calculation', method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest, response: limits, creates: false });
 
 // 4.7: a new link every time (it lives 30 minutes: never cache it); no timestamp needed.
 export const readOnboardingLink = defineEndpoint({

@@ -34,8 +34,8 @@ export class ProviderError extends Error {
     return this.body.transient || this.status === 429 || this.status >= 500;
   }
 
-  /** `method` decides the transient:false rule: only POST creates; GET, PUT and DELETE repeat safely. */
-  static fromResponse(call: string, status: number, text: string, method = 'GET'): ProviderError {
+  /** `creates` decides the transient:false rule: a call that creates may not be repeated blindly; reads repeat safely. */
+  static fromResponse(call: string, status: number, text: string, creates = false): ProviderError {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -45,7 +45,7 @@ export class ProviderError extends Error {
     const parsed = errorBody.safeParse(json);
     if (parsed.success) {
       const saysNotTransient = (json as { transient?: unknown }).transient === false;
-      return new ProviderError(call, status, parsed.data, !(status >= 500 && saysNotTransient && method === 'POST'));
+      return new ProviderError(call, status, parsed.data, !(status >= 500 && saysNotTransient && creates));
     }
     // Not the documented body (a proxy's HTML page, say): keep what we have, classified by status.
     return new ProviderError(call, status, {

@@ -12,7 +12,7 @@ import { toActivityFailure } from '../../activities/provider-failure.js';
 import { S3ClaimStore, s3Location } from '../../src/claims/s3-store.js';
 import { ClaimIntegrityError, LocalClaimStore, putValue } from '../../src/claims/store.js';
 import { ProviderClient } from '../../src/provider/client.js';
-import { createWallet, readTransfer } from '../../src/provider/endpoints.js';
+import { calculateLimits, createWallet, readTransfer } from '../../src/provider/endpoints.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from '../../src/provider/errors.js';
 
 function clientAnswering(status: number, body: string) {
@@ -31,6 +31,7 @@ const body = (type: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ language: 'en', exceptionId: 'test_ABC', type, message: 'what happened', transient: false, ...extra });
 
 const read = (client: ProviderClient) => client.call(readTransfer, { params: { transferId: 'TF_1' } });
+const limitsOf = (client: ProviderClient) => client.call(calculateLimits, { body: { accountId: 'AC_1', userId: 'US_1' } });
 
 describe('provider errors: what is retried and what a person is told', () => {
   it('auth failure: not retryable, and the message names the call, type, code and exception id', async () => {
@@ -177,6 +178,8 @@ describe('provider errors: what is retried and what a person is told', () => {
       ['POST, 502 without the documented body', 502, '<html>bad gateway</html>', create, true],
       ['POST, 500, transient not stated', 500, JSON.stringify({ language: 'en', exceptionId: 'test_ABC', type: 'UnknownException', message: 'm' }), create, true],
       ['GET, 500, transient false', 500, body('UnknownException', { transient: false }), read, true],
+      // A POST that only reads (spec 8's limits calculation) creates nothing: repeating it is safe.
+      ['POST that reads, 500, transient false', 500, body('UnknownException', { transient: false }), limitsOf, true],
     ];
     for (const [name, status, text, call, retryable] of cases) {
       const { client, calls } = clientAnswering(status, text);
