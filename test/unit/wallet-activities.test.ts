@@ -19,10 +19,8 @@ const auth = { kind: 'signature' as const, apiKey: MASTER.apiKey, secretKey: MAS
 
 describe('wallet activities: the watch and the poll', () => {
   let sb: Awaited<ReturnType<typeof startSandbox>>;
-  let requests = 0;
   let proxyUrl = '';
   const proxy = createServer((req, res) => {
-    requests += 1;
     // A provider that knows wallets but does not list their transactions: its list path is unknown.
     const path = req.url!.includes('/transactions') ? '/v2/no-such-route' : req.url!;
     void request(`${sb.url}${path}`, { method: req.method as 'GET', headers: req.headers as Record<string, string> }).then(async (r) => {
