@@ -118,6 +118,11 @@ const envSchema = z.object({
   INGRESS_SHUTDOWN_GRACE: duration.default(10_000),
   /** Where traces go (OTLP over HTTP, read by the exporter itself); tracing is off when unset. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+}).superRefine((e, ctx) => {
+  // The sweep deletes claims by age: it must not reach a claim whose process may still send it.
+  if (e.CLAIM_RETENTION <= e.PROCESS_DEADLINE) {
+    ctx.addIssue({ code: 'custom', path: ['CLAIM_RETENTION'], message: `must be longer than PROCESS_DEADLINE (${e.PROCESS_DEADLINE} ms): the retention sweep would delete claims that a running process may still send` });
+  }
 });
 
 export type Env = z.input<typeof envSchema>;

@@ -60,4 +60,10 @@ describe('configuration', () => {
     assert.throws(() => parseDuration('0s'), /positive/);
     assert.throws(() => parseDuration('5 minutes'), /not a duration/);
   });
+
+  it('refuses a claim retention no longer than the process deadline, naming both: the sweep would take claims a process may still send', () => {
+    assert.throws(() => loadConfig({ CLAIM_RETENTION: '7d' }), /CLAIM_RETENTION="7d": must be longer than PROCESS_DEADLINE/);
+    assert.throws(() => loadConfig({ CLAIM_RETENTION: '20d', PROCESS_DEADLINE: '20d' }), /CLAIM_RETENTION=/);
+    assert.equal(loadConfig({ CLAIM_RETENTION: '15d' }).claims.retentionMs, 15 * 86_400_000);
+  });
 });
