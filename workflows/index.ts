@@ -10,8 +10,26 @@ export { walletWorkflow } from './wallet.js';
 export { claimRetentionWorkflow } from './claim-retention.js';
 
 // The signatures clients start them by (workflows/messages) are these functions' own.
+import type { AchFollowupWorkflow } from './messages/ach-followup.js';
+import type { CheckoutWorkflow } from './messages/checkout.js';
+import type { KycWorkflow } from './messages/kyc.js';
+import type { OnboardingWorkflow } from './messages/onboarding.js';
+import type { ProvisioningWorkflow } from './messages/provisioning.js';
 import type { OpenWalletWorkflow, WalletWorkflow } from './messages/wallet.js';
+import type { achFollowupWorkflow } from './ach-followup.js';
+import type { checkoutWorkflow } from './checkout.js';
+import type { kycWorkflow } from './kyc.js';
+import type { onboardingWorkflow } from './onboarding.js';
 import type { openWalletWorkflow } from './open-wallet.js';
+import type { provisioningWorkflow } from './provisioning.js';
 import type { walletWorkflow } from './wallet.js';
 type Agrees<Signature, Implementation extends Signature> = Implementation;
-export type SignaturesAgree = [Agrees<OpenWalletWorkflow, typeof openWalletWorkflow>, Agrees<WalletWorkflow, typeof walletWorkflow>];
+export type SignaturesAgree = [
+  Agrees<OpenWalletWorkflow, typeof openWalletWorkflow>,
+  Agrees<WalletWorkflow, typeof walletWorkflow>,
+  Agrees<KycWorkflow, typeof kycWorkflow>,
+  Agrees<AchFollowupWorkflow, typeof achFollowupWorkflow>,
+  Agrees<OnboardingWorkflow, typeof onboardingWorkflow>,
+  Agrees<CheckoutWorkflow, typeof checkoutWorkflow>,
+  Agrees<ProvisioningWorkflow, typeof provisioningWorkflow>,
+];

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ClaimStore } from '../claims/store.js';
-import { achFollowupInput, type AchFollowupInput, achFollowupWorkflowId, achForm, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup.js';
+import { achFollowupInput, type AchFollowupInput, achFollowupWorkflowId, type AchFollowupWorkflow, achForm, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
@@ -22,7 +22,7 @@ export class AchFollowupClient extends ProcessClient {
     const args = this.check(achFollowupInput, { ...input, timing: this.timing });
     const id = achFollowupWorkflowId(args.paymentMethodId);
     // A finished follow-up may be followed by a new round: the provider can ask for a form again.
-    await this.startOrAttach('achFollowupWorkflow', id, [args], 'ALLOW_DUPLICATE');
+    await this.startOrAttach<AchFollowupWorkflow>('achFollowupWorkflow', id, [args], 'ALLOW_DUPLICATE');
     return id;
   }
 

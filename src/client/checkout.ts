@@ -9,6 +9,7 @@ import {
   type CheckoutState,
   checkoutStateQuery,
   checkoutWorkflowId,
+  type CheckoutWorkflow,
   type HostedPage,
   hostedPageUpdate,
   purchaseRedirect,
@@ -47,7 +48,7 @@ export class CheckoutClient extends ProcessClient {
   async startAndGetPage(input: Omit<CheckoutInput, 'timing'>): Promise<HostedPage> {
     const args = this.check(checkoutInput, { ...input, timing: this.timing });
     const workflowId = checkoutWorkflowId(args.orderRef);
-    const startWorkflowOperation = new WithStartWorkflowOperation('checkoutWorkflow', {
+    const startWorkflowOperation = new WithStartWorkflowOperation<CheckoutWorkflow>('checkoutWorkflow', {
       workflowId,
       taskQueue: this.opts.taskQueue,
       args: [args],

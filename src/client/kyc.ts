@@ -10,6 +10,7 @@ import {
   type KycState,
   kycStateQuery,
   kycWorkflowId,
+  type KycWorkflow,
   submitDocumentUpdate,
   submitValueUpdate,
   valueSubmission,
@@ -43,7 +44,7 @@ export class KycClient extends ProcessClient {
     const args = this.check(kycInput, { accountId, timing: this.timing, maxAttemptsPerField: this.maxAttemptsPerField });
     const id = kycWorkflowId(args.accountId);
     // Each round's idempotency keys carry its own run chain's id: nothing to learn from earlier rounds.
-    await this.startOrAttach('kycWorkflow', id, [args], 'ALLOW_DUPLICATE');
+    await this.startOrAttach<KycWorkflow>('kycWorkflow', id, [args], 'ALLOW_DUPLICATE');
     return id;
   }
 

@@ -9,6 +9,7 @@ import {
   type OnboardingState,
   onboardingStateQuery,
   onboardingWorkflowId,
+  type OnboardingWorkflow,
 } from '../../workflows/messages/onboarding.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
@@ -25,7 +26,7 @@ export class OnboardingClient extends ProcessClient {
     const args = this.check(onboardingInput, { ...input, timing: this.timing });
     const id = onboardingWorkflowId(args.userRef);
     // One onboarding per user reference; only a failed attempt (say, the scope not yet enabled) may run again.
-    await this.startOrAttach('onboardingWorkflow', id, [args], 'ALLOW_DUPLICATE_FAILED_ONLY');
+    await this.startOrAttach<OnboardingWorkflow>('onboardingWorkflow', id, [args], 'ALLOW_DUPLICATE_FAILED_ONLY');
     return id;
   }
 

@@ -3,9 +3,10 @@ import {
   WorkflowExecutionAlreadyStartedError,
   type WorkflowHandle,
   WorkflowNotFoundError,
+  type WorkflowStartOptions,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import { ApplicationFailure, type QueryDefinition, type UpdateDefinition } from '@temporalio/common';
+import { ApplicationFailure, type QueryDefinition, type UpdateDefinition, type WithWorkflowArgs, type Workflow } from '@temporalio/common';
 import type { z } from 'zod';
 import { INPUT_REJECTED } from '../../workflows/messages/common.js';
 import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError, rejectInput } from './errors.js';
@@ -35,20 +36,19 @@ export class ProcessClient {
   /**
    * Starts the process, or attaches to the one running under this business key. A finished one
    * that the reuse policy keeps closed is AlreadyFinishedError, unless `attachToFinished` (a
-   * process whose result is the answer to every later start, such as provisioning).
+   * process whose result is the answer to every later start, such as provisioning). `W` is the
+   * workflow's signature (workflows/messages), so that the compiler checks the arguments.
    */
-  protected async startOrAttach(workflowType: string, workflowId: string, args: unknown[], reuse: ReusePolicy, attachToFinished = false): Promise<WorkflowHandle> {
+  protected async startOrAttach<W extends Workflow>(workflowType: string, workflowId: string, args: Parameters<W>, reuse: ReusePolicy, attachToFinished = false): Promise<WorkflowHandle<W>> {
+    // The SDK types `args` by a conditional on W that the compiler cannot resolve for a generic W;
+    // for any one signature it is Parameters<W>, which is what the callers' arguments are checked as.
+    const withArgs = { args } as WithWorkflowArgs<W, object>;
+    const options: WorkflowStartOptions<W> = { workflowId, taskQueue: this.opts.taskQueue, workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: reuse, ...withArgs };
     try {
-      return await this.client.workflow.start(workflowType, {
-        workflowId,
-        taskQueue: this.opts.taskQueue,
-        args,
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: reuse,
-      });
+      return await this.client.workflow.start<W>(workflowType, options);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      const handle = this.client.workflow.getHandle(workflowId);
+      const handle = this.client.workflow.getHandle<W>(workflowId);
       if (!attachToFinished && (await handle.describe()).status.name !== 'RUNNING') throw new AlreadyFinishedError(workflowId);
       return handle;
     }

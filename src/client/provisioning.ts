@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { ClaimStore } from '../claims/store.js';
 import { clientSecret } from '../provider/schemas/session.js';
-import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery, provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
+import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery, provisioningWorkflowId, type ProvisioningWorkflow } from '../../workflows/messages/provisioning.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Provisions the account of a client-held token (spec 5.3), keyed `provision:<clientRef>`. */
@@ -27,7 +27,7 @@ export class ProvisioningClient extends ProcessClient {
     const args: ProvisioningInput = { clientRef: input.clientRef, country: input.country, secret: ref, ...(this.activityTimeoutMs ? { activityTimeoutMs: this.activityTimeoutMs } : {}) };
     const id = provisioningWorkflowId(input.clientRef);
     // One account per client: a later start answers with the first process's result.
-    await this.startOrAttach('provisioningWorkflow', id, [args], 'REJECT_DUPLICATE', true);
+    await this.startOrAttach<ProvisioningWorkflow>('provisioningWorkflow', id, [args], 'REJECT_DUPLICATE', true);
     return id;
   }
 

@@ -49,3 +49,6 @@ export interface AchResult {
 
 export const submitAchFormUpdate = defineUpdate<AchState, [ClaimRef]>('submitAchForm');
 export const achStateQuery = defineQuery<AchState>('state');
+
+/** The workflow's signature, for clients that start it by name with checked arguments. */
+export type AchFollowupWorkflow = (input: AchFollowupInput) => Promise<AchResult>;

@@ -96,3 +96,6 @@ export const CHECKOUT_ENDED = 'CheckoutEnded';
 export const hostedPageUpdate = defineUpdate<HostedPage, []>('hostedPage');
 export const purchaseRedirectUpdate = defineUpdate<CheckoutState, [PurchaseRedirect]>('purchaseRedirect');
 export const checkoutStateQuery = defineQuery<CheckoutState>('state');
+
+/** The workflow's signature, for clients that start it by name with checked arguments. */
+export type CheckoutWorkflow = (input: CheckoutInput) => Promise<CheckoutResult>;

@@ -99,3 +99,6 @@ export interface KycResult {
 export const submitValueUpdate = defineUpdate<KycField, [ValueSubmission]>('submitValue');
 export const submitDocumentUpdate = defineUpdate<KycField, [DocumentSubmission]>('submitDocument');
 export const kycStateQuery = defineQuery<KycState>('state');
+
+/** The workflow's signature, for clients that start it by name with checked arguments. */
+export type KycWorkflow = (input: KycInput) => Promise<KycResult>;

@@ -55,3 +55,6 @@ export interface OnboardingResult {
 
 export const onboardingLinkUpdate = defineUpdate<{ url: string }, [OnboardingLinkRequest]>('onboardingLink');
 export const onboardingStateQuery = defineQuery<OnboardingState>('state');
+
+/** The workflow's signature, for clients that start it by name with checked arguments. */
+export type OnboardingWorkflow = (input: OnboardingInput) => Promise<OnboardingResult>;

@@ -40,3 +40,6 @@ export interface ProvisioningResult {
 }
 
 export const provisioningStateQuery = defineQuery<ProvisioningState>('state');
+
+/** The workflow's signature, for clients that start it by name with checked arguments. */
+export type ProvisioningWorkflow = (input: ProvisioningInput) => Promise<ProvisioningResult>;
