@@ -5,7 +5,7 @@ import { AccountId } from '../src/temporal/search-attributes.js';
 import { doneWithClaims } from './lib/claims.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { CREATION_RETRY } from './lib/retry.js';
-import { poller, rejectInput, showStatus, validate } from './lib/process.js';
+import { pollProvider, rejectInput, showStatus, validate } from './lib/process.js';
 import { type ClaimRef, INPUT_REJECTED } from './messages/common.js';
 import { achFollowupInput, achForm, type AchFollowupInput, type AchOutcome, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
 
@@ -59,7 +59,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     answer = refused ? { refused } : {};
   };
 
-  const pollUntil = poller(input.timing);
+  const pollUntil = pollProvider(input.timing);
   const read = async () => {
     const s = await provider.readPaymentMethodState({ paymentMethodId, accountId });
     state.paymentMethodStatus = s.status;

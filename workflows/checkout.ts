@@ -31,7 +31,7 @@ import {
   transferInFlight,
 } from './lib/checkout-rules.js';
 import { idempotencyKey } from './lib/idempotency.js';
-import { poller, showStatus, validate } from './lib/process.js';
+import { pollProvider, showStatus, validate } from './lib/process.js';
 import { CREATION_RETRY } from './lib/retry.js';
 import { checkoutInput, checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages/checkout.js';
 import type {
@@ -77,7 +77,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   void sleep(input.timing.deadlineMs).then(() => {
     deadlinePassed = true;
   });
-  const pollUntil = poller(input.timing);
+  const pollUntil = pollProvider(input.timing);
 
   // Within the user's limits (approved for higher ones first, when asked), reserve: the caller gets the page.
   try {

@@ -31,7 +31,7 @@ import {
   type Submission,
   updateProgress,
 } from './lib/kyc-fields.js';
-import { poller, showStatus, validate } from './lib/process.js';
+import { pollProvider, showStatus, validate } from './lib/process.js';
 import { CREATION_RETRY } from './lib/retry.js';
 import type { ClaimRef } from './messages/common.js';
 import { kycInput, kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages/kyc.js';
@@ -80,7 +80,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   void remindWhileAwaited();
 
   // Reads the account until the round ends or input arrives; sends the input; and again.
-  const pollUntil = poller(input.timing);
+  const pollUntil = pollProvider(input.timing);
   const ended = (profile: Profile) => roundOutcome(state, profile, inbox) !== null;
   const inputOrTimeUp = () => inbox.length > 0 || isTimeUp(state);
   for (;;) {

@@ -4,7 +4,7 @@ import type { UserActivities } from '../activities/users.js';
 import { UserId } from '../src/temporal/search-attributes.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { CREATION_RETRY } from './lib/retry.js';
-import { poller, rejectInput, showStatus, validate } from './lib/process.js';
+import { pollProvider, rejectInput, showStatus, validate } from './lib/process.js';
 import {
   higherLimitsFor,
   onboardingInput,
@@ -111,7 +111,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
     }
   })();
 
-  const pollUntil = poller(input.timing);
+  const pollUntil = pollProvider(input.timing);
   const read = async () => {
     const s = await provider.readUserStatus({ userId: user.userId });
     see(s.status);

@@ -34,7 +34,7 @@ export function showStatus(status: string, waitingOnEndUser: boolean): void {
  * a lost callback or a provider that sends none delays the process but never strands it. The
  * refresh signal and `wake` cut a wait short.
  */
-export function poller(t: Timing) {
+export function pollProvider(t: Timing) {
   let refresh = false;
   setHandler(refreshSignal, () => {
     refresh = true;
