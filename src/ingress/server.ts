@@ -5,7 +5,7 @@ import { callbackSignature, signatureMatches } from '../provider/signing.js';
 import { transactionSignal, type WalletWorkflow, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
-import { parseCallback } from './route.js';
+import { parseCallback } from './callback.js';
 
 // Receives the provider's callbacks and turns each verified one into a signal to the workflow
 // that follows its wallet (started if it is not running). It answers 200 only once Temporal has
