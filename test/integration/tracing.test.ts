@@ -61,7 +61,7 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
     assert.equal(res.statusCode, 200);
     // The wallet's run never ends, so its RunWorkflow span is still open: the chain is checked
     // from the callback down to the signal, and from the activity down to the provider call, all
-    // in the callback's trace.
+    // in the callback's trace. A follower started by a callback polls at once (a local activity).
     // Only spans of the callback's trace: a wallet from the first test may still be polling.
     const { spans, call } = await eventually(() => {
       const spans = exporter.getFinishedSpans();
@@ -70,13 +70,13 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
       const call = spans.find((s) => s.name === 'provider list wallet transactions' && s.spanContext().traceId === root.spanContext().traceId);
       assert.ok(call, `no provider span among ${spans.map((s) => s.name).join(', ')}`);
       // The workflow's own spans arrive through a sink once its task completes.
-      assert.equal(ancestry(call, spans)[0], 'StartActivity:listWalletTransactions');
+      assert.equal(ancestry(call, spans)[0], 'StartActivity:pollWalletTransactions');
       return { spans, call };
     });
     const root = spans.find((s) => s.name === 'callback')!;
     const signal = spans.find((s) => s.name === 'SignalWithStartWorkflow:walletWorkflow')!;
     assert.equal(signal.parentSpanId, root.spanContext().spanId, 'the signal is the callback’s child');
-    assert.deepEqual(ancestry(call, spans), ['StartActivity:listWalletTransactions', 'RunActivity:listWalletTransactions', 'provider list wallet transactions']);
+    assert.deepEqual(ancestry(call, spans), ['StartActivity:pollWalletTransactions', 'RunActivity:pollWalletTransactions', 'provider list wallet transactions']);
     const trace = root.spanContext().traceId;
     assert.ok([signal, call].every((s) => s.spanContext().traceId === trace), 'one trace');
     assert.ok(!JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes)).includes(stack.secretKey));
