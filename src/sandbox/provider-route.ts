@@ -10,13 +10,13 @@ import type { Credential } from './store.js';
 // body parsing with the documented error body, and replay of requests with an Idempotency-Key.
 // A request that fails any of these changes nothing.
 
-export interface ProviderRequest {
+export interface ProviderRequest<B = unknown> {
   req: FastifyRequest;
   cred: Credential;
   actor: Actor;
   params: Record<string, string>;
-  /** The body parsed as JSON and validated with the route's schema. */
-  body: unknown;
+  /** The body parsed as JSON and validated with the route's schema (undefined for a route without one). */
+  body: B;
   /** The body as received, for routes that take raw bytes. */
   raw: Buffer | undefined;
   /** The query as received (first value of each parameter). */
@@ -25,10 +25,10 @@ export interface ProviderRequest {
   publicBase: string;
 }
 
-interface RouteOptions {
+interface RouteOptions<S extends z.ZodType> {
   method: 'GET' | 'POST';
   path: string;
-  body?: z.ZodType;
+  body?: S;
   status?: number;
   /** Open to a client-held token that no account has bound yet (spec 5.3: account creation). */
   unbound?: boolean;
@@ -38,9 +38,10 @@ interface RouteOptions {
   timestampOptional?: boolean;
 }
 
-type Handler = (r: ProviderRequest) => unknown | Promise<unknown>;
+type Handler<B> = (r: ProviderRequest<B>) => unknown | Promise<unknown>;
 
-export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions, route: RouteOptions, handler: Handler): void {
+/** Handlers get the body as the route's schema outputs it. */
+export function providerRoute<S extends z.ZodType>(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions, route: RouteOptions<S>, handler: Handler<z.output<S>>): void {
   const routeKey = `${route.method} ${route.path}`;
   app.route({
     method: route.method,
@@ -57,7 +58,7 @@ export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: A
           throw validationError('X-Api-Version', 'v2 calls must send the header X-Api-Version: 2', req.headers['x-api-version']);
         }
         if (route.anonymous) {
-          const result = await handler({ req, cred: undefined as never, actor: undefined as never, params: req.params as Record<string, string>, body: route.body ? parseBody(route.body, raw, req.headers['content-type']) : undefined, raw, query, publicBase });
+          const result = await handler({ req, cred: undefined as never, actor: undefined as never, params: req.params as Record<string, string>, body: bodyOf(route, raw, req.headers['content-type']), raw, query, publicBase });
           return reply.code(route.status ?? 200).send(result);
         }
 
@@ -66,7 +67,7 @@ export function providerRoute(app: FastifyInstance, ctx: SandboxContext, auth: A
           throw new SandboxError('AccessDeniedException', 'This token is not bound to an account yet; create the account first (POST /v3/accounts)', { errorCode: 'accessDenied.noAccount' });
         }
         const actor = cred.accountId === null ? ({ accountId: '', principalId: '' } as Actor) : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
-        const body = route.body ? parseBody(route.body, raw, req.headers['content-type']) : undefined;
+        const body = bodyOf(route, raw, req.headers['content-type']);
 
         const key = req.headers['idempotency-key'];
         const idemKey = typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
@@ -100,7 +101,12 @@ export function mimeType(header: string | string[] | undefined): string {
   return String(header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-function parseBody(schema: z.ZodType, raw: Buffer | undefined, contentType: string | string[] | undefined): unknown {
+/** The body as the route's schema outputs it; a route without a schema reads none (its S is z.ZodType, whose output is unknown). */
+function bodyOf<S extends z.ZodType>(route: RouteOptions<S>, raw: Buffer | undefined, contentType: string | string[] | undefined): z.output<S> {
+  return route.body ? parseBody(route.body, raw, contentType) : (undefined as z.output<S>);
+}
+
+function parseBody<S extends z.ZodType>(schema: S, raw: Buffer | undefined, contentType: string | string[] | undefined): z.output<S> {
   // Spec 4: bodies are JSON, Content-Type application/json (any letter case, any parameters).
   if (raw && raw.length > 0 && mimeType(contentType) !== 'application/json') {
     throw validationError('Content-Type', 'send the JSON body with Content-Type: application/json', mimeType(contentType));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { type CreateAccountRequest, createAccountRequest, documentFieldIds, type UpdateAccountRequest, updateAccountRequest } from '../../provider/schemas/account.js';
+import { createAccountRequest, documentFieldIds, updateAccountRequest } from '../../provider/schemas/account.js';
 import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document.js';
 import { accountFor } from '../access.js';
 import type { AuthOptions } from '../auth.js';
@@ -21,8 +21,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
 
   // Open-points "Create account". A parent's keys create sub-accounts; a client-held token
   // creates its own account once and is bound to it (spec 5.3; a second creation fails, spec 7.1).
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true }, ({ cred, actor, body }) => {
-    const req = body as CreateAccountRequest & { profileFields: Array<{ fieldId: string; value: unknown }> };
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true }, ({ cred, actor, body: req }) => {
     if (cred.kind === 'client-token' && cred.accountId !== null) {
       throw new SandboxError('ValidationException', `This token is already bound to account ${cred.accountId}; a client-held token creates one account`);
     }
@@ -60,9 +59,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/accounts/:accountId' }, ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account);
 
   // Resubmitting data (not in the contract; the real service's "Update Account"): OPEN → PENDING.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest }, ({ actor, params, body }) => {
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest }, ({ actor, params, body: req }) => {
     const rec = accountFor(ctx, actor, params.accountId!);
-    const req = body as UpdateAccountRequest;
     // Check every field first: a request with one bad field changes none.
     const changes = req.profileFields.map((f, i) => {
       const def = fieldDefinition(f.fieldId);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type ReservationRequest, reservationRequest } from '../../provider/schemas/reservation.js';
+import { reservationRequest } from '../../provider/schemas/reservation.js';
 import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound, SandboxError, validationError } from '../errors.js';
@@ -19,8 +19,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, a
   const { state } = ctx.store;
 
   // 4.3 with open-points: used once, lives 15 minutes by default; the URL carries accountId and reservation.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/orders/reserve', body: reservationRequest }, ({ actor, body, publicBase }) => {
-    const req = body as ReservationRequest;
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/orders/reserve', body: reservationRequest }, ({ actor, body: req, publicBase }) => {
     if (req.owner) {
       const userId = req.owner.slice('user:'.length);
       if (state.users[userId]?.ownerAccountId !== actor.accountId) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type AttachBlockchainsRequest, attachBlockchainsRequest, type CreatePaymentMethodRequest, createPaymentMethodRequest, type PaymentMethod } from '../../provider/schemas/payment-method.js';
+import { attachBlockchainsRequest, createPaymentMethodRequest, type PaymentMethod } from '../../provider/schemas/payment-method.js';
 import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document.js';
 import { createHash } from 'node:crypto';
 import { paymentMethodFor } from '../access.js';
@@ -29,8 +29,7 @@ function blockchainList(value: string[] | string, field: string): string[] {
 export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   const { state } = ctx.store;
 
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest }, ({ actor, body }) => {
-    const req = body as CreatePaymentMethodRequest & { currency: string; beneficiaryType: string };
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest }, ({ actor, body: req }) => {
     // Open-points: a user's method names the user as owner and masquerades as the same user.
     if (req.owner && req.owner !== `user:${actor.userId}`) throw validationError('owner', `owner ${req.owner} needs masqueradeAs=${req.owner}`, req.owner);
     if (!req.owner && actor.userId) throw validationError('owner', `acting as user:${actor.userId}, send owner user:${actor.userId}`);
@@ -93,9 +92,8 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/paymentMethod/:paymentMethodId' }, ({ actor, params }) => paymentMethodFor(ctx, actor, params.paymentMethodId!).method);
 
   // Open-points "Attach blockchains".
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethod/:paymentMethodId/attach', body: attachBlockchainsRequest }, ({ actor, params, body }) => {
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethod/:paymentMethodId/attach', body: attachBlockchainsRequest }, ({ actor, params, body: req }) => {
     const rec = paymentMethodFor(ctx, actor, params.paymentMethodId!);
-    const req = body as AttachBlockchainsRequest;
     if (rec.method.status === 'REJECTED') throw new SandboxError('ValidationException', `payment method ${rec.method.id} is rejected`, { subType: 'PAYMENT_METHOD_INACTIVE', problematicField: 'paymentMethodId' });
     addresses(rec.method, blockchainList(req.blockchain, 'blockchain'));
     return rec.method;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { type LimitsRequest, limitsRequest } from '../../provider/schemas/limits.js';
-import { type CreateUserRequest, createUserRequest, DEBIT_CARD_L2, type User } from '../../provider/schemas/user.js';
+import { limitsRequest } from '../../provider/schemas/limits.js';
+import { createUserRequest, DEBIT_CARD_L2, type User } from '../../provider/schemas/user.js';
 import { userFor } from '../access.js';
 import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
@@ -18,8 +18,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, au
   const { state } = ctx.store;
 
   // Open-points "Create user".
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/users', body: createUserRequest }, ({ actor, body }) => {
-    const req = body as Required<CreateUserRequest>;
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/users', body: createUserRequest }, ({ actor, body: req }) => {
     const owner = state.accounts[actor.accountId]!;
     if (actor.userId) throw new SandboxError('AccessDeniedException', 'A user cannot create users; use the account\'s own keys', { errorCode: 'accessDenied.notOwner' });
     if (!owner.features.userApi) {
@@ -54,8 +53,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, au
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/users/:userId' }, ({ actor, params }) => userFor(ctx, actor, params.userId!).user);
 
   // 4.6: the parent account asks about one of its users.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest }, ({ actor, body }) => {
-    const req = body as LimitsRequest;
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest }, ({ actor, body: req }) => {
     if (req.accountId !== actor.accountId) {
       throw new SandboxError('AccessDeniedException', `accountId ${req.accountId} is not the account making the request (${actor.accountId})`, { errorCode: 'accessDenied.notOwner', problematicField: 'accountId' });
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createWalletRequest, type CreateWalletRequest, type Wallet } from '../../provider/schemas/wallet.js';
+import { createWalletRequest, type Wallet } from '../../provider/schemas/wallet.js';
 import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
@@ -21,8 +21,7 @@ export function walletOf(ctx: SandboxContext, accountId: string, walletId: strin
 
 export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   // 4.1
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ actor, body }) => {
-    const req = body as CreateWalletRequest;
+  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ actor, body: req }) => {
     const id = newId('WA');
     const wallet: Wallet = {
       id,
