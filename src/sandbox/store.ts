@@ -1,5 +1,5 @@
 import type { Account } from '../provider/schemas/account.js';
-import type { Order } from '../provider/schemas/reservation.js';
+import type { Order, ReservationRequest } from '../provider/schemas/reservation.js';
 import type { PaymentMethod } from '../provider/schemas/payment-method.js';
 import type { Transaction } from '../provider/schemas/transaction.js';
 import type { Transfer } from '../provider/schemas/transfer.js';
@@ -48,7 +48,8 @@ export interface DocumentRecord {
 export interface ReservationRecord {
   id: string;
   accountId: string;
-  request: Record<string, unknown>;
+  /** The request as received, with the dest it resolved to. */
+  request: ReservationRequest & { dest: string };
   owner: string | null;
   expiresAt: number;
   status: 'OPEN' | 'USED' | 'EXPIRED';

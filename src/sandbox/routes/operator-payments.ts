@@ -42,7 +42,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
   // and the transfer deposits into the reservation's dest, with a callback for a wallet.
   operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/complete', completeBody, async ({ reservation }, body) => {
     const r = usable(reservation!);
-    const req = r.request as { sourceAmount?: number; destAmount?: number; sourceCurrency?: string; destCurrency?: string; dest: string; redirectUrl?: string; failureRedirectUrl?: string };
+    const req = r.request;
     const amount = body.amount ?? req.sourceAmount ?? req.destAmount;
     if (amount === undefined) throw validationError('amount', 'the reservation locks no amount; send the amount the buyer paid', undefined);
     const order: Order = {
@@ -96,7 +96,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
 
   operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/fail', failBody, ({ reservation }, body) => {
     const r = usable(reservation!);
-    const req = r.request as { sourceAmount?: number; destAmount?: number; sourceCurrency?: string; destCurrency?: string; dest: string; failureRedirectUrl?: string };
+    const req = r.request;
     const order: Order = {
       id: newId('WO'),
       reservation: r.id,

@@ -37,7 +37,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: SandboxContext): v
       return reply.code(404).type('text/html').send(page('Unknown reservation', '<h1>This checkout does not exist</h1>'));
     }
     if (r.status !== 'OPEN') return reply.code(410).type('text/html').send(page('Checkout closed', `<h1>This checkout is ${r.status.toLowerCase()}</h1>`));
-    const amount = (r.request.sourceAmount ?? r.request.destAmount ?? '') as string | number;
+    const amount = r.request.sourceAmount ?? r.request.destAmount ?? '';
     return reply.type('text/html').send(
       page('Checkout', `<div style="background:#eef;padding:.5em">Higher limits? <a href="#onboarding">Onboarding</a></div><h1>Buy ${escape(String(amount))} ${escape(String(r.request.sourceCurrency ?? ''))}</h1><p>Reservation ${escape(r.id)}</p>`),
     );
