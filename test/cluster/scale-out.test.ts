@@ -21,12 +21,15 @@ describe('scale-out on the PostgreSQL cluster', () => {
   let cluster: ClusterDescription;
   let client: Client;
   let wallets: WalletsClient;
+  // worker-1 started again by the first test; stopped once every test has seen it.
+  let restarted: Awaited<ReturnType<typeof startProcess>> | undefined;
   before(async () => {
     cluster = clusterDescription();
     client = await clusterClient(cluster);
     wallets = new WalletsClient(client, { taskQueue: cluster.taskQueue, pollIntervalMs: 3_600_000 });
   });
   after(async () => {
+    if (restarted) await stopProcess(restarted);
     await client?.connection.close();
   });
 
@@ -50,7 +53,6 @@ describe('scale-out on the PostgreSQL cluster', () => {
     const expected = new Map<string, number>();
     const workerSpec = cluster.processes.find((p) => p.name === 'worker-1')!;
     const workerPid = workerSpec.pid;
-    let restarted: Awaited<ReturnType<typeof startProcess>> | undefined;
     try {
       for (let round = 0; round < DEPOSITS; round++) {
         if (round === DEPOSITS / 2) {
@@ -77,7 +79,6 @@ describe('scale-out on the PostgreSQL cluster', () => {
         }, 60_000, 500);
       }
     } finally {
-      if (restarted) await stopProcess(restarted);
       for (const { walletId } of opened) await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done').catch(() => {});
     }
   });
