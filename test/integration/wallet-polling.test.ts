@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { temporal } from '@temporalio/proto';
+import { request } from 'undici';
+import { createWallet } from '../../src/provider/endpoints.js';
+import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
@@ -101,5 +104,24 @@ describe('wallet: polling that costs what is needed', () => {
     await eventually(async () => assert.ok((await w.progress()).attempt >= 3, 'three polls'), 60_000);
     const s = await w.handle.query(walletQuery);
     assert.deepEqual({ callbacks: s.stats.callbacks, recoveredByPoll: s.stats.recoveredByPoll, confirmed: s.balances.BTC?.confirmed }, { callbacks: 1, recoveredByPoll: 0, confirmed: 0.25 });
+  });
+
+  it('a poll that fails (the provider down) leaves the wallet running: its callback still counts', async () => {
+    const { id: walletId } = await stack.provider.call(createWallet, { body: { name: `down-${Date.now()}` } });
+    await stack.op('PUT', '/sandbox/knobs/faults', { route: 'GET /v2/wallet/:walletId/transactions', error: 'server', failNext: 10 });
+    try {
+      // A callback starts the follower, which polls at once: every attempt of that poll fails.
+      const body = JSON.stringify({ id: `TR_DOWN${Date.now()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.2, status: 'CONFIRMED', metadata: {}, tags: [] });
+      const res = await request(`${stack.ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) }, body });
+      await res.body.dump();
+      assert.equal(res.statusCode, 200);
+      const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+      await eventually(async () => assert.equal((await handle.query(walletQuery)).stats.polls, 1, 'the poll was made'), 60_000);
+      assert.deepEqual((await handle.query(walletQuery)).balances.BTC, { confirmed: 0.2, pending: 0 });
+      assert.equal((await handle.describe()).status.name, 'RUNNING');
+      await handle.terminate('test done');
+    } finally {
+      await stack.op('DELETE', '/sandbox/knobs/faults');
+    }
   });
 });

@@ -23,9 +23,10 @@ function isNotFound(err: ActivityFailure): boolean {
   return (details?.[0] as { status?: number } | undefined)?.status === 404;
 }
 
+/** A poll that fails is 'failed' (the next one comes anyway), never the wallet's workflow failing. */
 export async function pollNow(walletId: string, quiet: boolean, cursor: PollCursor): Promise<PollAnswer | 'failed'> {
-  if (quiet) return polls.pollWalletTransactions(walletId, cursor);
   try {
+    if (quiet) return await polls.pollWalletTransactions(walletId, cursor);
     // Newest first from the provider: oldest first into the ledger.
     return { changed: [...(await legacyPolls.listWalletTransactions(walletId))].reverse(), cursor };
   } catch (err) {
