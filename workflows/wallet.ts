@@ -52,7 +52,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   let cursor = input.pollCursor ?? { since: 0, seen: [] };
   const watch = walletWatch(input.walletId, timing);
   // Cleared when the provider knows the wallet but does not list its transactions.
-  let listing = true;
+  let listing = input.listing ?? true;
   const resolving = new Set<string>();
   // A validly signed callback can name a wallet of another account (or none): its follower must
   // not poll a 404 for ever.
@@ -140,6 +140,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   for (;;) {
     await nextPollOrInbox();
 
+    let active = false;
     const due = pollDue;
     pollDue = false;
     const answer = due ? await poll().finally(() => (ledger.stats.polls += 1)) : watch.take();
@@ -155,6 +156,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx)));
       for (const tx of found) inbox.push({ tx, via: 'poll' });
       pace = afterPoll(pace, found.length);
+      active ||= found.length > 0;
     } else if ('cannotList' in answer) {
       listing = false;
       log.warn('the provider does not list this wallet\'s transactions: polling stops; callbacks and reconciliation go on', { walletId: input.walletId });
@@ -168,7 +170,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       const { tx, via } = inbox.shift()!;
       if (via === 'callback' && quiet) {
         pace = afterCallback();
-        watch.restartIfBackedOff();
+        active = true;
       }
       if (record(ledger, tx, via, undefined, transferIdFromSrn(tx.source)) === 'unapplied') {
         log.warn('a transaction remembered without its status ended; its amount is left for the reconciliation and a person', { walletId: input.walletId, status: tx.status });
@@ -176,16 +178,22 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     }
     pollsDone = ledger.stats.polls;
     resolveOutstanding();
+    // A watch set up for another state (a transaction pending or not, a quiet pace) starts over.
+    if (quiet) watch.refresh(hasPending(ledger), active);
 
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000)) {
       // Lookups under way are not waited for: the next run starts them again.
-      await condition(allHandlersFinished);
-      // The ledger is carried in its second shape since this patch: the marker keeps workers that
-      // predate it from replaying this run, and runs started before it carry the first shape,
-      // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
-      patched(LEDGER_V2_PATCH);
-      await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox, ...(quiet ? { quietPolls: pace.quietPolls, pollCursor: cursor, reconciliation } : {}) });
+      // A reconciliation under way may still want a poll (quiet polling compares first): the loop
+      // serves it and comes back here.
+      await condition(() => allHandlersFinished() || (quiet && pollDue));
+      if (allHandlersFinished()) {
+        // The ledger is carried in its second shape since this patch: the marker keeps workers that
+        // predate it from replaying this run, and runs started before it carry the first shape,
+        // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
+        patched(LEDGER_V2_PATCH);
+        await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox, ...(quiet ? { quietPolls: pace.quietPolls, pollCursor: cursor, reconciliation, listing } : {}) });
+      }
     }
   }
 }

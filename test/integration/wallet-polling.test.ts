@@ -117,8 +117,8 @@ describe('wallet: polling that costs what is needed', () => {
       assert.equal(res.statusCode, 200);
       const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
       await eventually(async () => assert.equal((await handle.query(walletQuery)).stats.polls, 1, 'the poll was made'), 60_000);
-      assert.deepEqual((await handle.query(walletQuery)).balances.BTC, { confirmed: 0.2, pending: 0 });
       assert.equal((await handle.describe()).status.name, 'RUNNING');
+      assert.deepEqual((await handle.query(walletQuery)).balances.BTC, { confirmed: 0.2, pending: 0 }, JSON.stringify(await handle.query(walletQuery)));
       await handle.terminate('test done');
     } finally {
       await stack.op('DELETE', '/sandbox/knobs/faults');

@@ -30,9 +30,10 @@ export async function pollNow(walletId: string, quiet: boolean, cursor: PollCurs
     // Newest first from the provider: oldest first into the ledger.
     return { changed: [...(await legacyPolls.listWalletTransactions(walletId))].reverse(), cursor };
   } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    log.warn('polling the wallet failed; will poll again at the next interval', { error: err.cause?.message });
-    return isNotFound(err) ? { notFound: true } : 'failed';
+    // A local activity's last failure can arrive unwrapped (its ApplicationFailure) as well.
+    if (!(err instanceof ActivityFailure || err instanceof ApplicationFailure)) throw err;
+    log.warn('polling the wallet failed; will poll again at the next interval', { error: (err.cause ?? err).message });
+    return err instanceof ActivityFailure && isNotFound(err) ? { notFound: true } : 'failed';
   }
 }
 

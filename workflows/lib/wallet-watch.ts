@@ -11,15 +11,18 @@ import { afterPoll, pollCeiling, pollDelay, type PollPace, type PollTiming } fro
 export interface WalletWatch {
   /** Starts a watch unless one is running: the first poll after the pace's wait, with the cursor then. */
   ensure(cursor: () => PollCursor, pace: PollPace, pending: boolean): void;
-  /** The provider is active: a watch that has been backing off starts over from the interval. */
-  restartIfBackedOff(): void;
+  /**
+   * A running watch set up for another state starts over: one that assumed a transaction pending
+   * (or none) when that changed, and one backing off when the provider was active.
+   */
+  refresh(pending: boolean, active: boolean): void;
   /** The answer of a watch that ended (a failure is `failed`), once. */
   take(): PollAnswer | 'failed' | undefined;
   readonly ended: boolean;
 }
 
 export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
-  let running: { scope: CancellationScope; backingOff: boolean } | undefined;
+  let running: { scope: CancellationScope; backingOff: boolean; pending: boolean } | undefined;
   let answer: PollAnswer | 'failed' | undefined;
   return {
     ensure(cursor, pace, pending) {
@@ -32,7 +35,7 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
       });
       const scope = new CancellationScope();
       // Past its first interval the watch is backing off: a callback then starts it over.
-      const watch = { scope, backingOff: pace.quietPolls > 0 };
+      const watch = { scope, backingOff: pace.quietPolls > 0, pending };
       running = watch;
       scope
         .run(async () => {
@@ -48,8 +51,8 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
           if (running === watch) running = undefined;
         });
     },
-    restartIfBackedOff() {
-      if (running?.backingOff) {
+    refresh(pending, active) {
+      if (running && (running.pending !== pending || (active && running.backingOff))) {
         running.scope.cancel();
         running = undefined;
       }

@@ -32,6 +32,8 @@ export type WalletInput = WalletInputFields & {
   pollCursor?: Pick<PollCursor, 'since' | 'seen'>;
   /** Carried likewise: the last comparison with the provider's balances. */
   reconciliation?: Reconciliation;
+  /** Carried likewise: false once the provider showed it does not list this wallet's transactions. */
+  listing?: boolean;
 };
 
 export interface OpenWalletResult {
