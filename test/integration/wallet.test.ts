@@ -282,8 +282,11 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await eventually(async () => assert.notEqual((await latest.describe()).runId, handle.firstExecutionRunId));
     assert.deepEqual((await stack.wallets.state(walletId)).reconciliation, found);
-    const timers = ((await latest.fetchHistory()).events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [Number(e.timerStartedEventAttributes.startToFireTimeout?.seconds ?? 0) * 1000] : []));
-    assert.ok(timers.some((ms) => ms < interval), `the new run waits what is left of the interval: ${timers.join(', ')} ms`);
+    // The new run's first task sets its timers: read them once it has.
+    await eventually(async () => {
+      const timers = ((await latest.fetchHistory()).events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [Number(e.timerStartedEventAttributes.startToFireTimeout?.seconds ?? 0) * 1000] : []));
+      assert.ok(timers.some((ms) => ms < interval), `the new run waits what is left of the interval: ${timers.join(', ')} ms`);
+    });
     await latest.terminate('test done');
   });
 
