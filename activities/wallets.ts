@@ -3,7 +3,8 @@ import type { ProviderClient } from '../src/provider/client.js';
 import { ProviderError } from '../src/provider/errors.js';
 import { createWallet, listWalletTransactions, readTransfer, readWallet } from '../src/provider/endpoints.js';
 import type { WalletType } from '../src/provider/schemas/wallet.js';
-import { changedSince, nextCursor, observe, type PollAnswer, type PollCursor } from '../src/provider/transaction-observation.js';
+import type { Transaction } from '../src/provider/schemas/transaction.js';
+import { changedSince, nextCursor, type Observation, observe, type PollAnswer, type PollCursor } from '../src/provider/transaction-observation.js';
 import { withProviderFailures } from './provider-failure.js';
 
 /** How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers. */
@@ -19,7 +20,7 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
   const pollOnce = async (walletId: string, cursor: PollCursor): Promise<PollAnswer> => {
     try {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
-      const page = [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, POLL_LIMIT).map(observe);
+      const page = newestFirst(data, POLL_LIMIT);
       return { changed: changedSince(page, cursor), cursor: nextCursor(page, cursor) };
     } catch (err) {
       if (!(err instanceof ProviderError && err.status === 404)) throw err;
@@ -53,7 +54,7 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
      */
     async listWalletTransactions(walletId: string, limit = POLL_LIMIT) {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
-      return [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, limit).map(observe);
+      return newestFirst(data, limit);
     },
 
     /**
@@ -87,6 +88,11 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
       return { id: t.id, source: t.source, status: t.status };
     },
   });
+}
+
+/** The newest `limit` transactions of a page, newest first, trimmed to what the ledger needs. */
+function newestFirst(data: readonly Transaction[], limit: number): Observation[] {
+  return [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, limit).map(observe);
 }
 
 /** An attempt of a watch that found nothing: retried by Temporal, and neither logged as an error nor counted as a failure. */

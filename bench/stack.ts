@@ -18,7 +18,7 @@ import { workflowBundleConverters } from '../src/temporal/codec.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
-import { createWorker, workflowInterceptorModules } from '../worker/create-worker.js';
+import { createWorker, untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/messages/wallet.js';
 import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
 
@@ -156,8 +156,7 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
     // What bounds it: every cached workflow evaluates every module of its bundle (the other
     // processes' schemas, the tracing interceptors) in a module scope of its own.
     figures.push(await memoryPerWallet({ address, bundlePath: await bundleOf('./workflows/wallet-only.ts'), config, client, say, what: 'a bundle of the wallet workflow alone' }));
-    const untraced = workflowInterceptorModules.filter((m) => !m.includes('interceptors-opentelemetry'));
-    figures.push(await memoryPerWallet({ address, bundlePath: await bundleOf('./workflows/index.ts', untraced), config, client, say, what: "the product's bundle without the tracing interceptors" }));
+    figures.push(await memoryPerWallet({ address, bundlePath: await bundleOf('./workflows/index.ts', untracedWorkflowInterceptorModules), config, client, say, what: "the product's bundle without the tracing interceptors" }));
 
     // 4. What an idle wallet costs a day: provider calls and history, from a run whose poll
     // interval is scaled down (a simulated day of minutes), scaled back to a real day.

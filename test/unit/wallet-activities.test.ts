@@ -44,9 +44,9 @@ describe('wallet activities: the watch and the poll', () => {
     const provider = new ProviderClient({ baseUrl: sb.url, auth });
     const wallet = await provider.call(createWallet, { body: { name: `watched-${Date.now()}` } });
     const { watchWalletTransactions } = activities(sb.url);
-    await assert.rejects(new MockActivityEnvironment({ attempt: 2 }).run(watchWalletTransactions, wallet.id, cursor), benign);
+    await assert.rejects(new MockActivityEnvironment().run(watchWalletTransactions, wallet.id, cursor), benign);
     await sb.op('POST', `/sandbox/wallets/${wallet.id}/deposits`, { currency: 'BTC', amount: 0.5, confirmed: true });
-    const answer: PollAnswer = await new MockActivityEnvironment({ attempt: 3 }).run(watchWalletTransactions, wallet.id, cursor);
+    const answer: PollAnswer = await new MockActivityEnvironment().run(watchWalletTransactions, wallet.id, cursor);
     assert.ok('changed' in answer);
     assert.deepEqual(answer.changed.map((t) => ({ amount: t.amount, status: t.status })), [{ amount: 0.5, status: 'CONFIRMED' }]);
   });
@@ -54,7 +54,7 @@ describe('wallet activities: the watch and the poll', () => {
   it('a wallet the provider does not know is notFound; one it knows but does not list is cannotList', async () => {
     const provider = new ProviderClient({ baseUrl: sb.url, auth });
     const wallet = await provider.call(createWallet, { body: { name: `unlisted-${Date.now()}` } });
-    const env = new MockActivityEnvironment({ attempt: 1 });
+    const env = new MockActivityEnvironment();
     assert.deepEqual(await env.run(activities(sb.url).pollWalletTransactions, 'WA_NOSUCHWALLET', cursor), { notFound: true });
     assert.deepEqual(await env.run(activities(proxyUrl).pollWalletTransactions, wallet.id, cursor), { cannotList: true });
   });
