@@ -4,6 +4,16 @@
 /** Open point: the interest-payments service SRN is not named by the contract. One place to change it. */
 export const INTEREST_PAYMENTS_SRN = 'service:interest-payments';
 
+/** `WA_123` → `wallet:WA_123`: the SRN a callback names the wallet by, as source or dest. */
+export function walletSrn(walletId: string): string {
+  return `wallet:${walletId}`;
+}
+
+/** `PM_123` → `paymentmethod:PM_123`. */
+export function paymentMethodSrn(paymentMethodId: string): string {
+  return `paymentmethod:${paymentMethodId}`;
+}
+
 /** `wallet:WA_123` → `WA_123`; undefined when the SRN is of another kind. */
 export function walletIdFromSrn(srn: string): string | undefined {
   const m = /^wallet:(WA[-_][A-Za-z0-9]+)$/.exec(srn);
