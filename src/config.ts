@@ -2,6 +2,7 @@ import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig'
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
+import { accountId } from './provider/schemas/common.js';
 import { LOG_LEVELS } from './telemetry/logger.js';
 
 // Every setting the product reads from the environment, with a working default for the
@@ -42,7 +43,7 @@ const envSchema = z.object({
   PROVIDER_API_KEY: nonEmpty.optional(),
   PROVIDER_SECRET_KEY: nonEmpty.optional(),
   /** The account those keys belong to: the parent in limits calculations (spec 4.6). */
-  PROVIDER_ACCOUNT_ID: z.string().regex(/^AC[-_][A-Za-z0-9]+$/, 'an account id such as AC_123').optional(),
+  PROVIDER_ACCOUNT_ID: accountId.optional(),
   PROVIDER_TIMEOUT: duration.default(15_000),
   SANDBOX_PORT: port.default(4010),
   /** Loopback by default: the operator routes need no credentials. */

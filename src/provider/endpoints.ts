@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { account, createAccountRequest, documentFieldId, updateAccountRequest } from './schemas/account.js';
-import { accountId, transferId, userId, walletId } from './schemas/common.js';
+import { accountId, orderId, paymentMethodId, transferId, userId, walletId } from './schemas/common.js';
 import { documentBody, documentQuery } from './schemas/document.js';
 import { limits, limitsRequest } from './schemas/limits.js';
-import { attachBlockchainsRequest, createPaymentMethodRequest, paymentMethod, paymentMethodId, paymentMethodList } from './schemas/payment-method.js';
+import { attachBlockchainsRequest, createPaymentMethodRequest, paymentMethod, paymentMethodList } from './schemas/payment-method.js';
 import { order, reservation, reservationRequest, reservationState } from './schemas/reservation.js';
 import { clientSecret, sessionKey } from './schemas/session.js';
 import { transactionList } from './schemas/transaction.js';
@@ -100,7 +100,7 @@ export const readOrder = defineEndpoint({
   name: 'read order',
   method: 'GET',
   path: '/v3/orders/:orderId',
-  params: z.object({ orderId: z.string().regex(/^WO[-_][A-Za-z0-9]+$/, 'orderId must look like WO_<id>') }),
+  params: z.object({ orderId }),
   response: order,
 });
 

@@ -1,3 +1,5 @@
+import { idPattern } from './schemas/common.js';
+
 // SRNs (spec 1): `<kind>:<id>`. Masquerade targets follow spec 5.4: a value without a kind is an
 // account; a user must be written `user:<id>`, because a bare user id would be taken as an account.
 
@@ -14,16 +16,20 @@ export function paymentMethodSrn(paymentMethodId: string): string {
   return `paymentmethod:${paymentMethodId}`;
 }
 
+const WALLET_SRN = new RegExp(`^wallet:(${idPattern('WA')})$`);
+const TRANSFER_SRN = new RegExp(`^transfer:(${idPattern('TF')})$`);
+const USER_SRN = new RegExp(`^user:${idPattern('US')}$`);
+const BARE_USER_ID = new RegExp(`^${idPattern('US')}$`);
+const ACCOUNT = new RegExp(`^(?:account:)?${idPattern('AC')}$`);
+
 /** `wallet:WA_123` → `WA_123`; undefined when the SRN is of another kind. */
 export function walletIdFromSrn(srn: string): string | undefined {
-  const m = /^wallet:(WA[-_][A-Za-z0-9]+)$/.exec(srn);
-  return m?.[1];
+  return WALLET_SRN.exec(srn)?.[1];
 }
 
 /** `transfer:TF_123` → `TF_123`; undefined otherwise. */
 export function transferIdFromSrn(srn: string): string | undefined {
-  const m = /^transfer:(TF[-_][A-Za-z0-9]+)$/.exec(srn);
-  return m?.[1];
+  return TRANSFER_SRN.exec(srn)?.[1];
 }
 
 export type MasqueradeTarget = { kind: 'account' | 'user'; id: string };
@@ -33,15 +39,12 @@ export type MasqueradeTarget = { kind: 'account' | 'user'; id: string };
  * value would silently address the wrong kind of principal.
  */
 export function masqueradeSrn(value: string): string {
-  const v = value.trim();
-  const user = /^user:(US[-_][A-Za-z0-9]+)$/.exec(v);
-  if (user) return v;
-  if (/^US[-_]/.test(v)) {
-    throw new Error(`masqueradeAs: "${v}" is a bare user id, which the provider takes as an account; write "user:${v}"`);
+  const target = value.trim();
+  if (USER_SRN.test(target) || ACCOUNT.test(target)) return target;
+  if (BARE_USER_ID.test(target)) {
+    throw new Error(`masqueradeAs: "${target}" is a bare user id, which the provider takes as an account; write "user:${target}"`);
   }
-  const account = /^(?:account:)?(AC[-_][A-Za-z0-9]+)$/.exec(v);
-  if (account) return v;
-  throw new Error(`masqueradeAs: "${v}" is not an account id (AC_...), an account SRN (account:AC_...) or a user SRN (user:US_...)`);
+  throw new Error(`masqueradeAs: "${target}" is not an account id (AC_...), an account SRN (account:AC_...) or a user SRN (user:US_...)`);
 }
 
 /** How a provider reads a masqueradeAs value: without a kind it is an account; other kinds are not targets. */

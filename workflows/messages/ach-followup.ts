@@ -1,5 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
+import { accountId, paymentMethodId } from '../../src/provider/schemas/common.js';
 import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import { claimRef, type ClaimRef, timing } from './common.js';
 
@@ -8,9 +9,9 @@ import { claimRef, type ClaimRef, timing } from './common.js';
 export const achFollowupWorkflowId = (paymentMethodId: string) => `ach-followup:${paymentMethodId}`;
 
 export const achFollowupInput = z.object({
-  paymentMethodId: z.string().regex(/^(PA|PM)[-_][A-Za-z0-9]+$/, 'paymentMethodId must look like PA_<id>'),
+  paymentMethodId,
   /** The account the method belongs to: its individualSourceOfFunds follows the method. */
-  accountId: z.string().regex(/^AC[-_][A-Za-z0-9]+$/, 'accountId must look like AC_<id>'),
+  accountId,
   timing: timing.default(timing.parse({})),
 });
 export type AchFollowupInput = z.input<typeof achFollowupInput>;

@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { currencyCode, transferId, userId } from '../../src/provider/schemas/common.js';
+import { currencyCode, idPattern, orderId, transferId, userId } from '../../src/provider/schemas/common.js';
 import type { Limits } from '../../src/provider/schemas/limits.js';
 import { timing } from './common.js';
 
@@ -22,7 +22,7 @@ export const checkoutInput = z
     sourceAmount: z.number().positive('sourceAmount must be positive'),
     sourceCurrency: currencyCode,
     destCurrency: currencyCode,
-    dest: z.string().regex(/^(wallet:WA|account:AC)[-_][A-Za-z0-9]+$/, 'dest must be an SRN such as wallet:WA_<id> or account:AC_<id>'),
+    dest: z.string().regex(new RegExp(`^(?:wallet:${idPattern('WA')}|account:${idPattern('AC')})$`), 'dest must be an SRN such as wallet:WA_<id> or account:AC_<id>'),
     redirectUrl: z.url().optional(),
     failureRedirectUrl: z.url().optional(),
     /**
@@ -49,7 +49,7 @@ export type CheckoutInput = Omit<z.input<typeof checkoutInput>, keyof typeof col
 export const purchaseRedirect = z
   .object({
     transferId: transferId.optional(),
-    orderId: z.string().regex(/^WO[-_][A-Za-z0-9]+$/, 'orderId must look like WO_<id>').optional(),
+    orderId: orderId.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {

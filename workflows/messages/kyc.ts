@@ -1,6 +1,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { accountStatus, profileFieldStatus } from '../../src/provider/schemas/account.js';
+import { accountId } from '../../src/provider/schemas/common.js';
 import { documentMimeTypes, documentQuery, MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import type { KycReason } from '../lib/kyc-reasons.js';
 
@@ -12,7 +13,7 @@ import { claimRef, timing } from './common.js';
 export const kycWorkflowId = (accountId: string) => `kyc:${accountId}`;
 
 export const kycInput = z.object({
-  accountId: z.string().regex(/^AC[-_][A-Za-z0-9]+$/, 'accountId must look like AC_<id>'),
+  accountId,
   timing: timing.default(timing.parse({})),
   /** Submissions per profile field in one round before support must take over. */
   maxAttemptsPerField: z.number().int().min(1).max(50).default(5),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { walletId } from '../../src/provider/schemas/common.js';
 import { walletType } from '../../src/provider/schemas/wallet.js';
 
 // Inputs of the wallet workflows as zod schemas: the client and the ingress validate with them;
 // workflow code imports only their types, so zod stays out of the workflow bundle.
 
 export const walletInput = z.object({
-  walletId: z.string().regex(/^WA[-_][A-Za-z0-9]+$/, 'walletId must look like WA_<id>'),
+  walletId,
   name: z.string().optional(),
   /** How often the provider is polled, so that a lost callback is still seen. */
   pollIntervalMs: z.number().int().min(100),

@@ -1,10 +1,25 @@
 import { z } from 'zod';
 
 // Identifier prefixes of spec 1: both `-` and `_` occur after the prefix (AC-<id>, AC_<id>).
-export function prefixedId(prefix: string, what: string) {
-  return z
-    .string()
-    .regex(new RegExp(`^${prefix}[-_][A-Za-z0-9]+$`), { message: `${what} must look like ${prefix}_<id> or ${prefix}-<id>` });
+// idPattern is the one place that shape is written; schemas and SRN patterns are built from it.
+
+type Prefixes = [string, ...string[]];
+
+/**
+ * The regex source of an id with this prefix (or one of these), without anchors or groups that
+ * capture: `WA[-_][A-Za-z0-9]+`. For patterns that embed ids, such as SRNs (`^wallet:(…)$`).
+ */
+export function idPattern(...prefixes: Prefixes): string {
+  const prefix = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join('|')})`;
+  return `${prefix}[-_][A-Za-z0-9]+`;
+}
+
+/** A string that is an id with this prefix (or one of these); the message names `what` and the shapes it takes. */
+export function prefixedId(prefix: string | Prefixes, what: string) {
+  const prefixes: Prefixes = typeof prefix === 'string' ? [prefix] : prefix;
+  const shapes = prefixes.flatMap((p) => [`${p}_<id>`, `${p}-<id>`]);
+  const expected = `${shapes.slice(0, -1).join(', ')} or ${shapes.at(-1)}`;
+  return z.string().regex(new RegExp(`^${idPattern(...prefixes)}$`), { message: `${what} must look like ${expected}` });
 }
 
 export const walletId = prefixedId('WA', 'a wallet id');
@@ -12,6 +27,12 @@ export const transferId = prefixedId('TF', 'a transfer id');
 export const transactionId = prefixedId('TR', 'a transaction id');
 export const accountId = prefixedId('AC', 'an account id');
 export const userId = prefixedId('US', 'a user id');
+/** Spec 1 names both prefixes for payment methods: PA, and PM as used in follow-up flows. */
+export const paymentMethodId = prefixedId(['PA', 'PM'], 'a payment method id');
+/** Not in the contract: the real service's order ids (WO_...), as its purchase redirect carries them. */
+export const orderId = prefixedId('WO', 'an order id');
+/** A user as the owner of a payment method or reservation: `user:US_<id>` (spec 5.4: a bare id would be an account). */
+export const userOwner = z.string().regex(new RegExp(`^user:${idPattern('US')}$`), 'owner must be user:US_<id>');
 
 export const epochMs = z.number().int().nonnegative();
 export const currencyCode = z.string().regex(/^[A-Z0-9]{2,10}$/, { message: 'a currency code must be upper-case, e.g. BTC or USD' });

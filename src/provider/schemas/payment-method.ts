@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { epochMs, unknownNullable } from './common.js';
+import { epochMs, paymentMethodId, unknownNullable, userOwner } from './common.js';
 import { countryCode } from './account.js';
 
 // Spec 2.2, 3.1 and open-points "Payment methods".
-export const paymentMethodId = z.string().regex(/^(PA|PM)[-_][A-Za-z0-9]+$/, { message: 'a payment method id must look like PA_<id>' });
 export const paymentMethodStatus = z.enum(['PENDING', 'AWAITING_FOLLOWUP', 'ACTIVE', 'REJECTED', 'APPROVED']);
 
 export const waitingPrompt = z.object({ id: z.string(), prompt: z.string(), type: z.string() });
@@ -59,7 +58,7 @@ export const createPaymentMethodRequest = z.object({
   /** Spec 2.2 rule 2: currency codes, or ALL. */
   attachBlockchains: attachList.optional(),
   /** A payment method of a user: `user:US_...` (with masqueradeAs the same user). */
-  owner: z.string().regex(/^user:US[-_][A-Za-z0-9]+$/, 'owner must be user:US_<id>').optional(),
+  owner: userOwner.optional(),
 });
 export type CreatePaymentMethodRequest = z.input<typeof createPaymentMethodRequest>;
 

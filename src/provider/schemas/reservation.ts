@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, epochMs } from './common.js';
+import { accountId, epochMs, userOwner } from './common.js';
 
 // Spec 2.6, 4.3 and open-points "Reservations and card purchases".
 export const reservationRequest = z
@@ -24,7 +24,7 @@ export const reservationRequest = z
     postalCode: z.string().optional(),
     firstName: z.string().optional(),
     lastName: z.string().optional(),
-    owner: z.string().regex(/^user:US[-_][A-Za-z0-9]+$/, 'owner must be user:US_<id>').optional(),
+    owner: userOwner.optional(),
   })
   .superRefine((r, ctx) => {
     if (r.sourceAmount !== undefined && r.destAmount !== undefined) {
