@@ -1,6 +1,7 @@
 import type { Transaction } from '../provider/schemas/transaction.js';
 import type { Transfer } from '../provider/schemas/transfer.js';
 import type { Wallet } from '../provider/schemas/wallet.js';
+import { walletIdFromSrn } from '../provider/srn.js';
 import type { SandboxContext } from './context.js';
 import { newId } from './ids.js';
 import { own } from './store.js';
@@ -18,7 +19,7 @@ export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): vo
 
 /** Sends the callback of a transaction to the wallet it belongs to, signed with its merchant's first secret (spec 6.4). */
 export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
-  const walletId = /^wallet:(.+)$/.exec(tx.dest)?.[1] ?? /^wallet:(.+)$/.exec(tx.source)?.[1];
+  const walletId = walletIdFromSrn(tx.dest) ?? walletIdFromSrn(tx.source);
   const wallet = walletId ? own(ctx.store.state.wallets, walletId) : undefined;
   if (!wallet) return undefined;
   const secret = ctx.store.callbackSecretOf(wallet.owner.replace(/^account:/, ''));

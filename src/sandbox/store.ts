@@ -5,6 +5,7 @@ import type { Transaction } from '../provider/schemas/transaction.js';
 import type { Transfer } from '../provider/schemas/transfer.js';
 import type { User } from '../provider/schemas/user.js';
 import type { Wallet } from '../provider/schemas/wallet.js';
+import { walletSrn } from '../provider/srn.js';
 
 // The sandbox's whole state: plain data, so that it can be written to and read from a file.
 
@@ -145,7 +146,7 @@ export class Store {
   }
 
   walletTransactions(walletId: string): Transaction[] {
-    const srn = `wallet:${walletId}`;
+    const srn = walletSrn(walletId);
     return Object.values(this.state.transactions)
       .filter((t) => t.dest === srn || t.source === srn)
       .sort((a, b) => b.createdAt - a.createdAt);

@@ -1,4 +1,5 @@
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
+import { walletSrn } from '../../src/provider/srn.js';
 import type { Observation, PollCursor } from '../../src/provider/transaction-observation.js';
 
 // A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
@@ -174,7 +175,7 @@ export function classify(state: LedgerState, tx: Pick<Transaction, 'id' | 'statu
 
 /** The sign of a transaction for this wallet, and its kind before any transfer is resolved. */
 export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'dest'>): { sign: 1 | -1; kind: Kind } {
-  const srn = `wallet:${walletId}`;
+  const srn = walletSrn(walletId);
   if (tx.source === srn && tx.dest !== srn) return { sign: -1, kind: 'outgoing' };
   if (tx.source.startsWith('transfer:')) return { sign: 1, kind: 'transfer' };
   return { sign: 1, kind: 'deposit' };

@@ -15,7 +15,11 @@ export type { OpenWalletInput };
 // Messages and inputs of the wallet processes, defined once and shared by the workflows, the
 // ingress and the client for backend services.
 
-/** The workflow that follows a wallet is keyed by the wallet's SRN, which callbacks carry as `dest`. */
+/**
+ * The id of the workflow that follows a wallet. It reads as the wallet's SRN, which callbacks carry
+ * as `dest`, but it is a Temporal workflow id, not an SRN: written out here rather than built with
+ * walletSrn (src/provider/srn.ts), so that running workflows keep their ids whatever SRNs become.
+ */
 export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
 /** The workflow that creates a wallet is keyed by the caller's name for it (a business key). */
 export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Order } from '../../provider/schemas/reservation.js';
+import { walletIdFromSrn } from '../../provider/srn.js';
 import type { SandboxContext } from '../context.js';
 import { completedTransfer, deliverCallback, depositFromTransfer } from '../deposits.js';
 import { SandboxError, validationError } from '../errors.js';
@@ -71,7 +72,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
     transfer.sourceCurrency = order.sourceCurrency;
     state.transfers[transfer.id] = transfer;
     Object.assign(order, { status: 'COMPLETE', transferId: transfer.id });
-    const walletId = /^wallet:(.+)$/.exec(req.dest)?.[1];
+    const walletId = walletIdFromSrn(req.dest);
     let transaction;
     let delivery;
     if (walletId && state.wallets[walletId]) {

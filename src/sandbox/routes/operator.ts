@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { INTEREST_PAYMENTS_SRN } from '../../provider/srn.js';
+import { INTEREST_PAYMENTS_SRN, walletIdFromSrn } from '../../provider/srn.js';
 import { currencyCode } from '../../provider/schemas/common.js';
 import type { Transaction } from '../../provider/schemas/transaction.js';
 import type { SandboxContext } from '../context.js';
@@ -56,7 +56,7 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     if (tx.status !== 'PENDING') throw validationError('status', `transaction ${tx.id} is ${tx.status}; only a PENDING one can be confirmed`, tx.status);
     tx.status = 'CONFIRMED';
     tx.confirmedAt = ctx.now();
-    credit(walletById(tx.dest.replace(/^wallet:/, '')), tx, true);
+    credit(walletById(walletIdFromSrn(tx.dest) ?? tx.dest), tx, true);
     ctx.changed();
     return { transaction: tx, delivery: await deliver(tx) };
   });

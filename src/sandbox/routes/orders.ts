@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { reservationRequest } from '../../provider/schemas/reservation.js';
+import { walletIdFromSrn } from '../../provider/srn.js';
 import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound, SandboxError, validationError } from '../errors.js';
@@ -27,8 +28,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, a
       }
     }
     const dest = req.dest ?? `account:${actor.accountId}`;
-    const destWallet = /^wallet:(.+)$/.exec(dest)?.[1];
-    if (destWallet && state.wallets[destWallet]?.owner !== `account:${actor.accountId}`) throw validationError('dest', `no wallet ${destWallet} of this account`, dest);
+    if (dest.startsWith('wallet:') && own(state.wallets, walletIdFromSrn(dest) ?? '')?.owner !== `account:${actor.accountId}`) throw validationError('dest', `${dest} is not a wallet of this account`, dest);
     if (dest.startsWith('account:') && dest !== `account:${actor.accountId}`) throw validationError('dest', 'an account dest must be the reserving account', dest);
     const id = newId('RS');
     state.reservations[id] = { id, accountId: actor.accountId, request: { ...req, dest }, owner: req.owner ?? null, expiresAt: ctx.now() + ctx.reservationTtlMs, status: 'OPEN', orderId: null };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { attachBlockchainsRequest, createPaymentMethodRequest, type PaymentMethod } from '../../provider/schemas/payment-method.js';
 import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document.js';
+import { paymentMethodSrn } from '../../provider/srn.js';
 import { createHash } from 'node:crypto';
 import { paymentMethodFor } from '../access.js';
 import type { AuthOptions } from '../auth.js';
@@ -39,7 +40,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
     const last4 = req.accountNumber.slice(-4);
     const method: PaymentMethod = {
       id,
-      srn: `paymentmethod:${id}`,
+      srn: paymentMethodSrn(id),
       owner: req.owner ?? `account:${actor.accountId}`,
       createdAt: ctx.now(),
       name: `${local ? 'ACH' : 'Wire'} account ending in ${last4}`,

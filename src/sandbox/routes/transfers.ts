@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { walletIdFromSrn } from '../../provider/srn.js';
 import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
@@ -8,7 +9,7 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: SandboxContext
   // 4.8: a transfer is visible to the account that owns it or whose wallet it paid into.
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/transfers/:transferId' }, ({ actor, params }) => {
     const t = ctx.store.state.transfers[params.transferId!];
-    const destWallet = t && /^wallet:(.+)$/.exec(t.dest)?.[1];
+    const destWallet = t && walletIdFromSrn(t.dest);
     const visible = t && (t.owner === `account:${actor.accountId}` || ctx.store.state.wallets[destWallet ?? '']?.owner === `account:${actor.accountId}` || t.dest === `account:${actor.accountId}`);
     if (!t || !visible) throw notFound('Transfer', params.transferId!);
     return t;

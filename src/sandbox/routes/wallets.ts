@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createWalletRequest, type Wallet } from '../../provider/schemas/wallet.js';
+import { walletSrn } from '../../provider/srn.js';
 import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
@@ -25,7 +26,7 @@ export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, 
     const id = newId('WA');
     const wallet: Wallet = {
       id,
-      srn: `wallet:${id}`,
+      srn: walletSrn(id),
       name: req.name,
       owner: `account:${actor.accountId}`,
       type: req.type ?? 'DEFAULT',
