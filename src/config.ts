@@ -96,8 +96,6 @@ const envSchema = z.object({
   CODEC_SERVER_HOST: nonEmpty.default('127.0.0.1'),
   /** A bearer token every caller of the codec server must present (required off loopback). */
   CODEC_SERVER_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
-  /** `true` in a container whose codec port is published on the host's loopback only (compose). */
-  CODEC_SERVER_PUBLISHED_ON_LOOPBACK: z.enum(['true', 'false']).default('false'),
   /** Comma-separated origins of the Web UI; default: the embedded UI's. */
   CODEC_SERVER_ALLOWED_ORIGINS: z.string().optional(),
   /** Comma-separated host:port names the codec server answers to; default: loopback names of its port. */
@@ -211,7 +209,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: e.CODEC_SERVER_HOST,
       port: e.CODEC_SERVER_PORT,
       token: e.CODEC_SERVER_TOKEN,
-      publishedOnLoopback: e.CODEC_SERVER_PUBLISHED_ON_LOOPBACK === 'true',
       allowedOrigins: list(e.CODEC_SERVER_ALLOWED_ORIGINS) ?? [`http://127.0.0.1:${e.TEMPORAL_UI_PORT}`, `http://localhost:${e.TEMPORAL_UI_PORT}`],
       allowedHosts: (list(e.CODEC_SERVER_ALLOWED_HOSTS) ?? [`127.0.0.1:${e.CODEC_SERVER_PORT}`, `localhost:${e.CODEC_SERVER_PORT}`]).map((h) => h.toLowerCase()),
     },

@@ -80,11 +80,11 @@ export function authorised(access: CodecAccess, headers: { host?: string; origin
  * Without a token only the embedded stack's, on loopback, may run: there the Web UI is let in by
  * its Origin, which any local process could forge, so nowhere else.
  */
-export function codecAccessProblem(access: CodecAccess & { publishedOnLoopback?: boolean }, host: string, opts: { embedded: boolean }): string | undefined {
+export function codecAccessProblem(access: CodecAccess, host: string, opts: { embedded: boolean }): string | undefined {
   if (access.token) return undefined;
   const make = 'set CODEC_SERVER_TOKEN (e.g. `openssl rand -hex 32`): the CLI passes it with --codec-auth "Bearer <token>", and an operator signs the browser in once at <codec server>/session (the Web UI sends the session with TEMPORAL_CODEC_INCLUDE_CREDENTIALS=true)';
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
-  if (!loopback) return `CODEC_SERVER_HOST=${host} is reachable from other machines${access.publishedOnLoopback ? ' and processes' : ''}: ${make}`;
+  if (!loopback) return `CODEC_SERVER_HOST=${host} is not loopback: other machines (in a container, other containers, even with the port published on the host's loopback only) could have payloads decrypted; ${make}`;
   if (!opts.embedded) return `this codec server decrypts the payloads of a Temporal server it did not start: ${make}`;
   return undefined;
 }
