@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import type { ClaimRef } from '../../workflows/messages/common.js';
 import { MissingClaimKeyError, open, seal } from './envelope.js';
 
-// The claim check of design.md: what end users provide (documents, and personal values such as
-// an SSN) is stored here by the client; workflows carry only a reference with its size, MIME type
-// and digest, and the activity that sends it reads the bytes back and verifies them. Claims are
-// encrypted at rest (envelope encryption, src/claims/envelope.ts), deleted once the provider has
-// accepted them, swept after their retention, and erased per person on request.
+// The claim check (README, "Personal data travels by reference"): what end users provide
+// (documents, and personal values such as an SSN) is stored here by the client; workflows carry
+// only a reference with its size, MIME type and digest, and the activity that sends it reads the
+// bytes back and verifies them. Claims are encrypted at rest (envelope encryption,
+// src/claims/envelope.ts), deleted once the provider has accepted them, swept after their
+// retention, and erased per person on request.
 
 export interface PutOptions {
   /** A low-entropy value (an SSN, a date of birth) whose plain hash would give it away. */

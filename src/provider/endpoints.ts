@@ -13,7 +13,8 @@ import { createUserRequest, user, verificationLink } from './schemas/user.js';
 import { createWalletRequest, wallet } from './schemas/wallet.js';
 
 // Every call of the provider interface, one entry each. Spec numbers in comments; calls that
-// rest on open-points.md, or on no document at all, say so, so that each can change in one place.
+// rest on the contract's open points (open-points "<section>"), or on no document at all, say
+// so, so that each can change in one place.
 
 // --- Wallets and transfers -----------------------------------------------------------------
 
@@ -26,7 +27,7 @@ export const readTransfer = defineEndpoint({ name: 'read transfer', method: 'GET
 // Not in the contract: the real service documented a wallet lookup under this path.
 export const readWallet = defineEndpoint({ name: 'read wallet', method: 'GET', path: '/v2/wallet/:walletId', params: z.object({ walletId }), response: wallet });
 
-// Not in the contract nor in open-points.md: a wallet's transactions, newest first. The wallet
+// Not in the contract nor in its open points: a wallet's transactions, newest first. The wallet
 // workflow polls it to recover lost callbacks. Against the real service, confirm this path
 // before relying on polling; everything else works from callbacks alone.
 export const listWalletTransactions = defineEndpoint({
@@ -110,7 +111,7 @@ export const readOrder = defineEndpoint({
 export const createPaymentMethod = defineEndpoint({ name: 'create payment method', method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest, response: paymentMethod });
 export const listPaymentMethods = defineEndpoint({ name: 'list payment methods', method: 'GET', path: '/v2/paymentMethods', response: paymentMethodList });
 
-// 4.11 with open point 8: the versioned path of open-points.md.
+// 4.11 with open point 8: the versioned path of open-points "Payment methods".
 export const readPaymentMethod = defineEndpoint({ name: 'read payment method', method: 'GET', path: '/v2/paymentMethod/:paymentMethodId', params: z.object({ paymentMethodId }), response: paymentMethod });
 
 // Open-points "Attach blockchains" (the contract's open point 3).

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { type ErrorBody, type ErrorType, statusByErrorType } from '../provider/schemas/error.js';
 import { newHex } from './ids.js';
 
-// Failures answered with the body and status of open-points.md ("Errors").
+// Failures answered with the body and status of open-points "Errors".
 export class SandboxError extends Error {
   constructor(
     readonly type: ErrorType,

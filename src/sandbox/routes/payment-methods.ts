@@ -89,7 +89,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
     return { data: Object.values(state.paymentMethods).filter((r) => r.method.owner === owner).map((r) => r.method) };
   });
 
-  // 4.11 at the versioned path of open-points.md.
+  // 4.11 at the versioned path of open-points "Payment methods".
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/paymentMethod/:paymentMethodId' }, ({ actor, params }) => paymentMethodFor(ctx, actor, params.paymentMethodId!).method);
 
   // Open-points "Attach blockchains".
