@@ -23,40 +23,40 @@ export function createAccountActivities({ provider, claims }: AccountActivityDep
   return withProviderFailures({
     /** The account's status and profile fields, acting as the account (spec 5.4). */
     async readProfile(input: { accountId: string }) {
-      const a = await provider.call(readAccount, { params: { accountId: input.accountId }, masqueradeAs: input.accountId });
-      const fields: FieldView[] = a.profileFields.map((f) => ({
-        fieldId: f.fieldId,
-        fieldType: f.fieldType,
-        status: f.status,
-        note: f.note,
-        ...(f.fieldType === 'PAYMENT_METHOD' && typeof f.value === 'string' ? { paymentMethodId: f.value } : {}),
+      const account = await provider.call(readAccount, { params: { accountId: input.accountId }, masqueradeAs: input.accountId });
+      const fields: FieldView[] = account.profileFields.map((field) => ({
+        fieldId: field.fieldId,
+        fieldType: field.fieldType,
+        status: field.status,
+        note: field.note,
+        ...(field.fieldType === 'PAYMENT_METHOD' && typeof field.value === 'string' ? { paymentMethodId: field.value } : {}),
       }));
-      return { accountId: a.id, status: a.status ?? 'OPEN', fields };
+      return { accountId: account.id, status: account.status ?? 'OPEN', fields };
     },
 
     /** Resubmits a value kept in the claim store; the idempotency key makes a retry count once. */
     async submitProfileValue(input: { accountId: string; fieldId: string; value: ClaimRef; idempotencyKey: string }) {
       const value = (await claims.get(input.value)).toString('utf8');
-      const a = await provider.call(updateAccount, {
+      const account = await provider.call(updateAccount, {
         params: { accountId: input.accountId },
         body: { profileFields: [{ fieldId: input.fieldId, value }] },
         masqueradeAs: input.accountId,
         idempotencyKey: input.idempotencyKey,
       });
-      return { status: a.profileFields.find((f) => f.fieldId === input.fieldId)?.status ?? 'PENDING' };
+      return { status: account.profileFields.find((f) => f.fieldId === input.fieldId)?.status ?? 'PENDING' };
     },
 
     /** Uploads a document kept in the claim store, verified against its reference first. */
     async uploadProfileDocument(input: { accountId: string; fieldId: 'individualGovernmentId' | 'individualProofOfAddress' | 'individualAchAuthorizationForm'; document: ClaimRef; documentType?: string; documentSubType?: 'FRONT' | 'BACK'; idempotencyKey: string }) {
       const bytes = await claims.get(input.document);
-      const a = await provider.call(uploadDocument, {
+      const account = await provider.call(uploadDocument, {
         params: { accountId: input.accountId, fieldId: input.fieldId },
         query: { documentType: input.documentType, documentSubType: input.documentSubType },
         body: { bytes, contentType: input.document.contentType as 'application/pdf' },
         masqueradeAs: input.accountId,
         idempotencyKey: input.idempotencyKey,
       });
-      return { status: a.profileFields.find((f) => f.fieldId === input.fieldId)?.status ?? 'PENDING' };
+      return { status: account.profileFields.find((f) => f.fieldId === input.fieldId)?.status ?? 'PENDING' };
     },
   });
 }

@@ -9,19 +9,19 @@ export interface Reminder {
 }
 
 export interface Notifier {
-  remind(r: Reminder): Promise<void>;
+  remind(reminder: Reminder): Promise<void>;
 }
 
 export const logNotifier: Notifier = {
-  async remind(r) {
-    console.log(`[reminder] ${r.process} ${r.workflowId} waits for ${r.waitingFor.join(', ')} (reminder ${r.count})`);
+  async remind(reminder) {
+    console.log(`[reminder] ${reminder.process} ${reminder.workflowId} waits for ${reminder.waitingFor.join(', ')} (reminder ${reminder.count})`);
   },
 };
 
 export function createNotifyActivities(notifier: Notifier) {
   return {
-    async sendReminder(r: Reminder) {
-      await notifier.remind(r);
+    async sendReminder(reminder: Reminder) {
+      await notifier.remind(reminder);
     },
   };
 }

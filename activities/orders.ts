@@ -11,13 +11,13 @@ export function createOrderActivities({ provider }: { provider: ProviderClient }
     },
 
     async readReservationState(input: { reservation: string }) {
-      const r = await provider.call(readReservation, { params: { reservationId: input.reservation } });
-      return { status: r.status, orderId: r.orderId, expiresAt: r.expiresAt };
+      const reservation = await provider.call(readReservation, { params: { reservationId: input.reservation } });
+      return { status: reservation.status, orderId: reservation.orderId, expiresAt: reservation.expiresAt };
     },
 
     async readOrderState(input: { orderId: string }) {
-      const o = await provider.call(readOrder, { params: { orderId: input.orderId } });
-      return { status: o.status, transferId: o.transferId, failureReason: o.failureReason, sourceAmount: o.sourceAmount, sourceCurrency: o.sourceCurrency };
+      const order = await provider.call(readOrder, { params: { orderId: input.orderId } });
+      return { status: order.status, transferId: order.transferId, failureReason: order.failureReason, sourceAmount: order.sourceAmount, sourceCurrency: order.sourceCurrency };
     },
   });
 }

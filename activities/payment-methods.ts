@@ -8,28 +8,28 @@ export function createPaymentMethodActivities({ provider, claims }: { provider: 
   return withProviderFailures({
     /** The method's status and the ids of what it waits for, and the account's source of funds. */
     async readPaymentMethodState(input: { paymentMethodId: string; accountId: string }) {
-      const m = await provider.call(readPaymentMethod, { params: { paymentMethodId: input.paymentMethodId }, masqueradeAs: input.accountId });
-      const a = await provider.call(readAccount, { params: { accountId: input.accountId }, masqueradeAs: input.accountId });
-      const sof = a.profileFields.find((f) => f.fieldId === 'individualSourceOfFunds');
+      const method = await provider.call(readPaymentMethod, { params: { paymentMethodId: input.paymentMethodId }, masqueradeAs: input.accountId });
+      const account = await provider.call(readAccount, { params: { accountId: input.accountId }, masqueradeAs: input.accountId });
+      const sourceOfFunds = account.profileFields.find((f) => f.fieldId === 'individualSourceOfFunds');
       return {
-        status: m.status,
-        waitingFor: m.waitingPrompts.map((p) => p.id),
-        rejectionMessage: m.rejectionMessage,
+        status: method.status,
+        waitingFor: method.waitingPrompts.map((p) => p.id),
+        rejectionMessage: method.rejectionMessage,
         // Spec 3.1: the account reflects the method only when the method is its source of funds.
-        sourceOfFunds: sof && sof.value === m.id ? { status: sof.status, note: sof.note } : null,
+        sourceOfFunds: sourceOfFunds && sourceOfFunds.value === method.id ? { status: sourceOfFunds.status, note: sourceOfFunds.note } : null,
       };
     },
 
     /** Sends the ACH authorization form kept in the claim store (spec 4.9). */
     async submitAchForm(input: { paymentMethodId: string; accountId: string; form: ClaimRef; idempotencyKey: string }) {
       const bytes = await claims.get(input.form);
-      const m = await provider.call(submitFollowup, {
+      const method = await provider.call(submitFollowup, {
         params: { paymentMethodId: input.paymentMethodId },
         body: { bytes, contentType: input.form.contentType as 'image/jpeg' },
         masqueradeAs: input.accountId,
         idempotencyKey: input.idempotencyKey,
       });
-      return { status: m.status, waitingFor: m.waitingPrompts.map((p) => p.id) };
+      return { status: method.status, waitingFor: method.waitingPrompts.map((p) => p.id) };
     },
   });
 }

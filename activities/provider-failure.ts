@@ -14,8 +14,8 @@ import { isLocalRequestError, ProviderError } from '../src/provider/errors.js';
 export function toActivityFailure(err: unknown): unknown {
   if (err instanceof ApplicationFailure) return err;
   if (isLocalRequestError(err)) {
-    const e = err as Error;
-    return ApplicationFailure.create({ type: 'ProviderInputError', message: e.message, nonRetryable: true, cause: e });
+    const error = err as Error;
+    return ApplicationFailure.create({ type: 'ProviderInputError', message: error.message, nonRetryable: true, cause: error });
   }
   if ((err as { retryable?: unknown } | null)?.retryable !== false) return err;
   if (err instanceof ProviderError) {
@@ -27,8 +27,8 @@ export function toActivityFailure(err: unknown): unknown {
       cause: err,
     });
   }
-  const e = err as Error;
-  return ApplicationFailure.create({ type: e.name ?? 'Error', message: e.message ?? String(err), nonRetryable: true, cause: e instanceof Error ? e : undefined });
+  const error = err as Error;
+  return ApplicationFailure.create({ type: error.name ?? 'Error', message: error.message ?? String(err), nonRetryable: true, cause: error instanceof Error ? error : undefined });
 }
 
 /** Wraps every function of an activities object with the failure mapping above. */

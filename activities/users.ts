@@ -7,19 +7,19 @@ export function createUserActivities({ provider, accountId }: { provider: Provid
   return withProviderFailures({
     /** Creates a user with the higher-limits scope (spec 2.7); the key makes a retry return the same user. */
     async createHigherLimitsUser(input: { country: string; idempotencyKey: string }) {
-      const u = await provider.call(createUser, { body: { fields: { country: input.country }, scopes: [DEBIT_CARD_L2], blockchains: [], immediate: false }, idempotencyKey: input.idempotencyKey });
-      return { userId: u.id, status: u.status };
+      const user = await provider.call(createUser, { body: { fields: { country: input.country }, scopes: [DEBIT_CARD_L2], blockchains: [], immediate: false }, idempotencyKey: input.idempotencyKey });
+      return { userId: user.id, status: user.status };
     },
 
     async readUserStatus(input: { userId: string }) {
-      const u = await provider.call(readUser, { params: { userId: input.userId }, masqueradeAs: `user:${input.userId}` });
-      return { status: u.status };
+      const user = await provider.call(readUser, { params: { userId: input.userId }, masqueradeAs: `user:${input.userId}` });
+      return { status: user.status };
     },
 
     /** A fresh onboarding link every time: it lives 30 minutes and must never be cached (spec 4.7). */
     async fetchOnboardingLink(input: { userId: string }) {
-      const l = await provider.call(readOnboardingLink, { params: { userId: input.userId } });
-      return { url: l.verificationLinkUrl };
+      const link = await provider.call(readOnboardingLink, { params: { userId: input.userId } });
+      return { url: link.verificationLinkUrl };
     },
 
     /** Spec 4.6: the parent account (these credentials' account) asks about its user. */

@@ -39,12 +39,12 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
   return withProviderFailures({
     /** Creates the wallet; the idempotency key makes a retried attempt return the first wallet. */
     async createWallet(input: { name: string; type?: WalletType; notes?: string; idempotencyKey: string }) {
-      const w = await provider.call(createWallet, {
+      const wallet = await provider.call(createWallet, {
         body: { name: input.name, type: input.type, notes: input.notes, callbackUrl },
         idempotencyKey: input.idempotencyKey,
       });
       // Only what the workflows need goes into history (verificationData never does).
-      return { id: w.id, srn: w.srn, depositAddresses: w.depositAddresses };
+      return { id: wallet.id, srn: wallet.srn, depositAddresses: wallet.depositAddresses };
     },
 
     /**
@@ -79,13 +79,13 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
 
     /** The provider's own balances of the wallet, for the reconciliation with the ledger. */
     async readWalletBalances(walletId: string) {
-      const w = await provider.call(readWallet, { params: { walletId } });
-      return { available: w.availableBalances, total: w.totalBalances, checkedAt: Date.now() };
+      const wallet = await provider.call(readWallet, { params: { walletId } });
+      return { available: wallet.availableBalances, total: wallet.totalBalances, checkedAt: Date.now() };
     },
 
     async readTransferSummary(transferId: string) {
-      const t = await provider.call(readTransfer, { params: { transferId } });
-      return { id: t.id, source: t.source, status: t.status };
+      const transfer = await provider.call(readTransfer, { params: { transferId } });
+      return { id: transfer.id, source: transfer.source, status: transfer.status };
     },
   });
 }

@@ -18,9 +18,9 @@ const port = z.coerce.number().int().min(1).max(65535);
 // be signed but not sent as signed, or swallow the paths appended to it.
 const url = z
   .url({ protocol: /^https?$/ })
-  .refine((u) => {
-    const p = new URL(u);
-    return !p.username && !p.password && !p.search && !p.hash;
+  .refine((value) => {
+    const parts = new URL(value);
+    return !parts.username && !parts.password && !parts.search && !parts.hash;
   }, 'a base URL takes no user:password@, ?query or #fragment')
   .transform((u) => u.replace(/\/+$/, ''));
 const duration = z.string().transform((value, ctx) => {
@@ -117,10 +117,10 @@ const envSchema = z.object({
   INGRESS_SHUTDOWN_GRACE: duration.default(10_000),
   /** Where traces go (OTLP over HTTP, read by the exporter itself); tracing is off when unset. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-}).superRefine((e, ctx) => {
+}).superRefine((settings, ctx) => {
   // The sweep deletes claims by age: it must not reach a claim whose process may still send it.
-  if (e.CLAIM_RETENTION <= e.PROCESS_DEADLINE) {
-    ctx.addIssue({ code: 'custom', path: ['CLAIM_RETENTION'], message: `must be longer than PROCESS_DEADLINE (${e.PROCESS_DEADLINE} ms): the retention sweep would delete claims that a running process may still send` });
+  if (settings.CLAIM_RETENTION <= settings.PROCESS_DEADLINE) {
+    ctx.addIssue({ code: 'custom', path: ['CLAIM_RETENTION'], message: `must be longer than PROCESS_DEADLINE (${settings.PROCESS_DEADLINE} ms): the retention sweep would delete claims that a running process may still send` });
   }
 });
 
@@ -135,12 +135,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(present[String(i.path[0])] ?? '')}: ${i.message}`);
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])] ?? '')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration; fix these environment variables:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
-  const temporal = temporalProfile(env, e.TEMPORAL_PORT);
-  const sandbox = e.PROVIDER_BASE_URL === undefined;
+  const settings = parsed.data;
+  const temporal = temporalProfile(env, settings.TEMPORAL_PORT);
+  const sandbox = settings.PROVIDER_BASE_URL === undefined;
   return {
     temporal: {
       /** Unset means: start the embedded dev server (npm run dev) or expect it on localhost. */
@@ -149,77 +149,77 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       namespace: temporal.namespace,
       /** For Connection.connect and NativeConnection.connect: address, TLS, API key, gRPC metadata. */
       connection: temporal.connection,
-      taskQueue: e.TEMPORAL_TASK_QUEUE,
-      cliPath: e.TEMPORAL_CLI_PATH,
-      port: e.TEMPORAL_PORT,
-      uiPort: e.TEMPORAL_UI_PORT,
-      dbFile: e.TEMPORAL_DB_FILE,
+      taskQueue: settings.TEMPORAL_TASK_QUEUE,
+      cliPath: settings.TEMPORAL_CLI_PATH,
+      port: settings.TEMPORAL_PORT,
+      uiPort: settings.TEMPORAL_UI_PORT,
+      dbFile: settings.TEMPORAL_DB_FILE,
     },
     provider: {
-      baseUrl: e.PROVIDER_BASE_URL ?? `http://127.0.0.1:${e.SANDBOX_PORT}`,
+      baseUrl: settings.PROVIDER_BASE_URL ?? `http://127.0.0.1:${settings.SANDBOX_PORT}`,
       usesSandbox: sandbox,
       // The sandbox's published credentials, for the sandbox only.
-      apiKey: e.PROVIDER_API_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.apiKey : undefined),
-      secretKey: e.PROVIDER_SECRET_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.secretKey : undefined),
-      accountId: e.PROVIDER_ACCOUNT_ID ?? (sandbox ? SANDBOX_CREDENTIALS.accountId : undefined),
-      timeoutMs: e.PROVIDER_TIMEOUT,
+      apiKey: settings.PROVIDER_API_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.apiKey : undefined),
+      secretKey: settings.PROVIDER_SECRET_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.secretKey : undefined),
+      accountId: settings.PROVIDER_ACCOUNT_ID ?? (sandbox ? SANDBOX_CREDENTIALS.accountId : undefined),
+      timeoutMs: settings.PROVIDER_TIMEOUT,
     },
-    sandbox: { port: e.SANDBOX_PORT, host: e.SANDBOX_HOST, stateFile: e.SANDBOX_STATE_FILE },
+    sandbox: { port: settings.SANDBOX_PORT, host: settings.SANDBOX_HOST, stateFile: settings.SANDBOX_STATE_FILE },
     ingress: {
-      port: e.INGRESS_PORT,
+      port: settings.INGRESS_PORT,
       /** Where the provider sends callbacks; a loopback address only for the sandbox. */
-      publicUrl: e.INGRESS_PUBLIC_URL ?? (sandbox ? `http://127.0.0.1:${e.INGRESS_PORT}` : undefined),
-      maxBodyBytes: e.INGRESS_MAX_BODY_BYTES,
-      requestTimeoutMs: e.INGRESS_REQUEST_TIMEOUT,
-      maxConnections: e.INGRESS_MAX_CONNECTIONS,
+      publicUrl: settings.INGRESS_PUBLIC_URL ?? (sandbox ? `http://127.0.0.1:${settings.INGRESS_PORT}` : undefined),
+      maxBodyBytes: settings.INGRESS_MAX_BODY_BYTES,
+      requestTimeoutMs: settings.INGRESS_REQUEST_TIMEOUT,
+      maxConnections: settings.INGRESS_MAX_CONNECTIONS,
       /**
        * Newest first; the provider's secret key alone outside a rotation. The sandbox's published
        * secret only for the embedded stack: with it, anyone could signal a real cluster's workflows.
        */
-      callbackSecrets: list(e.PROVIDER_CALLBACK_SECRETS) ?? (e.PROVIDER_SECRET_KEY ? [e.PROVIDER_SECRET_KEY] : sandbox && temporal.address === undefined ? [SANDBOX_CREDENTIALS.secretKey] : []),
-      shutdownGraceMs: e.INGRESS_SHUTDOWN_GRACE,
+      callbackSecrets: list(settings.PROVIDER_CALLBACK_SECRETS) ?? (settings.PROVIDER_SECRET_KEY ? [settings.PROVIDER_SECRET_KEY] : sandbox && temporal.address === undefined ? [SANDBOX_CREDENTIALS.secretKey] : []),
+      shutdownGraceMs: settings.INGRESS_SHUTDOWN_GRACE,
     },
     worker: {
-      shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE,
-      maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES,
-      maxConcurrentWorkflowTasks: e.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
-      maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
-      health: e.WORKER_HEALTH_PORT === undefined ? undefined : { host: e.WORKER_HEALTH_HOST, port: e.WORKER_HEALTH_PORT },
+      shutdownGraceMs: settings.WORKER_SHUTDOWN_GRACE,
+      maxConcurrentActivities: settings.WORKER_MAX_CONCURRENT_ACTIVITIES,
+      maxConcurrentWorkflowTasks: settings.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+      maxCachedWorkflows: settings.WORKER_MAX_CACHED_WORKFLOWS,
+      health: settings.WORKER_HEALTH_PORT === undefined ? undefined : { host: settings.WORKER_HEALTH_HOST, port: settings.WORKER_HEALTH_PORT },
     },
-    wallet: { pollIntervalMs: e.WALLET_POLL_INTERVAL, pollMaxMs: e.WALLET_POLL_MAX, reconcileIntervalMs: e.WALLET_RECONCILE_INTERVAL },
+    wallet: { pollIntervalMs: settings.WALLET_POLL_INTERVAL, pollMaxMs: settings.WALLET_POLL_MAX, reconcileIntervalMs: settings.WALLET_RECONCILE_INTERVAL },
     claims: {
-      dir: e.CLAIM_STORE_DIR,
-      url: e.CLAIM_STORE_URL,
-      key: e.CLAIM_ENCRYPTION_KEY,
-      previousKeys: (e.CLAIM_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
+      dir: settings.CLAIM_STORE_DIR,
+      url: settings.CLAIM_STORE_URL,
+      key: settings.CLAIM_ENCRYPTION_KEY,
+      previousKeys: (settings.CLAIM_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
       /** Only the embedded stack lets the store keep a claim key of its own beside its files. */
       mayKeepOwnKey: temporal.address === undefined,
-      retentionMs: e.CLAIM_RETENTION,
-      sweepIntervalMs: e.CLAIM_SWEEP_INTERVAL,
+      retentionMs: settings.CLAIM_RETENTION,
+      sweepIntervalMs: settings.CLAIM_SWEEP_INTERVAL,
     },
     payloads: {
-      key: e.PAYLOAD_ENCRYPTION_KEY,
-      previousKeys: (e.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
-      keyFile: e.PAYLOAD_KEY_FILE,
+      key: settings.PAYLOAD_ENCRYPTION_KEY,
+      previousKeys: (settings.PAYLOAD_PREVIOUS_KEYS ?? '').split(',').filter(Boolean),
+      keyFile: settings.PAYLOAD_KEY_FILE,
       /** Only the embedded stack makes a key of its own; elsewhere the key file must already exist. */
       mayCreateKeyFile: temporal.address === undefined,
-      codecServerPort: e.CODEC_SERVER_PORT,
+      codecServerPort: settings.CODEC_SERVER_PORT,
     },
     codecServer: {
-      host: e.CODEC_SERVER_HOST,
-      port: e.CODEC_SERVER_PORT,
-      token: e.CODEC_SERVER_TOKEN,
-      allowedOrigins: list(e.CODEC_SERVER_ALLOWED_ORIGINS) ?? [`http://127.0.0.1:${e.TEMPORAL_UI_PORT}`, `http://localhost:${e.TEMPORAL_UI_PORT}`],
-      allowedHosts: (list(e.CODEC_SERVER_ALLOWED_HOSTS) ?? [`127.0.0.1:${e.CODEC_SERVER_PORT}`, `localhost:${e.CODEC_SERVER_PORT}`]).map((h) => h.toLowerCase()),
+      host: settings.CODEC_SERVER_HOST,
+      port: settings.CODEC_SERVER_PORT,
+      token: settings.CODEC_SERVER_TOKEN,
+      allowedOrigins: list(settings.CODEC_SERVER_ALLOWED_ORIGINS) ?? [`http://127.0.0.1:${settings.TEMPORAL_UI_PORT}`, `http://localhost:${settings.TEMPORAL_UI_PORT}`],
+      allowedHosts: (list(settings.CODEC_SERVER_ALLOWED_HOSTS) ?? [`127.0.0.1:${settings.CODEC_SERVER_PORT}`, `localhost:${settings.CODEC_SERVER_PORT}`]).map((h) => h.toLowerCase()),
     },
     telemetry: {
-      logLevel: e.LOG_LEVEL,
-      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
-      workerMetrics: e.WORKER_METRICS_PORT === undefined ? undefined : `${e.WORKER_METRICS_HOST}:${e.WORKER_METRICS_PORT}`,
+      logLevel: settings.LOG_LEVEL,
+      otlpEndpoint: settings.OTEL_EXPORTER_OTLP_ENDPOINT,
+      workerMetrics: settings.WORKER_METRICS_PORT === undefined ? undefined : `${settings.WORKER_METRICS_HOST}:${settings.WORKER_METRICS_PORT}`,
     },
     processes: {
-      timing: { pollInitialMs: e.PROCESS_POLL_INITIAL, pollMaxMs: e.PROCESS_POLL_MAX, reminderAfterMs: e.PROCESS_REMINDER_AFTER, deadlineMs: e.PROCESS_DEADLINE, stallAfterMs: e.PROCESS_STALL_AFTER },
-      kycMaxAttempts: e.KYC_MAX_ATTEMPTS,
+      timing: { pollInitialMs: settings.PROCESS_POLL_INITIAL, pollMaxMs: settings.PROCESS_POLL_MAX, reminderAfterMs: settings.PROCESS_REMINDER_AFTER, deadlineMs: settings.PROCESS_DEADLINE, stallAfterMs: settings.PROCESS_STALL_AFTER },
+      kycMaxAttempts: settings.KYC_MAX_ATTEMPTS,
     },
   };
 }

@@ -59,13 +59,13 @@ export interface CreateWorkerOptions {
  * worker stops waiting, so that an orchestrator's own kill comes after a clean exit.
  */
 export function workerSettings(config: Config): Partial<WorkerOptions> {
-  const w = config.worker;
+  const settings = config.worker;
   return {
-    shutdownGraceTime: w.shutdownGraceMs,
-    shutdownForceTime: w.shutdownGraceMs + 5_000,
-    ...(w.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: w.maxConcurrentActivities } : {}),
-    ...(w.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: w.maxConcurrentWorkflowTasks } : {}),
-    ...(w.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: w.maxCachedWorkflows } : {}),
+    shutdownGraceTime: settings.shutdownGraceMs,
+    shutdownForceTime: settings.shutdownGraceMs + 5_000,
+    ...(settings.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities } : {}),
+    ...(settings.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks } : {}),
+    ...(settings.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: settings.maxCachedWorkflows } : {}),
   };
 }
 

@@ -20,14 +20,14 @@ export interface S3Location {
 
 /** `s3://bucket/prefix` and the usual AWS variables; an error names what is missing. */
 export function s3Location(url: string, env: Record<string, string | undefined>): S3Location {
-  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
-  if (!m) throw new Error(`CLAIM_STORE_URL=${url}: expected s3://<bucket>/<prefix>`);
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
+  if (!match) throw new Error(`CLAIM_STORE_URL=${url}: expected s3://<bucket>/<prefix>`);
   const accessKeyId = env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
   if (!accessKeyId || !secretAccessKey) throw new Error('CLAIM_STORE_URL is an s3:// address: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
   const endpoint = (env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL ?? `https://s3.${region}.amazonaws.com`).replace(/\/+$/, '');
-  return { bucket: m[1]!, prefix: (m[2] ?? '').replace(/\/+$/, ''), endpoint, credentials: { accessKeyId, secretAccessKey, region } };
+  return { bucket: match[1]!, prefix: (match[2] ?? '').replace(/\/+$/, ''), endpoint, credentials: { accessKeyId, secretAccessKey, region } };
 }
 
 const NAME = /^[0-9a-f]{64}$/;
@@ -104,9 +104,9 @@ export class S3ClaimStore implements ClaimStore {
   }
 
   private nameOf(ref: ClaimRef): string {
-    const m = /^s3:([0-9a-f]{64})$/.exec(ref.ref);
-    if (!m) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this S3 claim store`);
-    return m[1]!;
+    const match = /^s3:([0-9a-f]{64})$/.exec(ref.ref);
+    if (!match) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this S3 claim store`);
+    return match[1]!;
   }
 
   /** Every claim object under the prefix, with its time (ListObjectsV2, page by page). */
@@ -114,8 +114,8 @@ export class S3ClaimStore implements ClaimStore {
     const found: Array<{ name: string; lastModified: number }> = [];
     let token: string | undefined;
     do {
-      const q = new URLSearchParams({ 'list-type': '2', prefix: this.where.prefix ? `${this.where.prefix}/` : '', ...(token ? { 'continuation-token': token } : {}) });
-      const res = await this.send('GET', `/${this.where.bucket}?${q.toString()}`, {}, [200]);
+      const query = new URLSearchParams({ 'list-type': '2', prefix: this.where.prefix ? `${this.where.prefix}/` : '', ...(token ? { 'continuation-token': token } : {}) });
+      const res = await this.send('GET', `/${this.where.bucket}?${query.toString()}`, {}, [200]);
       const xml = res.body.toString('utf8');
       for (const item of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
         const key = /<Key>([^<]*)<\/Key>/.exec(item[1]!)?.[1] ?? '';

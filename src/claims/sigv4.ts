@@ -24,8 +24,8 @@ const sha256 = (s: string | Uint8Array) => createHash('sha256').update(s).digest
 const hmac = (key: string | Buffer, s: string) => createHmac('sha256', key).update(s).digest();
 
 /** RFC 3986 encoding, as SigV4 wants it (`/` kept in paths). */
-function encode(s: string, keepSlash: boolean): string {
-  return encodeURIComponent(s)
+function encode(text: string, keepSlash: boolean): string {
+  return encodeURIComponent(text)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(keepSlash ? /%2F/g : /$^/, '/');
 }
@@ -40,7 +40,7 @@ export function signV4(req: SigV4Request, creds: SigV4Credentials, at: Date): Re
   const date = amzDate(at);
   const day = date.slice(0, 8);
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = String(v).trim().replace(/\s+/g, ' ');
+  for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = String(value).trim().replace(/\s+/g, ' ');
   headers.host = req.url.host;
   headers['x-amz-date'] = date;
   headers['x-amz-content-sha256'] = req.payloadHash;

@@ -143,7 +143,7 @@ export class LocalClaimStore implements ClaimStore {
     return this.removeWhere((m) => m.createdAt < before);
   }
 
-  private async removeWhere(match: (m: Meta) => boolean): Promise<number> {
+  private async removeWhere(match: (meta: Meta) => boolean): Promise<number> {
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -173,9 +173,9 @@ export class LocalClaimStore implements ClaimStore {
   }
 
   private nameOf(ref: ClaimRef): string {
-    const m = /^local:([0-9a-f]{64})$/.exec(ref.ref);
-    if (!m) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this local claim store`);
-    return m[1]!;
+    const match = /^local:([0-9a-f]{64})$/.exec(ref.ref);
+    if (!match) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this local claim store`);
+    return match[1]!;
   }
 
   private async write(name: string, bytes: Buffer): Promise<void> {

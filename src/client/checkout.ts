@@ -61,8 +61,8 @@ export class CheckoutClient extends ProcessClient {
       // A closed checkout under this key: REJECT_DUPLICATE keeps it closed.
       if (err instanceof WorkflowExecutionAlreadyStartedError) throw new AlreadyFinishedError(workflowId);
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === CHECKOUT_ENDED) {
-        const d = (err.cause.details?.[0] ?? {}) as { outcome?: CheckoutOutcome; failureReason?: string | null };
-        throw new CheckoutEndedError(workflowId, d.outcome ?? 'FAILED', d.failureReason ?? null);
+        const ended = (err.cause.details?.[0] ?? {}) as { outcome?: CheckoutOutcome; failureReason?: string | null };
+        throw new CheckoutEndedError(workflowId, ended.outcome ?? 'FAILED', ended.failureReason ?? null);
       }
       throw err;
     }

@@ -39,13 +39,13 @@ export type KycDocumentFile = Parameters<KycClient['submitDocument']>[2];
 /** Every process client, configured from the environment (see README "Configuration"). */
 export function createClients(client: Client, config: Config, claims: ClaimStore, timing: TimingInput = {}) {
   const taskQueue = config.temporal.taskQueue;
-  const t = { ...config.processes.timing, ...timing };
+  const processTiming = { ...config.processes.timing, ...timing };
   return {
     wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: config.wallet.pollIntervalMs, pollMaxMs: config.wallet.pollMaxMs, reconcileIntervalMs: config.wallet.reconcileIntervalMs }),
-    kyc: new KycClient(client, { taskQueue, claims, timing: t, maxAttemptsPerField: config.processes.kycMaxAttempts }),
-    achFollowup: new AchFollowupClient(client, { taskQueue, claims, timing: t }),
-    onboarding: new OnboardingClient(client, { taskQueue, timing: t }),
-    checkout: new CheckoutClient(client, { taskQueue, timing: t }),
+    kyc: new KycClient(client, { taskQueue, claims, timing: processTiming, maxAttemptsPerField: config.processes.kycMaxAttempts }),
+    achFollowup: new AchFollowupClient(client, { taskQueue, claims, timing: processTiming }),
+    onboarding: new OnboardingClient(client, { taskQueue, timing: processTiming }),
+    checkout: new CheckoutClient(client, { taskQueue, timing: processTiming }),
     provisioning: new ProvisioningClient(client, { taskQueue, claims }),
   };
 }

@@ -87,8 +87,8 @@ export class ProcessClient {
     const notFound = err instanceof WorkflowNotFoundError || (err as { code?: number })?.code === 5 || /not found|already completed/i.test((err as Error)?.message ?? '');
     if (!notFound) return err;
     try {
-      const d = await this.client.workflow.getHandle(workflowId).describe();
-      return d.status.name === 'RUNNING' ? err : new AlreadyFinishedError(workflowId);
+      const description = await this.client.workflow.getHandle(workflowId).describe();
+      return description.status.name === 'RUNNING' ? err : new AlreadyFinishedError(workflowId);
     } catch (describeErr) {
       // Only a process that does not exist is "not found"; any other trouble is reported as it is.
       return describeErr instanceof WorkflowNotFoundError ? new ProcessNotFoundError(workflowId) : err;

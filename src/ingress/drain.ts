@@ -11,7 +11,7 @@ export function inFlightRequests(server: Server): { count(): number; settled(): 
     res.once('close', () => {
       count -= 1;
       if (count === 0) {
-        for (const w of waiters) w();
+        for (const wake of waiters) wake();
         waiters = [];
       }
     });

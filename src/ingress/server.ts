@@ -95,11 +95,11 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
         ),
       ),
     );
-    const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [{ workflowId: workflowIds[i], err: r.reason as Error }] : []));
+    const failed = results.flatMap((result, index) => (result.status === 'rejected' ? [{ workflowId: workflowIds[index], err: result.reason as Error }] : []));
     if (failed.length > 0) {
       // One wallet heard of it and another did not: the resend the 503 asks for reaches both, and
       // the one that already counted it takes the repeat as a duplicate.
-      for (const f of failed) req.log.error({ err: f.err, workflowId: f.workflowId }, 'Temporal did not accept the callback signal');
+      for (const failure of failed) req.log.error({ err: failure.err, workflowId: failure.workflowId }, 'Temporal did not accept the callback signal');
       metrics.callback('temporal_unavailable');
       return reply.code(503).send({ error: 'temporal unavailable', detail: `the callback was not recorded for ${failed.map((f) => f.workflowId).join(', ')}; send it again later` });
     }

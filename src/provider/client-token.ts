@@ -13,9 +13,9 @@ export function generateClientSecret(length = 30): string {
   if (!Number.isInteger(length) || length < 25 || length > 35) {
     throw new ProviderInputError('generate client secret', 'length', `must be 25 to 35 characters, got ${length}`);
   }
-  let s = '';
-  for (let i = 0; i < length; i++) s += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
-  return s;
+  let secret = '';
+  for (let i = 0; i < length; i++) secret += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return secret;
 }
 
 export interface ClientCredentials {

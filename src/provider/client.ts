@@ -48,16 +48,16 @@ interface Prepared {
 const prepared = new WeakMap<object, Prepared>();
 
 function prepare(endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>): Prepared {
-  let p = prepared.get(endpoint);
-  if (!p) {
-    p = {
+  let prep = prepared.get(endpoint);
+  if (!prep) {
+    prep = {
       callName: `${endpoint.method} ${endpoint.path} (${endpoint.name})`, pieces: endpoint.path.split(/:([A-Za-z]+)/), apiVersion2: endpoint.path.startsWith('/v2/'),
       spanName: `provider ${endpoint.name}`,
       spanAttributes: { 'http.request.method': endpoint.method, 'payflows.endpoint': endpoint.name },
     };
-    prepared.set(endpoint, p);
+    prepared.set(endpoint, prep);
   }
-  return p;
+  return prep;
 }
 
 export class ProviderClient {

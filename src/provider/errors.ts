@@ -87,9 +87,9 @@ const LOCAL_REQUEST_ERRORS = new Set([
 
 /** True for an error (or one in its cause chain) raised locally, before a request could be sent. */
 export function isLocalRequestError(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof ProviderInputError) return true;
-    const code = (e as { code?: unknown }).code;
+  for (let link = err, depth = 0; link && typeof link === 'object' && depth < 8; link = (link as { cause?: unknown }).cause, depth++) {
+    if (link instanceof ProviderInputError) return true;
+    const code = (link as { code?: unknown }).code;
     if (typeof code === 'string' && LOCAL_REQUEST_ERRORS.has(code)) return true;
   }
   return false;

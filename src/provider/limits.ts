@@ -12,9 +12,9 @@ export const higherLimitsFor = (country: string) => (country === 'US' ? HIGHER_L
  * The first limit an amount would exceed, as the provider's errorCode names it. Limits are USD
  * (spec 8); an amount in another currency is compared as it is, the provider having the last word.
  */
-export function exceededLimit(l: { dailyRemaining: number; weeklyRemaining: number; yearlyRemaining: number }, amount: number): string | undefined {
-  if (amount > l.dailyRemaining) return 'limits.dailyLimitReached';
-  if (amount > l.weeklyRemaining) return 'limits.weeklyLimitReached';
-  if (amount > l.yearlyRemaining) return 'limits.yearlyLimitReached';
+export function exceededLimit(remaining: { dailyRemaining: number; weeklyRemaining: number; yearlyRemaining: number }, amount: number): string | undefined {
+  if (amount > remaining.dailyRemaining) return 'limits.dailyLimitReached';
+  if (amount > remaining.weeklyRemaining) return 'limits.weeklyLimitReached';
+  if (amount > remaining.yearlyRemaining) return 'limits.yearlyLimitReached';
   return undefined;
 }

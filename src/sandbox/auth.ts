@@ -27,9 +27,9 @@ export function receivedUrl(req: FastifyRequest): string {
 }
 
 export function rawQueryParam(rawUrl: string, name: string): string | undefined {
-  const q = rawUrl.indexOf('?');
-  if (q < 0) return undefined;
-  return new URLSearchParams(rawUrl.slice(q + 1)).get(name) ?? undefined;
+  const queryStart = rawUrl.indexOf('?');
+  if (queryStart < 0) return undefined;
+  return new URLSearchParams(rawUrl.slice(queryStart + 1)).get(name) ?? undefined;
 }
 
 export function authenticate(req: FastifyRequest, store: Store, opts: AuthOptions, body: Buffer | undefined, route: AuthenticateOptions = {}): Credential {

@@ -27,8 +27,8 @@ export class CallbackSender {
 
   constructor(private readonly timeoutMs = 10_000) {}
 
-  setKnobs(k: Partial<CallbackKnobs>): CallbackKnobs {
-    Object.assign(this.knobs, k);
+  setKnobs(knobs: Partial<CallbackKnobs>): CallbackKnobs {
+    Object.assign(this.knobs, knobs);
     return { ...this.knobs };
   }
 
@@ -44,7 +44,7 @@ export class CallbackSender {
     }
     const body = JSON.stringify(tx);
     const signature = callbackSignature(secret, body);
-    for (let i = 0; i <= this.knobs.repeat; i++) {
+    for (let copy = 0; copy <= this.knobs.repeat; copy++) {
       try {
         const res = await request(url, {
           method: 'POST',

@@ -9,11 +9,11 @@ import { own } from './store.js';
 // Money arriving in a wallet: balances, the transfer record, and the wallet's callback.
 
 export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): void {
-  const c = tx.currency;
-  if (tx.status === 'PENDING' || !wasPending) wallet.totalBalances[c] = (wallet.totalBalances[c] ?? 0) + tx.amount;
+  const currency = tx.currency;
+  if (tx.status === 'PENDING' || !wasPending) wallet.totalBalances[currency] = (wallet.totalBalances[currency] ?? 0) + tx.amount;
   if (tx.status === 'CONFIRMED') {
-    wallet.availableBalances[c] = (wallet.availableBalances[c] ?? 0) + tx.amount;
-    wallet.balances[c] = wallet.availableBalances[c]!;
+    wallet.availableBalances[currency] = (wallet.availableBalances[currency] ?? 0) + tx.amount;
+    wallet.balances[currency] = wallet.availableBalances[currency]!;
   }
 }
 
@@ -87,12 +87,12 @@ export function depositFromTransfer(ctx: SandboxContext, transfer: Transfer, wal
 }
 
 /** A transaction with the provider's defaults for what a caller does not set (spec 2.4). */
-export function newTransaction(ctx: SandboxContext, t: Pick<Transaction, 'source' | 'dest' | 'currency' | 'amount' | 'status'> & Partial<Transaction>): Transaction {
+export function newTransaction(ctx: SandboxContext, fields: Pick<Transaction, 'source' | 'dest' | 'currency' | 'amount' | 'status'> & Partial<Transaction>): Transaction {
   const now = ctx.now();
   return {
     id: newId('TR'),
     createdAt: now,
-    confirmedAt: t.status === 'CONFIRMED' ? now : null,
+    confirmedAt: fields.status === 'CONFIRMED' ? now : null,
     cancelledAt: null,
     reversedAt: null,
     message: null,
@@ -106,6 +106,6 @@ export function newTransaction(ctx: SandboxContext, t: Pick<Transaction, 'source
     destFees: null,
     metadata: {},
     tags: [],
-    ...t,
+    ...fields,
   };
 }

@@ -51,11 +51,11 @@ const FRAMEWORK_ERRORS: Record<string, { field: string; message: string; status?
 
 export function sendFrameworkError(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof SandboxError) return sendError(reply, err);
-  const e = err as { code?: string; statusCode?: number; message?: string };
-  const known = e.code ? FRAMEWORK_ERRORS[e.code] : undefined;
-  const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
+  const error = err as { code?: string; statusCode?: number; message?: string };
+  const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   if (known) return sendError(reply, validationError(known.field, known.message, ''), known.status ?? status);
-  if (status < 500) return sendError(reply, new SandboxError('ValidationException', e.message ?? 'bad request'), status);
+  if (status < 500) return sendError(reply, new SandboxError('ValidationException', error.message ?? 'bad request'), status);
   reply.log.error(err);
   return sendError(reply, new SandboxError('UnknownException', 'The sandbox failed to handle the request'), 500);
 }

@@ -20,9 +20,9 @@ export type Fault = z.infer<typeof faultSchema>;
 export class Faults {
   private readonly byRoute = new Map<string, Fault>();
 
-  set(f: Fault): Fault {
-    this.byRoute.set(f.route, f);
-    return f;
+  set(fault: Fault): Fault {
+    this.byRoute.set(fault.route, fault);
+    return fault;
   }
 
   clear(): void {
@@ -35,19 +35,19 @@ export class Faults {
 
   /** Waits the configured latency; returns the error to answer with, if this request should fail. */
   async apply(route: string, random: () => number = Math.random): Promise<SandboxError | undefined> {
-    const f = this.byRoute.get(route) ?? this.byRoute.get('*');
-    if (!f) return undefined;
-    if (f.latencyMs > 0) await new Promise((r) => setTimeout(r, f.latencyMs));
+    const fault = this.byRoute.get(route) ?? this.byRoute.get('*');
+    if (!fault) return undefined;
+    if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
     let fail = false;
-    if (f.failNext > 0) {
-      f.failNext -= 1;
+    if (fault.failNext > 0) {
+      fault.failNext -= 1;
       fail = true;
-    } else if (f.errorRate > 0 && random() < f.errorRate) {
+    } else if (fault.errorRate > 0 && random() < fault.errorRate) {
       fail = true;
     }
     if (!fail) return undefined;
-    if (f.error === 'rate-limit') return new SandboxError('RateLimitException', 'Too many requests; back off and retry', { errorCode: 'rateLimit.exceeded', transient: true });
-    if (f.error === 'transient') return new SandboxError('UnknownException', 'A temporary problem; the same request may be retried', { errorCode: 'unknown.transient', transient: true });
+    if (fault.error === 'rate-limit') return new SandboxError('RateLimitException', 'Too many requests; back off and retry', { errorCode: 'rateLimit.exceeded', transient: true });
+    if (fault.error === 'transient') return new SandboxError('UnknownException', 'A temporary problem; the same request may be retried', { errorCode: 'unknown.transient', transient: true });
     return new SandboxError('UnknownException', 'An internal error occurred', { errorCode: 'unknown.internal', transient: false });
   }
 }

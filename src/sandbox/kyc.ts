@@ -22,10 +22,10 @@ export function newField(fieldId: string, fieldType: string, value: unknown): Pr
   return { fieldId, fieldType, value: given ? value : fieldType === 'DOCUMENT' ? [] : null, note: null, status: given ? 'PENDING' : 'OPEN' };
 }
 
-function counts(f: ProfileField): boolean {
-  const def = fieldDefinition(f.fieldId);
-  const hasValue = Array.isArray(f.value) ? f.value.length > 0 : f.value !== null && f.value !== undefined;
-  return def?.required !== false || hasValue || f.note !== null;
+function counts(field: ProfileField): boolean {
+  const def = fieldDefinition(field.fieldId);
+  const hasValue = Array.isArray(field.value) ? field.value.length > 0 : field.value !== null && field.value !== undefined;
+  return def?.required !== false || hasValue || field.note !== null;
 }
 
 /** OPEN while any field needs input, PENDING while any is under review, then APPROVED. CLOSED stays. */

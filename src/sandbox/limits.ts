@@ -34,19 +34,19 @@ export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
  * rule 1) the buyer's email, else the reservation alone, so that even an anonymous purchase meets
  * the standard limits.
  */
-export function buyerOf(r: Pick<ReservationRecord, 'id' | 'owner' | 'request'>): string {
-  if (r.owner) return r.owner;
-  const email = r.request.email;
-  return typeof email === 'string' ? `email:${email.toLowerCase()}` : `reservation:${r.id}`;
+export function buyerOf(reservation: Pick<ReservationRecord, 'id' | 'owner' | 'request'>): string {
+  if (reservation.owner) return reservation.owner;
+  const email = reservation.request.email;
+  return typeof email === 'string' ? `email:${email.toLowerCase()}` : `reservation:${reservation.id}`;
 }
 
 function spentBy(ctx: SandboxContext, buyer: string): (ms: number) => number {
   const now = ctx.now();
   const { orders, reservations } = ctx.store.state;
-  const mine = Object.values(orders).filter((o) => {
-    if (o.status !== 'COMPLETE') return false;
-    const r = own(reservations, o.reservation);
-    return r ? buyerOf(r) === buyer : o.owner === buyer;
+  const mine = Object.values(orders).filter((order) => {
+    if (order.status !== 'COMPLETE') return false;
+    const reservation = own(reservations, order.reservation);
+    return reservation ? buyerOf(reservation) === buyer : order.owner === buyer;
   });
   return (ms) => mine.filter((o) => o.createdAt > now - ms).reduce((sum, o) => sum + o.sourceAmount, 0);
 }
@@ -76,14 +76,14 @@ export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string)
 }
 
 /** The first limit (of all spec 8 names) a purchase would exceed, as the provider's errorCode, with the numbers. */
-export function exceededBy(ctx: SandboxContext, r: ReservationRecord, amount: number): { errorCode: string; message: string } | undefined {
-  const rec = r.owner ? own(ctx.store.state.users, r.owner.slice('user:'.length)) : undefined;
+export function exceededBy(ctx: SandboxContext, reservation: ReservationRecord, amount: number): { errorCode: string; message: string } | undefined {
+  const rec = reservation.owner ? own(ctx.store.state.users, reservation.owner.slice('user:'.length)) : undefined;
   const table = tableFor(ctx, rec, rec ? countryOf(ctx, rec) : 'US');
-  const spent = spentBy(ctx, buyerOf(r));
-  for (const w of LIMIT_WINDOWS) {
-    const remaining = table[w.name] - spent(w.ms);
+  const spent = spentBy(ctx, buyerOf(reservation));
+  for (const limit of LIMIT_WINDOWS) {
+    const remaining = table[limit.name] - spent(limit.ms);
     if (amount > remaining) {
-      return { errorCode: w.errorCode, message: `the ${w.name} limit of ${table[w.name]} USD allows ${Math.max(0, remaining)} more; the purchase is ${amount}` };
+      return { errorCode: limit.errorCode, message: `the ${limit.name} limit of ${table[limit.name]} USD allows ${Math.max(0, remaining)} more; the purchase is ${amount}` };
     }
   }
   return undefined;
@@ -91,6 +91,6 @@ export function exceededBy(ctx: SandboxContext, r: ReservationRecord, amount: nu
 
 /** The country whose limits apply: the user's, else its owner account's. */
 export function countryOf(ctx: SandboxContext, rec: UserRecord): string {
-  const c = rec.user.fields.country ?? rec.user.fields.individualCountry;
-  return typeof c === 'string' ? c : (ctx.store.state.accounts[rec.ownerAccountId]?.account.country ?? 'US');
+  const country = rec.user.fields.country ?? rec.user.fields.individualCountry;
+  return typeof country === 'string' ? country : (ctx.store.state.accounts[rec.ownerAccountId]?.account.country ?? 'US');
 }

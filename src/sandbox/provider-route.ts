@@ -38,7 +38,7 @@ interface RouteOptions<S extends z.ZodType> {
   timestampOptional?: boolean;
 }
 
-type Handler<B> = (r: ProviderRequest<B>) => unknown | Promise<unknown>;
+type Handler<B> = (request: ProviderRequest<B>) => unknown | Promise<unknown>;
 
 /** Handlers get the body as the route's schema outputs it. */
 export function providerRoute<S extends z.ZodType>(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions, route: RouteOptions<S>, handler: Handler<z.output<S>>): void {
@@ -126,7 +126,7 @@ export function parseWith<T extends z.ZodType>(schema: T, json: unknown): z.outp
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || 'body';
-    const value = issue.path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), json);
+    const value = issue.path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), json);
     throw validationError(field, issue.message, value);
   }
   return parsed.data;

@@ -110,7 +110,7 @@ export function upgradeState(state: Partial<SandboxState>, fresh: SandboxState):
   for (const key of Object.keys(fresh) as Array<keyof SandboxState>) {
     if (state[key] === undefined) (state as Record<string, unknown>)[key] = fresh[key];
   }
-  for (const c of state.credentials ?? []) c.kind ??= 'account';
+  for (const credential of state.credentials ?? []) credential.kind ??= 'account';
   for (const [id, rec] of Object.entries(fresh.accounts)) state.accounts![id] ??= rec;
   return state as SandboxState;
 }

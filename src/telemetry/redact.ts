@@ -60,6 +60,6 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
     return { type: value.name, message: scrubString(value.message), ...(value.stack ? { stack: scrubString(value.stack) } : {}) };
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSensitiveKey(k) ? REDACTED : scrub(v, depth + 1, seen);
+  for (const [key, item] of Object.entries(value)) out[key] = isSensitiveKey(key) ? REDACTED : scrub(item, depth + 1, seen);
   return out;
 }

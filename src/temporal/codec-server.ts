@@ -12,13 +12,13 @@ const wirePayload = z.object({ metadata: z.record(z.string(), z.string()).defaul
 // Protobuf's JSON leaves out an empty list: the CLI sends `{}` for a query without arguments.
 const wireBody = z.object({ payloads: z.array(wirePayload).default([]) });
 
-const fromWire = (p: z.infer<typeof wirePayload>): Payload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
-  data: Buffer.from(p.data, 'base64'),
+const fromWire = (payload: z.infer<typeof wirePayload>): Payload => ({
+  metadata: Object.fromEntries(Object.entries(payload.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+  data: Buffer.from(payload.data, 'base64'),
 });
-const toWire = (p: Payload) => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
-  data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
+const toWire = (payload: Payload) => ({
+  metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
+  data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
 });
 
 export interface CodecAccess {
@@ -42,9 +42,9 @@ function sessionValue(token: string, expires: number): string {
 }
 
 function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const givenBytes = Buffer.from(given);
+  const expectedBytes = Buffer.from(expected);
+  return givenBytes.length === expectedBytes.length && timingSafeEqual(givenBytes, expectedBytes);
 }
 
 function validSession(token: string, cookieHeader: string | undefined, now = Date.now()): boolean {

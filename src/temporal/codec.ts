@@ -31,10 +31,10 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
-    return payloads.map((p) => {
+    return payloads.map((payload) => {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-      const plain = temporal.api.common.v1.Payload.encode(p).finish();
+      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
       const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
       return {
         metadata: { encoding: te.encode(ENCODING), 'encryption-key-id': te.encode(this.keyId) },
@@ -44,13 +44,13 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
-    return payloads.map((p) => {
+    return payloads.map((payload) => {
       // Payloads written before encryption (or by another converter) pass through unchanged.
-      if (!p.metadata?.encoding || td.decode(p.metadata.encoding) !== ENCODING) return p;
-      const keyId = p.metadata['encryption-key-id'] ? td.decode(p.metadata['encryption-key-id']) : '';
+      if (!payload.metadata?.encoding || td.decode(payload.metadata.encoding) !== ENCODING) return payload;
+      const keyId = payload.metadata['encryption-key-id'] ? td.decode(payload.metadata['encryption-key-id']) : '';
       const key = [this.key, ...this.previous].find((k) => keyIdOf(k) === keyId);
       if (!key) throw new CodecError(`payload encrypted with key ${keyId}, which this process does not have; set PAYLOAD_ENCRYPTION_KEY (and PAYLOAD_PREVIOUS_KEYS after a rotation)`);
-      const data = Buffer.from(p.data ?? new Uint8Array());
+      const data = Buffer.from(payload.data ?? new Uint8Array());
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
       decipher.setAuthTag(data.subarray(data.length - 16));
       let plain: Buffer;

@@ -26,15 +26,15 @@ export const reservationRequest = z
     lastName: z.string().optional(),
     owner: userOwner.optional(),
   })
-  .superRefine((r, ctx) => {
-    if (r.sourceAmount !== undefined && r.destAmount !== undefined) {
+  .superRefine((request, ctx) => {
+    if (request.sourceAmount !== undefined && request.destAmount !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['destAmount'], message: 'send sourceAmount or destAmount, not both' });
     }
-    const locked = (r.lockFields ?? []).some((f) => ['sourceAmount', 'destAmount', 'sourceCurrency', 'amount'].includes(f));
-    if (locked && r.sourceAmount === undefined && r.destAmount === undefined) {
+    const locked = (request.lockFields ?? []).some((f) => ['sourceAmount', 'destAmount', 'sourceCurrency', 'amount'].includes(f));
+    if (locked && request.sourceAmount === undefined && request.destAmount === undefined) {
       ctx.addIssue({ code: 'custom', path: ['sourceAmount'], message: 'a locked amount needs sourceAmount or destAmount' });
     }
-    if (locked && r.sourceCurrency === undefined) {
+    if (locked && request.sourceCurrency === undefined) {
       ctx.addIssue({ code: 'custom', path: ['sourceCurrency'], message: 'a locked amount needs sourceCurrency' });
     }
   });

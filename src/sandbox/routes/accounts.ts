@@ -27,11 +27,11 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
     }
     if (req.referrerAccountId && !state.accounts[req.referrerAccountId]) throw validationError('referrerAccountId', `no account ${req.referrerAccountId}`, req.referrerAccountId);
     const given = new Map<string, unknown>();
-    req.profileFields.forEach((f, i) => {
-      const def = fieldDefinition(f.fieldId);
-      if (!def) throw validationError(`profileFields.${i}.fieldId`, `unknown profile field; known: ${PROFILE_FIELDS.map((d) => d.fieldId).join(', ')}`, f.fieldId);
-      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${i}.value`, `${f.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it with POST /v3/accounts/:accountId/${f.fieldId}`, f.value);
-      given.set(f.fieldId, f.value);
+    req.profileFields.forEach((requested, index) => {
+      const def = fieldDefinition(requested.fieldId);
+      if (!def) throw validationError(`profileFields.${index}.fieldId`, `unknown profile field; known: ${PROFILE_FIELDS.map((d) => d.fieldId).join(', ')}`, requested.fieldId);
+      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${index}.value`, `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it with POST /v3/accounts/:accountId/${requested.fieldId}`, requested.value);
+      given.set(requested.fieldId, requested.value);
     });
     const id = newId('AC');
     const rec: AccountRecord = {
@@ -62,18 +62,18 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest }, ({ actor, params, body: req }) => {
     const rec = accountFor(ctx, actor, params.accountId!);
     // Check every field first: a request with one bad field changes none.
-    const changes = req.profileFields.map((f, i) => {
-      const def = fieldDefinition(f.fieldId);
-      if (!def) throw validationError(`profileFields.${i}.fieldId`, 'unknown profile field', f.fieldId);
-      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${i}.value`, `${f.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`, f.value);
-      if (f.value === null || f.value === undefined || f.value === '') throw validationError(`profileFields.${i}.value`, 'a value is required', f.value);
-      const field = rec.account.profileFields.find((p) => p.fieldId === f.fieldId);
-      if (field?.status === 'APPROVED') throw validationError(`profileFields.${i}.fieldId`, `${f.fieldId} is already approved`, f.fieldId);
-      return { def, field, value: f.value };
+    const changes = req.profileFields.map((requested, index) => {
+      const def = fieldDefinition(requested.fieldId);
+      if (!def) throw validationError(`profileFields.${index}.fieldId`, 'unknown profile field', requested.fieldId);
+      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${index}.value`, `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`, requested.value);
+      if (requested.value === null || requested.value === undefined || requested.value === '') throw validationError(`profileFields.${index}.value`, 'a value is required', requested.value);
+      const field = rec.account.profileFields.find((p) => p.fieldId === requested.fieldId);
+      if (field?.status === 'APPROVED') throw validationError(`profileFields.${index}.fieldId`, `${requested.fieldId} is already approved`, requested.fieldId);
+      return { def, field, value: requested.value };
     });
-    for (const c of changes) {
-      if (c.field) Object.assign(c.field, { value: c.value, status: 'PENDING', note: null });
-      else rec.account.profileFields.push(newField(c.def.fieldId, c.def.fieldType, c.value));
+    for (const change of changes) {
+      if (change.field) Object.assign(change.field, { value: change.value, status: 'PENDING', note: null });
+      else rec.account.profileFields.push(newField(change.def.fieldId, change.def.fieldType, change.value));
     }
     refreshStatus(rec);
     return rec.account;

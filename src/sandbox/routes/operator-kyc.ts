@@ -20,18 +20,18 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
   const { state } = ctx.store;
   const account = (id: string) => lookup(state.accounts, id, 'Account');
   const field = (accountId: string, fieldId: string) => {
-    const f = account(accountId).account.profileFields.find((p) => p.fieldId === fieldId);
-    if (!f) throw validationError('fieldId', `account ${accountId} has no field ${fieldId}`, fieldId);
-    return f;
+    const found = account(accountId).account.profileFields.find((p) => p.fieldId === fieldId);
+    if (!found) throw validationError('fieldId', `account ${accountId} has no field ${fieldId}`, fieldId);
+    return found;
   };
 
   // Spec 3.2: PENDING → OPEN with a reviewer's note (also "a data point is wrong" on any field).
   operatorRoute(app, ctx, 'POST', '/sandbox/accounts/:accountId/fields/:fieldId/reject', rejectBody, ({ accountId, fieldId }, body) => {
-    const f = field(accountId!, fieldId!);
+    const profileField = field(accountId!, fieldId!);
     const note = REVIEWER_NOTES[body.note];
     if (note.field !== fieldId) throw validationError('note', `${body.note} is a note about ${note.field}, not ${fieldId}`, body.note);
-    if (f.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
-    Object.assign(f, { status: 'OPEN', note: note.text });
+    if (profileField.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
+    Object.assign(profileField, { status: 'OPEN', note: note.text });
     const rec = account(accountId!);
     rec.account.status = deriveAccountStatus(rec.account);
     return rec.account;
@@ -39,9 +39,9 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
 
   // Spec 3.2: PENDING → APPROVED, note null.
   operatorRoute(app, ctx, 'POST', '/sandbox/accounts/:accountId/fields/:fieldId/approve', undefined, ({ accountId, fieldId }) => {
-    const f = field(accountId!, fieldId!);
-    if (f.status !== 'PENDING') throw validationError('fieldId', `${fieldId} is ${f.status}; only a PENDING field can be approved`, f.status);
-    Object.assign(f, { status: 'APPROVED', note: null });
+    const profileField = field(accountId!, fieldId!);
+    if (profileField.status !== 'PENDING') throw validationError('fieldId', `${fieldId} is ${profileField.status}; only a PENDING field can be approved`, profileField.status);
+    Object.assign(profileField, { status: 'APPROVED', note: null });
     const rec = account(accountId!);
     rec.account.status = deriveAccountStatus(rec.account);
     return rec.account;

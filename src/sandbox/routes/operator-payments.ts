@@ -23,9 +23,9 @@ const liquidationBody = z.object({ currency: z.string().min(1), amount: z.number
 
 function redirect(base: unknown, params: Record<string, string | number>): string | null {
   if (typeof base !== 'string') return null;
-  const u = new URL(base);
-  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, String(v));
-  return u.href;
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
+  return url.href;
 }
 
 export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -33,42 +33,42 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
 
   /** A reservation that may still be used, or the error that says why not. */
   const usable = (id: string) => {
-    const r = currentReservation(ctx, id);
-    if (r.status === 'USED') throw new SandboxError('ValidationException', `reservation ${id} was already used; a reservation is used once`, { errorCode: 'reservation.alreadyUsed', problematicField: 'reservation' });
-    if (r.status === 'EXPIRED') throw new SandboxError('ValidationException', `reservation ${id} expired; create a new one`, { errorCode: 'reservation.expired', problematicField: 'reservation' });
-    return r;
+    const record = currentReservation(ctx, id);
+    if (record.status === 'USED') throw new SandboxError('ValidationException', `reservation ${id} was already used; a reservation is used once`, { errorCode: 'reservation.alreadyUsed', problematicField: 'reservation' });
+    if (record.status === 'EXPIRED') throw new SandboxError('ValidationException', `reservation ${id} expired; create a new one`, { errorCode: 'reservation.expired', problematicField: 'reservation' });
+    return record;
   };
 
   // The buyer pays on the hosted page: RUNNING_CHECKS → PROCESSING (transfer assigned) → COMPLETE,
   // and the transfer deposits into the reservation's dest, with a callback for a wallet.
   operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/complete', completeBody, async ({ reservation }, body) => {
-    const r = usable(reservation!);
-    const req = r.request;
+    const record = usable(reservation!);
+    const req = record.request;
     const amount = body.amount ?? req.sourceAmount ?? req.destAmount;
     if (amount === undefined) throw validationError('amount', 'the reservation locks no amount; send the amount the buyer paid', undefined);
     const order: Order = {
       id: newId('WO'),
-      reservation: r.id,
+      reservation: record.id,
       status: 'RUNNING_CHECKS',
       transferId: null,
       sourceAmount: amount,
       sourceCurrency: req.sourceCurrency ?? 'USD',
       destCurrency: req.destCurrency ?? req.sourceCurrency ?? 'USD',
       dest: req.dest,
-      owner: r.owner,
+      owner: record.owner,
       failureReason: null,
       createdAt: ctx.now(),
     };
-    r.status = 'USED';
-    r.orderId = order.id;
+    record.status = 'USED';
+    record.orderId = order.id;
     state.orders[order.id] = order;
     // Spec 8: every limit, monthly included, for every purchase (without owner: the standard ones).
-    const over = exceededBy(ctx, r, amount);
+    const over = exceededBy(ctx, record, amount);
     if (over) {
       Object.assign(order, { status: 'FAILED', failureReason: over.errorCode });
       return { order, limit: over, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: over.errorCode }) };
     }
-    const transfer = completedTransfer(`account:${r.accountId}`, CARD_PROCESSING_SRN, req.dest, order.destCurrency, amount, ctx.now(), 'WALLET_ORDER');
+    const transfer = completedTransfer(`account:${record.accountId}`, CARD_PROCESSING_SRN, req.dest, order.destCurrency, amount, ctx.now(), 'WALLET_ORDER');
     transfer.sourceCurrency = order.sourceCurrency;
     state.transfers[transfer.id] = transfer;
     Object.assign(order, { status: 'COMPLETE', transferId: transfer.id });
@@ -91,28 +91,28 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
       transaction,
       delivery,
       // Open-points: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
-      redirect: redirect(req.redirectUrl, { transferId: transfer.id, orderId: order.id, accountId: r.accountId, dest: req.dest, fees: 0, destAmount: amount }),
+      redirect: redirect(req.redirectUrl, { transferId: transfer.id, orderId: order.id, accountId: record.accountId, dest: req.dest, fees: 0, destAmount: amount }),
     };
   });
 
   operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/fail', failBody, ({ reservation }, body) => {
-    const r = usable(reservation!);
-    const req = r.request;
+    const record = usable(reservation!);
+    const req = record.request;
     const order: Order = {
       id: newId('WO'),
-      reservation: r.id,
+      reservation: record.id,
       status: 'FAILED',
       transferId: null,
       sourceAmount: req.sourceAmount ?? req.destAmount ?? 0,
       sourceCurrency: req.sourceCurrency ?? 'USD',
       destCurrency: req.destCurrency ?? req.sourceCurrency ?? 'USD',
       dest: req.dest,
-      owner: r.owner,
+      owner: record.owner,
       failureReason: body.reason,
       createdAt: ctx.now(),
     };
-    r.status = 'USED';
-    r.orderId = order.id;
+    record.status = 'USED';
+    record.orderId = order.id;
     state.orders[order.id] = order;
     return { order, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: body.reason }) };
   });

@@ -32,18 +32,18 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
 
   const deliver = (tx: Transaction) => deliverCallback(ctx, tx);
 
-  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/deposits', depositBody, async ({ walletId }, b) => {
+  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/deposits', depositBody, async ({ walletId }, body) => {
     const wallet = walletById(walletId!);
-    const net = DEPOSIT_NETWORKS[b.currency];
-    if (!net) throw validationError('currency', `no deposit address for ${b.currency}; use one of ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, b.currency);
+    const net = DEPOSIT_NETWORKS[body.currency];
+    if (!net) throw validationError('currency', `no deposit address for ${body.currency}; use one of ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, body.currency);
     const tx = newTransaction(ctx, {
       source: `${net.network}:EXTERNAL`,
       dest: wallet.srn,
-      currency: b.currency,
-      amount: b.amount,
-      status: b.confirmed ? 'CONFIRMED' : 'PENDING',
+      currency: body.currency,
+      amount: body.amount,
+      status: body.confirmed ? 'CONFIRMED' : 'PENDING',
       allowOverdraft: true,
-      metadata: { [`${b.currency}NetworkTxId`]: newHex(32) },
+      metadata: { [`${body.currency}NetworkTxId`]: newHex(32) },
     });
     store.state.transactions[tx.id] = tx;
     credit(wallet, tx, false);
@@ -63,10 +63,10 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
 
   // Spec 6.5: an interest payout is a completed transfer from the interest-payments service,
   // then a transaction into the wallet whose source is that transfer.
-  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/interest-payouts', payoutBody, async ({ walletId }, b) => {
+  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/interest-payouts', payoutBody, async ({ walletId }, body) => {
     const wallet = walletById(walletId!);
     const now = ctx.now();
-    const transfer = completedTransfer(INTEREST_PAYMENTS_SRN, INTEREST_PAYMENTS_SRN, wallet.srn, b.currency, b.amount, now, 'ADMIN_CREDIT');
+    const transfer = completedTransfer(INTEREST_PAYMENTS_SRN, INTEREST_PAYMENTS_SRN, wallet.srn, body.currency, body.amount, now, 'ADMIN_CREDIT');
     store.state.transfers[transfer.id] = transfer;
     const tx = depositFromTransfer(ctx, transfer, wallet, `Interest payment, transfer ${transfer.id}`, INTEREST_PAYMENTS_SRN);
     ctx.changed();
@@ -78,11 +78,11 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     return { transaction: tx, delivery: await deliver(tx) };
   });
 
-  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/balance-adjustments', adjustmentBody, ({ walletId }, b) => {
-    const w = walletById(walletId!);
-    for (const field of ['balances', 'availableBalances', 'totalBalances'] as const) w[field][b.currency] = (w[field][b.currency] ?? 0) + b.amount;
+  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/balance-adjustments', adjustmentBody, ({ walletId }, body) => {
+    const wallet = walletById(walletId!);
+    for (const field of ['balances', 'availableBalances', 'totalBalances'] as const) wallet[field][body.currency] = (wallet[field][body.currency] ?? 0) + body.amount;
     ctx.changed();
-    return { walletId: w.id, balances: w.balances };
+    return { walletId: wallet.id, balances: wallet.balances };
   });
   operatorRoute(app, ctx, 'GET', '/sandbox/knobs/callbacks', undefined, () => ({ ...ctx.callbacks.knobs }));
   operatorRoute(app, ctx, 'PUT', '/sandbox/knobs/callbacks', knobsBody, (_p, body) => ctx.callbacks.setKnobs(body));

@@ -10,10 +10,10 @@ import { own, type ReservationRecord } from '../store.js';
 
 /** A reservation past its lifetime is EXPIRED from then on (checked when it is looked at). */
 export function currentReservation(ctx: SandboxContext, id: string): ReservationRecord {
-  const r = own(ctx.store.state.reservations, id);
-  if (!r) throw notFound('Reservation', id);
-  if (r.status === 'OPEN' && ctx.now() > r.expiresAt) r.status = 'EXPIRED';
-  return r;
+  const record = own(ctx.store.state.reservations, id);
+  if (!record) throw notFound('Reservation', id);
+  if (record.status === 'OPEN' && ctx.now() > record.expiresAt) record.status = 'EXPIRED';
+  return record;
 }
 
 export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
@@ -40,15 +40,15 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, a
 
   // Not in the contract: a reservation's state (modelled on the real service's order tracking).
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/reservation/:reservationId' }, ({ actor, params }) => {
-    const r = currentReservation(ctx, params.reservationId!);
-    if (r.accountId !== actor.accountId) throw notFound('Reservation', r.id);
-    return { reservation: r.id, status: r.status, expiresAt: r.expiresAt, owner: r.owner, orderId: r.orderId };
+    const record = currentReservation(ctx, params.reservationId!);
+    if (record.accountId !== actor.accountId) throw notFound('Reservation', record.id);
+    return { reservation: record.id, status: record.status, expiresAt: record.expiresAt, owner: record.owner, orderId: record.orderId };
   });
 
   // Not in the contract: an order's status (the real service's "Track Widget Order").
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/:orderId' }, ({ actor, params }) => {
-    const o = own(state.orders, params.orderId!);
-    if (!o || state.reservations[o.reservation]?.accountId !== actor.accountId) throw notFound('Order', params.orderId!);
-    return o;
+    const order = own(state.orders, params.orderId!);
+    if (!order || state.reservations[order.reservation]?.accountId !== actor.accountId) throw notFound('Order', params.orderId!);
+    return order;
   });
 }

@@ -30,16 +30,16 @@ export function registerPageRoutes(app: FastifyInstance, ctx: SandboxContext): v
 
   app.get('/sandbox/checkout', async (req, reply) => {
     const { reservation } = req.query as { reservation?: string };
-    let r;
+    let record;
     try {
-      r = currentReservation(ctx, reservation ?? '');
+      record = currentReservation(ctx, reservation ?? '');
     } catch {
       return reply.code(404).type('text/html').send(page('Unknown reservation', '<h1>This checkout does not exist</h1>'));
     }
-    if (r.status !== 'OPEN') return reply.code(410).type('text/html').send(page('Checkout closed', `<h1>This checkout is ${r.status.toLowerCase()}</h1>`));
-    const amount = r.request.sourceAmount ?? r.request.destAmount ?? '';
+    if (record.status !== 'OPEN') return reply.code(410).type('text/html').send(page('Checkout closed', `<h1>This checkout is ${record.status.toLowerCase()}</h1>`));
+    const amount = record.request.sourceAmount ?? record.request.destAmount ?? '';
     return reply.type('text/html').send(
-      page('Checkout', `<div style="background:#eef;padding:.5em">Higher limits? <a href="#onboarding">Onboarding</a></div><h1>Buy ${escape(String(amount))} ${escape(String(r.request.sourceCurrency ?? ''))}</h1><p>Reservation ${escape(r.id)}</p>`),
+      page('Checkout', `<div style="background:#eef;padding:.5em">Higher limits? <a href="#onboarding">Onboarding</a></div><h1>Buy ${escape(String(amount))} ${escape(String(record.request.sourceCurrency ?? ''))}</h1><p>Reservation ${escape(record.id)}</p>`),
     );
   });
 }

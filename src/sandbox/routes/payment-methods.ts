@@ -15,14 +15,14 @@ import { DEPOSIT_NETWORKS } from './wallets.js';
 
 function addresses(method: PaymentMethod, list: string[]): void {
   method.blockchains ??= {};
-  for (const c of list) method.blockchains[c] ??= DEPOSIT_NETWORKS[c]!.address();
+  for (const currency of list) method.blockchains[currency] ??= DEPOSIT_NETWORKS[currency]!.address();
 }
 
 function blockchainList(value: string[] | string, field: string): string[] {
   const list = typeof value === 'string' ? value.split(',') : value;
   if (list.includes('ALL')) return Object.keys(DEPOSIT_NETWORKS);
-  list.forEach((c, i) => {
-    if (!DEPOSIT_NETWORKS[c]) throw validationError(typeof value === 'string' ? field : `${field}.${i}`, `no blockchain ${c}; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, c);
+  list.forEach((currency, index) => {
+    if (!DEPOSIT_NETWORKS[currency]) throw validationError(typeof value === 'string' ? field : `${field}.${index}`, `no blockchain ${currency}; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, currency);
   });
   return list;
 }
@@ -103,10 +103,10 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
   // 4.9: the ACH authorization form, as raw bytes with their MIME type (open-points, least certain).
   providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/paymentMethod/:paymentMethodId/followup' }, ({ req, actor, params, raw }) => {
     const rec = paymentMethodFor(ctx, actor, params.paymentMethodId!);
-    const m = rec.method;
-    if (m.status !== 'AWAITING_FOLLOWUP' || !m.waitingPrompts.some((p) => p.id === 'ACH_FORM')) {
-      throw new SandboxError('ValidationException', `payment method ${m.id} is ${m.status} and awaits no follow-up`, {
-        subType: m.status === 'REJECTED' ? 'PAYMENT_METHOD_INACTIVE' : 'PAYMENT_METHOD_DOESNT_SUPPORT_FOLLOWUPS',
+    const method = rec.method;
+    if (method.status !== 'AWAITING_FOLLOWUP' || !method.waitingPrompts.some((p) => p.id === 'ACH_FORM')) {
+      throw new SandboxError('ValidationException', `payment method ${method.id} is ${method.status} and awaits no follow-up`, {
+        subType: method.status === 'REJECTED' ? 'PAYMENT_METHOD_INACTIVE' : 'PAYMENT_METHOD_DOESNT_SUPPORT_FOLLOWUPS',
         problematicField: 'paymentMethodId',
       });
     }
@@ -117,9 +117,9 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
     const doc = { id: newId('DO'), accountId: rec.accountId, fieldId: 'ACH_FORM', contentType, size: raw.length, sha256: createHash('sha256').update(raw).digest('hex') };
     state.documents[doc.id] = doc;
     // Spec 3.1: under review; the prompt is answered; the source of funds is PENDING.
-    m.waitingPrompts = [];
-    m.documents = [...m.documents, doc.id];
+    method.waitingPrompts = [];
+    method.documents = [...method.documents, doc.id];
     followSourceOfFunds(ctx, rec, 'PENDING', 'sourceOfFunds.underReview');
-    return m;
+    return method;
   });
 }

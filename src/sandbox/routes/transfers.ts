@@ -8,10 +8,10 @@ import { providerRoute } from '../provider-route.js';
 export function registerTransferRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   // 4.8: a transfer is visible to the account that owns it or whose wallet it paid into.
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/transfers/:transferId' }, ({ actor, params }) => {
-    const t = ctx.store.state.transfers[params.transferId!];
-    const destWallet = t && walletIdFromSrn(t.dest);
-    const visible = t && (t.owner === `account:${actor.accountId}` || ctx.store.state.wallets[destWallet ?? '']?.owner === `account:${actor.accountId}` || t.dest === `account:${actor.accountId}`);
-    if (!t || !visible) throw notFound('Transfer', params.transferId!);
-    return t;
+    const transfer = ctx.store.state.transfers[params.transferId!];
+    const destWallet = transfer && walletIdFromSrn(transfer.dest);
+    const visible = transfer && (transfer.owner === `account:${actor.accountId}` || ctx.store.state.wallets[destWallet ?? '']?.owner === `account:${actor.accountId}` || transfer.dest === `account:${actor.accountId}`);
+    if (!transfer || !visible) throw notFound('Transfer', params.transferId!);
+    return transfer;
   });
 }

@@ -24,15 +24,15 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, au
     if (!owner.features.userApi) {
       throw new SandboxError('AccessDeniedException', 'The User API is not activated for this account; the service operator activates it (spec 8 rule 3)', { errorCode: 'accessDenied.userApiNotActivated' });
     }
-    req.scopes.forEach((scope, i) => {
-      if (!KNOWN_SCOPES.includes(scope)) throw validationError(`scopes.${i}`, `unknown scope; known: ${KNOWN_SCOPES.join(', ')}`, scope);
+    req.scopes.forEach((scope, index) => {
+      if (!KNOWN_SCOPES.includes(scope)) throw validationError(`scopes.${index}`, `unknown scope; known: ${KNOWN_SCOPES.join(', ')}`, scope);
     });
     if (req.scopes.includes(DEBIT_CARD_L2) && !owner.features.debitCardL2) {
       throw new SandboxError('AccessDeniedException', 'DEBIT_CARD_L2 must first be configured for this account by the service operator (spec 8 rule 2)', { errorCode: 'accessDenied.scopeNotConfigured' });
     }
     const currencies = req.blockchains.includes('ALL') ? Object.keys(DEPOSIT_NETWORKS) : req.blockchains;
-    currencies.forEach((c, i) => {
-      if (!DEPOSIT_NETWORKS[c]) throw validationError(`blockchains.${i}`, `no such blockchain; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, c);
+    currencies.forEach((currency, index) => {
+      if (!DEPOSIT_NETWORKS[currency]) throw validationError(`blockchains.${index}`, `no such blockchain; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, currency);
     });
     const user: User = {
       id: newId('US'),

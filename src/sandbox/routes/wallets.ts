@@ -14,10 +14,10 @@ export const DEPOSIT_NETWORKS: Record<string, { network: string; address: () => 
 };
 
 export function walletOf(ctx: SandboxContext, accountId: string, walletId: string): Wallet {
-  const w = ctx.store.state.wallets[walletId];
+  const wallet = ctx.store.state.wallets[walletId];
   // Another account's wallet is indistinguishable from a missing one.
-  if (!w || w.owner !== `account:${accountId}`) throw notFound('Wallet', walletId);
-  return w;
+  if (!wallet || wallet.owner !== `account:${accountId}`) throw notFound('Wallet', walletId);
+  return wallet;
 }
 
 export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
@@ -51,7 +51,7 @@ export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, 
 
   // A wallet's transactions, newest first (in no document; see src/provider/endpoints.ts).
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ actor, params }) => {
-    const w = walletOf(ctx, actor.accountId, params.walletId!);
-    return { data: ctx.store.walletTransactions(w.id) };
+    const wallet = walletOf(ctx, actor.accountId, params.walletId!);
+    return { data: ctx.store.walletTransactions(wallet.id) };
   });
 }
