@@ -82,7 +82,7 @@ describe('codec server: a credential, always, off the embedded stack', () => {
   it('will not start without a token where Temporal is not the embedded dev server, nor off loopback', () => {
     const access = { allowedOrigins: [UI], allowedHosts: ['127.0.0.1:4030'] };
     assert.match(codecAccessProblem(access, '127.0.0.1', { embedded: false }) ?? '', /CODEC_SERVER_TOKEN/);
-    assert.match(codecAccessProblem({ ...access, publishedOnLoopback: true }, '0.0.0.0', { embedded: false }) ?? '', /CODEC_SERVER_TOKEN/);
+    assert.match(codecAccessProblem(access, '0.0.0.0', { embedded: false }) ?? '', /CODEC_SERVER_TOKEN/);
     assert.match(codecAccessProblem(access, '0.0.0.0', { embedded: true }) ?? '', /CODEC_SERVER_TOKEN/);
     assert.equal(codecAccessProblem(access, '127.0.0.1', { embedded: true }), undefined, 'npm run dev: loopback, the UI by its Origin');
     assert.equal(codecAccessProblem({ ...access, token: TOKEN }, '0.0.0.0', { embedded: false }), undefined);

@@ -90,7 +90,7 @@ describe('docker-compose.yml and the Dockerfile', () => {
     assert.equal(ui.TEMPORAL_CODEC_ENDPOINT, 'http://127.0.0.1:4030');
     assert.deepEqual(s['codec-server']!.ports, ['127.0.0.1:4030:4030']);
     const codec = s['codec-server']!.environment!;
-    assert.equal(codec.CODEC_SERVER_PUBLISHED_ON_LOOPBACK, 'true');
+    assert.equal(codec.CODEC_SERVER_PUBLISHED_ON_LOOPBACK, undefined, 'the setting is gone');
     assert.ok(codec.CODEC_SERVER_ALLOWED_ORIGINS!.split(',').includes(ui.TEMPORAL_CORS_ORIGINS!));
     // A codec server for a Temporal it did not start wants a credential: the token, from .env, and
     // the browser's session cookie, which the UI sends only when told to.
