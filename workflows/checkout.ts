@@ -1,12 +1,4 @@
-import {
-  allHandlersFinished,
-  condition,
-  proxyActivities,
-  setHandler,
-  sleep,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders.js';
 import type { UserActivities } from '../activities/users.js';
 import type { WalletActivities } from '../activities/wallets.js';
@@ -21,7 +13,6 @@ import {
   type Look,
   newCheckoutState,
   notApprovedReason,
-  providerRefusal,
   purchaseEnding,
   purchaseGivenUp,
   purchaseSettled,
@@ -30,15 +21,16 @@ import {
   transferEnding,
   transferInFlight,
 } from './lib/checkout-rules.js';
+import { PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
+import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
-import { pollProvider, showStatus, validate } from './lib/process.js';
-import { CREATION_RETRY } from './lib/retry.js';
+import { enterStage, pollProvider, showStatus, validate } from './lib/process.js';
+import { providerRefusal } from './lib/refusal.js';
 import { checkoutInput, checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages/checkout.js';
 import type {
   CheckoutInput,
   CheckoutOutcome,
   CheckoutResult,
-  CheckoutStage,
   CheckoutState,
   HostedPage,
 } from './messages/checkout.js';
@@ -49,20 +41,15 @@ import type {
 // The decisions (whom the reservation is for, when a purchase has settled, how it ends) are in
 // lib/checkout-rules.ts.
 
-// Reads retry without limit (harmless to repeat; waits are bounded by the stall limit); the
-// reservation, which creates, is bounded (CREATION_RETRY): its failure fails the checkout.
-const provider = proxyActivities<UserActivities & OrderActivities & WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-const create = proxyActivities<OrderActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
+// The reservation creates: its refusal ends the checkout as FAILED, its retries giving up fail it.
+const provider = proxyActivities<UserActivities & OrderActivities & WalletActivities>(PROVIDER_READ);
+const create = proxyActivities<OrderActivities>(PROVIDER_WRITE);
 
 export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
   const input = validate(checkoutInput, raw);
   const { workflowId } = workflowInfo();
   const state = newCheckoutState(input.orderRef);
-  let deadlinePassed = false;
   // A redirect reported by the backend: look at the provider now (the provider's state decides).
   let nudged = false;
   let looksStarted = 0;
@@ -74,9 +61,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
 
   // The buyer's time runs from the start; the deadline is configuration. The provider expires an
   // unused reservation long before the default deadline; this is the backstop.
-  void sleep(input.timing.deadlineMs).then(() => {
-    deadlinePassed = true;
-  });
+  const deadlinePassed = startDeadline(input.timing.deadlineMs);
   const pollUntil = pollProvider(input.timing);
 
   // Within the user's limits (approved for higher ones first, when asked), reserve: the caller gets the page.
@@ -84,14 +69,14 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
     const endedEarly = await reserveWithinLimits();
     if (endedEarly) return endedEarly;
   } catch (err) {
-    const reason = providerRefusal(err);
-    if (reason === null) throw err;
-    return finish('FAILED', reason);
+    const refusal = providerRefusal(err);
+    if (refusal === null) throw err;
+    return finish('FAILED', refusal.message);
   }
 
   // The buyer pays on the hosted page: RUNNING_CHECKS, PROCESSING (transfer assigned), COMPLETE or FAILED.
-  enterStage('WAITING_FOR_PURCHASE', true);
-  const givenUp = () => purchaseGivenUp(deadlinePassed, state);
+  enterStage(state, 'WAITING_FOR_PURCHASE', true);
+  const givenUp = () => purchaseGivenUp(deadlinePassed(), state);
   let latest: Look;
   do latest = await pollUntil(look, purchaseSettled, () => nudged || givenUp());
   while (!purchaseSettled(latest) && !givenUp());
@@ -99,7 +84,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   if ('outcome' in purchase) return finish(purchase.outcome, purchase.failureReason);
 
   // COMPLETE: the money moved only if the order's transfer did (spec 2.5).
-  enterStage('CONFIRMING', false);
+  enterStage(state, 'CONFIRMING', false);
   const { transferId } = purchase;
   const transfer = await pollUntil(
     () => provider.readTransferSummary(transferId),
@@ -116,23 +101,23 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
       upsertSearchAttributes([{ key: UserId, value: userId }]);
       let { status } = await provider.readUserStatus({ userId });
       if (input.requireHigherLimits && status !== 'APPROVED') {
-        enterStage('WAITING_FOR_APPROVAL', true);
+        enterStage(state, 'WAITING_FOR_APPROVAL', true);
         const readUser = () => provider.readUserStatus({ userId });
         ({ status } = await pollUntil(
           readUser,
           (user) => approvalDecided(user.status),
-          () => deadlinePassed,
+          deadlinePassed,
         ));
         if (status !== 'APPROVED') return await finish('NOT_APPROVED', notApprovedReason(status));
       }
-      enterStage('CHECKING_LIMITS', false);
+      enterStage(state, 'CHECKING_LIMITS', false);
       state.limits = await provider.calculateUserLimits({ userId });
       const over = exceededLimit(state.limits, input.sourceAmount);
       // Refused before reserving: a reservation the buyer cannot use helps nobody.
       if (over) return await finish('OVER_LIMIT', over);
       owner = reservationOwner(userId, status);
     }
-    enterStage('RESERVING', false);
+    enterStage(state, 'RESERVING', false);
     const request = reservationRequest(input, owner);
     const reserved = await create.reserve({ request, idempotencyKey: idempotencyKey(workflowId, 'reserve') });
     state.reservation = reserved.reservation;
@@ -180,8 +165,4 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
     return state;
   }
 
-  function enterStage(stage: CheckoutStage, waitingOnEndUser: boolean): void {
-    state.stage = stage;
-    showStatus(stage, waitingOnEndUser);
-  }
 }

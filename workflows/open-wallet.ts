@@ -8,7 +8,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { WalletActivities } from '../activities/wallets.js';
 import { idempotencyKey } from './lib/idempotency.js';
-import { CREATION_RETRY } from './lib/retry.js';
+import { PROVIDER_WRITE } from './lib/activity-options.js';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { type OpenWalletInput, type OpenWalletResult, walletWorkflowId } from './messages/wallet.js';
 import { walletWorkflow } from './wallet.js';
@@ -16,7 +16,7 @@ import { walletWorkflow } from './wallet.js';
 // Opens a wallet for a caller's user: creates it at the provider (callbacks to the ingress),
 // then hands it to the workflow that follows it, keyed by the wallet's SRN.
 
-const provider = proxyActivities<WalletActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
+const provider = proxyActivities<WalletActivities>(PROVIDER_WRITE);
 
 export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWalletResult> {
   upsertSearchAttributes([{ key: ProcessStatus, value: 'CREATING' }]);

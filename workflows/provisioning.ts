@@ -1,10 +1,11 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SessionActivities } from '../activities/sessions.js';
-import { doneWithClaims } from './lib/claims.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
+import { doneWithClaims } from './lib/claims.js';
 import { idempotencyKey } from './lib/idempotency.js';
-import { CREATION_RETRY } from './lib/retry.js';
-import { validate, showStatus } from './lib/process.js';
+import { CREATION_RETRY } from './lib/activity-options.js';
+import { enterStage, showStatus, validate } from './lib/process.js';
+import { providerRefusal } from './lib/refusal.js';
 import { isSecondAccountCreation } from './lib/second-account.js';
 import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning.js';
 
@@ -13,11 +14,11 @@ import { provisioningInput, type ProvisioningInput, type ProvisioningResult, typ
 // idempotency key and so finds the same account; a token that already made an account meets the
 // error of spec 7.1, which ends the process as ALREADY_BOUND rather than as a failure.
 
-
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
   const input = validate(provisioningInput, raw);
-  // Both calls create (credentials, then the account): bounded retries (CREATION_RETRY).
+  // Both calls create (credentials, then the account): bounded retries as PROVIDER_WRITE, with
+  // the attempt's time limit from the input.
   const provider = proxyActivities<SessionActivities>({ startToCloseTimeout: input.activityTimeoutMs, retry: CREATION_RETRY });
   const state: ProvisioningState = { clientRef: input.clientRef, stage: 'REGISTERING', apiKey: null, accountId: null, outcome: null, error: null };
   setHandler(provisioningStateQuery, () => state);
@@ -26,8 +27,7 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
   const { apiKey } = await provider.registerClientToken({ secret: input.secret });
   state.apiKey = apiKey;
 
-  state.stage = 'CREATING_ACCOUNT';
-  showStatus('CREATING_ACCOUNT', false);
+  enterStage(state, 'CREATING_ACCOUNT', false);
   try {
     const { accountId } = await provider.createAccountWithToken({
       secret: input.secret,
@@ -38,11 +38,10 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
     state.outcome = 'CREATED';
     upsertSearchAttributes([{ key: AccountId, value: accountId }]);
   } catch (err) {
-    const failure = err instanceof ActivityFailure ? err.cause : undefined;
-    const details = failure instanceof ApplicationFailure ? (failure.details?.[0] as Parameters<typeof isSecondAccountCreation>[0]) : undefined;
-    if (!isSecondAccountCreation(details)) throw err;
+    const refusal = providerRefusal(err);
+    if (refusal === null || !isSecondAccountCreation(refusal)) throw err;
     state.outcome = 'ALREADY_BOUND';
-    state.error = `this token is already bound to an account (spec 7.1): ${failure!.message}`;
+    state.error = `this token is already bound to an account (spec 7.1): ${refusal.message}`;
   }
   // The client keeps its secret; this copy in the claim store has served.
   await doneWithClaims([input.secret]);

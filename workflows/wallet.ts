@@ -1,7 +1,6 @@
 import {
   ActivityFailure,
   allHandlersFinished,
-  ApplicationFailure,
   condition,
   continueAsNew,
   log,
@@ -17,6 +16,8 @@ import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { balances, classify, emptyLedger, fromCarried, hasPending, ledgerCursor, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
+import { BOUNDED_LOOKUP } from './lib/activity-options.js';
+import { providerRefusal } from './lib/refusal.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
 import { LEDGER_V2_PATCH, QUIET_POLLING_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
@@ -29,10 +30,7 @@ import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInp
 // interest payouts are recognised through the transfer they come from.
 
 // A transfer lookup may not hold up callbacks: bounded, and tried again at the next run.
-const lookups = proxyActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
-});
+const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 
 const DEFAULT_POLL_MAX_MS = 90 * 60_000;
 const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
@@ -114,15 +112,15 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   const resolveTransfer = async (txId: string, transferId: string) => {
     resolving.add(txId);
     try {
-      const t = await lookups.readTransferSummary(transferId);
+      const transfer = await lookups.readTransferSummary(transferId);
       const entry = ledger.entries[txId];
       if (entry) {
         entry.transferResolved = true;
-        if (t.source === INTEREST_PAYMENTS_SRN) entry.kind = 'interest';
+        if (transfer.source === INTEREST_PAYMENTS_SRN) entry.kind = 'interest';
       }
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
-      const final = err.cause instanceof ApplicationFailure && err.cause.nonRetryable;
+      const final = providerRefusal(err) !== null;
       const entry = ledger.entries[txId];
       if (final && entry) entry.transferResolved = true;
       log.warn(final ? 'the transfer cannot be read; the deposit stays a plain transfer' : 'the transfer could not be read yet; will try again', { transferId, error: err.cause?.message });
@@ -131,8 +129,8 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     }
   };
   const resolveOutstanding = () => {
-    for (const e of Object.values(ledger.entries)) {
-      if (e.transferId && !e.transferResolved && !resolving.has(e.id)) void resolveTransfer(e.id, e.transferId);
+    for (const entry of Object.values(ledger.entries)) {
+      if (entry.transferId && !entry.transferResolved && !resolving.has(entry.id)) void resolveTransfer(entry.id, entry.transferId);
     }
   };
   resolveOutstanding();

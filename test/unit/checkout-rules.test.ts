@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import {
   approvalDecided,
   checkoutEnded,
@@ -10,7 +10,6 @@ import {
   type Look,
   newCheckoutState,
   notApprovedReason,
-  providerRefusal,
   purchaseEnding,
   purchaseGivenUp,
   purchaseSettled,
@@ -59,28 +58,6 @@ describe('checkout rules: before reserving', () => {
       failureRedirectUrl: undefined,
       owner: 'user:US_1',
     });
-  });
-
-  it('a refusal by the provider is a reason; a failure that retries could change, or any other error, is not', () => {
-    const refusal = ApplicationFailure.create({
-      type: 'ValidationException',
-      message: 'reserve failed with 400 ValidationException',
-      nonRetryable: true,
-    });
-    assert.equal(
-      providerRefusal(new ActivityFailure(undefined, 'reserve', '3', 'NON_RETRYABLE_FAILURE', undefined, refusal)),
-      'reserve failed with 400 ValidationException',
-    );
-    const givenUp = ApplicationFailure.create({
-      type: 'UnknownException',
-      message: 'reserve failed with 500',
-      nonRetryable: false,
-    });
-    assert.equal(
-      providerRefusal(new ActivityFailure(undefined, 'reserve', '3', 'MAXIMUM_ATTEMPTS_REACHED', undefined, givenUp)),
-      null,
-    );
-    assert.equal(providerRefusal(new Error('a bug')), null);
   });
 });
 

@@ -1,14 +1,15 @@
-import type { RetryPolicy } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/workflow';
+
+// How each kind of activity is retried, named by what it does. Options are not commands: changing
+// them changes no history, so running processes take a new preset at once.
 
 /**
- * Retries of a call that creates or submits something at the provider: bounded, so that a
- * provider in trouble (or a request it can never take) ends the step visibly after about 15
- * minutes instead of holding the process in silent retries for ever. Every attempt carries the
- * same idempotency key, so the retries create at most once; a process started again under the
- * same workflow id finds what an earlier attempt created through the same key (creations) or
- * submits anew (KYC values, ACH forms: their keys carry the run chain's id).
- * Reads are not bound by this: repeating one is harmless, and a wait on the provider is
- * bounded by the process's own stall limit.
+ * A call that creates or submits something at the provider: bounded, so that a provider in trouble
+ * (or a request it can never take) ends the step visibly after about 15 minutes instead of holding
+ * the process in silent retries for ever. Every attempt carries the same idempotency key, so the
+ * retries create at most once; a process started again under the same workflow id finds what an
+ * earlier attempt created through the same key (creations) or submits anew (KYC values, ACH forms:
+ * their keys carry the run chain's id).
  */
 export const CREATION_RETRY: RetryPolicy = {
   initialInterval: '1s',
@@ -16,4 +17,47 @@ export const CREATION_RETRY: RetryPolicy = {
   maximumInterval: '1 minute',
   // 1 + 2 + ... + 32 s, then 14 waits of a minute: about 15 minutes between the first and last attempt.
   maximumAttempts: 20,
+};
+
+/** Reads the provider's state. Repeating one is harmless, and every wait is bounded by the stall limit: no attempt limit. */
+export const PROVIDER_READ: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** Creates or submits at the provider (CREATION_RETRY): its failure is the step's, visibly. */
+export const PROVIDER_WRITE: ActivityOptions = { startToCloseTimeout: '1 minute', retry: CREATION_RETRY };
+
+/**
+ * Tells the end user something (a reminder). Retried without limit like a read: the reminder loop
+ * awaits it, and a late reminder is better than a process whose reminders stopped.
+ */
+export const NOTIFICATION: ActivityOptions = PROVIDER_READ;
+
+/** A read that may not hold up the process (the wallet's lookups): a few tries, then the caller goes on. */
+export const BOUNDED_LOOKUP: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
+};
+
+/** One poll of the provider (a wallet's transactions): three tries, and the next poll comes anyway. */
+export const POLL: ActivityOptions & LocalActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
+};
+
+/**
+ * A read a person waits on through an update (an onboarding link): a provider in trouble gets 30
+ * seconds, then the update fails and can be asked again, instead of holding the caller open.
+ */
+export const WHILE_A_PERSON_WAITS: ActivityOptions = {
+  startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2 },
+};
+
+/** The claim store's housekeeping (deleting what a process is done with): idempotent, retried. */
+export const HOUSEKEEPING: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1s', maximumInterval: '1 minute' },
 };

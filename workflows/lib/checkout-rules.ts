@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { OrderActivities } from '../../activities/orders.js';
 import {
   CHECKOUT_ENDED,
@@ -42,14 +42,6 @@ export function newCheckoutState(orderRef: string): CheckoutState {
     redirectsReceived: 0,
     outcome: null,
   };
-}
-
-/** A provider refusal (validation, access, not found) that no retry changes, as a reason; else null. */
-export function providerRefusal(err: unknown): string | null {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.nonRetryable) {
-    return err.cause.message;
-  }
-  return null;
 }
 
 /** The user's review for higher limits is over: approved, or closed for good. */

@@ -29,27 +29,33 @@ export function showStatus(status: string, waitingOnEndUser: boolean): void {
   ]);
 }
 
+/** Moves the process to a stage and shows it (one search-attribute command each time). */
+export function enterStage<Stage extends string>(state: { stage: Stage }, stage: Stage, waitingOnEndUser: boolean): void {
+  state.stage = stage;
+  showStatus(stage, waitingOnEndUser);
+}
+
 /**
  * Polls the provider with backoff until `done` says so: every wait on the provider also polls, so
  * a lost callback or a provider that sends none delays the process but never strands it. The
  * refresh signal and `wake` cut a wait short.
  */
-export function pollProvider(t: Timing) {
+export function pollProvider(timing: Timing) {
   let refresh = false;
   setHandler(refreshSignal, () => {
     refresh = true;
   });
-  return async function pollUntil<T>(read: () => Promise<T>, done: (v: T) => boolean, wake: () => boolean = () => false, what = 'the provider to move on'): Promise<T> {
-    let delay = t.pollInitialMs;
+  return async function pollUntil<T>(read: () => Promise<T>, done: (seen: T) => boolean, wake: () => boolean = () => false, what = 'the provider to move on'): Promise<T> {
+    let delay = timing.pollInitialMs;
     let waited = 0;
     for (;;) {
       // Cleared before the look, so that a refresh arriving during it still counts.
       refresh = false;
-      const v = await read();
-      if (done(v) || wake()) return v;
+      const seen = await read();
+      if (done(seen) || wake()) return seen;
       // A provider that never moves would make the history grow until Temporal ends the run:
       // better to fail with a message an operator can act on.
-      if (waited >= t.stallAfterMs) {
+      if (waited >= timing.stallAfterMs) {
         throw ApplicationFailure.create({
           type: 'ProviderStalled',
           nonRetryable: true,
@@ -58,7 +64,7 @@ export function pollProvider(t: Timing) {
       }
       await condition(() => refresh || wake(), delay);
       waited += delay;
-      delay = Math.min(delay * 2, t.pollMaxMs);
+      delay = Math.min(delay * 2, timing.pollMaxMs);
     }
   };
 }

@@ -1,6 +1,8 @@
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { WalletActivities } from '../../activities/wallets.js';
 import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
+import { POLL } from './activity-options.js';
+import { providerRefusal } from './refusal.js';
 
 // One poll of a wallet now, as the wallet's workflow makes it: since the patch
 // wallet-quiet-polling a local activity with a cursor; before it (runs that started earlier) a
@@ -8,20 +10,8 @@ import type { PollAnswer, PollCursor } from '../../src/provider/transaction-obse
 
 // A poll is a short read whose answer is small: a local activity, recorded as one marker instead
 // of a round of events. Bounded: the next poll comes anyway.
-const polls = proxyLocalActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
-});
-const legacyPolls = proxyActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
-});
-
-/** The provider answered 404: the wallet is not this account's (or no longer exists). */
-function isNotFound(err: ActivityFailure): boolean {
-  const details = err.cause instanceof ApplicationFailure ? err.cause.details : undefined;
-  return (details?.[0] as { status?: number } | undefined)?.status === 404;
-}
+const polls = proxyLocalActivities<WalletActivities>(POLL);
+const legacyPolls = proxyActivities<WalletActivities>(POLL);
 
 /** A poll that fails is 'failed' (the next one comes anyway), never the wallet's workflow failing. */
 export async function pollNow(walletId: string, quiet: boolean, cursor: PollCursor): Promise<PollAnswer | 'failed'> {
@@ -33,7 +23,8 @@ export async function pollNow(walletId: string, quiet: boolean, cursor: PollCurs
     // A local activity's last failure can arrive unwrapped (its ApplicationFailure) as well.
     if (!(err instanceof ActivityFailure || err instanceof ApplicationFailure)) throw err;
     log.warn('polling the wallet failed; will poll again at the next interval', { error: (err.cause ?? err).message });
-    return err instanceof ActivityFailure && isNotFound(err) ? { notFound: true } : 'failed';
+    // 404: the wallet is not this account's (or no longer exists).
+    return providerRefusal(err)?.status === 404 ? { notFound: true } : 'failed';
   }
 }
 

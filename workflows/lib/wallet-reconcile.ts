@@ -2,15 +2,13 @@ import { log, metricMeter, proxyActivities, upsertSearchAttributes } from '@temp
 import type { WalletActivities } from '../../activities/wallets.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import type { Balance } from './ledger.js';
+import { BOUNDED_LOOKUP } from './activity-options.js';
 import { findDrift, type Reconciliation } from './reconcile.js';
 
 // A wallet's ledger against the provider's own balances (the wallet lookup). A drift is shown (the
 // query, BalanceDrift, a metric) and never corrected: a drift is a question for a person.
 
-const lookups = proxyActivities<WalletActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
-});
+const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 
 export async function reconcileWallet(o: { walletId: string; quiet: boolean; ledgerBalances: () => Record<string, Balance>; freshPoll: () => Promise<void> }): Promise<Reconciliation> {
   const compare = async (): Promise<Reconciliation> => {
