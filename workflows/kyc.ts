@@ -1,16 +1,10 @@
-import {
-  allHandlersFinished,
-  condition,
-  proxyActivities,
-  setHandler,
-  sleep,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AccountActivities } from '../activities/accounts.js';
 import type { NotifyActivities } from '../activities/notify.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
-import { doneWithClaims } from './lib/claims.js';
+import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
+import { doneWithClaims, keepsClaim } from './lib/claims.js';
+import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import {
   applyProfile,
@@ -23,8 +17,9 @@ import {
   isTimeUp,
   newKycState,
   notSent,
+  notSentReason,
   type Profile,
-  recordRefusal,
+  recordNotSent,
   recordSent,
   roundOutcome,
   startAttempt,
@@ -32,7 +27,8 @@ import {
   updateProgress,
 } from './lib/kyc-fields.js';
 import { pollProvider, showStatus, validate } from './lib/process.js';
-import { CREATION_RETRY } from './lib/retry.js';
+import { type SendFailure, sendFailure } from './lib/refusal.js';
+import { remindWhileOwed } from './lib/reminders.js';
 import type { ClaimRef } from './messages/common.js';
 import { kycInput, kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages/kyc.js';
 import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, ValueSubmission } from './messages/kyc.js';
@@ -44,14 +40,11 @@ import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, Val
 // stage, attempts, the checks on input and the outcome (APPROVED, ATTEMPTS_EXHAUSTED, EXPIRED,
 // CLOSED) are decided in lib/kyc-fields.ts.
 
-// Reads and reminders retry without limit (harmless to repeat; waits are bounded by the stall
-// limit); submissions are bounded (CREATION_RETRY): one that gives up is reported to the end
-// user's update as not sent, and uses up no attempt.
-const provider = proxyActivities<AccountActivities & NotifyActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-const submit = proxyActivities<AccountActivities>({ startToCloseTimeout: '1 minute', retry: CREATION_RETRY });
+// A submission that is refused or not delivered is reported to the end user's update as not sent,
+// and uses up no attempt.
+const provider = proxyActivities<AccountActivities>(PROVIDER_READ);
+const submit = proxyActivities<AccountActivities>(PROVIDER_WRITE);
+const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 
 export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
@@ -74,10 +67,20 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   upsertSearchAttributes([{ key: AccountId, value: accountId }]);
   showProgress();
   // The end user's time runs from the start (isTimeUp). Reviews under way at the deadline are awaited.
-  void sleep(input.timing.deadlineMs).then(() => {
+  startDeadline(input.timing.deadlineMs, () => {
     state.expired = true;
   });
-  void remindWhileAwaited();
+  // Field ids only in reminders, never values.
+  void remindWhileOwed({
+    afterMs: input.timing.reminderAfterMs,
+    owed: () => awaitingFieldIds(state).length > 0,
+    over: () => state.stage === 'DONE',
+    heard: () => inputsReceived,
+    remind: () => {
+      state.reminders += 1;
+      return notify.sendReminder({ process: 'kyc', workflowId, waitingFor: awaitingFieldIds(state), count: state.reminders });
+    },
+  });
 
   // Reads the account until the round ends or input arrives; sends the input; and again.
   const pollUntil = pollProvider(input.timing);
@@ -102,6 +105,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
     while (inbox.length > 0) {
       const submission = inbox[0]!;
       const field = findField(state, submission.fieldId)!;
+      let failure: SendFailure | null = null;
       showProgress(true);
       if (field.status !== 'OPEN') {
         // The provider moved on between the input and now: nothing to send.
@@ -115,13 +119,16 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
           const sent = await submission.send(idempotencyKey(workflowId, step));
           recordSent(field, sent.status);
         } catch (err) {
-          const refusal = recordRefusal(field, err);
-          if (refusal === null) throw err;
-          submission.error = `the provider refused the submission: ${refusal}`;
+          failure = sendFailure(err);
+          if (failure === null) throw err;
+          recordNotSent(field, failure);
         }
       }
       // Accepted, refused or moot: the process needs the value no longer (new input is a new claim).
-      await doneWithClaims([submission.claim]);
+      // Not delivered: the claim stays, to be handed in again.
+      const claimKept = failure !== null && keepsClaim(failure);
+      if (failure) submission.error = notSentReason(failure, claimKept);
+      if (!claimKept) await doneWithClaims([submission.claim]);
       submission.done = true;
       inbox.shift();
       showProgress();
@@ -134,27 +141,6 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
     // Let update handlers answer (they see DONE) before the run closes.
     await condition(allHandlersFinished);
     return { outcome, accountId, fields: state.fields, submissions: state.submissions };
-  }
-
-  /** Reminds the end user after a quiet time while any field awaits them: ids only, never values. */
-  async function remindWhileAwaited(): Promise<void> {
-    const over = () => state.stage === 'DONE';
-    const awaited = () => awaitingFieldIds(state).length > 0;
-    for (;;) {
-      await condition(() => awaited() || over());
-      if (over()) return;
-      const heard = inputsReceived;
-      const stirred = await condition(
-        () => inputsReceived !== heard || !awaited() || over(),
-        input.timing.reminderAfterMs,
-      );
-      if (over()) return;
-      if (!stirred) {
-        state.reminders += 1;
-        const waitingFor = awaitingFieldIds(state);
-        await provider.sendReminder({ process: 'kyc', workflowId, waitingFor, count: state.reminders });
-      }
-    }
   }
 
   function receiveValue({ fieldId, value }: ValueSubmission): Promise<KycField> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import {
   applyProfile,
   checkDocumentSubmission,
@@ -13,13 +13,13 @@ import {
   newKycState,
   nextStage,
   notSent,
+  notSentReason,
   type Profile,
   type Queue,
-  recordRefusal,
+  recordNotSent,
   recordSent,
   roundOutcome,
   startAttempt,
-  submissionRefusal,
   updateProgress,
 } from '../../workflows/lib/kyc-fields.js';
 import { INPUT_REJECTED } from '../../workflows/messages/common.js';
@@ -236,34 +236,21 @@ describe('KYC fields: attempts', () => {
     const state = roundAfterRead([ssn('OPEN')]);
     const ssnField = field(state, 'individualSsn');
     startAttempt(state, ssnField);
-    const cause = ApplicationFailure.create({
-      type: 'ValidationException',
-      message: 'value 123-45-6789 refused',
-      details: [{ errorCode: 'ssn.format' }],
-      nonRetryable: true,
-    });
-    const refused = new ActivityFailure(
-      'activity failed',
-      'submitProfileValue',
-      '7',
-      'NON_RETRYABLE_FAILURE',
-      undefined,
-      cause,
-    );
-    assert.equal(recordRefusal(ssnField, refused), 'ValidationException (ssn.format)');
-    assert.deepEqual([ssnField.attempts, ssnField.error], [0, 'ValidationException (ssn.format)']);
-    assert.equal(
-      submissionRefusal(new ActivityFailure(undefined, 'submitProfileValue', '8', 'TIMEOUT', undefined)),
-      'ActivityFailure',
-    );
+    const refused = { refused: { type: 'ValidationException', message: 'value 123-45-6789 refused', status: 400, errorCode: 'ssn.format', problematicField: null } };
+    assert.equal(recordNotSent(ssnField, refused), 'ValidationException (ssn.format)');
+    assert.deepEqual({ attempts: ssnField.attempts, error: ssnField.error }, { attempts: 0, error: 'ValidationException (ssn.format)' });
+    assert.equal(notSentReason(refused, false), 'the provider refused the submission: ValidationException (ssn.format)');
   });
 
-  it('any other error is no refusal: nothing is recorded and the workflow rethrows it', () => {
+  it('a submission not delivered gives the attempt back too, and tells the end user to hand the claim in again', () => {
     const state = roundAfterRead([ssn('OPEN')]);
     const ssnField = field(state, 'individualSsn');
     startAttempt(state, ssnField);
-    assert.equal(recordRefusal(ssnField, new Error('a bug')), null);
-    assert.deepEqual([ssnField.attempts, ssnField.error], [1, null]);
+    const notDelivered = { notDelivered: 'S3Error on every attempt until the retries gave up' };
+    recordNotSent(ssnField, notDelivered);
+    assert.deepEqual({ attempts: ssnField.attempts, error: ssnField.error }, { attempts: 0, error: notDelivered.notDelivered });
+    assert.match(notSentReason(notDelivered, true), /could not be delivered .*nothing was used up: hand in the same claim again$/);
+    assert.match(notSentReason(notDelivered, false), /: hand it in again$/);
   });
 
   it('an update whose input was not sent fails as SubmissionFailed, for good', () => {

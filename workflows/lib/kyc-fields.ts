@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { AccountActivities } from '../../activities/accounts.js';
 import { documentFieldIds } from '../../src/provider/schemas/account.js';
 import type { ClaimRef } from '../messages/common.js';
@@ -6,6 +6,7 @@ import { documentSubmission, valueSubmission } from '../messages/kyc.js';
 import type { DocumentSubmission, KycField, KycOutcome, KycStage, KycState, ValueSubmission } from '../messages/kyc.js';
 import { type Provide, reasonFor } from './kyc-reasons.js';
 import { rejectInput, validate } from './process.js';
+import { refusalLabel, type SendFailure } from './refusal.js';
 
 // The bookkeeping of a KYC round (spec 3.2), apart from the commands that carry it out: which
 // fields await the end user, the stage, attempts, the checks an update must pass and how the round
@@ -198,24 +199,21 @@ export function recordSent(field: KycField, status: string): void {
 }
 
 /**
- * A submission that failed for good (the provider's refusal, or retries given up; transient
- * failures are retried first), as the error type and code; null for any other error. Never the
- * message: it may quote the input.
+ * Records a submission that was not sent for good: refused by the provider, or not delivered
+ * (its retries gave up). No attempt is used up; the field shows why, by type and code only
+ * (never the provider's message: it may quote the input).
  */
-export function submissionRefusal(err: unknown): string | null {
-  if (!(err instanceof ActivityFailure)) return null;
-  const cause = err.cause instanceof ApplicationFailure ? err.cause : undefined;
-  const code = (cause?.details?.[0] as { errorCode?: string } | undefined)?.errorCode;
-  return `${cause?.type ?? 'ActivityFailure'}${code ? ` (${code})` : ''}`;
+export function recordNotSent(field: KycField, failure: SendFailure): string {
+  field.attempts -= 1;
+  field.error = 'refused' in failure ? refusalLabel(failure.refused) : failure.notDelivered;
+  return field.error;
 }
 
-/** Records a submission that failed for good (no attempt used up); answers the refusal, or null for any other error. */
-export function recordRefusal(field: KycField, err: unknown): string | null {
-  const refusal = submissionRefusal(err);
-  if (refusal === null) return null;
-  field.attempts -= 1;
-  field.error = refusal;
-  return refusal;
+/** What the end user's update hears of a submission that was not sent. */
+export function notSentReason(failure: SendFailure, claimKept: boolean): string {
+  if ('refused' in failure) return `the provider refused the submission: ${refusalLabel(failure.refused)}`;
+  const again = claimKept ? 'hand in the same claim again' : 'hand it in again';
+  return `it could not be delivered (${failure.notDelivered}); nothing was used up: ${again}`;
 }
 
 /** The failure of an update whose input was not sent (refused, moot, or the round ended first). */

@@ -1,0 +1,271 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { type Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { loadConfig } from '../../src/config.js';
+import { codecFromConfig, encryptingDataConverter } from '../../src/temporal/codec.js';
+import { startTracing, workerTracingOptions } from '../../src/telemetry/tracing.js';
+import { clientFor } from '../../src/temporal/connection.js';
+import { achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup.js';
+import type { ClaimRef } from '../../workflows/messages/common.js';
+import { kycStateQuery, submitValueUpdate } from '../../workflows/messages/kyc.js';
+import { onboardingStateQuery } from '../../workflows/messages/onboarding.js';
+import { temporalAddress } from '../helpers/stack.js';
+
+// The branches of the processes that need a worker but no provider: every activity is a mock, so
+// each test gives exactly the answers its branch needs, including failures the sandbox cannot give
+// on demand (a call whose retries all fail). The tests against the sandbox remain the proof of the
+// whole; these prove the workflows' own decisions.
+
+type Mock = (...args: never[]) => Promise<unknown>;
+
+const quick = { pollInitialMs: 50, pollMaxMs: 200, reminderAfterMs: 60_000, deadlineMs: 60_000, stallAfterMs: 600_000 };
+const value: ClaimRef = { ref: 'local:value1', size: 9, contentType: 'text/plain', sha256: 'a'.repeat(64), keyed: true };
+const form: ClaimRef = { ref: 'local:form1', size: 2048, contentType: 'image/png', sha256: 'b'.repeat(64) };
+const shortId = () => randomUUID().replaceAll('-', '').slice(0, 10);
+
+// A claim store (or provider) that stays away: retryable failures, retried at once until the
+// activity's retry policy gives up (20 attempts for a submission).
+const unreachable = () => ApplicationFailure.create({ type: 'S3Error', message: 'the claim store answered 503', nextRetryDelay: '5ms' });
+// A refusal as activities/provider-failure.ts reports the provider's error body.
+const refusal = (type: string, errorCode: string, problematicField = '') =>
+  ApplicationFailure.create({ type, message: `failed with 400 ${type}`, nonRetryable: true, details: [{ status: 400, type, errorCode, problematicField }] });
+
+let client: Client;
+let connection: NativeConnection;
+let config: ReturnType<typeof loadConfig>;
+
+/** Runs `body` against a worker whose activities are `mocks`, on a task queue of its own. */
+async function withWorker<T>(mocks: Record<string, Mock>, body: (taskQueue: string) => Promise<T>): Promise<T> {
+  const taskQueue = `branches-${randomUUID()}`;
+  const bundle = process.env.TEST_WORKFLOW_BUNDLE;
+  const worker = await Worker.create({
+    connection,
+    taskQueue,
+    activities: mocks,
+    ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: new URL('../../workflows/index.ts', import.meta.url).pathname }),
+    dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
+    // The run's bundle has the tracing interceptors: they need their sinks (exporting nothing here).
+    sinks: workerTracingOptions(startTracing({ service: 'worker' })).sinks,
+  });
+  return worker.runUntil(body(taskQueue));
+}
+
+async function waitFor<T>(look: () => Promise<T>, done: (seen: T) => boolean, what: string): Promise<T> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const seen = await look();
+    if (done(seen)) return seen;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last seen ${JSON.stringify(seen)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The message an update failed with (the validator's or the handler's); fails the test if it succeeded. */
+async function updateRefusal(update: Promise<unknown>): Promise<string> {
+  try {
+    await update;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) return (err.cause as Error | undefined)?.message ?? '';
+    throw err;
+  }
+  throw new Error('the update succeeded; it should have failed');
+}
+
+before(async () => {
+  // The failures provoked on purpose are logged as warnings; keep errors only.
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  config = loadConfig({ PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+  connection = await NativeConnection.connect({ address: temporalAddress() });
+  client = clientFor(await Connection.connect({ address: temporalAddress() }), config);
+});
+
+after(async () => {
+  await connection.close();
+  await client.connection.close();
+});
+
+describe('KYC, activities mocked', () => {
+  it('a submission not delivered keeps its claim and uses up no attempt; the same claim handed in again is sent', async () => {
+    const accountId = `AC_${shortId()}`;
+    let ssnStatus = 'OPEN';
+    let outage = true;
+    const sent: string[] = [];
+    const deleted: string[] = [];
+    const mocks = {
+      readProfile: async () => ({ status: 'OPEN', fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: ssnStatus, note: 'does not match' }] }),
+      submitProfileValue: async (input: { idempotencyKey: string }) => {
+        if (outage) throw unreachable();
+        sent.push(input.idempotencyKey);
+        ssnStatus = 'APPROVED';
+        return { status: 'PENDING' };
+      },
+      deleteClaims: async (refs: ClaimRef[]) => void deleted.push(...refs.map((ref) => ref.ref)),
+      sendReminder: async () => undefined,
+    };
+    const result = await withWorker(mocks, async (taskQueue) => {
+      // One attempt per field: had the lost submission used it up, the second would be refused.
+      const input = { accountId, maxAttemptsPerField: 1, timing: quick };
+      const handle = await client.workflow.start('kycWorkflow', { taskQueue, workflowId: `kyc:${accountId}`, args: [input] });
+      await waitFor(() => handle.query(kycStateQuery), (state) => state.stage === 'WAITING_FOR_END_USER', 'the field to await input');
+
+      const submitSsn = () => handle.executeUpdate(submitValueUpdate, { args: [{ fieldId: 'individualSsn', value }] });
+      const lost = await updateRefusal(submitSsn());
+      assert.match(lost, /^individualSsn: it could not be delivered \(S3Error on every attempt until the retries gave up\); nothing was used up: hand in the same claim again$/);
+      const afterLoss = await handle.query(kycStateQuery);
+      const ssn = afterLoss.fields.find((field) => field.fieldId === 'individualSsn');
+      assert.deepEqual({ attempts: ssn?.attempts, awaiting: ssn?.awaiting }, { attempts: 0, awaiting: true });
+      assert.equal(deleted.length, 0, 'the claim is kept for another try');
+
+      outage = false;
+      const field = await submitSsn();
+      assert.equal(field.status, 'PENDING');
+      return handle.result();
+    });
+    assert.equal(result.outcome, 'APPROVED');
+    assert.equal(sent.length, 1);
+    assert.deepEqual(deleted, [value.ref], 'deleted once the provider took it');
+  });
+
+  it('a submission the provider refuses deletes its claim and tells the end user why, by type and code', async () => {
+    const accountId = `AC_${shortId()}`;
+    const deleted: string[] = [];
+    const mocks = {
+      readProfile: async () => ({ status: 'OPEN', fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: 'OPEN', note: null }] }),
+      submitProfileValue: async () => {
+        throw refusal('ValidationException', 'ssn.format', 'value');
+      },
+      deleteClaims: async (refs: ClaimRef[]) => void deleted.push(...refs.map((ref) => ref.ref)),
+      sendReminder: async () => undefined,
+    };
+    await withWorker(mocks, async (taskQueue) => {
+      const handle = await client.workflow.start('kycWorkflow', { taskQueue, workflowId: `kyc:${accountId}`, args: [{ accountId, timing: quick }] });
+      await waitFor(() => handle.query(kycStateQuery), (state) => state.stage === 'WAITING_FOR_END_USER', 'the field to await input');
+      const refused = await updateRefusal(handle.executeUpdate(submitValueUpdate, { args: [{ fieldId: 'individualSsn', value }] }));
+      assert.equal(refused, 'individualSsn: the provider refused the submission: ValidationException (ssn.format)');
+      assert.deepEqual(deleted, [value.ref]);
+      await handle.terminate('test over');
+    });
+  });
+});
+
+describe('ACH follow-up, activities mocked', () => {
+  it('a form not delivered is kept, one refused is deleted: both fail the update, and the process waits for another', async () => {
+    const paymentMethodId = `PM_${shortId()}`;
+    const accountId = `AC_${shortId()}`;
+    let status = 'AWAITING_FOLLOWUP';
+    let forms = 0;
+    let outage = true;
+    const deleted: string[] = [];
+    const mocks = {
+      readPaymentMethodState: async () => ({ status, waitingFor: status === 'AWAITING_FOLLOWUP' ? ['ACH_FORM'] : [], rejectionMessage: null, sourceOfFunds: null }),
+      submitAchForm: async () => {
+        if (outage) throw unreachable();
+        forms += 1;
+        if (forms === 1) throw refusal('ValidationException', 'paymentMethod.invalidStatus');
+        status = 'APPROVED';
+        return {};
+      },
+      deleteClaims: async (refs: ClaimRef[]) => void deleted.push(...refs.map((ref) => ref.ref)),
+      sendReminder: async () => undefined,
+    };
+    const result = await withWorker(mocks, async (taskQueue) => {
+      const handle = await client.workflow.start('achFollowupWorkflow', {
+        taskQueue,
+        workflowId: `ach-followup:${paymentMethodId}`,
+        args: [{ paymentMethodId, accountId, timing: quick }],
+      });
+      const awaitingForm = () => waitFor(() => handle.query(achStateQuery), (state) => state.stage === 'WAITING_FOR_FORM', 'the form to be awaited');
+      await awaitingForm();
+      const lost = await updateRefusal(handle.executeUpdate(submitAchFormUpdate, { args: [form] }));
+      assert.equal(lost, 'form: it could not be delivered (S3Error on every attempt until the retries gave up): hand in the same claim again');
+      assert.equal((await awaitingForm()).formsSubmitted, 0);
+      assert.equal(deleted.length, 0, 'the form is kept for another try');
+      outage = false;
+
+      const refused = await updateRefusal(handle.executeUpdate(submitAchFormUpdate, { args: [form] }));
+      assert.equal(refused, 'form: the provider refused it: ValidationException (paymentMethod.invalidStatus)');
+      // The update answers first; the form is deleted right after.
+      await waitFor(async () => deleted, (refs) => refs.includes(form.ref), 'the refused form to be deleted');
+      const afterRefusal = await awaitingForm();
+      assert.equal(afterRefusal.formsSubmitted, 0, 'a refused form is not counted');
+
+      const taken = await handle.executeUpdate(submitAchFormUpdate, { args: [form] });
+      assert.equal(taken.formsSubmitted, 1);
+      return handle.result();
+    });
+    assert.equal(result.outcome, 'APPROVED');
+  });
+});
+
+describe('onboarding, activities mocked', () => {
+  it('reminds only while the user owes the verification, and ends LIMITS_NOT_RAISED when the calculation shows the old limits', async () => {
+    const userRef = `user-${shortId()}`;
+    const userId = `US_${shortId()}`;
+    let status = 'OPEN';
+    const reminders: string[] = [];
+    const low = { dailyTotal: 100, weeklyTotal: 500, yearlyTotal: 5_000, dailyTotalSpent: 0, weeklyTotalSpent: 0, yearlyTotalSpent: 0, dailyRemaining: 100, weeklyRemaining: 500, yearlyRemaining: 5_000 };
+    const mocks = {
+      createHigherLimitsUser: async () => ({ userId, status: 'OPEN' }),
+      readUserStatus: async () => ({ status }),
+      calculateUserLimits: async () => low,
+      fetchOnboardingLink: async () => ({ url: 'https://verify.example/1' }),
+      sendReminder: async (reminder: { waitingFor: string[] }) => void reminders.push(reminder.waitingFor.join()),
+    };
+    const result = await withWorker(mocks, async (taskQueue) => {
+      const timing = { ...quick, reminderAfterMs: 300 };
+      const handle = await client.workflow.start('onboardingWorkflow', { taskQueue, workflowId: `onboarding:${userRef}`, args: [{ userRef, country: 'US', timing }] });
+      await waitFor(() => handle.query(onboardingStateQuery), (state) => state.reminders >= 2, 'two reminders while the user owes the verification');
+      status = 'PENDING';
+      const underReview = await waitFor(() => handle.query(onboardingStateQuery), (state) => state.stage === 'UNDER_REVIEW', 'the review');
+      // Three quiet times under review: no reminder, the user owes nothing.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      assert.equal((await handle.query(onboardingStateQuery)).reminders, underReview.reminders);
+      status = 'APPROVED';
+      return handle.result();
+    });
+    assert.equal(result.outcome, 'LIMITS_NOT_RAISED');
+    assert.ok(reminders.length >= 2 && reminders.every((waitingFor) => waitingFor === 'ONBOARDING'), `reminders: ${reminders.join(' | ')}`);
+  });
+});
+
+describe('checkout and provisioning, activities mocked', () => {
+  it('a reservation the provider refuses ends the checkout FAILED with the refusal', async () => {
+    const orderRef = `order-${shortId()}`;
+    const mocks = {
+      reserve: async () => {
+        throw refusal('ValidationException', 'reservation.invalidAmount', 'sourceAmount');
+      },
+    };
+    const result = await withWorker(mocks, async (taskQueue) => {
+      const input = { orderRef, sourceAmount: 10, sourceCurrency: 'USD', destCurrency: 'USD', dest: `wallet:WA_${shortId()}`, timing: quick };
+      const handle = await client.workflow.start('checkoutWorkflow', { taskQueue, workflowId: `checkout:${orderRef}`, args: [input] });
+      return handle.result();
+    });
+    assert.deepEqual({ outcome: result.outcome, failureReason: result.failureReason }, { outcome: 'FAILED', failureReason: 'failed with 400 ValidationException' });
+  });
+
+  it('a second account creation (400 ValidationException, no field at fault) ends ALREADY_BOUND; another refusal fails the run', async () => {
+    const secret: ClaimRef = { ref: 'local:secret1', size: 36, contentType: 'text/plain', sha256: 'c'.repeat(64), keyed: true };
+    const run = (creationRefusal: ApplicationFailure) =>
+      withWorker(
+        {
+          registerClientToken: async () => ({ apiKey: 'AK-1' }),
+          createAccountWithToken: async () => {
+            throw creationRefusal;
+          },
+          deleteClaims: async () => undefined,
+        },
+        async (taskQueue) => {
+          const clientRef = `client-${shortId()}`;
+          const handle = await client.workflow.start('provisioningWorkflow', { taskQueue, workflowId: `provisioning:${clientRef}`, args: [{ clientRef, secret, country: 'US' }] });
+          return handle.result();
+        },
+      );
+    const bound = await run(refusal('ValidationException', 'anything'));
+    assert.deepEqual({ outcome: bound.outcome, accountId: bound.accountId }, { outcome: 'ALREADY_BOUND', accountId: null });
+    await assert.rejects(run(refusal('ValidationException', 'country.invalid', 'country')), WorkflowFailedError);
+  });
+});

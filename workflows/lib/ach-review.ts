@@ -1,0 +1,47 @@
+import type { PaymentMethodActivities } from '../../activities/payment-methods.js';
+import type { AchOutcome, AchState } from '../messages/ach-followup.js';
+
+// The bookkeeping of an ACH follow-up (spec 3.1), apart from the commands that carry it out: what
+// the payment method's state asks of the end user, and how the account's source of funds moved.
+
+/** The payment method as the workflow reads it. */
+export type MethodState = Awaited<ReturnType<PaymentMethodActivities['readPaymentMethodState']>>;
+
+/** AWAITING_FOLLOWUP with the ACH_FORM prompt: the end user owes the form. */
+export function asksForForm(method: Pick<MethodState, 'status' | 'waitingFor'>): boolean {
+  return method.status === 'AWAITING_FOLLOWUP' && method.waitingFor.includes('ACH_FORM');
+}
+
+/** PENDING (the service reviews on its own) and a submitted form under review both mean: wait. */
+export function reviewGoesOn(method: Pick<MethodState, 'status' | 'waitingFor'>): boolean {
+  return method.status === 'PENDING' || (method.status === 'AWAITING_FOLLOWUP' && !asksForForm(method));
+}
+
+/** The review's decision, or null while there is none. */
+export function reviewDecision(status: string): AchOutcome | null {
+  return status === 'APPROVED' || status === 'ACTIVE' || status === 'REJECTED' ? status : null;
+}
+
+/** Takes the provider's view into the state; the source of funds' history grows only when it moved. */
+export function applyMethodState(state: AchState, method: MethodState): void {
+  state.paymentMethodStatus = method.status;
+  const previous = state.sourceOfFunds;
+  const current = method.sourceOfFunds;
+  state.sourceOfFunds = current;
+  if (current && (previous?.status !== current.status || previous?.note !== current.note)) {
+    state.sourceOfFundsHistory.push(current);
+  }
+}
+
+export function newAchState(paymentMethodId: string): AchState {
+  return {
+    paymentMethodId,
+    stage: 'CHECKING',
+    paymentMethodStatus: null,
+    sourceOfFunds: null,
+    sourceOfFundsHistory: [],
+    formsSubmitted: 0,
+    reminders: 0,
+    outcome: null,
+  };
+}

@@ -1,0 +1,38 @@
+import { condition } from '@temporalio/workflow';
+
+/**
+ * Every process reminds the same way since this patch (ACH and onboarding had loops of their own;
+ * KYC's was this one already). Runs that started before it keep their old loops
+ * (lib/legacy-reminders.ts) until they end.
+ */
+export const REMINDERS_WHILE_OWED_PATCH = 'reminders-while-owed';
+
+export type Reminders = {
+  /** The quiet time after which the end user is reminded (configuration). */
+  afterMs: number;
+  /** The end user owes input now. */
+  owed: () => boolean;
+  /** The process is over for the end user: no more reminders. */
+  over: () => boolean;
+  /** Counts what the end user did (input handed in, a link asked for): the quiet time runs from the last. */
+  heard?: () => number;
+  /** Sends the next reminder. Return the activity's promise itself (no async wrapper): see below. */
+  remind: () => Promise<unknown>;
+};
+
+/**
+ * Reminds the end user after each quiet time while they owe input, until the process is over.
+ * KYC's histories replay against this loop: its awaits are the commands' order, so keep them as
+ * they are (an extra await would reorder a reminder's timer against the process's own commands).
+ */
+export async function remindWhileOwed(reminders: Reminders): Promise<void> {
+  const { afterMs, owed, over, heard = () => 0, remind } = reminders;
+  for (;;) {
+    await condition(() => owed() || over());
+    if (over()) return;
+    const lastHeard = heard();
+    const stirred = await condition(() => heard() !== lastHeard || !owed() || over(), afterMs);
+    if (over()) return;
+    if (!stirred) await remind();
+  }
+}
