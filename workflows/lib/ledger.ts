@@ -157,10 +157,10 @@ export function isConfirmed(status: string): boolean {
 export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale' | 'expired' | 'rejected' | 'unapplied';
 
 function compare(known: string, seen: string): 'advanced' | 'duplicate' | 'stale' {
-  const a = statusRank(known);
-  const b = statusRank(seen);
-  if (b > a) return 'advanced';
-  return b === a ? 'duplicate' : 'stale';
+  const knownRank = statusRank(known);
+  const seenRank = statusRank(seen);
+  if (seenRank > knownRank) return 'advanced';
+  return seenRank === knownRank ? 'duplicate' : 'stale';
 }
 
 /** What the ledger would do with this observation, without changing anything. */
@@ -192,8 +192,8 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
   if (outcome === 'rejected') state.stats.rejected += 1;
   if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
-  const d = direction(state.walletId, tx);
-  const amount = d.sign * Math.abs(tx.amount);
+  const way = direction(state.walletId, tx);
+  const amount = way.sign * Math.abs(tx.amount);
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
   if (outcome === 'new') {
     state.entries[tx.id] = {
@@ -201,7 +201,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
       currency: tx.currency,
       amount,
       status: tx.status,
-      kind: kind ?? d.kind,
+      kind: kind ?? way.kind,
       source: tx.source,
       ...(transferId ? { transferId } : {}),
       createdAt: tx.createdAt,
@@ -227,11 +227,11 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
     if (isConfirmed(settled[2]) && !isConfirmed(tx.status)) state.settledTotals[settled[0]] = (state.settledTotals[settled[0]] ?? 0) - settled[1]!;
     settled[2] = tx.status;
   } else {
-    const e = state.entries[tx.id]!;
-    e.status = tx.status;
+    const entry = state.entries[tx.id]!;
+    entry.status = tx.status;
     // The confirmed amount is the one that counts (a pending notice can carry an estimate).
-    if (isConfirmed(tx.status)) e.amount = amount;
-    if (tx.confirmedAt) e.confirmedAt = tx.confirmedAt;
+    if (isConfirmed(tx.status)) entry.amount = amount;
+    if (tx.confirmedAt) entry.confirmedAt = tx.confirmedAt;
   }
   if (via === 'poll') state.stats.recoveredByPoll += 1;
   advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
@@ -245,10 +245,10 @@ function evict(state: LedgerState): void {
     const idx = state.order.findIndex((id) => statusRank(state.entries[id]!.status) >= 2);
     if (idx < 0) return;
     const [id] = state.order.splice(idx, 1) as [string];
-    const e = state.entries[id]!;
-    if (isConfirmed(e.status)) state.settledTotals[e.currency] = (state.settledTotals[e.currency] ?? 0) + e.amount;
+    const entry = state.entries[id]!;
+    if (isConfirmed(entry.status)) state.settledTotals[entry.currency] = (state.settledTotals[entry.currency] ?? 0) + entry.amount;
     delete state.entries[id];
-    state.settled[id] = [e.currency, e.amount, e.status, e.createdAt];
+    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.createdAt];
   }
   // Past the count, the oldest records go and the horizon follows them.
   const ids = Object.keys(state.settled);
@@ -267,9 +267,10 @@ function advanceHorizon(state: LedgerState, to: number, force = false): void {
   if (to <= state.horizon || (!force && to < state.horizon + DAY)) return;
   state.horizon = to;
   for (const id of Object.keys(state.settled)) {
-    const r = state.settled[id]!;
+    const record = state.settled[id]!;
     // Records carried from the first shape have no date: they stay until the count pushes them out.
-    if (r[3] !== 0 && r[3] < to) delete state.settled[id];
+    const createdAt = record[3];
+    if (createdAt !== 0 && createdAt < to) delete state.settled[id];
   }
 }
 
@@ -283,20 +284,20 @@ export function balances(state: LedgerState): Record<string, Balance> {
   const out = table<Balance>();
   const at = (c: string) => (out[c] ??= { confirmed: 0, pending: 0 });
   for (const [c, v] of Object.entries(state.settledTotals)) at(c).confirmed += v;
-  for (const e of Object.values(state.entries)) {
-    if (isConfirmed(e.status)) at(e.currency).confirmed += e.amount;
-    else if (statusRank(e.status) < 2) at(e.currency).pending += e.amount;
+  for (const entry of Object.values(state.entries)) {
+    if (isConfirmed(entry.status)) at(entry.currency).confirmed += entry.amount;
+    else if (statusRank(entry.status) < 2) at(entry.currency).pending += entry.amount;
   }
-  for (const b of Object.values(out)) {
-    b.confirmed = round(b.confirmed);
-    b.pending = round(b.pending);
+  for (const balance of Object.values(out)) {
+    balance.confirmed = round(balance.confirmed);
+    balance.pending = round(balance.pending);
   }
   return out;
 }
 
 /** Sums of decimal amounts drift in binary floating point; 10 decimals covers every currency here. */
-function round(n: number): number {
-  return Math.round(n * 1e10) / 1e10;
+function round(amount: number): number {
+  return Math.round(amount * 1e10) / 1e10;
 }
 
 export function recent(state: LedgerState, limit = 50): Entry[] {
@@ -307,9 +308,9 @@ export function recent(state: LedgerState, limit = 50): Entry[] {
 export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'ended'> {
   const open = table<string>();
   const ended: string[] = [];
-  for (const e of Object.values(state.entries)) {
-    if (statusRank(e.status) < 2) open[e.id] = e.status;
-    else if (!isConfirmed(e.status)) ended.push(e.id);
+  for (const entry of Object.values(state.entries)) {
+    if (statusRank(entry.status) < 2) open[entry.id] = entry.status;
+    else if (!isConfirmed(entry.status)) ended.push(entry.id);
   }
   return { open, ended };
 }

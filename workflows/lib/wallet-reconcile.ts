@@ -10,22 +10,22 @@ import { findDrift, type Reconciliation } from './reconcile.js';
 
 const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 
-export async function reconcileWallet(o: { walletId: string; quiet: boolean; ledgerBalances: () => Record<string, Balance>; freshPoll: () => Promise<void> }): Promise<Reconciliation> {
+export async function reconcileWallet(wallet: { walletId: string; quiet: boolean; ledgerBalances: () => Record<string, Balance>; freshPoll: () => Promise<void> }): Promise<Reconciliation> {
   const compare = async (): Promise<Reconciliation> => {
-    const provider = await lookups.readWalletBalances(o.walletId);
-    return { checkedAt: provider.checkedAt, drift: findDrift(o.ledgerBalances(), provider.available) };
+    const provider = await lookups.readWalletBalances(wallet.walletId);
+    return { checkedAt: provider.checkedAt, drift: findDrift(wallet.ledgerBalances(), provider.available) };
   };
   // Since wallet-quiet-polling the balances come first: only when they disagree is a poll worth
   // its call (what a lost callback carried may explain it), and they are compared again.
-  let found = o.quiet ? await compare() : undefined;
+  let found = wallet.quiet ? await compare() : undefined;
   if (!found || found.drift.length > 0) {
-    await o.freshPoll();
+    await wallet.freshPoll();
     found = await compare();
   }
   upsertSearchAttributes([{ key: BalanceDrift, value: found.drift.length > 0 }]);
   if (found.drift.length > 0) {
     metricMeter.createCounter('payflows_balance_drift_found', 'reconciliations', 'Reconciliations that found the ledger and the provider apart').add(1);
-    log.warn('the ledger and the provider disagree on the balance; not corrected', { walletId: o.walletId, drift: found.drift });
+    log.warn('the ledger and the provider disagree on the balance; not corrected', { walletId: wallet.walletId, drift: found.drift });
   }
   return found;
 }

@@ -44,7 +44,7 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
           return watchWalletTransactions(walletId, cursor());
         })
         .then(
-          (a) => void (answer = a),
+          (answered) => void (answer = answered),
           (err: unknown) => void (isCancellation(err) ? undefined : (answer = 'failed')),
         )
         .finally(() => {
@@ -58,9 +58,9 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
       }
     },
     take() {
-      const a = answer;
+      const taken = answer;
       answer = undefined;
-      return a;
+      return taken;
     },
     get ended() {
       return answer !== undefined;
