@@ -1,36 +1,28 @@
 import {
-  ActivityFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
   log,
   patched,
-  proxyActivities,
   setHandler,
-  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { WalletActivities } from '../activities/wallets.js';
-import { INTEREST_PAYMENTS_SRN, transferIdFromSrn } from '../src/provider/srn.js';
+import { transferIdFromSrn } from '../src/provider/srn.js';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
 import { balances, classify, emptyLedger, fromCarried, hasPending, ledgerCursor, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
-import { BOUNDED_LOOKUP } from './lib/activity-options.js';
-import { providerRefusal } from './lib/refusal.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
 import { LEDGER_V2_PATCH, QUIET_POLLING_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
+import { transferLookups } from './lib/wallet-transfers.js';
 import type { PollAnswer } from '../src/provider/transaction-observation.js';
-import { reconcileWallet } from './lib/wallet-reconcile.js';
+import { reconcileEvery, reconcileWallet } from './lib/wallet-reconcile.js';
 import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
 // callback or by polling, is counted once, in order of status (pending, then confirmed);
 // interest payouts are recognised through the transfer they come from.
-
-// A transfer lookup may not hold up callbacks: bounded, and tried again at the next run.
-const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 
 const DEFAULT_POLL_MAX_MS = 90 * 60_000;
 const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
@@ -51,7 +43,6 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   const watch = walletWatch(input.walletId, timing);
   // Cleared when the provider knows the wallet but does not list its transactions.
   let listing = input.listing ?? true;
-  const resolving = new Set<string>();
   // A validly signed callback can name a wallet of another account (or none): its follower must
   // not poll a 404 for ever.
   let notFoundInARow = 0;
@@ -81,19 +72,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     ...(reconciliation ? { reconciliation } : {}),
   }));
   setHandler(reconcileUpdate, reconcile);
-  if (patched(RECONCILE_PATCH)) {
-    const interval = input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS;
-    // A run that continues a wallet waits what is left of the interval since the last comparison,
-    // so that a busy wallet, continuing-as-new more often than the interval, is still reconciled.
-    let wait = reconciliation ? Math.max(1_000, interval - (workflowInfo().runStartTime.getTime() - reconciliation.checkedAt)) : interval;
-    void (async () => {
-      for (;;) {
-        await sleep(wait);
-        wait = interval;
-        await reconcile().catch((err: unknown) => log.warn('the reconciliation could not read the provider; will try at the next interval', { error: (err as Error).message }));
-      }
-    })();
-  }
+  if (patched(RECONCILE_PATCH)) void reconcileEvery(input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS, reconciliation, reconcile);
   upsertSearchAttributes([
     { key: ProcessStatus, value: 'TRACKING' },
     { key: WalletId, value: input.walletId },
@@ -108,31 +87,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   // One poll now: what the provider lists that would change the ledger, oldest first.
   const poll = async (): Promise<PollAnswer | 'failed'> => (listing ? pollNow(input.walletId, quiet, { ...cursor, ...ledgerCursor(ledger) }) : { changed: [], cursor });
 
-  // A transfer-sourced deposit counts at once; whether it is interest is learnt in the background.
-  const resolveTransfer = async (txId: string, transferId: string) => {
-    resolving.add(txId);
-    try {
-      const transfer = await lookups.readTransferSummary(transferId);
-      const entry = ledger.entries[txId];
-      if (entry) {
-        entry.transferResolved = true;
-        if (transfer.source === INTEREST_PAYMENTS_SRN) entry.kind = 'interest';
-      }
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      const final = providerRefusal(err) !== null;
-      const entry = ledger.entries[txId];
-      if (final && entry) entry.transferResolved = true;
-      log.warn(final ? 'the transfer cannot be read; the deposit stays a plain transfer' : 'the transfer could not be read yet; will try again', { transferId, error: err.cause?.message });
-    } finally {
-      resolving.delete(txId);
-    }
-  };
-  const resolveOutstanding = () => {
-    for (const entry of Object.values(ledger.entries)) {
-      if (entry.transferId && !entry.transferResolved && !resolving.has(entry.id)) void resolveTransfer(entry.id, entry.transferId);
-    }
-  };
+  const resolveOutstanding = transferLookups(ledger);
   resolveOutstanding();
 
   for (;;) {

@@ -1,4 +1,4 @@
-import { log, metricMeter, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { log, metricMeter, proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { WalletActivities } from '../../activities/wallets.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import type { Balance } from './ledger.js';
@@ -28,4 +28,21 @@ export async function reconcileWallet(wallet: { walletId: string; quiet: boolean
     log.warn('the ledger and the provider disagree on the balance; not corrected', { walletId: wallet.walletId, drift: found.drift });
   }
   return found;
+}
+
+/**
+ * Compares at every interval. A run that continues a wallet waits what is left of the interval
+ * since the last comparison, so that a busy wallet, continuing-as-new more often than the
+ * interval, is still reconciled. A comparison that cannot read the provider waits for the next.
+ */
+export async function reconcileEvery(intervalMs: number, last: Reconciliation | undefined, reconcile: () => Promise<unknown>): Promise<never> {
+  const sinceLast = last ? workflowInfo().runStartTime.getTime() - last.checkedAt : 0;
+  let wait = last ? Math.max(1_000, intervalMs - sinceLast) : intervalMs;
+  for (;;) {
+    await sleep(wait);
+    wait = intervalMs;
+    await reconcile().catch((err: unknown) => {
+      log.warn('the reconciliation could not read the provider; will try at the next interval', { error: (err as Error).message });
+    });
+  }
 }
