@@ -4,7 +4,7 @@ import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
 import { applyMethodState, asksForForm, newAchState, reviewDecision, reviewGoesOn } from './lib/ach-review.js';
 import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
-import { doneWithClaims, keepsClaim } from './lib/claims.js';
+import { doneWithClaims } from './lib/claims.js';
 import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { achRemindersBeforePatch } from './lib/legacy-reminders.js';
@@ -80,7 +80,6 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   async function submitForm(sent: ClaimRef): Promise<void> {
     enterStage(state, 'SUBMITTING', false);
     state.formsSubmitted += 1;
-    let claimKept = false;
     try {
       // The form's digest and the run chain in the key: a retry sends the same form once; a later
       // round under the same workflow id (even with the same file) is another submission.
@@ -95,13 +94,13 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
       if (failure === null) throw err;
       // Refused (the method moved on, say) or not delivered: the update fails, the process goes on.
       state.formsSubmitted -= 1;
-      claimKept = keepsClaim(failure);
       if ('refused' in failure) answerForm(`the provider refused it: ${refusalLabel(failure.refused)}`);
-      else answerForm(`it could not be delivered (${failure.notDelivered}): hand in ${claimKept ? 'the same claim' : 'it'} again`);
+      else answerForm(`it could not be delivered (${failure.notDelivered}); nothing was used up: hand it in again`);
       enterStage(state, 'CHECKING', false);
     }
-    // Taken or refused, the form in the claim store is needed no longer (a new one is a new claim).
-    if (!claimKept) await doneWithClaims([sent]);
+    // Taken, refused or not delivered, the form in the claim store is needed no longer (a form
+    // handed in again is a new claim).
+    await doneWithClaims([sent]);
   }
 
   async function finish(outcome: AchOutcome): Promise<AchResult> {

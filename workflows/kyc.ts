@@ -3,7 +3,7 @@ import type { AccountActivities } from '../activities/accounts.js';
 import type { NotifyActivities } from '../activities/notify.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
 import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
-import { doneWithClaims, keepsClaim } from './lib/claims.js';
+import { doneWithClaims } from './lib/claims.js';
 import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import {
@@ -124,11 +124,10 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
           recordNotSent(field, failure);
         }
       }
-      // Accepted, refused or moot: the process needs the value no longer (new input is a new claim).
-      // Not delivered: the claim stays, to be handed in again.
-      const claimKept = failure !== null && keepsClaim(failure);
-      if (failure) submission.error = notSentReason(failure, claimKept);
-      if (!claimKept) await doneWithClaims([submission.claim]);
+      if (failure) submission.error = notSentReason(failure);
+      // Accepted, refused, not delivered or moot: the process needs the value no longer (input
+      // handed in again is a new claim), and personal data is kept no longer than needed.
+      await doneWithClaims([submission.claim]);
       submission.done = true;
       inbox.shift();
       showProgress();

@@ -210,10 +210,9 @@ export function recordNotSent(field: KycField, failure: SendFailure): string {
 }
 
 /** What the end user's update hears of a submission that was not sent. */
-export function notSentReason(failure: SendFailure, claimKept: boolean): string {
+export function notSentReason(failure: SendFailure): string {
   if ('refused' in failure) return `the provider refused the submission: ${refusalLabel(failure.refused)}`;
-  const again = claimKept ? 'hand in the same claim again' : 'hand it in again';
-  return `it could not be delivered (${failure.notDelivered}); nothing was used up: ${again}`;
+  return `it could not be delivered (${failure.notDelivered}); nothing was used up: hand it in again`;
 }
 
 /** The failure of an update whose input was not sent (refused, moot, or the round ended first). */
