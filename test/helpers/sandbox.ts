@@ -1,5 +1,5 @@
 import { ProviderClient } from '../../src/provider/client.js';
-import { operatorCalls } from './operator.js';
+import { operatorCalls } from '../../scripts/fixtures/operator.js';
 import { createSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 // A sandbox on an ephemeral port with a clock the test moves, and clients that sign with the same
@@ -13,9 +13,9 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}) {
   const url = await sandbox.listen(0);
   const clients: ProviderClient[] = [];
   const client = (auth: ConstructorParameters<typeof ProviderClient>[0]['auth'] = { kind: 'signature', apiKey: MASTER.apiKey, secretKey: MASTER.secretKey }) => {
-    const c = new ProviderClient({ baseUrl: url, auth, now: () => clock.now });
-    clients.push(c);
-    return c;
+    const provider = new ProviderClient({ baseUrl: url, auth, now: () => clock.now });
+    clients.push(provider);
+    return provider;
   };
 
   const { operator, op } = operatorCalls(url);

@@ -15,7 +15,7 @@ import { createIngress } from '../../src/ingress/server.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
 import { createSandbox } from '../../src/sandbox/server.js';
 import { createWorker } from '../../worker/create-worker.js';
-import { operatorCalls } from './operator.js';
+import { operatorCalls } from '../../scripts/fixtures/operator.js';
 
 // A whole product stack for one test file: the sandbox and the ingress on ephemeral ports, and a
 // worker on a task queue of its own, against the run's shared Temporal dev server.
