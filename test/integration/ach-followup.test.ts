@@ -4,6 +4,7 @@ import { AchFollowupClient } from '../../src/client/ach-followup.js';
 import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
 import * as api from '../../src/provider/endpoints.js';
 import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
+import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
@@ -20,9 +21,9 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
   /** An account with an ACH method that the provider asks a form for. */
   async function methodAwaitingForm() {
     const account = await stack.provider.call(api.createAccount, { body: { country: 'US' } });
-    const pm = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: `0001${Date.now()}`.slice(0, 12) }, masqueradeAs: account.id });
-    await stack.op('POST', `/sandbox/payment-methods/${pm.id}/request-ach-form`);
-    return { accountId: account.id, paymentMethodId: pm.id };
+    const method = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: `0001${Date.now()}`.slice(0, 12) }, masqueradeAs: account.id });
+    await stack.op('POST', `/sandbox/payment-methods/${method.id}/request-ach-form`);
+    return { accountId: account.id, paymentMethodId: method.id };
   }
 
   it('waits for the form, submits it, and ends APPROVED; the source of funds is reported as it moves', async () => {
@@ -31,14 +32,14 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     assert.equal(id, `ach-followup:${paymentMethodId}`);
     assert.equal(await ach.start({ paymentMethodId, accountId }), id, 'a second start attaches');
     const waiting = await eventually(async () => {
-      const s = await ach.state(paymentMethodId);
-      assert.equal(s.stage, 'WAITING_FOR_FORM');
-      return s;
+      const state = await ach.state(paymentMethodId);
+      assert.equal(state.stage, 'WAITING_FOR_FORM');
+      return state;
     });
     assert.deepEqual(waiting.sourceOfFunds, { status: 'OPEN', note: 'Additional information is required' });
     await eventually(async () => {
-      const d = await stack.client.workflow.getHandle(id).describe();
-      assert.equal(d.typedSearchAttributes.getAll().find((p) => p.key.name === 'WaitingOnEndUser')?.value, true);
+      const described = await stack.client.workflow.getHandle(id).describe();
+      assert.equal(described.typedSearchAttributes.getAll().find((p) => p.key.name === 'WaitingOnEndUser')?.value, true);
     });
 
     const after = await ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' });
@@ -62,7 +63,7 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     await ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' });
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, { message: 'The form is not legible' });
     const result = await ach.result(paymentMethodId);
-    assert.deepEqual([result.outcome, result.rejectionMessage], ['REJECTED', 'The form is not legible']);
+    assertFields(result, { outcome: 'REJECTED', rejectionMessage: 'The form is not legible' });
   });
 
   it('refuses bad input through the update validator and changes nothing', async () => {
@@ -74,8 +75,7 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     // Past the client's own check, the workflow's validator is the authority.
     const handle = stack.client.workflow.getHandle(`ach-followup:${paymentMethodId}`);
     await assert.rejects(handle.executeUpdate('submitAchForm', { args: [{ ref: 'local:abc', size: 10, contentType: 'image/png', sha256: 'nothex' }] }), (e: Error) => /^sha256: /.test((e.cause as Error)?.message ?? ''));
-    const s = await ach.state(paymentMethodId);
-    assert.deepEqual([s.stage, s.formsSubmitted], ['WAITING_FOR_FORM', 0]);
+    assertFields(await ach.state(paymentMethodId), { stage: 'WAITING_FOR_FORM', formsSubmitted: 0 });
     assert.equal(stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.documents.length, 0);
     await assert.rejects(ach.start({ paymentMethodId: 'AC_1', accountId }), (e: unknown) => e instanceof InputRejectedError && e.field === 'paymentMethodId');
     await assert.rejects(ach.state('PA_NOSUCHTHING'), ProcessNotFoundError);
@@ -91,9 +91,9 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     // The provider stops asking for the form (a reviewer decided without it).
     stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.waitingPrompts = [];
     await assert.rejects(slow.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'form' && /refused/.test(e.message));
-    const s = await slow.state(paymentMethodId);
-    assert.equal(s.formsSubmitted, 0);
-    assert.notEqual(s.stage, 'WAITING_FOR_FORM');
+    const state = await slow.state(paymentMethodId);
+    assert.equal(state.formsSubmitted, 0);
+    assert.notEqual(state.stage, 'WAITING_FOR_FORM');
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/approve`);
     await stack.client.workflow.getHandle(`ach-followup:${paymentMethodId}`).signal('refresh');
     assert.equal((await slow.result(paymentMethodId)).outcome, 'APPROVED');
@@ -104,17 +104,16 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     await ach.start({ paymentMethodId, accountId });
     await eventually(async () => assert.equal((await ach.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, { message: 'Closed bank account' });
-    const r = await ach.result(paymentMethodId);
-    assert.deepEqual([r.outcome, r.rejectionMessage], ['REJECTED', 'Closed bank account']);
+    assertFields(await ach.result(paymentMethodId), { outcome: 'REJECTED', rejectionMessage: 'Closed bank account' });
   });
 
   it('a provider that never moves fails the process with a message for the operator, instead of polling forever', async () => {
     const stalling = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, stallAfterMs: 800 } });
     const account = await stack.provider.call(api.createAccount, { body: { country: 'US' } });
     // PENDING: the provider reviews on its own, and never finishes.
-    const pm = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000555666777' }, masqueradeAs: account.id });
-    await stalling.start({ paymentMethodId: pm.id, accountId: account.id });
-    await assert.rejects(stalling.result(pm.id), (e: Error) => /ask the provider's support/.test((e.cause as Error)?.message ?? ''));
+    const method = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000555666777' }, masqueradeAs: account.id });
+    await stalling.start({ paymentMethodId: method.id, accountId: account.id });
+    await assert.rejects(stalling.result(method.id), (e: Error) => /ask the provider's support/.test((e.cause as Error)?.message ?? ''));
   });
 
   it('reminds the end user after a quiet time, and gives up at the deadline', async () => {

@@ -5,6 +5,7 @@ import { CheckoutClient, CheckoutEndedError } from '../../src/client/checkout.js
 import { InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
 import * as api from '../../src/provider/endpoints.js';
 import type { Order } from '../../src/provider/schemas/reservation.js';
+import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
@@ -21,8 +22,8 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
   const newRef = () => `order-${randomUUID().slice(0, 8)}`;
   const reservations = () => Object.values(stack.sandbox.ctx.store.state.reservations);
   async function wallet() {
-    const w = await stack.provider.call(api.createWallet, { body: { name: `buyer-${randomUUID().slice(0, 8)}` } });
-    return w.srn;
+    const created = await stack.provider.call(api.createWallet, { body: { name: `buyer-${randomUUID().slice(0, 8)}` } });
+    return created.srn;
   }
   const purchase = (dest: string, orderRef = newRef()) => ({ orderRef, sourceAmount: 50, sourceCurrency: 'USD', destCurrency: 'USD', dest, redirectUrl: 'https://shop.example/done' });
 
@@ -33,14 +34,14 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const url = new URL(page.url);
     assert.equal(url.searchParams.get('reservation'), page.reservation);
     assert.equal(url.searchParams.get('accountId'), MASTER);
-    const rec = stack.sandbox.ctx.store.state.reservations[page.reservation]!;
-    assert.deepEqual([rec.status, rec.orderId, rec.request.dest, rec.request.sourceAmount, rec.owner], ['OPEN', null, dest, 50, null]);
+    const reservation = stack.sandbox.ctx.store.state.reservations[page.reservation]!;
+    assertFields(reservation, { status: 'OPEN', orderId: null, request: { dest, sourceAmount: 50 }, owner: null });
     const waiting = await checkout.state(input.orderRef);
-    assert.deepEqual([waiting.stage, waiting.url, waiting.orderId], ['WAITING_FOR_PURCHASE', page.url, null]);
+    assertFields(waiting, { stage: 'WAITING_FOR_PURCHASE', url: page.url, orderId: null });
 
     const { order } = await stack.op<{ order: Order }>('POST', `/sandbox/reservations/${page.reservation}/complete`, {});
     const result = await checkout.result(input.orderRef);
-    assert.deepEqual([result.outcome, result.reservation, result.orderId, result.transferId], ['COMPLETED', page.reservation, order.id, order.transferId]);
+    assertFields(result, { outcome: 'COMPLETED', reservation: page.reservation, orderId: order.id, transferId: order.transferId });
     assert.equal(stack.sandbox.ctx.store.state.transfers[result.transferId!]!.status, 'COMPLETED');
     assert.equal((await checkout.state(input.orderRef)).stage, 'DONE');
   });
@@ -49,9 +50,10 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const dest = await wallet();
     const input = purchase(dest);
     const before = reservations().length;
-    const [a, b] = await Promise.all([checkout.startAndGetPage(input), checkout.startAndGetPage(input)]);
-    const c = await checkout.startAndGetPage(input);
-    assert.deepEqual([b, c], [a, a]);
+    const [first, concurrent] = await Promise.all([checkout.startAndGetPage(input), checkout.startAndGetPage(input)]);
+    const later = await checkout.startAndGetPage(input);
+    assert.deepEqual(concurrent, first, 'a start at the same time gets the same page');
+    assert.deepEqual(later, first, 'a later start gets the same page');
     assert.equal(reservations().length, before + 1);
     await stack.client.workflow.getHandle(`checkout:${input.orderRef}`).terminate('test done');
   });
@@ -66,7 +68,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     await assert.rejects(slow.purchaseRedirect(input.orderRef, { orderId: 'nope' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'orderId');
     const t0 = Date.now();
     const seen = await slow.purchaseRedirect(input.orderRef, { orderId: order.id, transferId: order.transferId! });
-    assert.deepEqual([seen.orderId, seen.orderStatus, seen.redirectsReceived], [order.id, 'COMPLETE', 1]);
+    assertFields(seen, { orderId: order.id, orderStatus: 'COMPLETE', redirectsReceived: 1 });
     const result = await slow.result(input.orderRef);
     assert.equal(result.outcome, 'COMPLETED');
     assert.ok(Date.now() - t0 < 30_000, 'ended without waiting for the next poll');
@@ -77,7 +79,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const page = await checkout.startAndGetPage(input);
     await stack.op('POST', `/sandbox/reservations/${page.reservation}/fail`, { reason: 'The card was declined' });
     const result = await checkout.result(input.orderRef);
-    assert.deepEqual([result.outcome, result.failureReason, result.transferId], ['FAILED', 'The card was declined', null]);
+    assertFields(result, { outcome: 'FAILED', failureReason: 'The card was declined', transferId: null });
   });
 
   it('ends EXPIRED when the reservation expires unused', async () => {
@@ -86,7 +88,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     // The provider's lifetime (15 minutes) passes: the sandbox sees it the next time it is asked.
     stack.sandbox.ctx.store.state.reservations[page.reservation]!.expiresAt = 0;
     const result = await checkout.result(input.orderRef);
-    assert.deepEqual([result.outcome, result.failureReason, result.orderId], ['EXPIRED', 'the reservation expired unused', null]);
+    assertFields(result, { outcome: 'EXPIRED', failureReason: 'the reservation expired unused', orderId: null });
   });
 
   it('gives up at its own deadline when nobody buys', async () => {
@@ -94,7 +96,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const input = purchase(await wallet());
     const page = await short.startAndGetPage(input);
     const result = await short.result(input.orderRef);
-    assert.deepEqual([result.outcome, result.reservation], ['EXPIRED', page.reservation]);
+    assertFields(result, { outcome: 'EXPIRED', reservation: page.reservation });
   });
 
   it('refuses an amount over the user\'s standard limits without reserving', async () => {
@@ -103,7 +105,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const before = reservations().length;
     await assert.rejects(checkout.startAndGetPage(input), (e: unknown) => e instanceof CheckoutEndedError && e.outcome === 'OVER_LIMIT' && e.failureReason === 'limits.dailyLimitReached');
     const result = await checkout.result(input.orderRef);
-    assert.deepEqual([result.outcome, result.reservation], ['OVER_LIMIT', null]);
+    assertFields(result, { outcome: 'OVER_LIMIT', reservation: null });
     assert.equal((await checkout.state(input.orderRef)).limits?.dailyRemaining, 500);
     assert.equal(reservations().length, before, 'no reservation was made');
   });
@@ -138,9 +140,9 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const page = await checkout.startAndGetPage(input);
     assert.equal((await checkout.state(input.orderRef)).limits?.weeklyRemaining, 7_500, 'the pre-check sees room');
     const { order } = await stack.op<{ order: Order }>('POST', `/sandbox/reservations/${page.reservation}/complete`, {});
-    assert.deepEqual([order.status, order.failureReason], ['FAILED', 'limits.monthlyLimitReached']);
+    assertFields(order, { status: 'FAILED', failureReason: 'limits.monthlyLimitReached' });
     const result = await checkout.result(input.orderRef);
-    assert.deepEqual([result.outcome, result.failureReason, result.orderId, result.transferId], ['OVER_LIMIT', 'limits.monthlyLimitReached', order.id, null]);
+    assertFields(result, { outcome: 'OVER_LIMIT', failureReason: 'limits.monthlyLimitReached', orderId: order.id, transferId: null });
   });
 
   it('refuses bad input without starting anything', async () => {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
 import { OnboardingClient } from '../../src/client/onboarding.js';
+import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
@@ -31,9 +32,9 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     assert.equal(await onboarding.start({ userRef, country: 'US' }), id, 'a second start attaches');
 
     const waiting = await eventually(async () => {
-      const s = await onboarding.state(userRef);
-      assert.equal(s.stage, 'WAITING_FOR_USER');
-      return s;
+      const state = await onboarding.state(userRef);
+      assert.equal(state.stage, 'WAITING_FOR_USER');
+      return state;
     });
     const userId = waiting.userId!;
     assert.match(userId, /^US[-_]/);
@@ -56,8 +57,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     assert.equal(page.statusCode, 200);
     await page.body.text();
     await eventually(async () => {
-      const s = await onboarding.state(userRef);
-      assert.deepEqual([s.userStatus, s.stage], ['PENDING', 'UNDER_REVIEW']);
+      assertFields(await onboarding.state(userRef), { userStatus: 'PENDING', stage: 'UNDER_REVIEW' });
       assert.equal(await searchAttribute(id, 'WaitingOnEndUser'), false);
     });
 
@@ -65,7 +65,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     const result = await onboarding.result(userRef);
     assert.equal(result.outcome, 'APPROVED');
     assert.equal(result.userId, userId);
-    assert.deepEqual([result.limits?.weeklyTotal, result.limits?.yearlyTotal], [7_500, 100_000]);
+    assertFields(result.limits, { weeklyTotal: 7_500, yearlyTotal: 100_000 });
     await assert.rejects(onboarding.onboardingLink(userRef), AlreadyFinishedError);
     assert.equal(linksOf(userId), 2, 'no link was fetched for the refused request');
   });
@@ -74,16 +74,16 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     const userRef = newRef();
     await onboarding.start({ userRef, country: 'US' });
     const { userId } = await eventually(async () => {
-      const s = await onboarding.state(userRef);
-      assert.equal(s.stage, 'WAITING_FOR_USER');
-      return s;
+      const state = await onboarding.state(userRef);
+      assert.equal(state.stage, 'WAITING_FOR_USER');
+      return state;
     });
     // The operator withdraws the scope's configuration (spec 8 rule 2): approval alone raises nothing.
     await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: false });
     try {
       await stack.op('POST', `/sandbox/users/${userId}/approve`);
       const result = await onboarding.result(userRef);
-      assert.deepEqual([result.outcome, result.limits?.weeklyTotal], ['LIMITS_NOT_RAISED', 1_000]);
+      assertFields(result, { outcome: 'LIMITS_NOT_RAISED', limits: { weeklyTotal: 1_000 } });
     } finally {
       await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
     }
@@ -98,7 +98,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     assert.equal(result.limits, null);
     const mine = stack.reminders.filter((r) => r.workflowId === `onboarding:${userRef}`);
     assert.ok(mine.length >= 2, `reminders were sent (${mine.length})`);
-    assert.deepEqual([mine[0]!.process, mine[0]!.waitingFor], ['onboarding', ['ONBOARDING']]);
+    assertFields(mine[0], { process: 'onboarding', waitingFor: ['ONBOARDING'] });
     assert.equal((await short.state(userRef)).reminders, mine.length);
   });
 
@@ -110,9 +110,9 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
 
     await onboarding.start({ userRef, country: 'US' });
     const { userId } = await eventually(async () => {
-      const s = await onboarding.state(userRef);
-      assert.equal(s.stage, 'WAITING_FOR_USER');
-      return s;
+      const state = await onboarding.state(userRef);
+      assert.equal(state.stage, 'WAITING_FOR_USER');
+      return state;
     });
     await assert.rejects(onboarding.onboardingLink('bad ref!'), (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef');
     // Past the client's own check, the workflow's validator is the authority.
@@ -132,12 +132,12 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
       await onboarding.start({ userRef, country: 'US' });
       await eventually(async () => assert.equal((await onboarding.state(userRef)).stage, 'CREATING_USER'));
       await assert.rejects(onboarding.onboardingLink(userRef), (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef' && /not created yet/.test(e.message));
-      const s = await eventually(async () => {
-        const st = await onboarding.state(userRef);
-        assert.equal(st.stage, 'WAITING_FOR_USER');
-        return st;
+      const created = await eventually(async () => {
+        const state = await onboarding.state(userRef);
+        assert.equal(state.stage, 'WAITING_FOR_USER');
+        return state;
       });
-      assert.equal(s.linksHandedOut, 0);
+      assert.equal(created.linksHandedOut, 0);
       assert.match(await onboarding.onboardingLink(userRef), /^http/, 'once the user exists, the link comes');
       await stack.client.workflow.getHandle(`onboarding:${userRef}`).terminate('test done');
     } finally {

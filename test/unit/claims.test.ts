@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { seal } from '../../src/claims/envelope.js';
 import { ClaimIntegrityError, ClaimUnavailableError, LocalClaimStore, putValue } from '../../src/claims/store.js';
+import { assertFields } from '../helpers/assert.js';
 
 describe('claim store: what end users provide travels by reference', () => {
   const dir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
@@ -18,7 +19,7 @@ describe('claim store: what end users provide travels by reference', () => {
   it('stores bytes and returns a reference with size, type and SHA-256 that reads them back', async () => {
     const ref = await store.put(Buffer.from('%PDF-1.4 hello'), 'application/pdf');
     assert.match(ref.ref, /^local:[0-9a-f]{64}$/);
-    assert.deepEqual([ref.size, ref.contentType], [14, 'application/pdf']);
+    assertFields(ref, { size: 14, contentType: 'application/pdf' });
     assert.equal((await store.get(ref)).toString(), '%PDF-1.4 hello');
     const ssn = await putValue(store, '123-45-6789');
     assert.equal((await store.get(ssn)).toString('utf8'), '123-45-6789');
@@ -60,80 +61,80 @@ describe('claim store: what end users provide travels by reference', () => {
   });
 
   it('with CLAIM_ENCRYPTION_KEY keeps no key beside the claims: personal values are digested under a key derived from it', async () => {
-    const d = `${dir}-derived`;
+    const folder = `${dir}-derived`;
     const key = randomBytes(32);
-    const s = new LocalClaimStore(d, { key });
-    const ssn = await putValue(s, '078-05-1120', 'AC_PERSON2');
-    assert.equal((await s.get(ssn)).toString(), '078-05-1120');
-    assert.deepEqual(readdirSync(d).filter((f) => f.startsWith('.')), [], 'no key file of any kind beside the claims');
+    const keyed = new LocalClaimStore(folder, { key });
+    const ssn = await putValue(keyed, '078-05-1120', 'AC_PERSON2');
+    assert.equal((await keyed.get(ssn)).toString(), '078-05-1120');
+    assert.deepEqual(readdirSync(folder).filter((f) => f.startsWith('.')), [], 'no key file of any kind beside the claims');
     // The digest depends on the claim key alone, as on S3: another folder, the same key, the same digest.
-    assert.equal((await putValue(new LocalClaimStore(`${d}-2`, { key }), '078-05-1120')).sha256, ssn.sha256);
-    assert.notEqual((await putValue(new LocalClaimStore(`${d}-2`, { key: randomBytes(32) }), '078-05-1120')).sha256, ssn.sha256);
-    rmSync(d, { recursive: true, force: true });
-    rmSync(`${d}-2`, { recursive: true, force: true });
+    assert.equal((await putValue(new LocalClaimStore(`${folder}-2`, { key }), '078-05-1120')).sha256, ssn.sha256);
+    assert.notEqual((await putValue(new LocalClaimStore(`${folder}-2`, { key: randomBytes(32) }), '078-05-1120')).sha256, ssn.sha256);
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(`${folder}-2`, { recursive: true, force: true });
   });
 
   it('reads personal values that a store with a .hmac-key (before the key was derived) digested, and makes no such file', async () => {
-    const d = `${dir}-legacy`;
+    const folder = `${dir}-legacy`;
     const key = randomBytes(32);
     // What the earlier store left: a .hmac-key file, a claim sealed under the claim key, its digest under that file's key.
-    mkdirSync(d, { recursive: true });
+    mkdirSync(folder, { recursive: true });
     const legacyKey = randomBytes(32);
-    writeFileSync(join(d, '.hmac-key'), legacyKey);
+    writeFileSync(join(folder, '.hmac-key'), legacyKey);
     const name = randomBytes(32).toString('hex');
-    writeFileSync(join(d, name), seal(Buffer.from('123-45-6789'), key, name));
-    writeFileSync(join(d, `${name}.meta`), JSON.stringify({ createdAt: Date.now(), subject: 'AC_OLD' }));
+    writeFileSync(join(folder, name), seal(Buffer.from('123-45-6789'), key, name));
+    writeFileSync(join(folder, `${name}.meta`), JSON.stringify({ createdAt: Date.now(), subject: 'AC_OLD' }));
     const old = { ref: `local:${name}`, size: 11, contentType: 'text/plain; charset=utf-8', sha256: createHmac('sha256', legacyKey).update('123-45-6789').digest('hex'), keyed: true };
-    const s = new LocalClaimStore(d, { key });
-    assert.equal((await s.get(old)).toString(), '123-45-6789', 'a value stored before the upgrade still verifies');
+    const keyed = new LocalClaimStore(folder, { key });
+    assert.equal((await keyed.get(old)).toString(), '123-45-6789', 'a value stored before the upgrade still verifies');
     // New values are digested under the derived key, not the file's.
-    const fresh = await putValue(s, '123-45-6789');
+    const fresh = await putValue(keyed, '123-45-6789');
     assert.notEqual(fresh.sha256, old.sha256);
-    assert.equal((await s.get(fresh)).toString(), '123-45-6789');
-    await assert.rejects(s.get({ ...old, sha256: createHmac('sha256', randomBytes(32)).update('123-45-6789').digest('hex') }), ClaimIntegrityError);
+    assert.equal((await keyed.get(fresh)).toString(), '123-45-6789');
+    await assert.rejects(keyed.get({ ...old, sha256: createHmac('sha256', randomBytes(32)).update('123-45-6789').digest('hex') }), ClaimIntegrityError);
     // Once the operator deletes the file (after CLAIM_RETENTION), nothing makes it again.
-    rmSync(join(d, '.hmac-key'));
-    await s.get(fresh);
-    await putValue(s, '987-65-4321');
-    assert.ok(!readdirSync(d).includes('.hmac-key'));
-    rmSync(d, { recursive: true, force: true });
+    rmSync(join(folder, '.hmac-key'));
+    await keyed.get(fresh);
+    await putValue(keyed, '987-65-4321');
+    assert.ok(!readdirSync(folder).includes('.hmac-key'));
+    rmSync(folder, { recursive: true, force: true });
   });
 
   // The README's rotation: first every process gets the new key as a previous key, then the
   // writing key changes. During the second rollout, processes of both phases share the store.
   it('rotates in two phases: a claim key listed as previous but not yet writing reads what the other phase wrote', async () => {
-    const d = `${dir}-rotation`;
+    const folder = `${dir}-rotation`;
     const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
-    const phase1 = new LocalClaimStore(d, { key: oldKey, previousKeys: [newKey] });
-    const phase2 = new LocalClaimStore(d, { key: newKey, previousKeys: [oldKey] });
+    const phase1 = new LocalClaimStore(folder, { key: oldKey, previousKeys: [newKey] });
+    const phase2 = new LocalClaimStore(folder, { key: newKey, previousKeys: [oldKey] });
     const byPhase1 = [await putValue(phase1, '078-05-1120', 'AC_ROT'), await phase1.put(Buffer.from('%PDF old'), 'application/pdf')];
     const byPhase2 = [await putValue(phase2, '987-65-4321', 'AC_ROT'), await phase2.put(Buffer.from('%PDF new'), 'application/pdf')];
     assert.deepEqual(await Promise.all(byPhase1.map(async (r) => (await phase2.get(r)).toString())), ['078-05-1120', '%PDF old'], 'the new writer reads the old');
     assert.deepEqual(await Promise.all(byPhase2.map(async (r) => (await phase1.get(r)).toString())), ['987-65-4321', '%PDF new'], 'the old writer, with the new key as previous, reads the new');
     // Why phase 1 comes first: a process that has only the old key cannot read the new writer's claims.
-    await assert.rejects(new LocalClaimStore(d, { key: oldKey }).get(byPhase2[1]!), (e: unknown) => e instanceof ClaimUnavailableError && /CLAIM_PREVIOUS_KEYS/.test(e.message));
+    await assert.rejects(new LocalClaimStore(folder, { key: oldKey }).get(byPhase2[1]!), (e: unknown) => e instanceof ClaimUnavailableError && /CLAIM_PREVIOUS_KEYS/.test(e.message));
     // After the retention, the old key is dropped: the new writer's claims need nothing else.
-    assert.equal((await new LocalClaimStore(d, { key: newKey }).get(byPhase2[0]!)).toString(), '987-65-4321');
-    rmSync(d, { recursive: true, force: true });
+    assert.equal((await new LocalClaimStore(folder, { key: newKey }).get(byPhase2[0]!)).toString(), '987-65-4321');
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('deletes claims (again is no error), erases one person\'s claims on request, and sweeps old ones', async () => {
-    const d = `${dir}-life`;
-    const s = new LocalClaimStore(d, { key: randomBytes(32) });
-    const a1 = await putValue(s, '111-22-3333', 'AC_A');
-    const a2 = await s.put(Buffer.from('id card'), 'image/jpeg', { subject: 'AC_A' });
-    const b1 = await putValue(s, '444-55-6666', 'AC_B');
-    await s.delete([a1]);
-    await s.delete([a1]);
-    await assert.rejects(s.get(a1), /not in the claim store .*deleted after the provider accepted it/);
-    assert.equal(await s.eraseSubject('AC_A'), 1);
-    await assert.rejects(s.get(a2), ClaimIntegrityError);
-    assert.equal((await s.get(b1)).toString(), '444-55-6666', 'another person\'s claims stay');
-    assert.equal(await s.eraseSubject('AC_NOBODY'), 0);
-    await assert.rejects(s.eraseSubject(''), /give the subject/);
-    assert.equal(await s.sweep(Date.now() - 60_000), 0, 'nothing is older than a minute');
-    assert.equal(await s.sweep(Date.now() + 1), 1);
-    assert.deepEqual(readdirSync(d).filter((f) => !f.startsWith('.')), [], 'no file of a claim is left');
-    rmSync(d, { recursive: true, force: true });
+    const folder = `${dir}-life`;
+    const keyed = new LocalClaimStore(folder, { key: randomBytes(32) });
+    const a1 = await putValue(keyed, '111-22-3333', 'AC_A');
+    const a2 = await keyed.put(Buffer.from('id card'), 'image/jpeg', { subject: 'AC_A' });
+    const b1 = await putValue(keyed, '444-55-6666', 'AC_B');
+    await keyed.delete([a1]);
+    await keyed.delete([a1]);
+    await assert.rejects(keyed.get(a1), /not in the claim store .*deleted after the provider accepted it/);
+    assert.equal(await keyed.eraseSubject('AC_A'), 1);
+    await assert.rejects(keyed.get(a2), ClaimIntegrityError);
+    assert.equal((await keyed.get(b1)).toString(), '444-55-6666', 'another person\'s claims stay');
+    assert.equal(await keyed.eraseSubject('AC_NOBODY'), 0);
+    await assert.rejects(keyed.eraseSubject(''), /give the subject/);
+    assert.equal(await keyed.sweep(Date.now() - 60_000), 0, 'nothing is older than a minute');
+    assert.equal(await keyed.sweep(Date.now() + 1), 1);
+    assert.deepEqual(readdirSync(folder).filter((f) => !f.startsWith('.')), [], 'no file of a claim is left');
+    rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -5,6 +5,7 @@ import { registerClientToken, generateClientSecret } from '../../src/provider/cl
 import * as endpoints from '../../src/provider/endpoints.js';
 import { ProviderError } from '../../src/provider/errors.js';
 import { callbackSignature } from '../../src/provider/signing.js';
+import { assertFields } from '../helpers/assert.js';
 import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // Every endpoint of the interface: the client's request is accepted by the sandbox and its
@@ -14,13 +15,13 @@ const called = new Set<string>();
 const PDF = Buffer.from('%PDF-1.4\n% a document\n');
 
 describe('every endpoint, client against sandbox', () => {
-  let t: TestSandbox;
+  let sandbox: TestSandbox;
   let hooks: Server;
   let hooksUrl: string;
   const received: Array<{ body: string; signature: string | undefined }> = [];
 
   before(async () => {
-    t = await startSandbox();
+    sandbox = await startSandbox();
     // Where callbacks go: a receiver that records what arrives.
     hooks = createServer((req, res) => {
       let body = '';
@@ -31,27 +32,27 @@ describe('every endpoint, client against sandbox', () => {
       });
     });
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', () => r()));
-    const a = hooks.address();
-    hooksUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/callbacks`;
+    const address = hooks.address();
+    hooksUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/callbacks`;
   });
   after(async () => {
-    await t?.stop();
+    await sandbox?.stop();
     hooks?.close();
   });
 
-  const call: typeof t.master.call = async (endpoint, opts) => {
+  const call: typeof sandbox.master.call = async (endpoint, opts) => {
     called.add(endpoint.name);
-    return t.master.call(endpoint, opts);
+    return sandbox.master.call(endpoint, opts);
   };
 
   it('wallets and transfers', async () => {
-    const w = await call(endpoints.createWallet, { body: { name: 'endpoints', callbackUrl: hooksUrl } });
-    assert.equal((await call(endpoints.readWallet, { params: { walletId: w.id } })).id, w.id);
-    const payout = await t.op<{ transfer: { id: string } }>('POST', `/sandbox/wallets/${w.id}/interest-payouts`, { currency: 'USD', amount: 5 });
-    const list = await call(endpoints.listWalletTransactions, { params: { walletId: w.id } });
+    const wallet = await call(endpoints.createWallet, { body: { name: 'endpoints', callbackUrl: hooksUrl } });
+    assert.equal((await call(endpoints.readWallet, { params: { walletId: wallet.id } })).id, wallet.id);
+    const payout = await sandbox.op<{ transfer: { id: string } }>('POST', `/sandbox/wallets/${wallet.id}/interest-payouts`, { currency: 'USD', amount: 5 });
+    const list = await call(endpoints.listWalletTransactions, { params: { walletId: wallet.id } });
     assert.equal(list.data.length, 1);
     const tf = await call(endpoints.readTransfer, { params: { transferId: payout.transfer.id } });
-    assert.deepEqual(tf.statusHistories.map((h) => [h.state, h.statusOrder]), [['INITIATED', 0], ['COMPLETED', 5100]]);
+    assertFields(tf.statusHistories, [{ state: 'INITIATED', statusOrder: 0 }, { state: 'COMPLETED', statusOrder: 5100 }]);
     // The callback arrived at the wallet's callbackUrl, signed with the account's secret (spec 6.4).
     assert.equal(received.length, 1);
     assert.equal(received[0]!.signature, callbackSignature(MASTER.secretKey, received[0]!.body));
@@ -74,30 +75,30 @@ describe('every endpoint, client against sandbox', () => {
     const gov = uploaded.profileFields.find((f) => f.fieldId === 'individualGovernmentId')!;
     assert.equal(gov.status, 'PENDING');
     assert.match((gov.value as string[])[0]!, /^DO_/);
-    const doc = t.state.documents[(gov.value as string[])[0]!]!;
-    assert.deepEqual([doc.size, doc.contentType, doc.documentType, doc.documentSubType], [PDF.length, 'application/pdf', 'GOVT_ID', 'FRONT']);
+    const doc = sandbox.state.documents[(gov.value as string[])[0]!]!;
+    assertFields(doc, { size: PDF.length, contentType: 'application/pdf', documentType: 'GOVT_ID', documentSubType: 'FRONT' });
   });
 
   it('users, limits and the onboarding link', async () => {
-    await t.op('POST', `/sandbox/accounts/${MASTER.accountId}/features`, { debitCardL2: true });
-    const u = await call(endpoints.createUser, { body: { fields: { country: 'US' }, blockchains: ['ALL'], immediate: true, scopes: ['DEBIT_CARD_L2'] } });
-    assert.equal(u.status, 'PENDING');
-    assert.deepEqual(Object.keys(u.depositAddresses ?? {}).sort(), ['BTC', 'ETH']);
-    assert.equal((await call(endpoints.readUser, { params: { userId: u.id }, masqueradeAs: `user:${u.id}` })).id, u.id);
-    const limits = await call(endpoints.calculateLimits, { body: { accountId: MASTER.accountId, userId: u.id } });
+    await sandbox.op('POST', `/sandbox/accounts/${MASTER.accountId}/features`, { debitCardL2: true });
+    const user = await call(endpoints.createUser, { body: { fields: { country: 'US' }, blockchains: ['ALL'], immediate: true, scopes: ['DEBIT_CARD_L2'] } });
+    assert.equal(user.status, 'PENDING');
+    assert.deepEqual(Object.keys(user.depositAddresses ?? {}).sort(), ['BTC', 'ETH']);
+    assert.equal((await call(endpoints.readUser, { params: { userId: user.id }, masqueradeAs: `user:${user.id}` })).id, user.id);
+    const limits = await call(endpoints.calculateLimits, { body: { accountId: MASTER.accountId, userId: user.id } });
     assert.equal(limits.weeklyRemaining, limits.weeklyTotal);
-    const link = await call(endpoints.readOnboardingLink, { params: { userId: u.id } });
-    assert.equal(link.accountId, u.id);
+    const link = await call(endpoints.readOnboardingLink, { params: { userId: user.id } });
+    assert.equal(link.accountId, user.id);
     assert.match(link.verificationLinkUrl, /\/sandbox\/idverify\//);
   });
 
   it('reservations and orders', async () => {
-    const r = await call(endpoints.reserveOrder, { body: { sourceAmount: 25, sourceCurrency: 'USD', destCurrency: 'USD', lockFields: ['sourceAmount'], redirectUrl: 'https://shop.example.test/done' } });
-    const url = new URL(r.url);
-    assert.equal(url.searchParams.get('reservation'), r.reservation);
+    const reserved = await call(endpoints.reserveOrder, { body: { sourceAmount: 25, sourceCurrency: 'USD', destCurrency: 'USD', lockFields: ['sourceAmount'], redirectUrl: 'https://shop.example.test/done' } });
+    const url = new URL(reserved.url);
+    assert.equal(url.searchParams.get('reservation'), reserved.reservation);
     assert.equal(url.searchParams.get('accountId'), MASTER.accountId);
-    assert.equal((await call(endpoints.readReservation, { params: { reservationId: r.reservation } })).status, 'OPEN');
-    const done = await t.op<{ order: { id: string } }>('POST', `/sandbox/reservations/${r.reservation}/complete`);
+    assert.equal((await call(endpoints.readReservation, { params: { reservationId: reserved.reservation } })).status, 'OPEN');
+    const done = await sandbox.op<{ order: { id: string } }>('POST', `/sandbox/reservations/${reserved.reservation}/complete`);
     const order = await call(endpoints.readOrder, { params: { orderId: done.order.id } });
     assert.equal(order.status, 'COMPLETE');
   });
@@ -110,7 +111,7 @@ describe('every endpoint, client against sandbox', () => {
     assert.equal((await call(endpoints.readPaymentMethod, { params: { paymentMethodId: pm.id } })).id, pm.id);
     const attached = await call(endpoints.attachBlockchains, { params: { paymentMethodId: pm.id }, body: { blockchain: 'ETH' } });
     assert.deepEqual(Object.keys(attached.blockchains ?? {}).sort(), ['BTC', 'ETH']);
-    await t.op('POST', `/sandbox/payment-methods/${pm.id}/request-ach-form`);
+    await sandbox.op('POST', `/sandbox/payment-methods/${pm.id}/request-ach-form`);
     const followed = await call(endpoints.submitFollowup, { params: { paymentMethodId: pm.id }, body: { bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0]), contentType: 'image/jpeg' } });
     assert.deepEqual(followed.waitingPrompts, []);
   });
@@ -119,7 +120,7 @@ describe('every endpoint, client against sandbox', () => {
     const secret = generateClientSecret();
     assert.match(secret, /^[A-Za-z0-9]{30}$/);
     called.add(endpoints.registerClientSecret.name);
-    const creds = await registerClientToken({ baseUrl: t.url, secret, now: () => t.clock.now });
+    const creds = await registerClientToken({ baseUrl: sandbox.url, secret, now: () => sandbox.clock.now });
     assert.match(creds.apiKey, /^AK-/);
     // Before an account exists, only account creation is open to the token.
     await assert.rejects(creds.bearer.call(endpoints.listPaymentMethods), (e: unknown) => e instanceof ProviderError && e.body.errorCode === 'accessDenied.noAccount');
@@ -127,10 +128,10 @@ describe('every endpoint, client against sandbox', () => {
     assert.equal((await creds.bearer.call(endpoints.readAccount, { params: { accountId: acc.id } })).id, acc.id);
     assert.equal((await creds.signed.call(endpoints.readAccount, { params: { accountId: acc.id } })).id, acc.id, 'the secret signs with the returned API key');
     // Spec 7.1: a second account creation with the bound token fails.
-    const before = Object.keys(t.state.accounts).length;
+    const before = Object.keys(sandbox.state.accounts).length;
     // What the contract and open-points document for it: a failure, 400 ValidationException, no field at fault.
     await assert.rejects(creds.bearer.call(endpoints.createAccount, { body: { country: 'DE' } }), (e: unknown) => e instanceof ProviderError && e.status === 400 && e.body.type === 'ValidationException' && !e.body.problematicField);
-    assert.equal(Object.keys(t.state.accounts).length, before);
+    assert.equal(Object.keys(sandbox.state.accounts).length, before);
     await creds.bearer.close();
     await creds.signed.close();
   });
