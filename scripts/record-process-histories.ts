@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
-import { request } from 'undici';
 import { CheckoutClient, CheckoutEndedError } from '../src/client/checkout.js';
 import { KycClient } from '../src/client/kyc.js';
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
@@ -11,6 +10,8 @@ import { providerFromConfig } from '../src/provider/from-config.js';
 import { findTemporalCli } from '../src/temporal/cli.js';
 import { clientFor } from '../src/temporal/connection.js';
 import type { TimingInput } from '../workflows/messages/common.js';
+import { accountWithProfile, type AccountShape, PNG_DOCUMENT } from './fixtures/account.js';
+import { operatorCalls } from './fixtures/operator.js';
 
 // With the stack running as in scripts/record-histories.ts (the fixture payload key):
 //   node --import tsx scripts/record-process-histories.ts [story or prefix…]
@@ -29,7 +30,6 @@ const claims = claimStoreFromConfig(config);
 const provider = providerFromConfig(config);
 const taskQueue = config.temporal.taskQueue;
 const suffix = process.env.HISTORY_SUFFIX ? `-${process.env.HISTORY_SUFFIX}` : '';
-const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
 const MASTER = config.provider.accountId;
 
 /** Short timings, so that every story ends within seconds. */
@@ -37,12 +37,7 @@ const quick: TimingInput = { pollInitialMs: 200, pollMaxMs: 1_000 };
 const kycClient = (timing: TimingInput = {}, maxAttemptsPerField?: number) => new KycClient(client, { taskQueue, claims, timing: { ...quick, ...timing }, maxAttemptsPerField });
 const checkoutClient = (timing: TimingInput = {}) => new CheckoutClient(client, { taskQueue, timing: { ...quick, ...timing } });
 
-async function operator(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<{ order?: { id: string } }> {
-  const res = await request(`${config.provider.baseUrl}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = (await res.body.json()) as { order?: { id: string } };
-  if (res.statusCode !== 200) throw new Error(`${method} ${path} answered ${res.statusCode}: ${JSON.stringify(json)}`);
-  return json;
-}
+const { op: operator } = operatorCalls(config.provider.baseUrl);
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let tries = 0; tries < 300; tries++) {
@@ -65,27 +60,8 @@ function expect(what: string, actual: unknown, wanted: unknown): void {
   if (actual !== wanted) throw new Error(`${what}: ${String(actual)}, not ${String(wanted)}`);
 }
 
-/** Values for the account's STRING fields; the two documents are uploaded. */
-const PROFILE_VALUES: Record<string, string> = {
-  individualLegalName: 'Ada Lovelace',
-  individualDateOfBirth: '1990-12-10',
-  individualSsn: '000-00-0000',
-  individualResidenceAddress: '1 Main St, Springfield',
-};
-const DOCUMENT_FIELDS = ['individualGovernmentId', 'individualProofOfAddress'] as const;
-
 /** An account whose fields were all submitted; the reviewer rejects some and approves the rest. */
-async function kycAccount(rejected: Record<string, string>): Promise<string> {
-  const profileFields = Object.entries(PROFILE_VALUES).map(([fieldId, value]) => ({ fieldId, value }));
-  const { id } = await provider.call(api.createAccount, { body: { country: 'US', profileFields } });
-  for (const fieldId of DOCUMENT_FIELDS) {
-    await provider.call(api.uploadDocument, { params: { accountId: id, fieldId }, body: { bytes: PNG, contentType: 'image/png' }, masqueradeAs: id });
-  }
-  for (const [fieldId, note] of Object.entries(rejected)) await operator('POST', `/sandbox/accounts/${id}/fields/${fieldId}/reject`, { note });
-  const submitted = [...Object.keys(PROFILE_VALUES), ...DOCUMENT_FIELDS];
-  for (const fieldId of submitted.filter((fieldId) => !(fieldId in rejected))) await operator('POST', `/sandbox/accounts/${id}/fields/${fieldId}/approve`);
-  return id;
-}
+const kycAccount = (rejected: AccountShape['reject']) => accountWithProfile({ provider, op: operator }, { reject: rejected });
 
 /** Runs `action` while the provider fails the next request to `route` with a 500 it calls not transient; answers its error. */
 async function refusedOnce(route: string, action: () => Promise<unknown>): Promise<unknown> {
@@ -143,7 +119,7 @@ const stories: Record<string, () => Promise<void>> = {
     await kyc.start(accountId);
     for (const note of ['identity.fourCorners', 'identity.expired']) {
       await awaitingInput(kyc, accountId, 'individualGovernmentId');
-      await kyc.submitDocument(accountId, 'individualGovernmentId', { bytes: PNG, contentType: 'image/png', documentType: 'PASSPORT', documentSubType: 'FRONT' });
+      await kyc.submitDocument(accountId, 'individualGovernmentId', { ...PNG_DOCUMENT, documentType: 'PASSPORT', documentSubType: 'FRONT' });
       await operator('POST', `/sandbox/accounts/${accountId}/fields/individualGovernmentId/reject`, { note });
     }
     expect('outcome', (await kyc.result(accountId)).outcome, 'ATTEMPTS_EXHAUSTED');
@@ -214,8 +190,8 @@ const stories: Record<string, () => Promise<void>> = {
     const checkout = checkoutClient({ pollInitialMs: 120_000, pollMaxMs: 120_000 });
     const page = await checkout.startAndGetPage(await purchase(orderRef));
     await until('the purchase to be awaited', () => checkout.state(orderRef), (state) => state.stage === 'WAITING_FOR_PURCHASE');
-    const { order } = await operator('POST', `/sandbox/reservations/${page.reservation}/fail`, { reason: 'The card was declined' });
-    expect('order status seen', (await checkout.purchaseRedirect(orderRef, { orderId: order!.id })).orderStatus, 'FAILED');
+    const { order } = await operator<{ order: { id: string } }>('POST', `/sandbox/reservations/${page.reservation}/fail`, { reason: 'The card was declined' });
+    expect('order status seen', (await checkout.purchaseRedirect(orderRef, { orderId: order.id })).orderStatus, 'FAILED');
     expect('outcome', (await checkout.result(orderRef)).outcome, 'FAILED');
     save('checkout-failed', `checkout:${orderRef}`);
   },

@@ -12,6 +12,7 @@ import { type ClaimStore, LocalClaimStore, type PutOptions, putValue } from '../
 import { ensureClaimRetentionSchedule } from '../../src/claims/schedule.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
 import * as api from '../../src/provider/endpoints.js';
+import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 // Personal data that leaves no trace: a claim is deleted once its process is done with it, a
@@ -52,22 +53,21 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       },
     });
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: failing, timing: stack.timing });
-    const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
-    await stack.op('POST', `/sandbox/accounts/${a.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
-    await kyc.start(a.id);
-    await eventually(async () => assert.ok((await kyc.state(a.id)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
+    const accountId = await accountWithProfile(stack, { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } });
+    await kyc.start(accountId);
+    await eventually(async () => assert.ok((await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
     const stored = new Set(claimFiles(stack.claimsDir));
     try {
-      const field = await kyc.submitValue(a.id, 'individualSsn', '078-05-1120');
+      const field = await kyc.submitValue(accountId, 'individualSsn', '078-05-1120');
       assert.equal(field.error, null, 'the submission was not taken for a refusal');
       assert.notEqual(field.status, 'OPEN');
       assert.equal(field.attempts, 1);
-      const account = await stack.provider.call(api.readAccount, { params: { accountId: a.id }, masqueradeAs: a.id });
+      const account = await stack.provider.call(api.readAccount, { params: { accountId }, masqueradeAs: accountId });
       assert.equal(account.profileFields.find((f) => f.fieldId === 'individualSsn')?.value, '078-05-1120', 'the provider got the value');
       assert.deepEqual(claimFiles(stack.claimsDir).filter((f) => !stored.has(f)), [], 'deleted once sent, not before');
     } finally {
       await Promise.all(restored);
-      await stack.client.workflow.getHandle(`kyc:${a.id}`).terminate('test done').catch(() => {});
+      await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test done').catch(() => {});
     }
   });
 
@@ -82,15 +82,14 @@ describe('claims: deleted after use, swept after retention, erased on request', 
 
   it('KYC deletes a value once the provider has taken it', async () => {
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
-    const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
-    await stack.op('POST', `/sandbox/accounts/${a.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
-    await kyc.start(a.id);
-    await eventually(async () => assert.ok((await kyc.state(a.id)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
+    const accountId = await accountWithProfile(stack, { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } });
+    await kyc.start(accountId);
+    await eventually(async () => assert.ok((await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
     const stored = new Set(claimFiles(stack.claimsDir));
-    await kyc.submitValue(a.id, 'individualSsn', '078-05-1120');
+    await kyc.submitValue(accountId, 'individualSsn', '078-05-1120');
     const left = claimFiles(stack.claimsDir).filter((f) => !stored.has(f));
     assert.deepEqual(left, [], 'the SSN was deleted from the claim store once submitted');
-    await stack.client.workflow.getHandle(`kyc:${a.id}`).terminate('test done').catch(() => {});
+    await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test done').catch(() => {});
   });
 
   it('a Schedule sweeps claims older than the retention; newer ones stay', async () => {

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Payload } from '@temporalio/common';
 import type { Worker } from '@temporalio/worker';
 import { Agent, MockAgent } from 'undici';
 import { KycClient } from '../../src/client/kyc.js';
 import { ProvisioningClient } from '../../src/client/provisioning.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
 import { ProviderClient } from '../../src/provider/client.js';
-import * as api from '../../src/provider/endpoints.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';
 import type { KycState } from '../../workflows/messages/kyc.js';
 import { createWorker } from '../../worker/create-worker.js';
+import { accountWithProfile } from '../../scripts/fixtures/account.js';
+import { decrypted, historyText } from '../helpers/history.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 // A failed process leaves no personal value in history: neither as stored (failure messages and
@@ -60,33 +60,32 @@ describe('failures keep personal data out of history', () => {
   /** A KYC process (on the echoing worker) whose account's SSN was rejected, awaiting a new one. */
   const kycAwaitingSsn = async () => {
     const kyc = new KycClient(stack.client, { taskQueue, claims: stack.claims, timing: stack.timing });
-    const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
-    await stack.op('POST', `/sandbox/accounts/${a.id}/fields/individualSsn/reject`, { note: 'ssn.invalid' });
-    await kyc.start(a.id);
+    const accountId = await accountWithProfile(stack, { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } });
+    await kyc.start(accountId);
     const awaitsSsn = (s: KycState) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting);
     // A message of its own: without one, node words a failed assert.ok by parsing this file's
     // compiled source (one long line under tsx), which blocked this process, and so the worker in
     // it, for over a minute.
-    await eventually(async () => assert.ok(awaitsSsn(await kyc.state(a.id)), 'the SSN is awaited'));
-    return { kyc, a };
+    await eventually(async () => assert.ok(awaitsSsn(await kyc.state(accountId)), 'the SSN is awaited'));
+    return { kyc, accountId };
   };
 
   // A run that FAILS: its failure (WorkflowExecutionFailed) carries the whole chain, from the
   // workflow down to the provider's refusal, each with message and stack trace.
   it('a KYC process that fails on a refused account read after a refused SSN: the SSN is in no part of its history', { timeout: 120_000 }, async () => {
-    const { kyc, a } = await kycAwaitingSsn();
-    await assert.rejects(kyc.submitValue(a.id, 'individualSsn', SSN), (e: Error) => /refused the submission/.test((e.cause as Error)?.message));
+    const { kyc, accountId } = await kycAwaitingSsn();
+    await assert.rejects(kyc.submitValue(accountId, 'individualSsn', SSN), (e: Error) => /refused the submission/.test((e.cause as Error)?.message));
     // The account is gone at the provider, whose refusal quotes the holder's SSN: the next read of
     // the profile fails for good (not retried), and with it the process.
     agent
       .get(stack.sandboxUrl)
-      .intercept({ path: (p) => p.startsWith(`/v3/accounts/${a.id}`), method: 'GET' })
-      .reply(404, { language: 'en', exceptionId: 'test_GONE1', type: 'NotFoundException', message: `no account ${a.id} for the holder with SSN ${SSN}`, transient: false, errorCode: 'notFound', problematicField: 'accountId', problematicValue: SSN })
+      .intercept({ path: (p) => p.startsWith(`/v3/accounts/${accountId}`), method: 'GET' })
+      .reply(404, { language: 'en', exceptionId: 'test_GONE1', type: 'NotFoundException', message: `no account ${accountId} for the holder with SSN ${SSN}`, transient: false, errorCode: 'notFound', problematicField: 'accountId', problematicValue: SSN })
       .persist();
-    const handle = stack.client.workflow.getHandle(`kyc:${a.id}`);
-    await assert.rejects(handle.result(), (e: Error) => {
-      assert.equal(e.name, 'WorkflowFailedError');
-      assert.ok(!`${e.message} ${(e.cause as Error)?.message} ${(e.cause as Error)?.cause}`.includes(SSN), 'nor in what the backend is told');
+    const handle = stack.client.workflow.getHandle(`kyc:${accountId}`);
+    await assert.rejects(handle.result(), (err: Error) => {
+      assert.equal(err.name, 'WorkflowFailedError');
+      assert.ok(!`${err.message} ${(err.cause as Error)?.message} ${(err.cause as Error)?.cause}`.includes(SSN), 'nor in what the backend is told');
       return true;
     });
 
@@ -107,8 +106,8 @@ describe('failures keep personal data out of history', () => {
     stack.sandbox.ctx.store.state.credentials.push({ apiKey: `AK-TAKEN-${Date.now()}`, secretKey: secret, accountId: null, kind: 'account' });
     const clientRef = `refused-${Date.now()}`;
     await provisioning.start({ clientRef, country: 'US', secret });
-    await assert.rejects(provisioning.result(clientRef), (e: Error) => {
-      assert.equal(e.name, 'WorkflowFailedError');
+    await assert.rejects(provisioning.result(clientRef), (err: Error) => {
+      assert.equal(err.name, 'WorkflowFailedError');
       return true;
     });
 
@@ -119,14 +118,14 @@ describe('failures keep personal data out of history', () => {
   });
 
   it('a KYC submission refused with a message quoting the SSN: the SSN is in history neither raw nor decrypted', { timeout: 120_000 }, async () => {
-    const { kyc, a } = await kycAwaitingSsn();
-    await assert.rejects(kyc.submitValue(a.id, 'individualSsn', SSN), (e: Error) => {
-      const text = `${e.message} ${(e.cause as Error)?.message}`;
+    const { kyc, accountId } = await kycAwaitingSsn();
+    await assert.rejects(kyc.submitValue(accountId, 'individualSsn', SSN), (err: Error) => {
+      const text = `${err.message} ${(err.cause as Error)?.message}`;
       assert.match(text, /refused the submission: ValidationException \(validation\.invalidValue\)/);
       assert.ok(!text.includes(SSN), 'nor in what the backend is told');
       return true;
     });
-    const handle = stack.client.workflow.getHandle(`kyc:${a.id}`);
+    const handle = stack.client.workflow.getHandle(`kyc:${accountId}`);
     await handle.terminate('test done');
 
     const history = await handle.fetchHistory();
@@ -146,12 +145,12 @@ describe('failures keep personal data out of history', () => {
     const failed = history.events!.find((e) => e.activityTaskFailedEventAttributes)!.activityTaskFailedEventAttributes!.failure!;
     assert.equal(failed.message, 'Encoded failure');
     const server = createCodecServer(codec, { allowedOrigins: [], allowedHosts: ['codec.test:4030'], token: 'failure-test-token-0123' });
-    const p = failed.encodedAttributes!;
+    const attributes = failed.encodedAttributes!;
     const res = await server.inject({
       method: 'POST',
       url: '/decode',
       headers: { host: 'codec.test:4030', authorization: 'Bearer failure-test-token-0123' },
-      payload: { payloads: [{ metadata: Object.fromEntries(Object.entries(p.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(p.data!).toString('base64') }] },
+      payload: { payloads: [{ metadata: Object.fromEntries(Object.entries(attributes.metadata!).map(([key, value]) => [key, Buffer.from(value!).toString('base64')])), data: Buffer.from(attributes.data!).toString('base64') }] },
     });
     assert.equal(res.statusCode, 200);
     const attrs = JSON.parse(Buffer.from((res.json() as { payloads: Array<{ data: string }> }).payloads[0]!.data, 'base64').toString()) as { message: string; stack_trace: string };
@@ -164,45 +163,12 @@ describe('failures keep personal data out of history', () => {
    */
   async function assertAbsent(history: object, values: string[]): Promise<string> {
     const raw = historyText(history);
-    for (const v of values) assert.ok(!raw.includes(v), `${v.slice(0, 3)}… not in the history as stored`);
+    for (const value of values) assert.ok(!raw.includes(value), `${value.slice(0, 3)}… not in the history as stored`);
     assert.match(raw, /Encoded failure/);
     assert.doesNotMatch(raw, /failed with 40|at async /, 'no failure message or stack trace in plain text');
     const decoded = historyText(await decrypted(structuredClone(history), new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'))));
-    for (const v of values) assert.ok(!decoded.includes(v), `${v.slice(0, 3)}… not in the history decrypted either`);
+    for (const value of values) assert.ok(!decoded.includes(value), `${value.slice(0, 3)}… not in the history decrypted either`);
     assert.match(decoded, /"stack_?[tT]race":"[^"]*at /, 'decrypted, failures keep their stack traces (the scan covers them)');
     return decoded;
   }
 });
-
-/** The history with every encrypted payload replaced by what it holds. */
-async function decrypted<T>(history: T, codec: EncryptionCodec): Promise<T> {
-  const found: Payload[] = [];
-  const find = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(find);
-    if (!v || typeof v !== 'object' || v instanceof Uint8Array) return;
-    const p = v as Payload;
-    if (p.metadata?.encoding instanceof Uint8Array && Buffer.from(p.metadata.encoding).toString() === 'binary/encrypted') found.push(p);
-    else Object.values(v).forEach(find);
-  };
-  find(history);
-  for (const p of found) Object.assign(p, (await codec.decode([p]))[0]);
-  return history;
-}
-
-/** The history as text, with every payload's bytes decoded (JSON in UTF-8, parsed in place). */
-function historyText(history: unknown): string {
-  const walk = (v: unknown): unknown => {
-    if (v instanceof Uint8Array) {
-      const text = Buffer.from(v).toString('utf8');
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        return text;
-      }
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return JSON.stringify(walk(history));
-}

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { createWalletActivities } from '../../activities/wallets.js';
 import { KycClient } from '../../src/client/kyc.js';
-import * as api from '../../src/provider/endpoints.js';
 import type { KycState } from '../../workflows/messages/kyc.js';
+import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 // Idempotency keys that survive odd input and time: a digest of the workflow id and the step
@@ -47,8 +47,8 @@ describe('idempotency keys that survive odd input and time', () => {
 
   it('a KYC round after the previous round has passed retention uses keys the provider has not seen', { timeout: 240_000 }, async () => {
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
-    const a = await stack.provider.call(api.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualSsn', value: '000-00-0000' }] } });
-    const accountId = a.id;
+    // The SSN submitted and under review: each round starts with the reviewer sending it back.
+    const accountId = await accountWithProfile(stack, { submit: ['individualSsn'], pending: ['individualSsn'] });
     const ssnField = () => stack.sandbox.ctx.store.state.accounts[accountId]!.account.profileFields.find((f) => f.fieldId === 'individualSsn')!;
     const awaitsSsn = (s: KycState) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting);
     const round = async (value: string) => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import type { Payload } from '@temporalio/common';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { after, before, describe, it } from 'node:test';
 import type { TimingInput } from '../../workflows/messages/common.js';
@@ -7,14 +6,15 @@ import { refreshSignal } from '../../workflows/messages/common.js';
 import type { KycState } from '../../workflows/messages/kyc.js';
 import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
 import { KycClient } from '../../src/client/kyc.js';
-import * as api from '../../src/provider/endpoints.js';
 import type { ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
 import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
+import { accountWithProfile } from '../../scripts/fixtures/account.js';
+import { assertFields } from '../helpers/assert.js';
+import { decrypted, historyText } from '../helpers/history.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 const PDF = Buffer.from('%PDF-1.4 statement');
-const REQUIRED = ['individualLegalName', 'individualDateOfBirth', 'individualSsn', 'individualResidenceAddress', 'individualGovernmentId', 'individualProofOfAddress'];
 
 describe('KYC resubmission (spec 3.2)', () => {
   let stack: Stack;
@@ -35,45 +35,20 @@ describe('KYC resubmission (spec 3.2)', () => {
   const searchAttribute = async (workflowId: string, name: string) =>
     (await stack.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes.getAll().find((p) => p.key.name === name)?.value;
 
-  /**
-   * An account whose data and documents were all submitted; then the reviewer rejects some
-   * fields with a note, and approves every other field except those kept pending.
-   */
-  async function account(opts: { reject?: Partial<Record<string, ReviewerNoteKey>>; pending?: string[] } = {}): Promise<string> {
-    const a = await stack.provider.call(api.createAccount, {
-      body: {
-        country: 'US',
-        profileFields: [
-          { fieldId: 'individualLegalName', value: 'Ada Lovelace' },
-          { fieldId: 'individualDateOfBirth', value: '1990-12-10' },
-          { fieldId: 'individualSsn', value: '000-00-0000' },
-          { fieldId: 'individualResidenceAddress', value: '1 Main St, Springfield' },
-        ],
-      },
-    });
-    for (const fieldId of ['individualGovernmentId', 'individualProofOfAddress'] as const) {
-      await stack.provider.call(api.uploadDocument, { params: { accountId: a.id, fieldId }, body: { bytes: JPEG, contentType: 'image/jpeg' }, masqueradeAs: a.id });
-    }
-    const rejected = opts.reject ?? {};
-    for (const [fieldId, note] of Object.entries(rejected)) await reject(a.id, fieldId, note!);
-    for (const fieldId of REQUIRED) if (!(fieldId in rejected) && !opts.pending?.includes(fieldId)) await approve(a.id, fieldId);
-    return a.id;
-  }
-
   it('asks for what the reviewer rejected, with reasons, sends it, and ends APPROVED', async () => {
-    const accountId = await account({ reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' } });
+    const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' } });
     const id = await kyc.start(accountId);
     assert.equal(id, `kyc:${accountId}`);
     assert.equal(await kyc.start(accountId), id, 'a second start attaches');
 
     const waiting = await eventually(async () => {
-      const s = await kyc.state(accountId);
-      assert.deepEqual(awaiting(s), ['individualGovernmentId', 'individualSsn']);
-      return s;
+      const state = await kyc.state(accountId);
+      assert.deepEqual(awaiting(state), ['individualGovernmentId', 'individualSsn']);
+      return state;
     });
     assert.equal(waiting.stage, 'WAITING_FOR_END_USER');
     const ssn = waiting.fields.find((f) => f.fieldId === 'individualSsn')!;
-    assert.deepEqual([ssn.fieldType, ssn.status, ssn.note, ssn.reason?.code, ssn.reason?.provide, ssn.attempts], ['STRING', 'OPEN', 'A valid social security number is required', 'ssn.invalid', 'value', 0]);
+    assertFields(ssn, { fieldType: 'STRING', status: 'OPEN', note: 'A valid social security number is required', reason: { code: 'ssn.invalid', provide: 'value' }, attempts: 0 });
     const governmentId = waiting.fields.find((f) => f.fieldId === 'individualGovernmentId')!;
     assert.deepEqual(governmentId.reason, { code: 'identity.blurry', message: 'Take a new photo in good light; the text must be sharp', provide: 'document' });
     assert.ok(waiting.fields.filter((f) => !f.awaiting).every((f) => f.status === 'APPROVED'));
@@ -84,10 +59,10 @@ describe('KYC resubmission (spec 3.2)', () => {
     });
 
     const sentSsn = await kyc.submitValue(accountId, 'individualSsn', '123-45-6789');
-    assert.deepEqual([sentSsn.status, sentSsn.attempts, sentSsn.awaiting], ['PENDING', 1, false]);
-    assert.deepEqual([sandboxField(accountId, 'individualSsn').status, sandboxField(accountId, 'individualSsn').value], ['PENDING', '123-45-6789'], 'the provider got the value from the claim store');
+    assertFields(sentSsn, { status: 'PENDING', attempts: 1, awaiting: false });
+    assertFields(sandboxField(accountId, 'individualSsn'), { status: 'PENDING', value: '123-45-6789' }, 'the provider got the value from the claim store');
     const sentId = await kyc.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/jpeg', documentType: 'PASSPORT', documentSubType: 'FRONT' });
-    assert.deepEqual([sentId.status, sentId.attempts], ['PENDING', 1]);
+    assertFields(sentId, { status: 'PENDING', attempts: 1 });
     assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 2, 'the initial upload and the new one');
     await eventually(async () => assert.equal(await searchAttribute(id, 'WaitingOnEndUser'), false));
     assert.equal((await kyc.state(accountId)).stage, 'UNDER_REVIEW');
@@ -107,7 +82,7 @@ describe('KYC resubmission (spec 3.2)', () => {
   });
 
   it('asks again when a resubmission is rejected, counts attempts, and gives up after the last one', async () => {
-    const accountId = await account({ reject: { individualGovernmentId: 'identity.blurry' } });
+    const accountId = await accountWithProfile(stack, { reject: { individualGovernmentId: 'identity.blurry' } });
     const twice = client({ maxAttemptsPerField: 2 });
     await twice.start(accountId);
     await eventually(async () => assert.deepEqual(awaiting(await twice.state(accountId)), ['individualGovernmentId']));
@@ -115,20 +90,20 @@ describe('KYC resubmission (spec 3.2)', () => {
 
     await reject(accountId, 'individualGovernmentId', 'identity.fourCorners');
     const again = await eventually(async () => {
-      const f = (await twice.state(accountId)).fields.find((x) => x.fieldId === 'individualGovernmentId')!;
-      assert.equal(f.awaiting, true);
-      return f;
+      const field = (await twice.state(accountId)).fields.find((f) => f.fieldId === 'individualGovernmentId')!;
+      assert.equal(field.awaiting, true);
+      return field;
     });
-    assert.deepEqual([again.status, again.note, again.reason?.code, again.attempts], ['OPEN', 'All four corners must be shown', 'identity.fourCorners', 1]);
+    assertFields(again, { status: 'OPEN', note: 'All four corners must be shown', reason: { code: 'identity.fourCorners' }, attempts: 1 });
     const second = await twice.submitDocument(accountId, 'individualGovernmentId', { bytes: PDF, contentType: 'application/pdf' });
-    assert.deepEqual([second.status, second.attempts], ['PENDING', 2]);
+    assertFields(second, { status: 'PENDING', attempts: 2 });
     assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 3);
 
     await reject(accountId, 'individualGovernmentId', 'identity.expired');
     const result = await twice.result(accountId);
     assert.equal(result.outcome, 'ATTEMPTS_EXHAUSTED');
     const spent = result.fields.find((f) => f.fieldId === 'individualGovernmentId')!;
-    assert.deepEqual([spent.exhausted, spent.attempts, spent.reason?.code], [true, 2, 'identity.expired']);
+    assertFields(spent, { exhausted: true, attempts: 2, reason: { code: 'identity.expired' } });
 
     // A new round (support's decision) has idempotency keys of its own (they carry its run
     // chain's id): a key of the earlier round would replay the earlier answer, and the provider
@@ -136,14 +111,14 @@ describe('KYC resubmission (spec 3.2)', () => {
     await kyc.start(accountId);
     await eventually(async () => assert.deepEqual(awaiting(await kyc.state(accountId)), ['individualGovernmentId']));
     const third = await kyc.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/jpeg' });
-    assert.deepEqual([third.status, third.attempts], ['PENDING', 1]);
+    assertFields(third, { status: 'PENDING', attempts: 1 });
     assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 4, 'the provider got the new round\'s file');
     assert.equal((await kyc.state(accountId)).submissions.individualGovernmentId, 1, 'the round counts its own submissions');
     await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test done');
   });
 
   it('reminds the end user after a quiet time, and ends EXPIRED at the deadline', async () => {
-    const accountId = await account({ reject: { individualSsn: 'ssn.invalid' } });
+    const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid' } });
     const short = client({ timing: { reminderAfterMs: 300, deadlineMs: 2_500 } });
     await short.start(accountId);
     const result = await short.result(accountId);
@@ -159,7 +134,7 @@ describe('KYC resubmission (spec 3.2)', () => {
   });
 
   it('notices an approval at once when signalled to refresh (the provider sends no KYC callbacks)', async () => {
-    const accountId = await account({ pending: ['individualSsn'] });
+    const accountId = await accountWithProfile(stack, { pending: ['individualSsn'] });
     const slow = client({ timing: { pollInitialMs: 60_000, pollMaxMs: 60_000 } });
     await slow.start(accountId);
     await eventually(async () => assert.equal((await slow.state(accountId)).stage, 'UNDER_REVIEW'));
@@ -174,13 +149,13 @@ describe('KYC resubmission (spec 3.2)', () => {
   });
 
   it('refuses bad input to start and to every update, and changes nothing', async () => {
-    const accountId = await account({ reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' }, pending: ['individualLegalName'] });
+    const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' }, pending: ['individualLegalName'] });
     // No reminders during this test: state must stay as it was.
     const once = client({ timing: { reminderAfterMs: 600_000 }, maxAttemptsPerField: 1 });
-    const refused = (field: string, pattern?: RegExp) => (e: unknown) => {
-      assert.ok(e instanceof InputRejectedError, String(e));
-      assert.equal(e.field, field, e.message);
-      if (pattern) assert.match(e.message, pattern);
+    const refused = (field: string, pattern?: RegExp) => (err: unknown) => {
+      assert.ok(err instanceof InputRejectedError, String(err));
+      assert.equal(err.field, field, err.message);
+      if (pattern) assert.match(err.message, pattern);
       return true;
     };
 
@@ -190,9 +165,9 @@ describe('KYC resubmission (spec 3.2)', () => {
 
     await once.start(accountId);
     const before = await eventually(async () => {
-      const s = await once.state(accountId);
-      assert.deepEqual(awaiting(s), ['individualGovernmentId', 'individualSsn']);
-      return s;
+      const state = await once.state(accountId);
+      assert.deepEqual(awaiting(state), ['individualGovernmentId', 'individualSsn']);
+      return state;
     });
     const provider = structuredClone(sandboxAccount(accountId));
 
@@ -227,7 +202,7 @@ describe('KYC resubmission (spec 3.2)', () => {
   });
 
   it('keeps the SSN out of workflow history: only a claim reference travels', async () => {
-    const accountId = await account({ reject: { individualSsn: 'ssn.invalid' } });
+    const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid' } });
     await kyc.start(accountId);
     await eventually(async () => assert.deepEqual(awaiting(await kyc.state(accountId)), ['individualSsn']));
     const secret = '078-05-1120';
@@ -246,36 +221,3 @@ describe('KYC resubmission (spec 3.2)', () => {
     assert.ok(!text.includes(secret.replace(/-/g, '')), 'nor its digits');
   });
 });
-
-/** The history with every encrypted payload replaced by what it holds. */
-async function decrypted<T>(history: T, codec: EncryptionCodec): Promise<T> {
-  const found: Payload[] = [];
-  const find = (v: unknown): void => {
-    if (Array.isArray(v)) return v.forEach(find);
-    if (!v || typeof v !== 'object' || v instanceof Uint8Array) return;
-    const p = v as Payload;
-    if (p.metadata?.encoding instanceof Uint8Array && Buffer.from(p.metadata.encoding).toString() === 'binary/encrypted') found.push(p);
-    else Object.values(v).forEach(find);
-  };
-  find(history);
-  for (const p of found) Object.assign(p, (await codec.decode([p]))[0]);
-  return history;
-}
-
-/** The history as text, with every payload's bytes decoded (JSON in UTF-8, parsed in place). */
-function historyText(history: unknown): string {
-  const walk = (v: unknown): unknown => {
-    if (v instanceof Uint8Array) {
-      const text = Buffer.from(v).toString('utf8');
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        return text;
-      }
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return JSON.stringify(walk(history));
-}
