@@ -10,6 +10,7 @@ import { findTemporalCli } from '../src/temporal/cli.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { providerCredentials } from '../src/required-settings.js';
 import { walletWorkflowId } from '../workflows/messages/wallet.js';
+import { walletSrn } from '../src/provider/srn.js';
 
 // With the stack running as in scripts/record-histories.ts: records a wallet run that starts from a
 // ledger carried across continue-as-new in the shape of the time (evicted ids and totals), takes a
@@ -41,7 +42,7 @@ const carried = {
 };
 const workflowId = walletWorkflowId(walletId);
 await client.workflow.start('walletWorkflow', { workflowId, taskQueue: config.temporal.taskQueue, args: [{ walletId, pollIntervalMs: 2_000, carried, inbox: [] }] });
-const callback = (id: string, status: string) => JSON.stringify({ id, createdAt: 1_700_000_300_000, source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 2, status, metadata: {}, tags: [] });
+const callback = (id: string, status: string) => JSON.stringify({ id, createdAt: 1_700_000_300_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 2, status, metadata: {}, tags: [] });
 for (const body of [callback('TR_CARRIEDPEND1', 'CONFIRMED'), callback('TR_CARRIEDOLD1', 'CONFIRMED'), callback('TR_CARRIEDOLD1', 'CONFIRMED')]) {
   const res = await request(`${config.ingress.publicUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(providerCredentials(config).secretKey, Buffer.from(body)) }, body });
   console.log(`callback: ${res.statusCode}`);

@@ -12,6 +12,7 @@ import { type RunningProcess, startProcess, stopProcess } from '../../scripts/li
 import { startTemporalCluster, type TemporalCluster } from '../../scripts/lib/temporal-cluster.js';
 import { clientTlsEnv, makeCertificates } from '../../scripts/lib/tls.js';
 import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // A second Temporal server, on its own ports and databases (the same PostgreSQL), started from
 // the same deploy/temporal/production.yaml with mTLS on its frontend and client authentication
@@ -55,7 +56,7 @@ describe('Temporal with mTLS', () => {
       const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
       const { walletId } = await wallets.open({ name: `mtls-${randomUUID().slice(0, 8)}` });
       assert.match(walletId, /^WA/);
-      await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+      await client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
     } finally {
       await client.connection.close();
     }

@@ -14,6 +14,8 @@ import { cacheRoot } from '../../scripts/lib/go-tools.js';
 import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
 import { eventually } from '../helpers/stack.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
+import { walletSrn } from '../../src/provider/srn.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // What the Dockerfile does, done without Docker: dist/ and the workflow bundle built, the
 // production dependencies alone installed into an empty folder with the package files, and the
@@ -46,12 +48,12 @@ describe('the production build, as the image runs it', () => {
     node = imageNode(NODE_IMAGE);
     execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
     app = mkdtempSync(join(tmpdir(), 'payflows-image-'));
-    for (const f of ['package.json', 'package-lock.json']) cpSync(f, join(app, f));
+    for (const file of ['package.json', 'package-lock.json']) cpSync(file, join(app, file));
     cpSync('dist', join(app, 'dist'), { recursive: true });
     execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, stdio: 'ignore' });
   });
   after(async () => {
-    for (const p of running) await stopProcess(p, 'SIGKILL');
+    for (const spawned of running) await stopProcess(spawned, 'SIGKILL');
     await client?.connection.close();
   });
 
@@ -74,18 +76,18 @@ describe('the production build, as the image runs it', () => {
 
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
     const { walletId } = await wallets.open({ name: `image-${randomUUID().slice(0, 8)}` });
-    const tx = { id: `TR_IMG${randomUUID().slice(0, 8).toUpperCase()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.25, status: 'CONFIRMED', metadata: {}, tags: [] };
+    const tx = { id: `TR_IMG${randomUUID().slice(0, 8).toUpperCase()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.25, status: 'CONFIRMED', metadata: {}, tags: [] };
     const body = JSON.stringify(tx);
     const res = await request(`http://127.0.0.1:${ingressPort}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) }, body });
     await res.body.dump();
     assert.equal(res.statusCode, 200);
     await eventually(async () => assert.deepEqual((await wallets.state(walletId)).balances.BTC, { confirmed: 0.25, pending: 0 }), 30_000, 300);
-    await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+    await client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
 
-    for (const p of [ingress, worker]) {
-      const exit = new Promise<number | null>((r) => p.child.once('exit', (code) => r(code)));
-      p.child.kill('SIGTERM');
-      assert.equal(await exit, 0, `${p.spec.name} drains and exits 0 on SIGTERM`);
+    for (const service of [ingress, worker]) {
+      const exit = new Promise<number | null>((r) => service.child.once('exit', (code) => r(code)));
+      service.child.kill('SIGTERM');
+      assert.equal(await exit, 0, `${service.spec.name} drains and exits 0 on SIGTERM`);
     }
   });
 });

@@ -9,6 +9,7 @@ import { startProcess, stopProcess } from '../../scripts/lib/product-processes.j
 import { queryByInstance } from '../../scripts/lib/prometheus.js';
 import { eventually } from '../helpers/stack.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // The production topology at work: wallets fed through both ingress replicas while one of the two
 // workers is SIGKILLed and started again; every deposit counted once. Then Prometheus has seen
@@ -60,14 +61,14 @@ describe('scale-out on the PostgreSQL cluster', () => {
           process.kill(workerPid, 'SIGKILL');
         }
         await Promise.all(
-          opened.map(async ({ walletId }, i) => {
-            const amount = Number(((i + 1) * 0.01 + round * 0.001).toFixed(3));
+          opened.map(async ({ walletId }, index) => {
+            const amount = Number(((index + 1) * 0.01 + round * 0.001).toFixed(3));
             // The sandbox sends the callback to the ingress the wallet was opened with…
             const { transaction } = await op<{ transaction: { id: string } }>(`/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount, confirmed: true });
             expected.set(walletId, Number(((expected.get(walletId) ?? 0) + amount).toFixed(8)));
             // …and the same callback also arrives at the other replica, as a resend would.
             const tx = { ...transaction };
-            assert.equal(await callback(cluster.ingressUrls[(i + round) % 2]!, tx), 200);
+            assert.equal(await callback(cluster.ingressUrls[(index + round) % 2]!, tx), 200);
           }),
         );
         if (round === DEPOSITS / 2) restarted = await startProcess({ ...workerSpec, log: `${workerSpec.log}.restarted` });
@@ -79,7 +80,7 @@ describe('scale-out on the PostgreSQL cluster', () => {
         }, 60_000, 500);
       }
     } finally {
-      for (const { walletId } of opened) await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done').catch(() => {});
+      for (const { walletId } of opened) await client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done').catch(() => {});
     }
   });
 
@@ -87,11 +88,11 @@ describe('scale-out on the PostgreSQL cluster', () => {
     const targets = [...cluster.workerMetrics, ...cluster.ingressUrls.map((u) => u.replace('http://', '')), cluster.temporal.metrics];
     await eventually(async () => {
       const up = await queryByInstance(cluster.prometheusUrl, 'up');
-      for (const t of targets) assert.ok(up.has(t), `${t} is a scrape target`);
+      for (const target of targets) assert.ok(up.has(target), `${target} is a scrape target`);
       // worker-1 was killed and started again on the same port: up again.
-      for (const t of targets) assert.equal(up.get(t), 1, `${t} is up`);
+      for (const target of targets) assert.equal(up.get(target), 1, `${target} is up`);
       const callbacks = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_callbacks_total{outcome="accepted"})');
-      for (const u of cluster.ingressUrls) assert.ok((callbacks.get(u.replace('http://', '')) ?? 0) > 0, `${u} counted callbacks`);
+      for (const ingressUrl of cluster.ingressUrls) assert.ok((callbacks.get(ingressUrl.replace('http://', '')) ?? 0) > 0, `${ingressUrl} counted callbacks`);
       const calls = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_provider_calls_total)');
       assert.ok([...calls.values()].some((v) => v > 0), 'the workers counted provider calls');
     }, 60_000, 1_000);

@@ -7,8 +7,9 @@ import { findTemporalCli } from '../../src/temporal/cli.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';
 import { freePort } from '../../src/temporal/ports.js';
-import { walletQuery } from '../../workflows/messages/wallet.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { eventually, startStack, type Stack, temporalAddress } from '../helpers/stack.js';
+import { walletSrn } from '../../src/provider/srn.js';
 
 // The codec server as an operator's Temporal CLI uses it: start and signal with input encrypted
 // through it, query (no arguments: the CLI sends `{}`) and show with payloads decrypted.
@@ -38,9 +39,9 @@ describe('the codec server with the Temporal CLI', () => {
 
   it('starts, signals, queries and shows a wallet through the codec server', async () => {
     const walletId = 'WA_CLICODEC';
-    const workflowId = `wallet:${walletId}`;
+    const workflowId = walletWorkflowId(walletId);
     await run(cli, ['workflow', 'start', ...codec, '--type', 'walletWorkflow', '--task-queue', stack.taskQueue, '--workflow-id', workflowId, '--input', JSON.stringify({ walletId, pollIntervalMs: 3_600_000 })]);
-    const tx = { id: 'TR_CLICODEC1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.7, status: 'CONFIRMED', metadata: {}, tags: [] };
+    const tx = { id: 'TR_CLICODEC1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.7, status: 'CONFIRMED', metadata: {}, tags: [] };
     await run(cli, ['workflow', 'signal', ...codec, '--workflow-id', workflowId, '--name', 'transaction', '--input', JSON.stringify(tx)]);
 
     // The worker decoded what the CLI encrypted: the ledger counted the deposit.

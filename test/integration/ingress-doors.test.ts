@@ -8,12 +8,14 @@ import { loadConfig } from '../../src/config.js';
 import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { walletSrn } from '../../src/provider/srn.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // The public ingress's small doors: a rotation of the provider's secret loses no callback, a
 // slow sender cannot keep a connection open, and connections past the limit are refused.
 
 const callback = (walletId: string) =>
-  JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [] });
+  JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [] });
 
 async function listen(app: FastifyInstance): Promise<{ url: string; port: number }> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,7 +45,7 @@ describe('ingress: callback secrets during a rotation', () => {
       await assert.rejects(stack.client.workflow.getHandle('wallet:WA_ROTOTHER').describe(), WorkflowNotFoundError);
     } finally {
       await app.close();
-      for (const id of ['WA_ROTNEW', 'WA_ROTOLD']) await stack.client.workflow.getHandle(`wallet:${id}`).terminate('test done').catch(() => {});
+      for (const id of ['WA_ROTNEW', 'WA_ROTOLD']) await stack.client.workflow.getHandle(walletWorkflowId(id)).terminate('test done').catch(() => {});
     }
   });
 
@@ -89,9 +91,9 @@ describe('ingress: a slow sender', () => {
     const app = createIngress({ client: stack.client, taskQueue: stack.taskQueue, secretKey: stack.secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 3_600_000, maxConnections: 2 });
     const { port } = await listen(app);
     const open = () => new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
-    const until = async (n: number) => {
-      for (const started = Date.now(); (await open()) !== n; await new Promise((r) => setTimeout(r, 20))) {
-        if (Date.now() - started > 3_000) assert.fail(`the ingress holds ${await open()} connections, not ${n}`);
+    const until = async (count: number) => {
+      for (const started = Date.now(); (await open()) !== count; await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() - started > 3_000) assert.fail(`the ingress holds ${await open()} connections, not ${count}`);
       }
     };
     // A connection that asks for /metrics (served without Temporal): what it was answered, once closed.
@@ -119,9 +121,9 @@ describe('ingress: a slow sender', () => {
   });
 
   it('has its limits from the environment, with a clear error for a bad value', () => {
-    const c = loadConfig({ INGRESS_REQUEST_TIMEOUT: '3s', INGRESS_MAX_CONNECTIONS: '50' });
-    assert.equal(c.ingress.requestTimeoutMs, 3_000);
-    assert.equal(c.ingress.maxConnections, 50);
+    const config = loadConfig({ INGRESS_REQUEST_TIMEOUT: '3s', INGRESS_MAX_CONNECTIONS: '50' });
+    assert.equal(config.ingress.requestTimeoutMs, 3_000);
+    assert.equal(config.ingress.maxConnections, 50);
     assert.throws(() => loadConfig({ INGRESS_REQUEST_TIMEOUT: 'soon' }), /INGRESS_REQUEST_TIMEOUT/);
     assert.throws(() => loadConfig({ INGRESS_MAX_CONNECTIONS: '0' }), /INGRESS_MAX_CONNECTIONS/);
   });

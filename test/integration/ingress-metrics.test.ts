@@ -5,12 +5,13 @@ import { request } from 'undici';
 import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { walletSrn } from '../../src/provider/srn.js';
 
 // GET /metrics on the ingress: each callback counted by what became of it, and the time to a
 // durable signal, in Prometheus's text format.
 
 const callback = (walletId: string, over: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [], ...over });
+  JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [], ...over });
 
 async function post(baseUrl: string, body: string, signature: string) {
   const res = await request(`${baseUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': signature }, body });
@@ -24,8 +25,8 @@ async function scrape(baseUrl: string): Promise<Map<string, number>> {
   assert.match(String(res.headers['content-type']), /^text\/plain/);
   const series = new Map<string, number>();
   for (const line of (await res.body.text()).split('\n')) {
-    const m = /^(payflows_[^\s]+)\s+([\d.e+-]+)$/.exec(line);
-    if (m) series.set(m[1]!, Number(m[2]));
+    const match = /^(payflows_[^\s]+)\s+([\d.e+-]+)$/.exec(line);
+    if (match) series.set(match[1]!, Number(match[2]));
   }
   return series;
 }

@@ -6,9 +6,10 @@ import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { walletSrn } from '../../src/provider/srn.js';
 
 const callback = (walletId: string, over: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'TR_INGRESS1', createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [], ...over });
+  JSON.stringify({ id: 'TR_INGRESS1', createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [], ...over });
 
 async function post(baseUrl: string, body: string | Buffer, signature: string | undefined) {
   const res = await request(`${baseUrl}/callbacks`, {
@@ -31,23 +32,23 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
   }
 
   it('401 for a missing signature', async () => {
-    const r = await post(stack.ingressUrl, callback('WA_UNSIGNED'), undefined);
-    assert.equal(r.status, 401);
-    assert.match(r.json.detail ?? '', /HMAC-SHA256/);
+    const answer = await post(stack.ingressUrl, callback('WA_UNSIGNED'), undefined);
+    assert.equal(answer.status, 401);
+    assert.match(answer.json.detail ?? '', /HMAC-SHA256/);
     await assertNoWorkflow('WA_UNSIGNED');
   });
 
   it('401 for a body tampered with after signing', async () => {
     const signed = callback('WA_TAMPERED');
-    const r = await post(stack.ingressUrl, signed.replace('0.1', '100'), callbackSignature(stack.secretKey, signed));
-    assert.equal(r.status, 401);
+    const answer = await post(stack.ingressUrl, signed.replace('0.1', '100'), callbackSignature(stack.secretKey, signed));
+    assert.equal(answer.status, 401);
     await assertNoWorkflow('WA_TAMPERED');
   });
 
   it('401 for a signature made with another key', async () => {
     const body = callback('WA_OTHERKEY');
-    const r = await post(stack.ingressUrl, body, callbackSignature('SK-SOMEONE-ELSE', body));
-    assert.equal(r.status, 401);
+    const answer = await post(stack.ingressUrl, body, callbackSignature('SK-SOMEONE-ELSE', body));
+    assert.equal(answer.status, 401);
     await assertNoWorkflow('WA_OTHERKEY');
   });
 
@@ -61,30 +62,31 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
       ['WA_LOWER', callback('WA_LOWER', { currency: 'btc' }), /currency/],
     ];
     for (const [walletId, body, detail] of cases) {
-      const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
-      assert.equal(r.status, 400, walletId);
-      assert.match(r.json.detail ?? '', detail, walletId);
+      const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
+      assert.equal(answer.status, 400, walletId);
+      assert.match(answer.json.detail ?? '', detail, walletId);
       await assertNoWorkflow(walletId);
     }
   });
 
   it('413 for an oversized body', async () => {
     const body = callback('WA_TOOBIG', { message: 'x'.repeat(32 * 1024) });
-    const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
-    assert.equal(r.status, 413);
+    const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
+    assert.equal(answer.status, 413);
     await assertNoWorkflow('WA_TOOBIG');
   });
 
   it('200 only once the signal is accepted: a callback for a wallet not followed yet starts its workflow', async () => {
     const body = callback('WA_STARTEDBYCB');
-    const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
-    assert.equal(r.status, 200);
-    assert.deepEqual(r.json.workflowIds, ['wallet:WA_STARTEDBYCB']);
-    const s = await eventually(() => stack.client.workflow.getHandle('wallet:WA_STARTEDBYCB').query(walletQuery).then((s) => {
-      assert.equal(s.stats.callbacks, 1);
-      return s;
-    }));
-    assert.deepEqual(s.balances.BTC, { confirmed: 0.1, pending: 0 });
+    const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json.workflowIds, ['wallet:WA_STARTEDBYCB']);
+    const state = await eventually(async () => {
+      const queried = await stack.client.workflow.getHandle('wallet:WA_STARTEDBYCB').query(walletQuery);
+      assert.equal(queried.stats.callbacks, 1);
+      return queried;
+    });
+    assert.deepEqual(state.balances.BTC, { confirmed: 0.1, pending: 0 });
     await stack.client.workflow.getHandle('wallet:WA_STARTEDBYCB').terminate('test done');
   });
 
@@ -107,9 +109,9 @@ describe('ingress: Temporal unreachable', () => {
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     try {
       const body = callback('WA_DOWN');
-      const r = await post(url, body, callbackSignature(secret, body));
-      assert.equal(r.status, 503);
-      assert.match(r.json.detail ?? '', /send it again/);
+      const answer = await post(url, body, callbackSignature(secret, body));
+      assert.equal(answer.status, 503);
+      assert.match(answer.json.detail ?? '', /send it again/);
       const health = await request(`${url}/health`);
       assert.equal(health.statusCode, 503);
       await health.body.dump();
@@ -128,23 +130,23 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
   after(async () => stack?.stop());
 
   it('a transfer between two of our wallets reaches both: the source pays, the destination receives', async () => {
-    const a = await stack.wallets.open({ name: `payer-${Date.now()}` });
-    const b = await stack.wallets.open({ name: `payee-${Date.now()}` });
-    const body = callback(b.walletId, { id: 'TR_BETWEEN1', source: `wallet:${a.walletId}`, amount: 0.3 });
-    const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
-    assert.equal(r.status, 200);
-    assert.deepEqual(r.json.workflowIds?.sort(), [`wallet:${a.walletId}`, `wallet:${b.walletId}`].sort());
+    const payer = await stack.wallets.open({ name: `payer-${Date.now()}` });
+    const payee = await stack.wallets.open({ name: `payee-${Date.now()}` });
+    const body = callback(payee.walletId, { id: 'TR_BETWEEN1', source: walletSrn(payer.walletId), amount: 0.3 });
+    const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json.workflowIds?.sort(), [walletWorkflowId(payer.walletId), walletWorkflowId(payee.walletId)].sort());
     await eventually(async () => {
-      assert.deepEqual((await stack.wallets.state(b.walletId)).balances.BTC, { confirmed: 0.3, pending: 0 });
-      assert.deepEqual((await stack.wallets.state(a.walletId)).balances.BTC, { confirmed: -0.3, pending: 0 });
+      assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: 0.3, pending: 0 });
+      assert.deepEqual((await stack.wallets.state(payer.walletId)).balances.BTC, { confirmed: -0.3, pending: 0 });
     });
-    for (const w of [a, b]) await stack.client.workflow.getHandle(`wallet:${w.walletId}`).terminate('test done');
+    for (const wallet of [payer, payee]) await stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId)).terminate('test done');
   });
 
   it('a signed callback for a wallet the provider does not know costs a few polls, then its workflow ends', async () => {
     const body = callback('WA_NOSUCHWALLET');
-    const r = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
-    assert.equal(r.status, 200);
+    const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
+    assert.equal(answer.status, 200);
     const handle = stack.client.workflow.getHandle('wallet:WA_NOSUCHWALLET');
     assert.deepEqual(await handle.result(), { outcome: 'UNKNOWN_WALLET', walletId: 'WA_NOSUCHWALLET', callbacks: 1 });
     const { events } = await handle.fetchHistory();
@@ -154,15 +156,15 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
   });
 
   it('503 when one of two wallets could not be told, so that the resend reaches both; the other counts the repeat once', async () => {
-    const a = await stack.wallets.open({ name: `half-a-${Date.now()}` });
-    const b = await stack.wallets.open({ name: `half-b-${Date.now()}` });
-    // A client whose signals to wallet b fail, as when Temporal refuses one of two calls.
-    let failB = true;
+    const payer = await stack.wallets.open({ name: `half-a-${Date.now()}` });
+    const payee = await stack.wallets.open({ name: `half-b-${Date.now()}` });
+    // A client whose signals to the payee's wallet fail, as when Temporal refuses one of two calls.
+    let failPayee = true;
     const flaky = new Proxy(stack.client.workflow, {
       get(target, prop, receiver) {
         if (prop !== 'signalWithStart') return Reflect.get(target, prop, receiver);
         return (name: string, options: { workflowId: string }) => {
-          if (failB && options.workflowId === `wallet:${b.walletId}`) return Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
+          if (failPayee && options.workflowId === walletWorkflowId(payee.walletId)) return Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
           return target.signalWithStart(name, options as never);
         };
       },
@@ -173,22 +175,22 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     try {
-      const body = callback(b.walletId, { id: 'TR_HALFWAY1', source: `wallet:${a.walletId}`, amount: 1 });
+      const body = callback(payee.walletId, { id: 'TR_HALFWAY1', source: walletSrn(payer.walletId), amount: 1 });
       const first = await post(url, body, callbackSignature(stack.secretKey, body));
       assert.equal(first.status, 503);
-      assert.match(first.json.detail ?? '', new RegExp(`wallet:${b.walletId}`));
-      failB = false;
+      assert.match(first.json.detail ?? '', new RegExp(walletWorkflowId(payee.walletId)));
+      failPayee = false;
       const resend = await post(url, body, callbackSignature(stack.secretKey, body));
       assert.equal(resend.status, 200);
       await eventually(async () => {
-        const sa = await stack.wallets.state(a.walletId);
-        assert.deepEqual(sa.balances.BTC, { confirmed: -1, pending: 0 });
-        assert.equal(sa.stats.duplicates, 1);
-        assert.deepEqual((await stack.wallets.state(b.walletId)).balances.BTC, { confirmed: 1, pending: 0 });
+        const payerState = await stack.wallets.state(payer.walletId);
+        assert.deepEqual(payerState.balances.BTC, { confirmed: -1, pending: 0 });
+        assert.equal(payerState.stats.duplicates, 1);
+        assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: 1, pending: 0 });
       });
     } finally {
       await app.close();
-      for (const w of [a, b]) await stack.client.workflow.getHandle(`wallet:${w.walletId}`).terminate('test done');
+      for (const wallet of [payer, payee]) await stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId)).terminate('test done');
     }
   });
 });

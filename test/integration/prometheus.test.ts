@@ -7,6 +7,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import { ensurePrometheus, queryByInstance, type RunningPrometheus, startPrometheus } from '../../scripts/lib/prometheus.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // Prometheus itself (Debian's package) scraping a worker and an ingress: after a wallet flow ran,
 // a series from each is in its HTTP API, and the shipped alert rules are loaded.
@@ -50,6 +51,6 @@ describe('Prometheus scrapes the worker and the ingress', () => {
     const rules = (await res.json()) as { data: { groups: Array<{ rules: Array<{ name: string }> }> } };
     const names = rules.data.groups.flatMap((g) => g.rules.map((r) => r.name));
     assert.ok(names.includes('PayflowsTemporalUnavailable') && names.includes('PayflowsTargetDown'), names.join(', '));
-    await stack.client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
   });
 });

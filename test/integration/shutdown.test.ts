@@ -11,6 +11,8 @@ import { callbackSignature } from '../../src/provider/signing.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker } from '../helpers/worker-process.js';
+import { walletSrn } from '../../src/provider/srn.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // SIGTERM, as an orchestrator sends it before a redeploy, drains a process instead of cutting it
 // off: the worker finishes the activity it runs and takes no new task; the ingress answers the
@@ -87,9 +89,9 @@ describe('graceful shutdown', () => {
       worker.kill('SIGTERM');
       // The provider still holds the call: the worker is draining, and says so.
       const draining = await eventually(async () => {
-        const h = await health(healthPort);
-        assert.equal(h.status, 503, 'a draining worker is not healthy');
-        return h;
+        const answer = await health(healthPort);
+        assert.equal(answer.status, 503, 'a draining worker is not healthy');
+        return answer;
       }, 2_500, 50);
       assert.notEqual(draining.body.state, 'RUNNING');
       assert.equal(await exit, 0, 'a clean exit');
@@ -139,7 +141,7 @@ describe('graceful shutdown', () => {
     try {
       await eventually(() => assert.match(output, /ingress listening/), 60_000, 100);
       const walletId = `WA_DRAIN${randomUUID().slice(0, 6).toUpperCase()}`;
-      const body = JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.5, status: 'CONFIRMED', metadata: {}, tags: [] });
+      const body = JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.5, status: 'CONFIRMED', metadata: {}, tags: [] });
       const socket = connect(port, '127.0.0.1');
       await once(socket, 'connect');
       let answer = '';
@@ -160,7 +162,7 @@ describe('graceful shutdown', () => {
       await eventually(() => assert.match(answer, /^HTTP\/1\.1 200 /, output), 15_000, 50);
       assert.equal(await exit, 0);
       socket.destroy();
-      const handle = stack.client.workflow.getHandle(`wallet:${walletId}`);
+      const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
       assert.equal((await handle.describe()).status.name, 'RUNNING', 'the callback reached its wallet');
       await handle.terminate('test done');
     } finally {

@@ -5,6 +5,8 @@ import { request } from 'undici';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { walletSrn } from '../../src/provider/srn.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // One trace per backend call and per callback, from the first span to the provider's HTTP call:
 // the ingress and a worker in this process, spans kept in memory.
@@ -49,13 +51,13 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
     // id, a business key that the README asks callers to keep free of personal data.
     const mentions = chain.spans.flatMap((s) => Object.entries(s.attributes)).filter(([, v]) => String(v).includes(name));
     assert.ok(mentions.length > 0 && mentions.every(([k, v]) => /workflow_?id$/i.test(k) && v === `open-wallet:${name}`), JSON.stringify(mentions));
-    await stack.client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
   });
 
   it('a callback: the ingress request down to the wallet workflow’s provider call', async () => {
     exporter.reset();
     const walletId = 'WA_TRACED1';
-    const body = JSON.stringify({ id: 'TR_TRACED1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.1, status: 'PENDING', metadata: {}, tags: [] });
+    const body = JSON.stringify({ id: 'TR_TRACED1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'PENDING', metadata: {}, tags: [] });
     const res = await request(`${stack.ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) }, body });
     await res.body.dump();
     assert.equal(res.statusCode, 200);
@@ -80,6 +82,6 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
     const trace = root.spanContext().traceId;
     assert.ok([signal, call].every((s) => s.spanContext().traceId === trace), 'one trace');
     assert.ok(!JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes)).includes(stack.secretKey));
-    await stack.client.workflow.getHandle(`wallet:${walletId}`).terminate('test done').catch(() => {});
+    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done').catch(() => {});
   });
 });

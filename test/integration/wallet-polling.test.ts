@@ -5,7 +5,9 @@ import { request } from 'undici';
 import { createWallet } from '../../src/provider/endpoints.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { walletSrn } from '../../src/provider/srn.js';
 
 // A quiet wallet costs little: no poll of a wallet just opened, polls that write nothing to
 // history at intervals that double up to WALLET_POLL_MAX, and activity that starts them over.
@@ -20,9 +22,9 @@ const ms = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) 
 const timers = (events: Event[]) => events.flatMap((e, at) => (e.timerStartedEventAttributes ? [{ at, ms: ms(e.timerStartedEventAttributes.startToFireTimeout) }] : []));
 /** The watches the wallet scheduled, with their retry policy's intervals. */
 const watches = (events: Event[]) =>
-  events.flatMap((e, at) => {
-    const a = e.activityTaskScheduledEventAttributes;
-    return a?.activityType?.name === 'watchWalletTransactions' ? [{ at, initial: ms(a.retryPolicy?.initialInterval), max: ms(a.retryPolicy?.maximumInterval), backoff: a.retryPolicy?.backoffCoefficient }] : [];
+  events.flatMap((event, at) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    return scheduled?.activityType?.name === 'watchWalletTransactions' ? [{ at, initial: ms(scheduled.retryPolicy?.initialInterval), max: ms(scheduled.retryPolicy?.maximumInterval), backoff: scheduled.retryPolicy?.backoffCoefficient }] : [];
   });
 
 describe('wallet: polling that costs what is needed', () => {
@@ -47,47 +49,47 @@ describe('wallet: polling that costs what is needed', () => {
 
   it('a quiet wallet is polled at intervals that double up to WALLET_POLL_MAX, and its polls write nothing to history', async () => {
     const { walletId } = await stack.wallets.open({ name: `quiet-${Date.now()}` });
-    const w = follow(walletId);
+    const wallet = follow(walletId);
     const [watch] = await eventually(async () => {
-      const found = watches(await w.events());
+      const found = watches(await wallet.events());
       assert.equal(found.length, 1);
       return found;
     }, 60_000);
     // The first poll after the interval (a timer, not a poll at once), the next ones twice as far apart each time.
-    assert.equal(timers(await w.events()).filter((t) => t.at < watch!.at).at(-1)?.ms, INTERVAL);
+    assert.equal(timers(await wallet.events()).filter((t) => t.at < watch!.at).at(-1)?.ms, INTERVAL);
     assert.deepEqual({ initial: watch?.initial, max: watch?.max, backoff: watch?.backoff }, { initial: 2 * INTERVAL, max: CEILING, backoff: 2 });
     const early = await eventually(async () => {
-      const p = await w.progress();
-      assert.ok(p.attempt >= 3, JSON.stringify(p));
-      return p;
+      const progress = await wallet.progress();
+      assert.ok(progress.attempt >= 3, JSON.stringify(progress));
+      return progress;
     });
     // 1,600 ms apart at most from now on: three more polls, and not one more event.
     const later = await eventually(async () => {
-      const p = await w.progress();
-      assert.ok(p.attempt >= early.attempt + 3, JSON.stringify(p));
-      return p;
+      const progress = await wallet.progress();
+      assert.ok(progress.attempt >= early.attempt + 3, JSON.stringify(progress));
+      return progress;
     }, 60_000);
     assert.equal(later.historyLength, early.historyLength);
-    assert.equal((await w.handle.query(walletQuery)).stats.polls, 0, 'no poll completed: nothing was found, and a wallet just opened is not polled at once');
+    assert.equal((await wallet.handle.query(walletQuery)).stats.polls, 0, 'no poll completed: nothing was found, and a wallet just opened is not polled at once');
   });
 
   it('a deposit whose callback was lost is found by the next poll and counted once; the polls start over from the interval', async () => {
     const { walletId } = await stack.wallets.open({ name: `lost-${Date.now()}` });
-    const w = follow(walletId);
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 3, 'three polls'), 60_000);
+    const wallet = follow(walletId);
+    await eventually(async () => assert.ok((await wallet.progress()).attempt >= 3, 'three polls'), 60_000);
     await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
     const state = await eventually(async () => {
-      const s = await w.handle.query(walletQuery);
-      assert.deepEqual(s.balances.BTC, { confirmed: 0.75, pending: 0 });
-      return s;
+      const queried = await wallet.handle.query(walletQuery);
+      assert.deepEqual(queried.balances.BTC, { confirmed: 0.75, pending: 0 });
+      return queried;
     }, 60_000);
     assert.equal(state.stats.recoveredByPoll, 1);
     assert.equal(state.stats.callbacks, 0);
     // The watch that found it ends; the next one starts over from the interval, not from where the
     // first had backed off to (800 ms and more by then).
     const events = await eventually(async () => {
-      const events = await w.events();
+      const events = await wallet.events();
       assert.equal(watches(events).length, 2, 'a second watch');
       return events;
     }, 60_000);
@@ -97,18 +99,17 @@ describe('wallet: polling that costs what is needed', () => {
 
   it('a callback starts a watch that has backed off over from the interval, and its deposit counts once', async () => {
     const { walletId } = await stack.wallets.open({ name: `woken-${Date.now()}` });
-    const w = follow(walletId);
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 4, 'four polls'), 60_000);
+    const wallet = follow(walletId);
+    await eventually(async () => assert.ok((await wallet.progress()).attempt >= 4, 'four polls'), 60_000);
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
-    await eventually(async () => assert.deepEqual((await w.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }));
-    const events = await w.events();
+    await eventually(async () => assert.deepEqual((await wallet.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }));
+    const events = await wallet.events();
     assert.ok(events.some((e) => e.activityTaskCancelRequestedEventAttributes), 'the backed-off watch was cancelled');
     const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
     assert.equal(timers(events).find((t) => t.at > signalled)?.ms, INTERVAL, 'the new watch starts from the interval');
     // The new watch finds the deposit counted already: it keeps polling, and nothing is counted twice.
-    await eventually(async () => assert.ok((await w.progress()).attempt >= 3, 'three polls'), 60_000);
-    const s = await w.handle.query(walletQuery);
-    assert.deepEqual({ callbacks: s.stats.callbacks, recoveredByPoll: s.stats.recoveredByPoll, confirmed: s.balances.BTC?.confirmed }, { callbacks: 1, recoveredByPoll: 0, confirmed: 0.25 });
+    await eventually(async () => assert.ok((await wallet.progress()).attempt >= 3, 'three polls'), 60_000);
+    assertFields(await wallet.handle.query(walletQuery), { stats: { callbacks: 1, recoveredByPoll: 0 }, balances: { BTC: { confirmed: 0.25 } } });
   });
 
   it('a poll that fails (the provider down) leaves the wallet running: its callback still counts', async () => {
@@ -116,7 +117,7 @@ describe('wallet: polling that costs what is needed', () => {
     await stack.op('PUT', '/sandbox/knobs/faults', { route: 'GET /v2/wallet/:walletId/transactions', error: 'server', failNext: 10 });
     try {
       // A callback starts the follower, which polls at once: every attempt of that poll fails.
-      const body = JSON.stringify({ id: `TR_DOWN${Date.now()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.2, status: 'CONFIRMED', metadata: {}, tags: [] });
+      const body = JSON.stringify({ id: `TR_DOWN${Date.now()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.2, status: 'CONFIRMED', metadata: {}, tags: [] });
       const res = await request(`${stack.ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) }, body });
       await res.body.dump();
       assert.equal(res.statusCode, 200);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { INTEREST_PAYMENTS_SRN } from '../../src/provider/srn.js';
+import { INTEREST_PAYMENTS_SRN, walletSrn } from '../../src/provider/srn.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { LEDGER_V2_PATCH } from '../../workflows/lib/wallet-patches.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 type Delivery = { outcomes: Array<number | string> };
@@ -29,20 +30,20 @@ describe('wallet: from creation to confirmed deposit', () => {
     const pending = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'BTC', amount: 0.5 });
     assert.deepEqual(pending.json.delivery?.outcomes, [200], 'the ingress accepted the pending callback');
     await eventually(async () => {
-      const s = await stack.wallets.state(opened.walletId);
-      assert.deepEqual(s.balances.BTC, { confirmed: 0, pending: 0.5 });
+      const state = await stack.wallets.state(opened.walletId);
+      assert.deepEqual(state.balances.BTC, { confirmed: 0, pending: 0.5 });
     });
 
     const confirmed = await stack.operator<OperatorTx>('POST', `/sandbox/transactions/${pending.json.transaction.id}/confirm`);
     assert.deepEqual(confirmed.json.delivery?.outcomes, [200]);
-    const s = await eventually(async () => {
-      const s = await stack.wallets.state(opened.walletId);
-      assert.deepEqual(s.balances.BTC, { confirmed: 0.5, pending: 0 });
-      return s;
+    const state = await eventually(async () => {
+      const queried = await stack.wallets.state(opened.walletId);
+      assert.deepEqual(queried.balances.BTC, { confirmed: 0.5, pending: 0 });
+      return queried;
     });
-    assert.equal(s.recentTransactions.length, 1, 'one transaction, seen twice');
-    assert.equal(s.recentTransactions[0]!.status, 'CONFIRMED');
-    assert.equal(s.stats.callbacks, 2);
+    assert.equal(state.recentTransactions.length, 1, 'one transaction, seen twice');
+    assert.equal(state.recentTransactions[0]!.status, 'CONFIRMED');
+    assert.equal(state.stats.callbacks, 2);
   });
 
   it('opening the same name again returns the same wallet instead of creating a second one', async () => {
@@ -63,15 +64,15 @@ describe('wallet: from creation to confirmed deposit', () => {
     } finally {
       await stack.operator('PUT', '/sandbox/knobs/callbacks', { repeat: 0 });
     }
-    const s = await eventually(async () => {
-      const s = await stack.wallets.state(walletId);
-      assert.equal(s.stats.callbacks, 3);
-      return s;
+    const state = await eventually(async () => {
+      const queried = await stack.wallets.state(walletId);
+      assert.equal(queried.stats.callbacks, 3);
+      return queried;
     });
-    assert.deepEqual(s.balances.ETH, { confirmed: 1.25, pending: 0 });
-    assert.equal(s.recentTransactions.length, 1);
+    assert.deepEqual(state.balances.ETH, { confirmed: 1.25, pending: 0 });
+    assert.equal(state.recentTransactions.length, 1);
     // The new wallet's first poll may have seen the deposit before its callbacks did.
-    assert.equal(s.stats.duplicates, s.recentTransactions[0]!.firstSeenVia === 'callback' ? 2 : 3);
+    assert.equal(state.stats.duplicates, state.recentTransactions[0]!.firstSeenVia === 'callback' ? 2 : 3);
   });
 
   it('counts a confirmation that arrives before its pending notice once, as confirmed', async () => {
@@ -80,7 +81,7 @@ describe('wallet: from creation to confirmed deposit', () => {
       id: 'TR_OUTOFORDER1',
       createdAt: 1_700_000_000_000,
       source: 'bitcoin:EXTERNAL',
-      dest: `wallet:${walletId}`,
+      dest: walletSrn(walletId),
       currency: 'BTC',
       amount: 0.2,
       status: 'CONFIRMED',
@@ -88,8 +89,8 @@ describe('wallet: from creation to confirmed deposit', () => {
       metadata: {},
       tags: [],
     };
-    const post = async (t: Transaction) => {
-      const body = JSON.stringify(t);
+    const post = async (transaction: Transaction) => {
+      const body = JSON.stringify(transaction);
       const res = await request(`${stack.ingressUrl}/callbacks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
@@ -100,14 +101,14 @@ describe('wallet: from creation to confirmed deposit', () => {
     };
     assert.equal(await post(tx), 200);
     assert.equal(await post({ ...tx, status: 'PENDING', confirmedAt: null }), 200);
-    const s = await eventually(async () => {
-      const s = await stack.wallets.state(walletId);
-      assert.equal(s.stats.callbacks, 2);
-      return s;
+    const state = await eventually(async () => {
+      const queried = await stack.wallets.state(walletId);
+      assert.equal(queried.stats.callbacks, 2);
+      return queried;
     });
-    assert.deepEqual(s.balances.BTC, { confirmed: 0.2, pending: 0 });
-    assert.equal(s.stats.stale, 1, 'the late pending notice was recognised as stale');
-    assert.equal(s.recentTransactions[0]!.status, 'CONFIRMED');
+    assert.deepEqual(state.balances.BTC, { confirmed: 0.2, pending: 0 });
+    assert.equal(state.stats.stale, 1, 'the late pending notice was recognised as stale');
+    assert.equal(state.recentTransactions[0]!.status, 'CONFIRMED');
   });
 
   it('recognises an interest payout through the transfer it comes from', async () => {
@@ -115,13 +116,13 @@ describe('wallet: from creation to confirmed deposit', () => {
     const res = await stack.operator<OperatorTx & { transfer: { id: string; source: string } }>('POST', `/sandbox/wallets/${walletId}/interest-payouts`, { currency: 'USD', amount: 3.21 });
     assert.equal(res.json.transfer.source, INTEREST_PAYMENTS_SRN);
     assert.equal(res.json.transaction.source, `transfer:${res.json.transfer.id}`);
-    const s = await eventually(async () => {
-      const s = await stack.wallets.state(walletId);
-      assert.equal(s.recentTransactions[0]?.kind, 'interest');
-      return s;
+    const state = await eventually(async () => {
+      const queried = await stack.wallets.state(walletId);
+      assert.equal(queried.recentTransactions[0]?.kind, 'interest');
+      return queried;
     });
-    assert.equal(s.recentTransactions[0]!.transferId, res.json.transfer.id);
-    assert.deepEqual(s.balances.USD, { confirmed: 3.21, pending: 0 });
+    assert.equal(state.recentTransactions[0]!.transferId, res.json.transfer.id);
+    assert.deepEqual(state.balances.USD, { confirmed: 3.21, pending: 0 });
   });
 
   it('a deposit whose transfer is not interest stays a plain transfer', async () => {
@@ -130,7 +131,7 @@ describe('wallet: from creation to confirmed deposit', () => {
     // Make the same transfer look like it came from elsewhere, then replay its callback.
     stack.sandbox.ctx.store.state.transfers[payout.json.transfer.id]!.source = 'account:AC_SOMEONEELSE';
     const { walletId: other } = await stack.wallets.open({ name: `frank2-${Date.now()}` });
-    const tx = { ...payout.json.transaction, id: 'TR_NOTINTEREST1', dest: `wallet:${other}` };
+    const tx = { ...payout.json.transaction, id: 'TR_NOTINTEREST1', dest: walletSrn(other) };
     const body = JSON.stringify(tx);
     const res = await request(`${stack.ingressUrl}/callbacks`, {
       method: 'POST',
@@ -140,9 +141,9 @@ describe('wallet: from creation to confirmed deposit', () => {
     assert.equal(res.statusCode, 200);
     await res.body.dump();
     await eventually(async () => {
-      const s = await stack.wallets.state(other);
-      assert.equal(s.recentTransactions[0]?.id, 'TR_NOTINTEREST1');
-      assert.equal(s.recentTransactions[0]?.kind, 'transfer');
+      const state = await stack.wallets.state(other);
+      assert.equal(state.recentTransactions[0]?.id, 'TR_NOTINTEREST1');
+      assert.equal(state.recentTransactions[0]?.kind, 'transfer');
     });
   });
 });
@@ -159,14 +160,14 @@ describe('wallet: a lost callback is recovered by polling', () => {
     await stack.operator('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     const res = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
     assert.deepEqual(res.json.delivery?.outcomes, ['dropped']);
-    const s = await eventually(async () => {
-      const s = await stack.wallets.state(walletId);
-      assert.deepEqual(s.balances.BTC, { confirmed: 0.75, pending: 0 });
-      return s;
+    const state = await eventually(async () => {
+      const queried = await stack.wallets.state(walletId);
+      assert.deepEqual(queried.balances.BTC, { confirmed: 0.75, pending: 0 });
+      return queried;
     });
-    assert.equal(s.stats.callbacks, 0, 'no callback ever arrived');
-    assert.equal(s.stats.recoveredByPoll, 1);
-    assert.equal(s.recentTransactions[0]!.firstSeenVia, 'poll');
+    assert.equal(state.stats.callbacks, 0, 'no callback ever arrived');
+    assert.equal(state.stats.recoveredByPoll, 1);
+    assert.equal(state.recentTransactions[0]!.firstSeenVia, 'poll');
   });
 });
 
@@ -189,7 +190,7 @@ describe('wallet: continue-as-new keeps the state', () => {
       id: `TR_CAN${String(i).padStart(4, '0')}`,
       createdAt: 1_700_000_000_000 + i,
       source: 'ethereum:EXTERNAL',
-      dest: `wallet:${walletId}`,
+      dest: walletSrn(walletId),
       currency: 'ETH',
       amount: 1,
       status: 'CONFIRMED',
@@ -200,17 +201,17 @@ describe('wallet: continue-as-new keeps the state', () => {
     // Repeats of the first ones after the roll-over must still count once.
     const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await eventually(async () => {
-      const d = await latest.describe();
-      assert.notEqual(d.runId, firstRun, 'a new run was started');
+      const described = await latest.describe();
+      assert.notEqual(described.runId, firstRun, 'a new run was started');
     });
     for (let i = 0; i < 5; i++) await latest.signal('transaction', tx(i));
-    const s = await eventually(async () => {
-      const s = await latest.query(walletQuery);
-      assert.equal(s.stats.callbacks, 45);
-      return s;
+    const state = await eventually(async () => {
+      const queried = await latest.query(walletQuery);
+      assert.equal(queried.stats.callbacks, 45);
+      return queried;
     });
-    assert.deepEqual(s.balances.ETH, { confirmed: 40, pending: 0 });
-    assert.equal(s.stats.duplicates, 5);
+    assert.deepEqual(state.balances.ETH, { confirmed: 40, pending: 0 });
+    assert.equal(state.stats.duplicates, 5);
     // The first run carried the ledger's second shape behind its patch: the marker precedes the
     // continue-as-new, so a worker without the change cannot take the run up.
     const events = (await stack.client.workflow.getHandle(walletWorkflowId(walletId), firstRun).fetchHistory()).events ?? [];
@@ -241,9 +242,9 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     assert.equal(adjusted.status, 200);
     const found = await stack.wallets.reconcile(walletId);
     assert.deepEqual(found.drift, [{ currency: 'BTC', ledger: 0.5, provider: 0.6 }]);
-    const s = await stack.wallets.state(walletId);
-    assert.deepEqual(s.reconciliation?.drift, found.drift);
-    assert.deepEqual(s.balances.BTC, { confirmed: 0.5, pending: 0 }, 'the ledger is not corrected');
+    const state = await stack.wallets.state(walletId);
+    assert.deepEqual(state.reconciliation?.drift, found.drift);
+    assert.deepEqual(state.balances.BTC, { confirmed: 0.5, pending: 0 }, 'the ledger is not corrected');
     const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await eventually(async () => assert.deepEqual((await handle.describe()).typedSearchAttributes.get(BalanceDrift), true));
     await handle.terminate('test done');
@@ -254,8 +255,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.3, confirmed: true });
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
-    const s = await stack.wallets.state(walletId);
-    assert.deepEqual({ confirmed: s.balances.BTC?.confirmed, recoveredByPoll: s.stats.recoveredByPoll }, { confirmed: 0.3, recoveredByPoll: 1 });
+    assertFields(await stack.wallets.state(walletId), { balances: { BTC: { confirmed: 0.3 } }, stats: { recoveredByPoll: 1 } });
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
   });
 
@@ -278,7 +278,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     const found = await stack.wallets.reconcile(walletId);
     assert.deepEqual(found.drift, [{ currency: 'USD', ledger: 0, provider: 5 }]);
     // Enough callbacks to roll over to a new run.
-    for (let i = 0; i < 30; i++) await handle.signal('transaction', { id: `TR_RR${i}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.01, status: 'PENDING', metadata: {}, tags: [] });
+    for (let i = 0; i < 30; i++) await handle.signal('transaction', { id: `TR_RR${i}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.01, status: 'PENDING', metadata: {}, tags: [] });
     const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await eventually(async () => assert.notEqual((await latest.describe()).runId, handle.firstExecutionRunId));
     assert.deepEqual((await stack.wallets.state(walletId)).reconciliation, found);

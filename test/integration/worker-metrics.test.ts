@@ -9,6 +9,7 @@ import { createLogger } from '../../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../../src/telemetry/runtime.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 // The worker's one Prometheus endpoint: the SDK's own metrics and the product's, emitted through
 // the same meter, after a real process ran; and the SDK's logs as JSON lines with the ids.
@@ -73,7 +74,7 @@ describe('worker telemetry', () => {
       return res.body.text();
     };
     const { walletId } = await stack.wallets.open({ name: `metrics-drift-${randomUUID()}` });
-    const handle = stack.client.workflow.getHandle(`wallet:${walletId}`);
+    const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     try {
       assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, [], 'no drift while they agree');
       assert.doesNotMatch(await scrape(), drift, 'nothing counted for a reconciliation that found no drift');

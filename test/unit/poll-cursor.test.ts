@@ -2,23 +2,24 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { changedSince, nextCursor, type Observation, type PollCursor, POLL_LOOKBACK_MS } from '../../src/provider/transaction-observation.js';
 import { emptyLedger, ledgerCursor, record } from '../../workflows/lib/ledger.js';
+import { walletSrn } from '../../src/provider/srn.js';
 
-const W = 'WA_CURSOR';
+const WALLET_ID = 'WA_CURSOR';
 const T0 = 1_800_000_000_000;
-const tx = (id: string, createdAt: number, status = 'CONFIRMED'): Observation => ({ id, createdAt, source: 'bitcoin:EXTERNAL', dest: `wallet:${W}`, currency: 'BTC', amount: 1, status, confirmedAt: null });
+const tx = (id: string, createdAt: number, status = 'CONFIRMED'): Observation => ({ id, createdAt, source: 'bitcoin:EXTERNAL', dest: walletSrn(WALLET_ID), currency: 'BTC', amount: 1, status, confirmedAt: null });
 const none: PollCursor = { since: 0, seen: [], open: {}, ended: [] };
 
 /** A poll as the workflow and the activity make it together, against one ledger. */
 function poll(page: Observation[], ledger: ReturnType<typeof emptyLedger>, at: Pick<PollCursor, 'since' | 'seen'>) {
   const cursor = { ...at, ...ledgerCursor(ledger) };
   const changed = changedSince(page, cursor);
-  for (const t of changed) record(ledger, t, 'poll');
+  for (const transaction of changed) record(ledger, transaction, 'poll');
   return { changed: changed.map((t) => t.id), next: nextCursor(page, cursor) };
 }
 
 describe('poll cursor: a poll returns only what could change the ledger', () => {
   it('the first poll returns every transaction, oldest first; the same page again returns nothing', () => {
-    const ledger = emptyLedger(W);
+    const ledger = emptyLedger(WALLET_ID);
     const page = [tx('TR_3', T0 + 3), tx('TR_2', T0 + 2), tx('TR_1', T0 + 1)];
     const first = poll(page, ledger, none);
     assert.deepEqual(first.changed, ['TR_1', 'TR_2', 'TR_3']);
@@ -26,7 +27,7 @@ describe('poll cursor: a poll returns only what could change the ledger', () => 
   });
 
   it('a new transaction, and a new status of a pending one, are returned; nothing else', () => {
-    const ledger = emptyLedger(W);
+    const ledger = emptyLedger(WALLET_ID);
     const first = poll([tx('TR_2', T0 + 2, 'PENDING'), tx('TR_1', T0 + 1)], ledger, none);
     const second = poll([tx('TR_3', T0 + 3, 'PENDING'), tx('TR_2', T0 + 2, 'CONFIRMED'), tx('TR_1', T0 + 1)], ledger, first.next);
     assert.deepEqual(second.changed, ['TR_2', 'TR_3']);
@@ -34,14 +35,14 @@ describe('poll cursor: a poll returns only what could change the ledger', () => 
 
   it('a transaction created before the newest one seen, whose callback was lost, is still returned', () => {
     // TR_2 came by callback; TR_1, older, lost its callback and shows up in the list later.
-    const ledger = emptyLedger(W);
+    const ledger = emptyLedger(WALLET_ID);
     const first = poll([], ledger, none);
     record(ledger, tx('TR_2', T0 + 2), 'callback');
     assert.deepEqual(poll([tx('TR_2', T0 + 2), tx('TR_1', T0 + 1)], ledger, first.next).changed, ['TR_1', 'TR_2']);
   });
 
   it('a transaction listed late, within the look-back, is returned; the look-back is bounded', () => {
-    const ledger = emptyLedger(W);
+    const ledger = emptyLedger(WALLET_ID);
     const first = poll([tx('TR_9', T0)], ledger, none);
     const late = tx('TR_8', T0 - POLL_LOOKBACK_MS / 2);
     assert.deepEqual(poll([tx('TR_9', T0), late], ledger, first.next).changed, ['TR_8']);
@@ -49,7 +50,7 @@ describe('poll cursor: a poll returns only what could change the ledger', () => 
   });
 
   it('a settled transaction reversed later is returned until the ledger holds it reversed', () => {
-    const ledger = emptyLedger(W);
+    const ledger = emptyLedger(WALLET_ID);
     const first = poll([tx('TR_1', T0)], ledger, none);
     const reversed = poll([tx('TR_1', T0, 'REVERSED')], ledger, first.next);
     assert.deepEqual(reversed.changed, ['TR_1']);
@@ -58,7 +59,7 @@ describe('poll cursor: a poll returns only what could change the ledger', () => 
   });
 
   it('what a quiet wallet carries stays small however many transactions it has', () => {
-    const ledger = emptyLedger(W);
+    const ledger = emptyLedger(WALLET_ID);
     // A hundred old transactions a day apart, the most the provider lists.
     const page = Array.from({ length: 100 }, (_, i) => tx(`TR_${i}`, T0 - i * 86_400_000));
     let at = poll(page, ledger, none).next;

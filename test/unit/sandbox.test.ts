@@ -10,6 +10,7 @@ import { ProviderError } from '../../src/provider/errors.js';
 import { errorBody } from '../../src/provider/schemas/error.js';
 import { requestSignature } from '../../src/provider/signing.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { walletSrn } from '../../src/provider/srn.js';
 
 const API_KEY = 'AK-UNIT';
 const SECRET = 'SK-UNIT-SECRET-0001';
@@ -22,8 +23,8 @@ describe('sandbox provider: auth and error bodies', () => {
   const walletCount = () => Object.keys(sandbox.ctx.store.state.wallets).length;
 
   /** Expects a ProviderError with the documented body, and returns it. */
-  async function fails(p: Promise<unknown>, status: number, type: string, errorCode?: RegExp): Promise<ProviderError> {
-    const err = await p.then(() => assert.fail('expected a failure'), (e: unknown) => e);
+  async function fails(call: Promise<unknown>, status: number, type: string, errorCode?: RegExp): Promise<ProviderError> {
+    const err = await call.then(() => assert.fail('expected a failure'), (e: unknown) => e);
     assert.ok(err instanceof ProviderError, String(err));
     assert.equal(err.status, status);
     assert.equal(err.body.type, type);
@@ -41,15 +42,15 @@ describe('sandbox provider: auth and error bodies', () => {
   after(async () => sandbox?.close());
 
   it('accepts a correctly signed request and its response parses with the client schema', async () => {
-    const w = await client().call(createWallet, { body: { name: 'u1', callbackUrl: 'http://127.0.0.1:9/callbacks' } });
-    assert.match(w.id, /^WA_[A-Z0-9]{11}$/);
-    assert.equal(w.srn, `wallet:${w.id}`);
-    assert.equal(w.status, null);
-    assert.deepEqual(Object.keys(w.depositAddresses).sort(), ['BTC', 'ETH']);
-    assert.deepEqual(w.balances, {});
-    const read = await client().call(readWallet, { params: { walletId: w.id } });
-    assert.equal(read.id, w.id);
-    assert.deepEqual((await client().call(listWalletTransactions, { params: { walletId: w.id } })).data, []);
+    const wallet = await client().call(createWallet, { body: { name: 'u1', callbackUrl: 'http://127.0.0.1:9/callbacks' } });
+    assert.match(wallet.id, /^WA_[A-Z0-9]{11}$/);
+    assert.equal(wallet.srn, walletSrn(wallet.id));
+    assert.equal(wallet.status, null);
+    assert.deepEqual(Object.keys(wallet.depositAddresses).sort(), ['BTC', 'ETH']);
+    assert.deepEqual(wallet.balances, {});
+    const read = await client().call(readWallet, { params: { walletId: wallet.id } });
+    assert.equal(read.id, wallet.id);
+    assert.deepEqual((await client().call(listWalletTransactions, { params: { walletId: wallet.id } })).data, []);
   });
 
   it('refuses a wrong signature, and creates nothing', async () => {
@@ -74,14 +75,14 @@ describe('sandbox provider: auth and error bodies', () => {
   });
 
   it('accepts bearer auth with the secret key, refuses an unknown token', async () => {
-    const w = await client({ auth: { kind: 'bearer', token: SECRET } }).call(createWallet, { body: { name: 'bearer' } });
-    assert.match(w.id, /^WA_/);
+    const wallet = await client({ auth: { kind: 'bearer', token: SECRET } }).call(createWallet, { body: { name: 'bearer' } });
+    assert.match(wallet.id, /^WA_/);
     await fails(client({ auth: { kind: 'bearer', token: 'SK-NOPE' } }).call(createWallet, { body: { name: 'x' } }), 401, 'AccessDeniedException');
   });
 
   it('verifies over the URL as received, including query parameters it does not use', async () => {
-    const w = await client().call(createWallet, { body: { name: 'fmt' }, query: { format: 'json' } });
-    assert.match(w.id, /^WA_/);
+    const wallet = await client().call(createWallet, { body: { name: 'fmt' }, query: { format: 'json' } });
+    assert.match(wallet.id, /^WA_/);
   });
 
   it('refuses a body that differs from the one signed', async () => {
@@ -94,8 +95,8 @@ describe('sandbox provider: auth and error bodies', () => {
 
   /** A correctly signed raw request, for bodies the client would refuse to send. */
   async function signedRaw(method: string, path: string, body: string, headers: Record<string, string> = { 'x-api-version': '2' }) {
-    const u = `${url}${path}?timestamp=${Date.now()}`;
-    const res = await request(u, { method: method as 'POST', headers: { 'x-api-key': API_KEY, 'x-api-signature': requestSignature(SECRET, u, body), 'content-type': 'application/json', ...headers }, body });
+    const signedUrl = `${url}${path}?timestamp=${Date.now()}`;
+    const res = await request(signedUrl, { method: method as 'POST', headers: { 'x-api-key': API_KEY, 'x-api-signature': requestSignature(SECRET, signedUrl, body), 'content-type': 'application/json', ...headers }, body });
     return { status: res.statusCode, body: errorBody.parse(await res.body.json()) };
   }
 
@@ -115,9 +116,9 @@ describe('sandbox provider: auth and error bodies', () => {
   });
 
   it('requires X-Api-Version: 2 on v2 calls', async () => {
-    const r = await signedRaw('POST', '/v2/wallets', '{"name":"x"}', {});
-    assert.equal(r.status, 400);
-    assert.equal(r.body.problematicField, 'X-Api-Version');
+    const answer = await signedRaw('POST', '/v2/wallets', '{"name":"x"}', {});
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.problematicField, 'X-Api-Version');
   });
 
   it('answers an unknown or foreign transfer with 404 NotFoundException', async () => {
@@ -125,25 +126,25 @@ describe('sandbox provider: auth and error bodies', () => {
   });
 
   it('replays a request with the same Idempotency-Key instead of creating twice; refuses the key for another body', async () => {
-    const a = await client().call(createWallet, { body: { name: 'idem' }, idempotencyKey: 'open-wallet:idem/create-wallet' });
+    const created = await client().call(createWallet, { body: { name: 'idem' }, idempotencyKey: 'open-wallet:idem/create-wallet' });
     const before = walletCount();
-    const b = await client().call(createWallet, { body: { name: 'idem' }, idempotencyKey: 'open-wallet:idem/create-wallet' });
-    assert.equal(b.id, a.id);
+    const replayed = await client().call(createWallet, { body: { name: 'idem' }, idempotencyKey: 'open-wallet:idem/create-wallet' });
+    assert.equal(replayed.id, created.id);
     assert.equal(walletCount(), before);
     await fails(client().call(createWallet, { body: { name: 'other' }, idempotencyKey: 'open-wallet:idem/create-wallet' }), 400, 'ValidationException');
   });
 
   it('operator routes refuse bad input with the same error body and change nothing', async () => {
-    const w = await client().call(createWallet, { body: { name: 'op' } });
+    const wallet = await client().call(createWallet, { body: { name: 'op' } });
     const post = async (path: string, body: unknown) => {
       const res = await request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return { status: res.statusCode, json: (await res.body.json()) as { problematicField?: string; type?: string } };
     };
     const before = Object.keys(sandbox.ctx.store.state.transactions).length;
-    const neg = await post(`/sandbox/wallets/${w.id}/deposits`, { currency: 'BTC', amount: -1 });
+    const neg = await post(`/sandbox/wallets/${wallet.id}/deposits`, { currency: 'BTC', amount: -1 });
     assert.equal(neg.status, 400);
     assert.equal(neg.json.problematicField, 'amount');
-    const cur = await post(`/sandbox/wallets/${w.id}/deposits`, { currency: 'DOGE', amount: 1 });
+    const cur = await post(`/sandbox/wallets/${wallet.id}/deposits`, { currency: 'DOGE', amount: 1 });
     assert.equal(cur.json.problematicField, 'currency');
     const nowallet = await post('/sandbox/wallets/WA_NOPE/deposits', { currency: 'BTC', amount: 1 });
     assert.equal(nowallet.status, 404);
@@ -164,13 +165,13 @@ describe('sandbox provider: state survives a restart', () => {
     const stateFile = join(dir, 'state.json');
     const first = createSandbox({ apiKey: API_KEY, secretKey: SECRET, stateFile });
     const url1 = await first.listen(0);
-    const w = await new ProviderClient({ baseUrl: url1, auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET } }).call(createWallet, { body: { name: 'durable' } });
+    const wallet = await new ProviderClient({ baseUrl: url1, auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET } }).call(createWallet, { body: { name: 'durable' } });
     await first.close();
 
     const second = createSandbox({ apiKey: API_KEY, secretKey: SECRET, stateFile });
     const url2 = await second.listen(0);
     try {
-      const again = await new ProviderClient({ baseUrl: url2, auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET } }).call(readWallet, { params: { walletId: w.id } });
+      const again = await new ProviderClient({ baseUrl: url2, auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET } }).call(readWallet, { params: { walletId: wallet.id } });
       assert.equal(again.name, 'durable');
     } finally {
       await second.close();
