@@ -42,6 +42,22 @@ export default tseslint.config(
     },
   },
   {
+    // Node words a failed assert.ok (or assert()) that has no message by reading and parsing the
+    // test's own source file, synchronously: inside an eventually() retry that stalls the test's
+    // process, and with it the worker running in it. A message says what is awaited instead.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.name='eventually'] CallExpression[arguments.length<2]:matches([callee.type='Identifier'][callee.name='assert'], [callee.object.name='assert'][callee.property.name=/^(ok|strict)$/])",
+          message: 'Inside eventually(), give assert.ok() a message: without one, node reads and parses this file to word each failure, which stalls the worker in this process.',
+        },
+      ],
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
