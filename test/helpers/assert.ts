@@ -11,13 +11,15 @@ function named(actual: unknown, expected: unknown): unknown {
   if (Array.isArray(expected) && Array.isArray(actual)) {
     return actual.map((element: unknown, i) => (i < expected.length ? named(element, expected[i]) : element));
   }
-  if (isRecord(expected) && isRecord(actual)) {
-    return Object.fromEntries(Object.keys(expected).map((key) => [key, named(actual[key], expected[key])]));
+  if (isRecord(expected) && typeof actual === 'object' && actual !== null && !Array.isArray(actual)) {
+    // The named fields of any object (an error's, a class instance's), not only of a plain one.
+    const fields = actual as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(expected).map((key) => [key, named(fields[key], expected[key])]));
   }
   return actual;
 }
 
-/** A plain object (not an array, a Buffer or a Date): compared field by field. */
+/** A plain object (not an array, a Buffer or a Date): what is expected field by field. */
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
@@ -28,4 +30,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export function assertFields<T>(actual: T, expected: Fields<T>, message?: string): void {
   assert.deepEqual(named(actual, expected), expected, message);
+}
+
+/** What `answer` says to each of `inputs`, by input: `{ APPROVED: true, OPEN: false }`. */
+export function answers<I extends string, A>(inputs: readonly I[], answer: (input: I) => A): Record<I, A> {
+  return Object.fromEntries(inputs.map((input) => [input, answer(input)])) as Record<I, A>;
 }

@@ -20,6 +20,7 @@ import {
 } from '../../workflows/lib/checkout-rules.js';
 import { CHECKOUT_ENDED } from '../../workflows/messages/checkout.js';
 import { INPUT_REJECTED } from '../../workflows/messages/common.js';
+import { answers, assertFields } from '../helpers/assert.js';
 
 // The decisions of a reservation checkout, without a server: whom the reservation is for, when a
 // purchase has settled and how it ends the checkout. The workflow's commands around them are held
@@ -39,7 +40,7 @@ describe('checkout rules: before reserving', () => {
   });
 
   it('the review for higher limits is decided once approved or closed, and says why approval did not come', () => {
-    assert.deepEqual(['APPROVED', 'CLOSED', 'OPEN', 'PENDING'].map(approvalDecided), [true, true, false, false]);
+    assert.deepEqual(answers(['APPROVED', 'CLOSED', 'OPEN', 'PENDING'], approvalDecided), { APPROVED: true, CLOSED: true, OPEN: false, PENDING: false });
     assert.equal(notApprovedReason('CLOSED'), 'the user is closed');
     assert.equal(notApprovedReason('PENDING'), 'the user was not approved for higher limits before the deadline');
   });
@@ -111,14 +112,14 @@ describe('checkout rules: the purchase', () => {
   });
 
   it('is COMPLETED only once its transfer is, and waits while the transfer may still move', () => {
-    assert.deepEqual(['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED', 'COMPLETED', 'FAILED'].map(transferInFlight), [
-      true,
-      true,
-      true,
-      true,
-      false,
-      false,
-    ]);
+    assert.deepEqual(answers(['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED', 'COMPLETED', 'FAILED'], transferInFlight), {
+      PREVIEW: true,
+      UNCONFIRMED: true,
+      PENDING: true,
+      INITIATED: true,
+      COMPLETED: false,
+      FAILED: false,
+    });
     assert.deepEqual(transferEnding('TF_1', 'COMPLETED'), { outcome: 'COMPLETED', failureReason: null });
     assert.deepEqual(transferEnding('TF_1', 'REVERSED'), {
       outcome: 'FAILED',
@@ -151,10 +152,11 @@ describe('checkout rules: the caller and the backend', () => {
     const state = newCheckoutState('order-1');
     endCheckout(state, { outcome: 'OVER_LIMIT', failureReason: 'limits.dailyLimitReached' });
     const failure = checkoutEnded(state);
-    assert.deepEqual(
-      [failure.type, failure.nonRetryable, failure.details],
-      [CHECKOUT_ENDED, true, [{ outcome: 'OVER_LIMIT', failureReason: 'limits.dailyLimitReached' }]],
-    );
+    assertFields(failure, {
+      type: CHECKOUT_ENDED,
+      nonRetryable: true,
+      details: [{ outcome: 'OVER_LIMIT', failureReason: 'limits.dailyLimitReached' }],
+    });
     assert.equal(state.stage, 'DONE');
     assert.deepEqual(checkoutResult(state), {
       outcome: 'OVER_LIMIT',

@@ -24,6 +24,7 @@ import {
 } from '../../workflows/lib/kyc-fields.js';
 import { INPUT_REJECTED } from '../../workflows/messages/common.js';
 import type { KycField, KycState } from '../../workflows/messages/kyc.js';
+import { assertFields } from '../helpers/assert.js';
 
 // The bookkeeping of a KYC round, without a server: what the end user is asked for, the stage,
 // attempts, the checks on input and the outcome. The workflow's commands around it are held by
@@ -81,14 +82,11 @@ describe('KYC fields: what the end user is asked for', () => {
 
   it("awaits OPEN values and uploadable documents, never a payment method's field", () => {
     const state = roundAfterRead([ssn('OPEN'), governmentId('OPEN'), sourceOfFunds('OPEN')]);
-    assert.deepEqual(
-      state.fields.map((f) => [f.fieldId, f.awaiting]),
-      [
-        ['individualSsn', true],
-        ['individualGovernmentId', true],
-        ['individualSourceOfFunds', false],
-      ],
-    );
+    assertFields(state.fields, [
+      { fieldId: 'individualSsn', awaiting: true },
+      { fieldId: 'individualGovernmentId', awaiting: true },
+      { fieldId: 'individualSourceOfFunds', awaiting: false },
+    ]);
   });
 
   it('awaits no field whose input is queued or whose attempts are used up', () => {
@@ -224,10 +222,8 @@ describe('KYC fields: attempts', () => {
     const ssnField = field(state, 'individualSsn');
     assert.equal(startAttempt(state, ssnField), 4);
     recordSent(ssnField, 'SOMETHING_NEW');
-    assert.deepEqual(
-      [ssnField.attempts, ssnField.status, ssnField.note, ssnField.reason, state.submissions.individualSsn],
-      [1, 'PENDING', null, null, 4],
-    );
+    assertFields(ssnField, { attempts: 1, status: 'PENDING', note: null, reason: null });
+    assert.equal(state.submissions.individualSsn, 4, "counted after the earlier rounds' submissions");
     recordSent(ssnField, 'APPROVED');
     assert.equal(ssnField.status, 'APPROVED');
   });
@@ -263,10 +259,11 @@ describe('KYC fields: attempts', () => {
       done: true,
       error: 'the provider refused the submission: ValidationException',
     });
-    assert.deepEqual(
-      [failure.type, failure.nonRetryable, failure.message],
-      ['SubmissionFailed', true, 'individualSsn: the provider refused the submission: ValidationException'],
-    );
+    assertFields(failure, {
+      type: 'SubmissionFailed',
+      nonRetryable: true,
+      message: 'individualSsn: the provider refused the submission: ValidationException',
+    });
   });
 });
 
@@ -286,11 +283,14 @@ describe('KYC fields: how the round ends', () => {
     assert.equal(roundOutcome(state, profile(fields), [{ fieldId: 'individualSsn' }]), null);
     assert.equal(roundOutcome(state, profile(fields), nothingQueued), 'ATTEMPTS_EXHAUSTED');
     endRound(state, 'ATTEMPTS_EXHAUSTED', nothingQueued);
-    assert.deepEqual(
-      [field(state, 'individualSsn').exhausted, field(state, 'individualGovernmentId').exhausted],
-      [true, false],
-    );
-    assert.deepEqual([state.stage, state.outcome], ['DONE', 'ATTEMPTS_EXHAUSTED']);
+    assertFields(state, {
+      fields: [
+        { fieldId: 'individualSsn', exhausted: true },
+        { fieldId: 'individualGovernmentId', exhausted: false },
+      ],
+      stage: 'DONE',
+      outcome: 'ATTEMPTS_EXHAUSTED',
+    });
   });
 
   it('EXPIRED past the deadline while a field waits on the end user or on a payment method; reviews under way are awaited', () => {
