@@ -1,7 +1,7 @@
 import type { ClaimStore } from '../src/claims/store.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { readAccount, updateAccount, uploadDocument } from '../src/provider/endpoints.js';
-import type { ClaimRef } from '../workflows/messages/common.js';
+import type { ClaimRef } from '../src/claims/ref.js';
 import { withProviderFailures } from './provider-failure.js';
 
 export interface AccountActivityDeps {

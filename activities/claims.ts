@@ -1,5 +1,5 @@
 import type { ClaimStore } from '../src/claims/store.js';
-import type { ClaimRef } from '../workflows/messages/common.js';
+import type { ClaimRef } from '../src/claims/ref.js';
 
 // The claim store's housekeeping, as activities: a process deletes what the provider has taken
 // (or refused) once it no longer needs it, and a Schedule sweeps what outlived its retention.

@@ -1,7 +1,7 @@
 import type { ClaimStore } from '../src/claims/store.js';
 import { ProviderClient, type ProviderClientOptions } from '../src/provider/client.js';
 import { createAccount, registerClientSecret } from '../src/provider/endpoints.js';
-import type { ClaimRef } from '../workflows/messages/common.js';
+import type { ClaimRef } from '../src/claims/ref.js';
 import { withProviderFailures } from './provider-failure.js';
 
 // Spec 5.3: the client's own secret, kept in the claim store so that it never enters history.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
-import type { ClaimRef } from '../../workflows/messages/common.js';
+import type { ClaimRef } from './ref.js';
 import { seal } from './envelope.js';
 import { EMPTY_SHA256, sha256Hex, signV4, type SigV4Credentials } from './sigv4.js';
 import { claimDigest, ClaimIntegrityError, type ClaimStore, ClaimUnavailableError, digestKeyOf, openClaim, type PutOptions } from './store.js';

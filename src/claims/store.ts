@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ClaimRef } from '../../workflows/messages/common.js';
+import type { ClaimRef } from './ref.js';
 import { MissingClaimKeyError, open, seal } from './envelope.js';
 
 // The claim check (README, "Personal data travels by reference"): what end users provide

@@ -4,19 +4,8 @@ import { z } from 'zod';
 // What every process shares: references to what end users provide (claim checks), timing
 // configuration, and the signal that makes a process look at the provider now.
 
-/**
- * A reference to bytes kept in the claim store (src/claims): documents, and personal values such
- * as an SSN, travel by reference so that they never appear in workflow history.
- */
-export const claimRef = z.object({
-  ref: z.string().regex(/^[a-z]+:[A-Za-z0-9._-]+$/, 'ref must be a claim-store reference such as local:<sha256>'),
-  size: z.number().int().positive('the stored content is empty'),
-  contentType: z.string().min(1),
-  /** SHA-256 of the bytes; for personal values (keyed) an HMAC-SHA256 under the store's own key. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex characters'),
-  keyed: z.boolean().optional(),
-});
-export type ClaimRef = z.infer<typeof claimRef>;
+/** Documents and personal values travel by reference (src/claims/ref.ts). */
+export { claimRef, type ClaimRef } from '../../src/claims/ref.js';
 
 /** Durations of a process, in milliseconds: configuration, so that tests can make them short. */
 export const timing = z.object({
