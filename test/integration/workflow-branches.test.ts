@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig } from '../../src/config.js';
 import { codecFromConfig, encryptingDataConverter } from '../../src/temporal/codec.js';
@@ -12,6 +12,7 @@ import { achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach
 import type { ClaimRef } from '../../workflows/messages/common.js';
 import { kycStateQuery, submitValueUpdate } from '../../workflows/messages/kyc.js';
 import { onboardingStateQuery } from '../../workflows/messages/onboarding.js';
+import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows/messages/wallet.js';
 import { temporalAddress } from '../helpers/stack.js';
 
 // The branches of the processes that need a worker but no provider: every activity is a mock, so
@@ -267,5 +268,51 @@ describe('checkout and provisioning, activities mocked', () => {
     const bound = await run(refusal('ValidationException', 'anything'));
     assert.deepEqual({ outcome: bound.outcome, accountId: bound.accountId }, { outcome: 'ALREADY_BOUND', accountId: null });
     await assert.rejects(run(refusal('ValidationException', 'country.invalid', 'country')), WorkflowFailedError);
+  });
+});
+
+describe('wallet, activities mocked', () => {
+  it('a reconciliation that wants a poll while the wallet is due to continue-as-new gets it, and the wallet then continues', async () => {
+    const walletId = `WA_${shortId()}`;
+    let balanceReads = 0;
+    let polls = 0;
+    let releaseFirstRead!: () => void;
+    const firstRead = new Promise<void>((resolve) => (releaseFirstRead = resolve));
+    const mocks = {
+      // The provider holds 5 BTC the ledger never heard of: the comparison wants a poll.
+      readWalletBalances: async () => {
+        balanceReads += 1;
+        if (balanceReads === 1) await firstRead;
+        return { available: { BTC: 5 }, total: { BTC: 5 }, checkedAt: Date.now() };
+      },
+      pollWalletTransactions: async (_walletId: string, cursor: { since: number; seen: string[] }) => {
+        polls += 1;
+        return { changed: [], cursor: { since: cursor.since, seen: cursor.seen } };
+      },
+      watchWalletTransactions: async () => {
+        throw ApplicationFailure.create({ type: 'NothingNewYet', message: 'nothing new', category: ApplicationFailureCategory.BENIGN });
+      },
+      readTransferSummary: async () => ({ id: 'TF_1', source: 'wallet:WA_other', status: 'COMPLETED' }),
+    };
+    await withWorker(mocks, async (taskQueue) => {
+      // Every pass of the loop is past the history limit: the wallet wants to continue-as-new at once.
+      const input = { walletId, pollIntervalMs: 3_600_000, maxHistoryEvents: 1, opened: true };
+      const handle = await client.workflow.start('walletWorkflow', { taskQueue, workflowId: `wallet:${walletId}`, args: [input] });
+      const reconciled = handle.executeUpdate(reconcileUpdate);
+      await waitFor(async () => balanceReads, (reads) => reads === 1, 'the reconciliation to read the balances');
+      // A callback while the reconciliation waits on the provider: the loop records it and stops
+      // at continue-as-new, which waits for the update.
+      const tx = { id: 'TR_1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 1, status: 'PENDING' };
+      await handle.signal(transactionSignal, tx as never);
+      await waitFor(() => handle.query(walletQuery), (view) => view.stats.callbacks === 1 && view.queued === 0, 'the callback to be recorded');
+      releaseFirstRead();
+      const deadlock = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the reconciliation never finished: deadlock')), 20_000));
+      const reconciliation = await Promise.race([reconciled, deadlock]);
+      assert.deepEqual(reconciliation.drift, [{ currency: 'BTC', ledger: 0, provider: 5 }]);
+      assert.equal(polls, 1, 'the poll the reconciliation asked for was made');
+      const latest = await waitFor(() => client.workflow.getHandle(`wallet:${walletId}`).describe(), (run) => run.runId !== handle.firstExecutionRunId, 'the wallet to continue-as-new');
+      assert.equal(latest.status.name, 'RUNNING');
+      await client.workflow.getHandle(`wallet:${walletId}`).terminate('test over');
+    });
   });
 });
