@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
+import { request } from 'undici';
+import { AchFollowupClient } from '../src/client/ach-followup.js';
 import { CheckoutClient, CheckoutEndedError } from '../src/client/checkout.js';
 import { KycClient } from '../src/client/kyc.js';
+import { OnboardingClient } from '../src/client/onboarding.js';
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
 import { loadConfig, temporalAddress } from '../src/config.js';
 import * as api from '../src/provider/endpoints.js';
@@ -15,10 +18,11 @@ import { operatorCalls } from './fixtures/operator.js';
 
 // With the stack running as in scripts/record-histories.ts (the fixture payload key):
 //   node --import tsx scripts/record-process-histories.ts [story or prefix…]
-// records the KYC and checkout paths that the happy stories of record-histories.ts leave out
-// (reminders, deadlines, refusals, attempts used up, limits), so that a restructuring of those
-// workflows is checked against each. With no argument every story runs; `kyc` or `checkout`
-// runs one process's; HISTORY_SUFFIX names the files apart as in record-histories.ts.
+// records the KYC, checkout, ACH and onboarding paths that the happy stories of
+// record-histories.ts leave out (reminders, deadlines, refusals, attempts used up, limits), so
+// that a restructuring of those workflows is checked against each. With no argument every story
+// runs; `kyc`, `checkout`, `ach` or `onboarding` runs one process's; HISTORY_SUFFIX names the files
+// apart as in record-histories.ts.
 
 const config = loadConfig();
 const cli = await findTemporalCli();
@@ -35,6 +39,8 @@ const MASTER = config.provider.accountId;
 /** Short timings, so that every story ends within seconds. */
 const quick: TimingInput = { pollInitialMs: 200, pollMaxMs: 1_000 };
 const kycClient = (timing: TimingInput = {}, maxAttemptsPerField?: number) => new KycClient(client, { taskQueue, claims, timing: { ...quick, ...timing }, maxAttemptsPerField });
+const achClient = (timing: TimingInput = {}) => new AchFollowupClient(client, { taskQueue, claims, timing: { ...quick, ...timing } });
+const onboardingClient = (timing: TimingInput = {}) => new OnboardingClient(client, { taskQueue, timing: { ...quick, ...timing } });
 const checkoutClient = (timing: TimingInput = {}) => new CheckoutClient(client, { taskQueue, timing: { ...quick, ...timing } });
 
 const { op: operator } = operatorCalls(config.provider.baseUrl);
@@ -203,6 +209,36 @@ const stories: Record<string, () => Promise<void>> = {
     await checkout.startAndGetPage(await purchase(orderRef));
     expect('outcome', (await checkout.result(orderRef)).outcome, 'EXPIRED');
     save('checkout-expired', `checkout:${orderRef}`);
+  },
+
+  // The form is awaited through two quiet times (a reminder each), then handed in and approved.
+  async 'ach-reminders'() {
+    const account = await provider.call(api.createAccount, { body: { country: 'US' } });
+    const method = await provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' }, masqueradeAs: account.id });
+    await operator('POST', `/sandbox/payment-methods/${method.id}/request-ach-form`);
+    const ach = achClient({ reminderAfterMs: 300 });
+    await ach.start({ paymentMethodId: method.id, accountId: account.id });
+    await until('two reminders for the form', () => ach.state(method.id), (state) => state.reminders >= 2);
+    await ach.submitForm(method.id, PNG_DOCUMENT);
+    await operator('POST', `/sandbox/payment-methods/${method.id}/approve`);
+    expect('outcome', (await ach.result(method.id)).outcome, 'APPROVED');
+    save('ach-reminders', `ach-followup:${method.id}`);
+  },
+
+  // Reminders while the user owes the verification; after the link is used the user is under
+  // review for several quiet times (no reminder then), and is approved.
+  async 'onboarding-reminders'() {
+    await operator('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
+    const userRef = `history-reminders-${Date.now()}`;
+    const onboarding = onboardingClient({ reminderAfterMs: 300 });
+    await onboarding.start({ userRef, country: 'US' });
+    await until('two reminders for the verification', () => onboarding.state(userRef), (state) => state.reminders >= 2);
+    await (await request(await onboarding.onboardingLink(userRef))).body.dump();
+    const { userId } = await until('the review', () => onboarding.state(userRef), (state) => state.stage === 'UNDER_REVIEW');
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await operator('POST', `/sandbox/users/${userId}/approve`);
+    expect('outcome', (await onboarding.result(userRef)).outcome, 'APPROVED');
+    save('onboarding-reminders', `onboarding:${userRef}`);
   },
 };
 
