@@ -4,23 +4,7 @@ import type { UserActivities } from '../activities/users.js';
 import type { WalletActivities } from '../activities/wallets.js';
 import { exceededLimit } from '../src/provider/limits.js';
 import { UserId } from '../src/temporal/search-attributes.js';
-import {
-  approvalDecided,
-  checkoutEnded,
-  checkoutResult,
-  checkRedirect,
-  endCheckout,
-  type Look,
-  newCheckoutState,
-  notApprovedReason,
-  purchaseEnding,
-  purchaseGivenUp,
-  purchaseSettled,
-  reservationOwner,
-  reservationRequest,
-  transferEnding,
-  transferInFlight,
-} from './lib/checkout-rules.js';
+import * as rules from './lib/checkout-rules.js';
 import { PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
 import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
@@ -49,7 +33,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
   const input = validate(checkoutInput, raw);
   const { workflowId } = workflowInfo();
-  const state = newCheckoutState(input.orderRef);
+  const state = rules.newCheckoutState(input.orderRef);
   // A redirect reported by the backend: look at the provider now (the provider's state decides).
   let nudged = false;
   let looksStarted = 0;
@@ -57,7 +41,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
 
   setHandler(checkoutStateQuery, () => state);
   setHandler(hostedPageUpdate, handOutHostedPage);
-  setHandler(purchaseRedirectUpdate, receiveRedirect, { validator: (redirect) => checkRedirect(state, redirect) });
+  setHandler(purchaseRedirectUpdate, receiveRedirect, { validator: (redirect) => rules.checkRedirect(state, redirect) });
 
   // The buyer's time runs from the start; the deadline is configuration. The provider expires an
   // unused reservation long before the default deadline; this is the backstop.
@@ -76,11 +60,11 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
 
   // The buyer pays on the hosted page: RUNNING_CHECKS, PROCESSING (transfer assigned), COMPLETE or FAILED.
   enterStage(state, 'WAITING_FOR_PURCHASE', true);
-  const givenUp = () => purchaseGivenUp(deadlinePassed(), state);
-  let latest: Look;
-  do latest = await pollUntil(look, purchaseSettled, () => nudged || givenUp());
-  while (!purchaseSettled(latest) && !givenUp());
-  const purchase = purchaseEnding(latest);
+  const givenUp = () => rules.purchaseGivenUp(deadlinePassed(), state);
+  let latest: rules.Look;
+  do latest = await pollUntil(look, rules.purchaseSettled, () => nudged || givenUp());
+  while (!rules.purchaseSettled(latest) && !givenUp());
+  const purchase = rules.purchaseEnding(latest);
   if ('outcome' in purchase) return finish(purchase.outcome, purchase.failureReason);
 
   // COMPLETE: the money moved only if the order's transfer did (spec 2.5).
@@ -88,9 +72,9 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   const { transferId } = purchase;
   const transfer = await pollUntil(
     () => provider.readTransferSummary(transferId),
-    (summary) => !transferInFlight(summary.status),
+    (summary) => !rules.transferInFlight(summary.status),
   );
-  const confirmed = transferEnding(transferId, transfer.status);
+  const confirmed = rules.transferEnding(transferId, transfer.status);
   return finish(confirmed.outcome, confirmed.failureReason);
 
   /** The result of a checkout that ended before reserving (NOT_APPROVED, OVER_LIMIT); null once reserved. */
@@ -105,27 +89,27 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
         const readUser = () => provider.readUserStatus({ userId });
         ({ status } = await pollUntil(
           readUser,
-          (user) => approvalDecided(user.status),
+          (user) => rules.approvalDecided(user.status),
           deadlinePassed,
         ));
-        if (status !== 'APPROVED') return await finish('NOT_APPROVED', notApprovedReason(status));
+        if (status !== 'APPROVED') return await finish('NOT_APPROVED', rules.notApprovedReason(status));
       }
       enterStage(state, 'CHECKING_LIMITS', false);
       state.limits = await provider.calculateUserLimits({ userId });
       const over = exceededLimit(state.limits, input.sourceAmount);
       // Refused before reserving: a reservation the buyer cannot use helps nobody.
       if (over) return await finish('OVER_LIMIT', over);
-      owner = reservationOwner(userId, status);
+      owner = rules.reservationOwner(userId, status);
     }
     enterStage(state, 'RESERVING', false);
-    const request = reservationRequest(input, owner);
+    const request = rules.reservationRequest(input, owner);
     const reserved = await create.reserve({ request, idempotencyKey: idempotencyKey(workflowId, 'reserve') });
     state.reservation = reserved.reservation;
     state.url = reserved.url;
     return null;
   }
 
-  async function look(): Promise<Look> {
+  async function look(): Promise<rules.Look> {
     looksStarted += 1;
     nudged = false;
     try {
@@ -142,17 +126,17 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   }
 
   async function finish(outcome: CheckoutOutcome, failureReason: string | null = null): Promise<CheckoutResult> {
-    endCheckout(state, { outcome, failureReason });
+    rules.endCheckout(state, { outcome, failureReason });
     showStatus(outcome, false);
     // Updates already accepted (the hosted page, a redirect) still get their answers.
     await condition(allHandlersFinished);
-    return checkoutResult(state);
+    return rules.checkoutResult(state);
   }
 
   /** The caller gets the hosted page as soon as the reservation exists (update-with-start). */
   async function handOutHostedPage(): Promise<HostedPage> {
     await condition(() => state.reservation !== null || state.stage === 'DONE');
-    if (state.reservation === null || state.url === null) throw checkoutEnded(state);
+    if (state.reservation === null || state.url === null) throw rules.checkoutEnded(state);
     return { url: state.url, reservation: state.reservation };
   }
 

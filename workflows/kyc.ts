@@ -6,29 +6,10 @@ import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-opti
 import { doneWithClaims } from './lib/claims.js';
 import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
-import {
-  applyProfile,
-  awaitingFieldIds,
-  checkDocumentSubmission,
-  checkValueSubmission,
-  documentUpload,
-  endRound,
-  findField,
-  isTimeUp,
-  newKycState,
-  notSent,
-  notSentReason,
-  type Profile,
-  recordNotSent,
-  recordSent,
-  roundOutcome,
-  startAttempt,
-  type Submission,
-  updateProgress,
-} from './lib/kyc-fields.js';
+import * as round from './lib/kyc-fields.js';
 import { pollProvider, showStatus, validate } from './lib/process.js';
 import { type SendFailure, sendFailure } from './lib/refusal.js';
-import { remindWhileOwed } from './lib/reminders.js';
+import { type Reminders, remindWhileOwed } from './lib/reminders.js';
 import type { ClaimRef } from './messages/common.js';
 import { kycInput, kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages/kyc.js';
 import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, ValueSubmission } from './messages/kyc.js';
@@ -51,51 +32,59 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   const input = validate(kycInput, raw);
   const { accountId } = input;
   const { workflowId } = workflowInfo();
-  const state = newKycState(input);
-  const inbox: Submission[] = [];
+  const state = round.newKycState(input);
+  const inbox: round.Submission[] = [];
   // Counts input from the end user: reminders measure quiet time against it.
   let inputsReceived = 0;
   let shownStatus = '';
 
-  setHandler(kycStateQuery, () => state);
-  // The end user hands in values and documents through updates, checked before they are accepted.
-  setHandler(submitValueUpdate, receiveValue, { validator: (value) => checkValueSubmission(state, value, inbox) });
-  setHandler(submitDocumentUpdate, receiveDocument, {
-    validator: (document) => checkDocumentSubmission(state, document, inbox),
-  });
-
+  takeInputFromEndUser();
   upsertSearchAttributes([{ key: AccountId, value: accountId }]);
   showProgress();
   // The end user's time runs from the start (isTimeUp). Reviews under way at the deadline are awaited.
   startDeadline(input.timing.deadlineMs, () => {
     state.expired = true;
   });
-  // Field ids only in reminders, never values.
-  void remindWhileOwed({
-    afterMs: input.timing.reminderAfterMs,
-    owed: () => awaitingFieldIds(state).length > 0,
-    over: () => state.stage === 'DONE',
-    heard: () => inputsReceived,
-    remind: () => {
-      state.reminders += 1;
-      return notify.sendReminder({ process: 'kyc', workflowId, waitingFor: awaitingFieldIds(state), count: state.reminders });
-    },
-  });
+  void remindWhileOwed(remindersOfOpenFields());
 
   // Reads the account until the round ends or input arrives; sends the input; and again.
   const pollUntil = pollProvider(input.timing);
-  const ended = (profile: Profile) => roundOutcome(state, profile, inbox) !== null;
-  const inputOrTimeUp = () => inbox.length > 0 || isTimeUp(state);
+  const ended = (profile: round.Profile) => round.roundOutcome(state, profile, inbox) !== null;
+  const inputOrTimeUp = () => inbox.length > 0 || round.isTimeUp(state);
   for (;;) {
     const profile = await pollUntil(readAccount, ended, inputOrTimeUp);
-    const outcome = roundOutcome(state, profile, inbox);
+    const outcome = round.roundOutcome(state, profile, inbox);
     if (outcome) return finish(outcome);
     await sendInbox();
   }
 
-  async function readAccount(): Promise<Profile> {
+  /** The end user hands in values and documents through updates, checked before they are accepted. */
+  function takeInputFromEndUser(): void {
+    setHandler(kycStateQuery, () => state);
+    setHandler(submitValueUpdate, receiveValue, { validator: (value) => round.checkValueSubmission(state, value, inbox) });
+    setHandler(submitDocumentUpdate, receiveDocument, {
+      validator: (document) => round.checkDocumentSubmission(state, document, inbox),
+    });
+  }
+
+  /** While any field awaits input: field ids only in reminders, never values. */
+  function remindersOfOpenFields(): Reminders {
+    return {
+      afterMs: input.timing.reminderAfterMs,
+      owed: () => round.awaitingFieldIds(state).length > 0,
+      over: () => state.stage === 'DONE',
+      heard: () => inputsReceived,
+      remind: () => {
+        state.reminders += 1;
+        const waitingFor = round.awaitingFieldIds(state);
+        return notify.sendReminder({ process: 'kyc', workflowId, waitingFor, count: state.reminders });
+      },
+    };
+  }
+
+  async function readAccount(): Promise<round.Profile> {
     const profile = await provider.readProfile({ accountId });
-    applyProfile(state, profile);
+    round.applyProfile(state, profile);
     showProgress();
     return profile;
   }
@@ -104,7 +93,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   async function sendInbox(): Promise<void> {
     while (inbox.length > 0) {
       const submission = inbox[0]!;
-      const field = findField(state, submission.fieldId)!;
+      const field = round.findField(state, submission.fieldId)!;
       let failure: SendFailure | null = null;
       showProgress(true);
       if (field.status !== 'OPEN') {
@@ -114,17 +103,17 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
         // The run chain's first id keeps this round's keys apart from every other round's, however long
         // ago that one ran (the provider remembers keys; Temporal forgets closed runs). A key is an
         // activity's input, not a command: changing it needs no patch.
-        const step = `${workflowInfo().firstExecutionRunId}/${field.fieldId}/${startAttempt(state, field)}`;
+        const step = `${workflowInfo().firstExecutionRunId}/${field.fieldId}/${round.startAttempt(state, field)}`;
         try {
           const sent = await submission.send(idempotencyKey(workflowId, step));
-          recordSent(field, sent.status);
+          round.recordSent(field, sent.status);
         } catch (err) {
           failure = sendFailure(err);
           if (failure === null) throw err;
-          recordNotSent(field, failure);
+          round.recordNotSent(field, failure);
         }
       }
-      if (failure) submission.error = notSentReason(failure);
+      if (failure) submission.error = round.notSentReason(failure);
       // Accepted, refused, not delivered or moot: the process needs the value no longer (input
       // handed in again is a new claim), and personal data is kept no longer than needed.
       await doneWithClaims([submission.claim]);
@@ -135,7 +124,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   }
 
   async function finish(outcome: KycOutcome): Promise<KycResult> {
-    endRound(state, outcome, inbox);
+    round.endRound(state, outcome, inbox);
     showProgress();
     // Let update handlers answer (they see DONE) before the run closes.
     await condition(allHandlersFinished);
@@ -150,25 +139,25 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
 
   function receiveDocument(document: DocumentSubmission): Promise<KycField> {
     const upload = (key: string) =>
-      submit.uploadProfileDocument({ accountId, ...documentUpload(document), idempotencyKey: key });
+      submit.uploadProfileDocument({ accountId, ...round.documentUpload(document), idempotencyKey: key });
     return receive(document.fieldId, document.document, upload);
   }
 
   /** Queues a validated submission; answers once it reached the provider (or could not). */
-  async function receive(fieldId: string, claim: ClaimRef, send: Submission['send']): Promise<KycField> {
-    const submission: Submission = { fieldId, claim, send, done: false, error: null };
+  async function receive(fieldId: string, claim: ClaimRef, send: round.Submission['send']): Promise<KycField> {
+    const submission: round.Submission = { fieldId, claim, send, done: false, error: null };
     inbox.push(submission);
     inputsReceived += 1;
     showProgress();
     await condition(() => submission.done || state.stage === 'DONE');
     if (!submission.done) submission.error = `the process ended (${state.outcome}) before this was sent`;
-    if (submission.error) throw notSent(submission);
-    return findField(state, fieldId)!;
+    if (submission.error) throw round.notSent(submission);
+    return round.findField(state, fieldId)!;
   }
 
   /** Shows the stage (or outcome) in the UI's list; search attributes change only when it does. */
   function showProgress(submitting = false): void {
-    const { status, waitingOnEndUser } = updateProgress(state, inbox, submitting);
+    const { status, waitingOnEndUser } = round.updateProgress(state, inbox, submitting);
     if (`${status}/${waitingOnEndUser}` === shownStatus) return;
     shownStatus = `${status}/${waitingOnEndUser}`;
     showStatus(status, waitingOnEndUser);
