@@ -1,17 +1,17 @@
-import { allHandlersFinished, condition, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { NotifyActivities } from '../activities/notify.js';
 import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
-import { applyMethodState, asksForForm, newAchState, reviewDecision, reviewGoesOn } from './lib/ach-review.js';
+import { applyMethodState, asksForForm, type FormAnswer, formRefused, newAchState, reviewDecision, reviewGoesOn } from './lib/ach-review.js';
 import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
 import { doneWithClaims } from './lib/claims.js';
 import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { achRemindersBeforePatch } from './lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate } from './lib/process.js';
-import { refusalLabel, sendFailure } from './lib/refusal.js';
+import { sendFailure } from './lib/refusal.js';
 import { REMINDERS_WHILE_OWED_PATCH, remindWhileOwed } from './lib/reminders.js';
-import type { ClaimRef } from './messages/common.js';
+import { type ClaimRef, NOT_DELIVERED } from './messages/common.js';
 import { achFollowupInput, achForm, achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
 import type { AchFollowupInput, AchOutcome, AchResult, AchState } from './messages/ach-followup.js';
 
@@ -31,8 +31,8 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   const { workflowId } = workflowInfo();
   const state = newAchState(paymentMethodId);
   let form: ClaimRef | undefined;
-  // Every form the update accepted gets an answer: sent, or refused with the reason.
-  let answer: { refused?: string } | undefined;
+  // Every form the update accepted gets an answer: sent, or why not.
+  let answer: FormAnswer | undefined;
   let rejectionMessage: string | null = null;
 
   setHandler(achStateQuery, () => state);
@@ -94,8 +94,8 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
       if (failure === null) throw err;
       // Refused (the method moved on, say) or not delivered: the update fails, the process goes on.
       state.formsSubmitted -= 1;
-      if ('refused' in failure) answerForm(`the provider refused it: ${refusalLabel(failure.refused)}`);
-      else answerForm(`it could not be delivered (${failure.notDelivered}); nothing was used up: hand it in again`);
+      if ('refused' in failure) answerForm({ refused: formRefused(failure.refused) });
+      else answerForm({ notDelivered: `it could not be delivered: ${failure.notDelivered}; hand it in again later` });
       enterStage(state, 'CHECKING', false);
     }
     // Taken, refused or not delivered, the form in the claim store is needed no longer (a form
@@ -104,7 +104,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   }
 
   async function finish(outcome: AchOutcome): Promise<AchResult> {
-    answerForm(`the process ended (${outcome}) before the form could be sent`);
+    answerForm({ refused: `the process ended (${outcome}) before the form could be sent` });
     enterStage(state, 'DONE', false);
     state.outcome = outcome;
     showStatus(outcome, false);
@@ -124,15 +124,17 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     form = submitted;
     answer = undefined;
     await condition(() => answer !== undefined);
-    const { refused } = answer!;
+    const { refused, notDelivered } = answer!;
     answer = undefined;
     if (refused) rejectInput('form', refused);
+    if (notDelivered) throw ApplicationFailure.create({ type: NOT_DELIVERED, message: `form: ${notDelivered}`, details: [{ field: 'form' }], nonRetryable: true });
     return state;
   }
 
-  function answerForm(refused?: string): void {
+  /** Answers the update that handed in the form: taken (no argument), refused, or not delivered. */
+  function answerForm(failed: FormAnswer = {}): void {
     if (form === undefined) return;
     form = undefined;
-    answer = refused ? { refused } : {};
+    answer = failed;
   }
 }

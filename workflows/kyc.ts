@@ -101,9 +101,12 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
         submission.error = `${submission.fieldId} is ${field.status} now; nothing was sent`;
       } else {
         // The run chain's first id keeps this round's keys apart from every other round's, however long
-        // ago that one ran (the provider remembers keys; Temporal forgets closed runs). A key is an
-        // activity's input, not a command: changing it needs no patch.
-        const step = `${workflowInfo().firstExecutionRunId}/${field.fieldId}/${round.startAttempt(state, field)}`;
+        // ago that one ran (the provider remembers keys; Temporal forgets closed runs). The claim's
+        // digest keeps a different value apart from one refused or not delivered under the same
+        // attempt number (which such a failure gives back): the provider would refuse a key used
+        // for another request. A key is an activity's input, not a command: changing it needs no patch.
+        const attempt = round.startAttempt(state, field);
+        const step = `${workflowInfo().firstExecutionRunId}/${field.fieldId}/${attempt}/${submission.claim.sha256}`;
         try {
           const sent = await submission.send(idempotencyKey(workflowId, step));
           round.recordSent(field, sent.status);
@@ -113,7 +116,10 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
           round.recordNotSent(field, failure);
         }
       }
-      if (failure) submission.error = round.notSentReason(failure);
+      if (failure) {
+        submission.error = round.notSentReason(failure);
+        submission.notDelivered = 'notDelivered' in failure;
+      }
       // Accepted, refused, not delivered or moot: the process needs the value no longer (input
       // handed in again is a new claim), and personal data is kept no longer than needed.
       await doneWithClaims([submission.claim]);

@@ -14,6 +14,17 @@ export class InputRejectedError extends Error {
   }
 }
 
+/**
+ * The input was taken but could not be delivered: the provider or the claim store did not answer
+ * before the retries gave up. Nothing changed and no attempt was used up: hand it in again later.
+ */
+export class NotDeliveredError extends Error {
+  override name = 'NotDeliveredError';
+  constructor(readonly field: string, detail: string) {
+    super(`${field}: ${detail}`);
+  }
+}
+
 export class AlreadyFinishedError extends Error {
   override name = 'AlreadyFinishedError';
   constructor(readonly workflowId: string) {

@@ -11,7 +11,7 @@ import { WalletsClient } from './wallets.js';
 
 // `payflows/client`: what a backend service imports.
 export { CheckoutEndedError } from './checkout.js';
-export { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from './errors.js';
+export { AlreadyFinishedError, InputRejectedError, NotDeliveredError, ProcessNotFoundError } from './errors.js';
 export { connectClients, type ConnectedClients } from './connect.js';
 export { AchFollowupClient, CheckoutClient, KycClient, OnboardingClient, ProvisioningClient, WalletsClient };
 export { type ClaimStore, ClaimIntegrityError, LocalClaimStore } from '../claims/store.js';

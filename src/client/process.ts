@@ -8,8 +8,8 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure, type QueryDefinition, type UpdateDefinition, type WithWorkflowArgs, type Workflow } from '@temporalio/common';
 import type { z } from 'zod';
-import { INPUT_REJECTED } from '../../workflows/messages/common.js';
-import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError, rejectInput } from './errors.js';
+import { INPUT_REJECTED, NOT_DELIVERED } from '../../workflows/messages/common.js';
+import { AlreadyFinishedError, InputRejectedError, NotDeliveredError, ProcessNotFoundError, rejectInput } from './errors.js';
 
 // What every process client does: start or attach by business key, send input through updates,
 // read state through queries, await the result; with named errors a backend can act on.
@@ -80,9 +80,12 @@ export class ProcessClient {
 
   /** Turns SDK errors into the client's named ones. */
   private async explain(workflowId: string, err: unknown): Promise<unknown> {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === INPUT_REJECTED) {
-      const field = (err.cause.details?.[0] as { field?: string } | undefined)?.field ?? 'input';
-      return new InputRejectedError(field, err.cause.message.replace(new RegExp(`^${field}: `), ''));
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+      const { type, message, details } = err.cause;
+      const field = (details?.[0] as { field?: string } | undefined)?.field ?? 'input';
+      const detail = message.replace(new RegExp(`^${field}: `), '');
+      if (type === INPUT_REJECTED) return new InputRejectedError(field, detail);
+      if (type === NOT_DELIVERED) return new NotDeliveredError(field, detail);
     }
     const notFound = err instanceof WorkflowNotFoundError || (err as { code?: number })?.code === 5 || /not found|already completed/i.test((err as Error)?.message ?? '');
     if (!notFound) return err;

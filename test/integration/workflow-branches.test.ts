@@ -1,15 +1,21 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { LocalClaimStore } from '../../src/claims/store.js';
+import { NotDeliveredError } from '../../src/client/errors.js';
+import { KycClient } from '../../src/client/kyc.js';
 import { loadConfig } from '../../src/config.js';
 import { codecFromConfig, encryptingDataConverter } from '../../src/temporal/codec.js';
 import { startTracing, workerTracingOptions } from '../../src/telemetry/tracing.js';
 import { clientFor } from '../../src/temporal/connection.js';
 import { achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup.js';
-import type { ClaimRef } from '../../workflows/messages/common.js';
+import { type ClaimRef, NOT_DELIVERED } from '../../workflows/messages/common.js';
 import { kycStateQuery, submitValueUpdate } from '../../workflows/messages/kyc.js';
 import { onboardingStateQuery } from '../../workflows/messages/onboarding.js';
 import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows/messages/wallet.js';
@@ -89,15 +95,17 @@ after(async () => {
 });
 
 describe('KYC, activities mocked', () => {
-  it('a submission not delivered is no refusal: no attempt used up, its claim deleted, and handed in again it is sent', async () => {
+  it('a value not delivered is no refusal: NotDeliveredError, no attempt used up, its claim deleted; handed in again, it is sent under a key of its own', async () => {
     const accountId = `AC_${shortId()}`;
     let ssnStatus = 'OPEN';
     let outage = true;
+    const keysTried = new Set<string>();
     const sent: string[] = [];
     const deleted: string[] = [];
     const mocks = {
       readProfile: async () => ({ status: 'OPEN', fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: ssnStatus, note: 'does not match' }] }),
       submitProfileValue: async (input: { idempotencyKey: string }) => {
+        keysTried.add(input.idempotencyKey);
         if (outage) throw unreachable();
         sent.push(input.idempotencyKey);
         ssnStatus = 'APPROVED';
@@ -106,28 +114,37 @@ describe('KYC, activities mocked', () => {
       deleteClaims: async (refs: ClaimRef[]) => void deleted.push(...refs.map((ref) => ref.ref)),
       sendReminder: async () => undefined,
     };
-    const result = await withWorker(mocks, async (taskQueue) => {
-      // One attempt per field: had the lost submission used it up, the second would be refused.
-      const input = { accountId, maxAttemptsPerField: 1, timing: quick };
-      const handle = await client.workflow.start('kycWorkflow', { taskQueue, workflowId: `kyc:${accountId}`, args: [input] });
-      await waitFor(() => handle.query(kycStateQuery), (state) => state.stage === 'WAITING_FOR_END_USER', 'the field to await input');
+    const claimsDir = mkdtempSync(join(tmpdir(), 'branches-claims-'));
+    try {
+      const result = await withWorker(mocks, async (taskQueue) => {
+        // One attempt per field: had the lost submission used it up, the second would be refused.
+        const kyc = new KycClient(client, { taskQueue, claims: new LocalClaimStore(claimsDir), timing: quick, maxAttemptsPerField: 1 });
+        await kyc.start(accountId);
+        await waitFor(() => kyc.state(accountId), (state) => state.stage === 'WAITING_FOR_END_USER', 'the field to await input');
 
-      const submitSsn = () => handle.executeUpdate(submitValueUpdate, { args: [{ fieldId: 'individualSsn', value }] });
-      const lost = await updateRefusal(submitSsn());
-      assert.equal(lost, 'individualSsn: it could not be delivered (S3Error on every attempt until the retries gave up); nothing was used up: hand it in again');
-      const afterLoss = await handle.query(kycStateQuery);
-      const ssn = afterLoss.fields.find((field) => field.fieldId === 'individualSsn');
-      assert.deepEqual({ attempts: ssn?.attempts, awaiting: ssn?.awaiting }, { attempts: 0, awaiting: true });
-      assert.deepEqual(deleted, [value.ref], 'personal data is kept no longer than the submission needs it');
+        const lost = await kyc.submitValue(accountId, 'individualSsn', '123-45-6789').then(
+          () => assert.fail('the value cannot have been delivered'),
+          (err: unknown) => err,
+        );
+        assert.ok(lost instanceof NotDeliveredError, `a NotDeliveredError, not ${String(lost)}`);
+        assert.equal(lost.field, 'individualSsn');
+        assert.match(lost.message, /did not answer before the retries gave up \(last failure: S3Error\); nothing was used up: hand it in again later$/);
+        const ssn = (await kyc.state(accountId)).fields.find((field) => field.fieldId === 'individualSsn');
+        assert.deepEqual({ attempts: ssn?.attempts, awaiting: ssn?.awaiting }, { attempts: 0, awaiting: true });
+        assert.equal(deleted.length, 1, 'personal data is kept no longer than the submission needs it');
 
-      outage = false;
-      const field = await submitSsn();
-      assert.equal(field.status, 'PENDING');
-      return handle.result();
-    });
-    assert.equal(result.outcome, 'APPROVED');
-    assert.equal(sent.length, 1);
-    assert.deepEqual(deleted, [value.ref, value.ref], 'deleted again once the provider took it');
+        outage = false;
+        const field = await kyc.submitValue(accountId, 'individualSsn', '123-45-6780');
+        assert.equal(field.status, 'PENDING');
+        return kyc.result(accountId);
+      });
+      assert.equal(result.outcome, 'APPROVED');
+      assert.equal(sent.length, 1);
+      assert.equal(keysTried.size, 2, 'another value under the attempt number given back has a key of its own');
+      assert.equal(deleted.length, 2, 'deleted again once the provider took it');
+    } finally {
+      rmSync(claimsDir, { recursive: true, force: true });
+    }
   });
 
   it('a submission the provider refuses deletes its claim and tells the end user why, by type and code', async () => {
@@ -180,14 +197,23 @@ describe('ACH follow-up, activities mocked', () => {
       });
       const awaitingForm = () => waitFor(() => handle.query(achStateQuery), (state) => state.stage === 'WAITING_FOR_FORM', 'the form to be awaited');
       await awaitingForm();
-      const lost = await updateRefusal(handle.executeUpdate(submitAchFormUpdate, { args: [form] }));
-      assert.equal(lost, 'form: it could not be delivered (S3Error on every attempt until the retries gave up); nothing was used up: hand it in again');
+      const lost = await handle.executeUpdate(submitAchFormUpdate, { args: [form] }).then(
+        () => assert.fail('the form cannot have been delivered'),
+        (err: unknown) => (err as WorkflowUpdateFailedError).cause as ApplicationFailure,
+      );
+      assert.deepEqual(
+        { type: lost.type, message: lost.message },
+        {
+          type: NOT_DELIVERED,
+          message: 'form: it could not be delivered: the provider or the claim store did not answer before the retries gave up (last failure: S3Error); hand it in again later',
+        },
+      );
       assert.equal((await awaitingForm()).formsSubmitted, 0);
       await waitFor(async () => deleted.length, (count) => count === 1, 'the undelivered form to be deleted');
       outage = false;
 
       const refused = await updateRefusal(handle.executeUpdate(submitAchFormUpdate, { args: [form] }));
-      assert.equal(refused, 'form: the provider refused it: ValidationException (paymentMethod.invalidStatus)');
+      assert.match(refused, /^form: the provider refused it: ValidationException \(paymentMethod.invalidStatus\); check that the payment method still asks for the form/);
       // The update answers first; the form is deleted right after.
       await waitFor(async () => deleted.length, (count) => count === 2, 'the refused form to be deleted');
       const afterRefusal = await awaitingForm();

@@ -22,7 +22,7 @@ import {
   startAttempt,
   updateProgress,
 } from '../../workflows/lib/kyc-fields.js';
-import { INPUT_REJECTED } from '../../workflows/messages/common.js';
+import { INPUT_REJECTED, NOT_DELIVERED } from '../../workflows/messages/common.js';
 import type { KycField, KycState } from '../../workflows/messages/kyc.js';
 import { assertFields } from '../helpers/assert.js';
 
@@ -242,28 +242,26 @@ describe('KYC fields: attempts', () => {
     const state = roundAfterRead([ssn('OPEN')]);
     const ssnField = field(state, 'individualSsn');
     startAttempt(state, ssnField);
-    const notDelivered = { notDelivered: 'S3Error on every attempt until the retries gave up' };
+    const notDelivered = { notDelivered: 'the provider or the claim store did not answer before the retries gave up (last failure: S3Error)' };
     recordNotSent(ssnField, notDelivered);
     assert.deepEqual({ attempts: ssnField.attempts, error: ssnField.error }, { attempts: 0, error: notDelivered.notDelivered });
     assert.equal(
       notSentReason(notDelivered),
-      'it could not be delivered (S3Error on every attempt until the retries gave up); nothing was used up: hand it in again',
+      'it could not be delivered: the provider or the claim store did not answer before the retries gave up (last failure: S3Error); nothing was used up: hand it in again later',
     );
   });
 
-  it('an update whose input was not sent fails as SubmissionFailed, for good', () => {
-    const failure = notSent({
-      fieldId: 'individualSsn',
-      claim: valueRef,
-      send: async () => ({ status: 'PENDING' }),
-      done: true,
-      error: 'the provider refused the submission: ValidationException',
-    });
-    assertFields(failure, {
+  it('an update whose input was not sent fails as SubmissionFailed, for good; one not delivered as NotDelivered', () => {
+    const submission = { fieldId: 'individualSsn', claim: valueRef, send: async () => ({ status: 'PENDING' }), done: true };
+    const refused = notSent({ ...submission, error: 'the provider refused the submission: ValidationException' });
+    assertFields(refused, {
       type: 'SubmissionFailed',
       nonRetryable: true,
       message: 'individualSsn: the provider refused the submission: ValidationException',
     });
+    const lost = notSent({ ...submission, error: 'it could not be delivered: …', notDelivered: true });
+    assertFields(lost, { type: NOT_DELIVERED, nonRetryable: true, message: 'individualSsn: it could not be delivered: …' });
+    assert.deepEqual(lost.details, [{ field: 'individualSsn' }], 'the client names the field');
   });
 });
 

@@ -45,10 +45,12 @@ describe('refusal: what a failed activity means to a process', () => {
     const outage = ApplicationFailure.create({ type: 'S3Error', message: 'claim store answered 503', nonRetryable: false });
     assert.equal(providerRefusal(failed(outage, 'MAXIMUM_ATTEMPTS_REACHED')), null);
     assert.deepEqual(sendFailure(failed(outage, 'MAXIMUM_ATTEMPTS_REACHED')), {
-      notDelivered: 'S3Error on every attempt until the retries gave up',
+      notDelivered: 'the provider or the claim store did not answer before the retries gave up (last failure: S3Error)',
     });
     const timeout = new TimeoutFailure('activity timed out', undefined, 'START_TO_CLOSE');
-    assert.deepEqual(sendFailure(failed(timeout, 'TIMEOUT')), { notDelivered: 'TimeoutFailure on every attempt until the retries gave up' });
+    assert.deepEqual(sendFailure(failed(timeout, 'TIMEOUT')), {
+      notDelivered: 'the provider or the claim store did not answer before the retries gave up (last failure: TimeoutFailure)',
+    });
   });
 
   it('an error that is no activity failure is neither: the workflow lets it fail the task', () => {

@@ -1,5 +1,6 @@
 import type { PaymentMethodActivities } from '../../activities/payment-methods.js';
 import type { AchOutcome, AchState } from '../messages/ach-followup.js';
+import { type Refusal, refusalLabel } from './refusal.js';
 
 // The bookkeeping of an ACH follow-up (spec 3.1), apart from the commands that carry it out: what
 // the payment method's state asks of the end user, and how the account's source of funds moved.
@@ -31,6 +32,15 @@ export function applyMethodState(state: AchState, method: MethodState): void {
   if (current && (previous?.status !== current.status || previous?.note !== current.note)) {
     state.sourceOfFundsHistory.push(current);
   }
+}
+
+/** What the update that handed in a form hears: nothing when the provider took it. */
+export type FormAnswer = { refused?: string; notDelivered?: string };
+
+/** A refused form, with what to check before handing one in again (spec 3.1 and 3.2's end). */
+export function formRefused(refusal: Refusal): string {
+  const what = refusal.status === 404 ? 'the payment method is not this account\'s, or is gone' : 'check that the payment method still asks for the form and that the file is a legible photo or scan of the signed authorization';
+  return `the provider refused it: ${refusalLabel(refusal)}; ${what}, then hand it in again`;
 }
 
 export function newAchState(paymentMethodId: string): AchState {

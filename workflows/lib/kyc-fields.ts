@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { AccountActivities } from '../../activities/accounts.js';
 import { documentFieldIds } from '../../src/provider/schemas/account.js';
-import type { ClaimRef } from '../messages/common.js';
+import { type ClaimRef, NOT_DELIVERED } from '../messages/common.js';
 import { documentSubmission, valueSubmission } from '../messages/kyc.js';
 import type { DocumentSubmission, KycField, KycOutcome, KycStage, KycState, ValueSubmission } from '../messages/kyc.js';
 import { type Provide, reasonFor } from './kyc-reasons.js';
@@ -27,6 +27,8 @@ export interface Submission {
   done: boolean;
   /** Why it was not sent, for the end user's update. */
   error: string | null;
+  /** It was not sent because it could not be delivered (no refusal): the update fails as NOT_DELIVERED. */
+  notDelivered?: boolean;
 }
 
 /** The submissions not sent yet: their fields await no more input meanwhile. */
@@ -212,13 +214,14 @@ export function recordNotSent(field: KycField, failure: SendFailure): string {
 /** What the end user's update hears of a submission that was not sent. */
 export function notSentReason(failure: SendFailure): string {
   if ('refused' in failure) return `the provider refused the submission: ${refusalLabel(failure.refused)}`;
-  return `it could not be delivered (${failure.notDelivered}); nothing was used up: hand it in again`;
+  return `it could not be delivered: ${failure.notDelivered}; nothing was used up: hand it in again later`;
 }
 
-/** The failure of an update whose input was not sent (refused, moot, or the round ended first). */
+/** The failure of an update whose input was not sent: refused, moot or the round ended first (SubmissionFailed), or not delivered. */
 export function notSent(submission: Submission): ApplicationFailure {
   const message = `${submission.fieldId}: ${submission.error}`;
-  return ApplicationFailure.create({ type: 'SubmissionFailed', message, nonRetryable: true });
+  const type = submission.notDelivered ? NOT_DELIVERED : 'SubmissionFailed';
+  return ApplicationFailure.create({ type, message, details: [{ field: submission.fieldId }], nonRetryable: true });
 }
 
 /** The provider is done with the account: approved (as a whole or field by field) or closed. */

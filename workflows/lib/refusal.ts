@@ -42,8 +42,8 @@ export function sendFailure(err: unknown): SendFailure | null {
   const refusal = providerRefusal(err);
   if (refusal) return { refused: refusal };
   const cause = err.cause;
-  const what = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : (cause?.name ?? 'ActivityFailure');
-  return { notDelivered: `${what} on every attempt until the retries gave up` };
+  const last = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : (cause?.name ?? 'ActivityFailure');
+  return { notDelivered: `the provider or the claim store did not answer before the retries gave up (last failure: ${last})` };
 }
 
 /** A refusal as shown to a person and kept in history: type and code, never the message (it may quote the input). */

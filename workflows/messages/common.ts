@@ -29,3 +29,10 @@ export const refreshSignal = defineSignal('refresh');
 
 /** The type of the ApplicationFailure that a validator throws for bad input. */
 export const INPUT_REJECTED = 'InputRejected';
+
+/**
+ * The type of an update's failure when its input was taken but could not be delivered: the
+ * provider or the claim store did not answer before the retries gave up. Nothing changed; the same
+ * input may be handed in again later. Its details name the field.
+ */
+export const NOT_DELIVERED = 'NotDelivered';
