@@ -45,6 +45,7 @@ export default tseslint.config(
     // Node words a failed assert.ok (or assert()) that has no message by reading and parsing the
     // test's own source file, synchronously: inside an eventually() retry that stalls the test's
     // process, and with it the worker running in it. A message says what is awaited instead.
+    // It sees asserts written inside the eventually(...) call only, not in a callback passed by name.
     files: ['test/**/*.ts'],
     rules: {
       'no-restricted-syntax': [

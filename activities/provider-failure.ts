@@ -7,9 +7,9 @@ import { isLocalRequestError, ProviderError } from '../src/provider/errors.js';
 // sent at all (a header undici refuses, input our own client rejects), and any error that says
 // `retryable: false` of itself (a 2xx that breaks the contract, a claim that is gone or is not
 // what its reference says). Anything else (the claim store's server or disk failing, an error
-// nobody foresaw) is left to the activity's retry policy: the processes take a failed submission
-// for a refusal and delete its claim, so giving up on a passing fault would lose what a person
-// sent. Failures carry what a person needs to act, never the provider's message or a request's
+// nobody foresaw) is left to the activity's retry policy: giving up on a passing fault at once
+// would fail what a person handed in for nothing (the processes tell the end user's update that
+// such a submission was not delivered only once the retries gave up). Failures carry what a person needs to act, never the provider's message or a request's
 // values (they may be personal data, and failures are kept in history).
 export function toActivityFailure(err: unknown): unknown {
   if (err instanceof ApplicationFailure) return err;

@@ -4,7 +4,7 @@ import type { DataConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { loadConfig } from '../src/config.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { type BundleOptions, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { replaySinks } from '../src/telemetry/tracing.js';
 import { workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
 
@@ -15,12 +15,18 @@ import { workflowInterceptorModules, workflowsPath } from '../worker/create-work
 /** The key the histories in test/histories were recorded with: a test fixture, not a secret. */
 export const HISTORIES_KEY = readFileSync('test/histories/payload-key.txt', 'utf8').trim();
 
-export async function replayFiles(files: string[], path = workflowsPath, dataConverter?: DataConverter, workflowModules = workflowInterceptorModules): Promise<Array<{ file: string; error?: Error }>> {
+export async function replayFiles(
+  files: string[],
+  path = workflowsPath,
+  dataConverter?: DataConverter,
+  workflowModules = workflowInterceptorModules,
+  bundlerOptions: Omit<BundleOptions, 'workflowsPath'> = {},
+): Promise<Array<{ file: string; error?: Error }>> {
   const results: Array<{ file: string; error?: Error }> = [];
   for (const file of files) {
     const history = historyFromJSON(JSON.parse(readFileSync(file, 'utf8')));
     try {
-      await Worker.runReplayHistory({ workflowsPath: path, interceptors: { workflowModules }, sinks: replaySinks(), bundlerOptions: { ignoreModules: [] }, ...(dataConverter ? { dataConverter } : {}) }, history, basename(file, '.json'));
+      await Worker.runReplayHistory({ workflowsPath: path, interceptors: { workflowModules }, sinks: replaySinks(), bundlerOptions: { ignoreModules: [], ...bundlerOptions }, ...(dataConverter ? { dataConverter } : {}) }, history, basename(file, '.json'));
       results.push({ file });
     } catch (error) {
       results.push({ file, error: error as Error });

@@ -3,7 +3,7 @@ import type { SessionActivities } from '../activities/sessions.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
 import { doneWithClaims } from './lib/claims.js';
 import { idempotencyKey } from './lib/idempotency.js';
-import { CREATION_RETRY } from './lib/activity-options.js';
+import { PROVIDER_WRITE } from './lib/activity-options.js';
 import { enterStage, showStatus, validate } from './lib/process.js';
 import { providerRefusal } from './lib/refusal.js';
 import { isSecondAccountCreation } from './lib/second-account.js';
@@ -17,9 +17,8 @@ import { provisioningInput, type ProvisioningInput, type ProvisioningResult, typ
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
   const input = validate(provisioningInput, raw);
-  // Both calls create (credentials, then the account): bounded retries as PROVIDER_WRITE, with
-  // the attempt's time limit from the input.
-  const provider = proxyActivities<SessionActivities>({ startToCloseTimeout: input.activityTimeoutMs, retry: CREATION_RETRY });
+  // Both calls create (credentials, then the account): PROVIDER_WRITE, with the attempt's time limit from the input.
+  const provider = proxyActivities<SessionActivities>({ ...PROVIDER_WRITE, startToCloseTimeout: input.activityTimeoutMs });
   const state: ProvisioningState = { clientRef: input.clientRef, stage: 'REGISTERING', apiKey: null, accountId: null, outcome: null, error: null };
   setHandler(provisioningStateQuery, () => state);
 

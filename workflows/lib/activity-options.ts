@@ -1,7 +1,8 @@
 import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/workflow';
 
 // How each kind of activity is retried, named by what it does. Options are not commands: changing
-// them changes no history, so running processes take a new preset at once.
+// them changes no history, so running processes take a new preset for every activity they
+// schedule after the deploy (one already scheduled keeps the options it was scheduled with).
 
 /**
  * A call that creates or submits something at the provider: bounded, so that a provider in trouble
@@ -11,7 +12,7 @@ import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@tempor
  * earlier attempt created through the same key (creations) or submits anew (KYC values, ACH forms:
  * their keys carry the run chain's id).
  */
-export const CREATION_RETRY: RetryPolicy = {
+const CREATION_RETRY: RetryPolicy = {
   initialInterval: '1s',
   backoffCoefficient: 2,
   maximumInterval: '1 minute',
@@ -55,6 +56,9 @@ export const WHILE_A_PERSON_WAITS: ActivityOptions = {
   scheduleToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500ms', backoffCoefficient: 2 },
 };
+
+/** The claim store's retention sweep: it may delete many claims, so a long attempt, and three of them before the next Schedule's run. */
+export const CLAIM_SWEEP: ActivityOptions = { startToCloseTimeout: '10 minutes', retry: { maximumAttempts: 3 } };
 
 /** The claim store's housekeeping (deleting what a process is done with): idempotent, retried. */
 export const HOUSEKEEPING: ActivityOptions = {
