@@ -16,7 +16,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'it', 'test', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -34,7 +42,8 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/workflows/*', '!**/workflows/messages', '**/workflows/*/*', '!**/workflows/messages/*'],
-              message: 'Only workflows/messages (the shared contract) is imported outside workflows/: move what is shared to src/ or to the messages.',
+              message:
+                'Only workflows/messages (the shared contract) is imported outside workflows/: move what is shared to src/ or to the messages.',
             },
           ],
         },
@@ -53,7 +62,8 @@ export default tseslint.config(
         {
           selector:
             "CallExpression[callee.name='eventually'] CallExpression[arguments.length<2]:matches([callee.type='Identifier'][callee.name='assert'], [callee.object.name='assert'][callee.property.name=/^(ok|strict)$/])",
-          message: 'Inside eventually(), give assert.ok() a message: without one, node reads and parses this file to word each failure, which stalls the worker in this process.',
+          message:
+            'Inside eventually(), give assert.ok() a message: without one, node reads and parses this file to word each failure, which stalls the worker in this process.',
         },
       ],
     },
@@ -70,8 +80,16 @@ export default tseslint.config(
           })),
           patterns: [
             {
-              group: ['undici', 'fastify', '**/src/provider/client*', '**/activities/*', '**/src/sandbox/**', '**/src/ingress/**'],
-              message: 'Workflows call the provider through activities (proxyActivities), never directly; only their types may be imported.',
+              group: [
+                'undici',
+                'fastify',
+                '**/src/provider/client*',
+                '**/activities/*',
+                '**/src/sandbox/**',
+                '**/src/ingress/**',
+              ],
+              message:
+                'Workflows call the provider through activities (proxyActivities), never directly; only their types may be imported.',
               allowTypeImports: true,
             },
           ],
@@ -79,8 +97,17 @@ export default tseslint.config(
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'Date', property: 'now', message: 'Use workflow time through the Temporal API (e.g. sleep, workflowInfo) instead of Date.now in workflows.' },
-        { object: 'Math', property: 'random', message: 'Use uuid4() or deterministic data from @temporalio/workflow instead of Math.random.' },
+        {
+          object: 'Date',
+          property: 'now',
+          message:
+            'Use workflow time through the Temporal API (e.g. sleep, workflowInfo) instead of Date.now in workflows.',
+        },
+        {
+          object: 'Math',
+          property: 'random',
+          message: 'Use uuid4() or deterministic data from @temporalio/workflow instead of Math.random.',
+        },
       ],
       'no-restricted-globals': [
         'error',
@@ -91,7 +118,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'new Date() without arguments reads the wall clock; pass a timestamp from workflow time.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'new Date() without arguments reads the wall clock; pass a timestamp from workflow time.',
+        },
       ],
     },
   },

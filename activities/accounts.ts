@@ -23,13 +23,18 @@ export function createAccountActivities({ provider, claims }: AccountActivityDep
   return withProviderFailures({
     /** The account's status and profile fields, acting as the account (spec 5.4). */
     async readProfile(input: { accountId: string }) {
-      const account = await provider.call(readAccount, { params: { accountId: input.accountId }, masqueradeAs: input.accountId });
+      const account = await provider.call(readAccount, {
+        params: { accountId: input.accountId },
+        masqueradeAs: input.accountId,
+      });
       const fields: FieldView[] = account.profileFields.map((field) => ({
         fieldId: field.fieldId,
         fieldType: field.fieldType,
         status: field.status,
         note: field.note,
-        ...(field.fieldType === 'PAYMENT_METHOD' && typeof field.value === 'string' ? { paymentMethodId: field.value } : {}),
+        ...(field.fieldType === 'PAYMENT_METHOD' && typeof field.value === 'string'
+          ? { paymentMethodId: field.value }
+          : {}),
       }));
       return { accountId: account.id, status: account.status ?? 'OPEN', fields };
     },
@@ -47,7 +52,14 @@ export function createAccountActivities({ provider, claims }: AccountActivityDep
     },
 
     /** Uploads a document kept in the claim store, verified against its reference first. */
-    async uploadProfileDocument(input: { accountId: string; fieldId: 'individualGovernmentId' | 'individualProofOfAddress' | 'individualAchAuthorizationForm'; document: ClaimRef; documentType?: string; documentSubType?: 'FRONT' | 'BACK'; idempotencyKey: string }) {
+    async uploadProfileDocument(input: {
+      accountId: string;
+      fieldId: 'individualGovernmentId' | 'individualProofOfAddress' | 'individualAchAuthorizationForm';
+      document: ClaimRef;
+      documentType?: string;
+      documentSubType?: 'FRONT' | 'BACK';
+      idempotencyKey: string;
+    }) {
       const bytes = await claims.get(input.document);
       const account = await provider.call(uploadDocument, {
         params: { accountId: input.accountId, fieldId: input.fieldId },

@@ -14,7 +14,9 @@ export interface Notifier {
 
 export const logNotifier: Notifier = {
   async remind(reminder) {
-    console.log(`[reminder] ${reminder.process} ${reminder.workflowId} waits for ${reminder.waitingFor.join(', ')} (reminder ${reminder.count})`);
+    console.log(
+      `[reminder] ${reminder.process} ${reminder.workflowId} waits for ${reminder.waitingFor.join(', ')} (reminder ${reminder.count})`,
+    );
   },
 };
 

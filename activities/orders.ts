@@ -17,7 +17,13 @@ export function createOrderActivities({ provider }: { provider: ProviderClient }
 
     async readOrderState(input: { orderId: string }) {
       const order = await provider.call(readOrder, { params: { orderId: input.orderId } });
-      return { status: order.status, transferId: order.transferId, failureReason: order.failureReason, sourceAmount: order.sourceAmount, sourceCurrency: order.sourceCurrency };
+      return {
+        status: order.status,
+        transferId: order.transferId,
+        failureReason: order.failureReason,
+        sourceAmount: order.sourceAmount,
+        sourceCurrency: order.sourceCurrency,
+      };
     },
   });
 }

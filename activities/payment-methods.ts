@@ -8,15 +8,24 @@ export function createPaymentMethodActivities({ provider, claims }: { provider: 
   return withProviderFailures({
     /** The method's status and the ids of what it waits for, and the account's source of funds. */
     async readPaymentMethodState(input: { paymentMethodId: string; accountId: string }) {
-      const method = await provider.call(readPaymentMethod, { params: { paymentMethodId: input.paymentMethodId }, masqueradeAs: input.accountId });
-      const account = await provider.call(readAccount, { params: { accountId: input.accountId }, masqueradeAs: input.accountId });
+      const method = await provider.call(readPaymentMethod, {
+        params: { paymentMethodId: input.paymentMethodId },
+        masqueradeAs: input.accountId,
+      });
+      const account = await provider.call(readAccount, {
+        params: { accountId: input.accountId },
+        masqueradeAs: input.accountId,
+      });
       const sourceOfFunds = account.profileFields.find((f) => f.fieldId === 'individualSourceOfFunds');
       return {
         status: method.status,
         waitingFor: method.waitingPrompts.map((p) => p.id),
         rejectionMessage: method.rejectionMessage,
         // Spec 3.1: the account reflects the method only when the method is its source of funds.
-        sourceOfFunds: sourceOfFunds && sourceOfFunds.value === method.id ? { status: sourceOfFunds.status, note: sourceOfFunds.note } : null,
+        sourceOfFunds:
+          sourceOfFunds && sourceOfFunds.value === method.id
+            ? { status: sourceOfFunds.status, note: sourceOfFunds.note }
+            : null,
       };
     },
 

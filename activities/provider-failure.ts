@@ -15,7 +15,12 @@ export function toActivityFailure(err: unknown): unknown {
   if (err instanceof ApplicationFailure) return err;
   if (isLocalRequestError(err)) {
     const error = err as Error;
-    return ApplicationFailure.create({ type: 'ProviderInputError', message: error.message, nonRetryable: true, cause: error });
+    return ApplicationFailure.create({
+      type: 'ProviderInputError',
+      message: error.message,
+      nonRetryable: true,
+      cause: error,
+    });
   }
   if ((err as { retryable?: unknown } | null)?.retryable !== false) return err;
   if (err instanceof ProviderError) {
@@ -23,16 +28,33 @@ export function toActivityFailure(err: unknown): unknown {
       type: err.body.type,
       message: err.message,
       nonRetryable: true,
-      details: [{ call: err.call, status: err.status, type: err.body.type, errorCode: err.body.errorCode ?? '', subType: err.body.subType ?? '', exceptionId: err.body.exceptionId, problematicField: err.body.problematicField ?? '' }],
+      details: [
+        {
+          call: err.call,
+          status: err.status,
+          type: err.body.type,
+          errorCode: err.body.errorCode ?? '',
+          subType: err.body.subType ?? '',
+          exceptionId: err.body.exceptionId,
+          problematicField: err.body.problematicField ?? '',
+        },
+      ],
       cause: err,
     });
   }
   const error = err as Error;
-  return ApplicationFailure.create({ type: error.name ?? 'Error', message: error.message ?? String(err), nonRetryable: true, cause: error instanceof Error ? error : undefined });
+  return ApplicationFailure.create({
+    type: error.name ?? 'Error',
+    message: error.message ?? String(err),
+    nonRetryable: true,
+    cause: error instanceof Error ? error : undefined,
+  });
 }
 
 /** Wraps every function of an activities object with the failure mapping above. */
-export function withProviderFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+export function withProviderFailures<T extends Record<string, (...args: never[]) => Promise<unknown>>>(
+  activities: T,
+): T {
   return Object.fromEntries(
     Object.entries(activities).map(([name, fn]) => [
       name,

@@ -5,7 +5,13 @@ import type { ClaimRef } from '../src/claims/ref.js';
 import { withProviderFailures } from './provider-failure.js';
 
 // Spec 5.3: the client's own secret, kept in the claim store so that it never enters history.
-export function createSessionActivities({ providerOptions, claims }: { providerOptions: Omit<ProviderClientOptions, 'auth'>; claims: ClaimStore }) {
+export function createSessionActivities({
+  providerOptions,
+  claims,
+}: {
+  providerOptions: Omit<ProviderClientOptions, 'auth'>;
+  claims: ClaimStore;
+}) {
   const withToken = async <T>(secret: ClaimRef, fn: (client: ProviderClient, token: string) => Promise<T>) => {
     const token = (await claims.get(secret)).toString('utf8');
     const client = new ProviderClient({ ...providerOptions, auth: { kind: 'bearer', token } });
@@ -17,13 +23,18 @@ export function createSessionActivities({ providerOptions, claims }: { providerO
   };
   return withProviderFailures({
     async registerClientToken(input: { secret: ClaimRef }) {
-      return withToken(input.secret, async (client, token) => ({ apiKey: (await client.call(registerClientSecret, { query: { secretKey: token } })).apiKey }));
+      return withToken(input.secret, async (client, token) => ({
+        apiKey: (await client.call(registerClientSecret, { query: { secretKey: token } })).apiKey,
+      }));
     },
 
     /** The token's one account; a repeat with the same key returns it, a second creation fails (spec 7.1). */
     async createAccountWithToken(input: { secret: ClaimRef; country: string; idempotencyKey: string }) {
       return withToken(input.secret, async (client) => {
-        const account = await client.call(createAccount, { body: { country: input.country }, idempotencyKey: input.idempotencyKey });
+        const account = await client.call(createAccount, {
+          body: { country: input.country },
+          idempotencyKey: input.idempotencyKey,
+        });
         return { accountId: account.id, status: account.status ?? 'OPEN' };
       });
     },

@@ -7,12 +7,18 @@ export function createUserActivities({ provider, accountId }: { provider: Provid
   return withProviderFailures({
     /** Creates a user with the higher-limits scope (spec 2.7); the key makes a retry return the same user. */
     async createHigherLimitsUser(input: { country: string; idempotencyKey: string }) {
-      const user = await provider.call(createUser, { body: { fields: { country: input.country }, scopes: [DEBIT_CARD_L2], blockchains: [], immediate: false }, idempotencyKey: input.idempotencyKey });
+      const user = await provider.call(createUser, {
+        body: { fields: { country: input.country }, scopes: [DEBIT_CARD_L2], blockchains: [], immediate: false },
+        idempotencyKey: input.idempotencyKey,
+      });
       return { userId: user.id, status: user.status };
     },
 
     async readUserStatus(input: { userId: string }) {
-      const user = await provider.call(readUser, { params: { userId: input.userId }, masqueradeAs: `user:${input.userId}` });
+      const user = await provider.call(readUser, {
+        params: { userId: input.userId },
+        masqueradeAs: `user:${input.userId}`,
+      });
       return { status: user.status };
     },
 

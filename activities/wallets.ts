@@ -4,7 +4,14 @@ import { ProviderError } from '../src/provider/errors.js';
 import { createWallet, listWalletTransactions, readTransfer, readWallet } from '../src/provider/endpoints.js';
 import type { WalletType } from '../src/provider/schemas/wallet.js';
 import type { Transaction } from '../src/provider/schemas/transaction.js';
-import { changedSince, nextCursor, type Observation, observe, type PollAnswer, type PollCursor } from '../src/provider/transaction-observation.js';
+import {
+  changedSince,
+  nextCursor,
+  type Observation,
+  observe,
+  type PollAnswer,
+  type PollCursor,
+} from '../src/provider/transaction-observation.js';
 import { withProviderFailures } from './provider-failure.js';
 
 /** How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers. */
@@ -92,7 +99,10 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
 
 /** The newest `limit` transactions of a page, newest first, trimmed to what the ledger needs. */
 function newestFirst(data: readonly Transaction[], limit: number): Observation[] {
-  return [...data].sort((a, b) => b.createdAt - a.createdAt).slice(0, limit).map(observe);
+  return [...data]
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .slice(0, limit)
+    .map(observe);
 }
 
 /** An attempt of a watch that found nothing: retried by Temporal, and neither logged as an error nor counted as a failure. */

@@ -11,9 +11,21 @@ import type { Figure } from './measure.js';
 // median of the per-round figures is kept, so a noisy shared machine moves both sides alike.
 
 const walletJson = JSON.stringify({
-  id: 'WA_BENCH00001', srn: 'wallet:WA_BENCH00001', name: 'bench', owner: 'account:AC_BENCH00001', type: 'DEFAULT', status: null, createdAt: 1_700_000_000_000,
-  callbackUrl: 'https://shop.example/callbacks', notes: null, depositAddresses: { BTC: 'bc1qbench', ETH: '0xbench' }, balances: { BTC: 0.5 }, totalBalances: { BTC: 0.5 },
-  availableBalances: { BTC: 0.5 }, realtimeChannel: 'bench', verificationData: {},
+  id: 'WA_BENCH00001',
+  srn: 'wallet:WA_BENCH00001',
+  name: 'bench',
+  owner: 'account:AC_BENCH00001',
+  type: 'DEFAULT',
+  status: null,
+  createdAt: 1_700_000_000_000,
+  callbackUrl: 'https://shop.example/callbacks',
+  notes: null,
+  depositAddresses: { BTC: 'bc1qbench', ETH: '0xbench' },
+  balances: { BTC: 0.5 },
+  totalBalances: { BTC: 0.5 },
+  availableBalances: { BTC: 0.5 },
+  realtimeChannel: 'bench',
+  verificationData: {},
 });
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
@@ -37,12 +49,21 @@ export async function clientFigures(rounds = 15, perRound = 600): Promise<Figure
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const bareAgent = new Agent({ keepAliveTimeout: 10_000 });
-  const client = new ProviderClient({ baseUrl: base, auth: { kind: 'signature', apiKey: 'AK-BENCH', secretKey: 'SK-BENCH' } });
-  const bare = async () => (await request(`${base}/v2/wallet/WA_BENCH00001`, { method: 'GET', dispatcher: bareAgent })).body.json();
+  const client = new ProviderClient({
+    baseUrl: base,
+    auth: { kind: 'signature', apiKey: 'AK-BENCH', secretKey: 'SK-BENCH' },
+  });
+  const bare = async () =>
+    (await request(`${base}/v2/wallet/WA_BENCH00001`, { method: 'GET', dispatcher: bareAgent })).body.json();
   const signed = () => client.call(readWallet, { params: { walletId: 'WA_BENCH00001' } });
   const protocol = async () => {
     const url = `${base}/v2/wallet/WA_BENCH00001?timestamp=${Date.now()}`;
-    const headers = { accept: 'application/json', 'x-api-version': '2', 'x-api-key': 'AK-BENCH', 'x-api-signature': requestSignature('SK-BENCH', url, '') };
+    const headers = {
+      accept: 'application/json',
+      'x-api-version': '2',
+      'x-api-key': 'AK-BENCH',
+      'x-api-signature': requestSignature('SK-BENCH', url, ''),
+    };
     return (await request(url, { method: 'GET', dispatcher: bareAgent, headers })).body.json();
   };
   try {
@@ -58,8 +79,20 @@ export async function clientFigures(rounds = 15, perRound = 600): Promise<Figure
       rates.bare.push(bareFirst ? before : await callsPerSecond(bare, perRound));
     }
     return [
-      { name: 'provider client: signed, validated GET of a wallet vs bare undici.request (same local server)', unit: '/s', product: median(rates.signed), yardstick: median(rates.bare), goal: 0.9 },
-      { name: "bare undici.request with the protocol's headers and signed query vs without (the protocol's share of the gap)", unit: '/s', product: median(rates.protocol), yardstick: median(rates.bare), goal: undefined },
+      {
+        name: 'provider client: signed, validated GET of a wallet vs bare undici.request (same local server)',
+        unit: '/s',
+        product: median(rates.signed),
+        yardstick: median(rates.bare),
+        goal: 0.9,
+      },
+      {
+        name: "bare undici.request with the protocol's headers and signed query vs without (the protocol's share of the gap)",
+        unit: '/s',
+        product: median(rates.protocol),
+        yardstick: median(rates.bare),
+        goal: undefined,
+      },
     ];
   } finally {
     await client.close();

@@ -21,7 +21,12 @@ export function ratio(f: Figure): number {
 }
 
 /** Runs `fn` with `inFlight` calls at once for `ms`; completed calls per second. */
-export async function runConcurrently(fn: () => Promise<unknown>, inFlight: number, ms: number, maxCalls = 1_000_000): Promise<{ rate: number; calls: number }> {
+export async function runConcurrently(
+  fn: () => Promise<unknown>,
+  inFlight: number,
+  ms: number,
+  maxCalls = 1_000_000,
+): Promise<{ rate: number; calls: number }> {
   let calls = 0;
   const start = performance.now();
   const until = start + ms;

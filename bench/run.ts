@@ -31,21 +31,39 @@ function line(name: string, a: [string, number], b: [string, number]) {
 
 // 1. What verifying and validating a callback costs next to merely parsing it.
 const secret = 'SK-BENCH';
-const body = JSON.stringify({ id: 'TR_BENCH1', createdAt: 1, source: 'bitcoin:EXTERNAL', dest: 'wallet:WA_BENCH1', currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: { BTCNetworkTxId: 'ab'.repeat(32) }, tags: [] });
+const body = JSON.stringify({
+  id: 'TR_BENCH1',
+  createdAt: 1,
+  source: 'bitcoin:EXTERNAL',
+  dest: 'wallet:WA_BENCH1',
+  currency: 'BTC',
+  amount: 0.1,
+  status: 'CONFIRMED',
+  metadata: { BTCNetworkTxId: 'ab'.repeat(32) },
+  tags: [],
+});
 const sig = callbackSignature(secret, body);
 const raw = Buffer.from(body);
 line(
   'ingress: verify HMAC + zod-validate a callback, vs JSON.parse alone',
-  ['verify+validate', await rate(() => signatureMatches(callbackSignature(secret, raw), sig) && transaction.parse(JSON.parse(body)))],
+  [
+    'verify+validate',
+    await rate(() => signatureMatches(callbackSignature(secret, raw), sig) && transaction.parse(JSON.parse(body))),
+  ],
   ['parse only', await rate(() => JSON.parse(body))],
 );
 
 // 2. The wallet ledger stays flat as it fills: recording into a full ledger vs an empty one.
 const full = emptyLedger('WA_BENCH');
-for (let i = 0; i < LIMITS.recentEntries * 3; i++) record(full, transaction.parse({ ...JSON.parse(body), id: `TR_F${i}` }), 'callback');
+for (let i = 0; i < LIMITS.recentEntries * 3; i++)
+  record(full, transaction.parse({ ...JSON.parse(body), id: `TR_F${i}` }), 'callback');
 let k = 0;
 const tx = () => transaction.parse({ ...JSON.parse(body), id: `TR_N${k++}` });
-line('wallet ledger: record into a full ledger vs an empty one', ['full', await rate(() => record(full, tx(), 'callback'))], ['empty', await rate(() => record(emptyLedger('WA_BENCH'), tx(), 'callback'))]);
+line(
+  'wallet ledger: record into a full ledger vs an empty one',
+  ['full', await rate(() => record(full, tx(), 'callback'))],
+  ['empty', await rate(() => record(emptyLedger('WA_BENCH'), tx(), 'callback'))],
+);
 
 // 3. Keep-alive connections in the provider client vs a new connection per call.
 const sandbox = createSandbox({ apiKey: 'AK-BENCH', secretKey: secret });
@@ -60,7 +78,11 @@ const fresh = await rate(async () => {
   await c.call(readWallet, { params: { walletId: w.id } });
   await agent.close();
 });
-line('provider client: keep-alive pool vs a new connection per call (signed GET to the sandbox)', ['keep-alive', keepAlive], ['new connection', fresh]);
+line(
+  'provider client: keep-alive pool vs a new connection per call (signed GET to the sandbox)',
+  ['keep-alive', keepAlive],
+  ['new connection', fresh],
+);
 await pooled.close();
 await sandbox.close();
 
@@ -75,6 +97,9 @@ const stacks = [await stackFigures(say)];
 if (process.env.BENCH_TEMPORAL_ADDRESS) stacks.push(await stackFigures(say, process.env.BENCH_TEMPORAL_ADDRESS));
 printTable('Provider client:', client);
 for (const { server, figures } of stacks) printTable(`On ${server}:`, figures);
-writeResults([{ title: 'provider client', figures: client }, ...stacks.map(({ server, figures }) => ({ title: server, figures }))]);
+writeResults([
+  { title: 'provider client', figures: client },
+  ...stacks.map(({ server, figures }) => ({ title: server, figures })),
+]);
 console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
 process.exit(0);

@@ -18,7 +18,11 @@ import { workflowBundleConverters } from '../src/temporal/codec.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
-import { createWorker, untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
+import {
+  createWorker,
+  untracedWorkflowInterceptorModules,
+  workflowInterceptorModules,
+} from '../worker/create-worker.js';
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/messages/wallet.js';
 import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
 
@@ -26,7 +30,10 @@ import { type Figure, percentile, runConcurrently, timedLoad } from './measure.j
 // `clusterAddress`, e.g. `npm run cluster`'s), the sandbox, the ingress and a worker in
 // this process. Each compares the product with Temporal itself doing the same on the same server.
 
-export async function stackFigures(say: (line: string) => void, clusterAddress?: string): Promise<{ server: string; figures: Figure[] }> {
+export async function stackFigures(
+  say: (line: string) => void,
+  clusterAddress?: string,
+): Promise<{ server: string; figures: Figure[] }> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = mkdtempSync(join(tmpdir(), 'payflows-bench-'));
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -34,7 +41,14 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
     let address = clusterAddress;
     const server = address ? `Temporal on PostgreSQL at ${address}` : 'the Temporal CLI dev server (SQLite)';
     if (!address) {
-      const dev = await startEmbeddedTemporal({ port: await freePort(), uiPort: await freePort(), dbFile: join(dir, 'temporal.sqlite'), logFile: join(dir, 'temporal.log'), namespace: 'default', log: say });
+      const dev = await startEmbeddedTemporal({
+        port: await freePort(),
+        uiPort: await freePort(),
+        dbFile: join(dir, 'temporal.sqlite'),
+        logFile: join(dir, 'temporal.log'),
+        namespace: 'default',
+        log: say,
+      });
       cleanups.push(() => dev.stop());
       address = dev.address;
     }
@@ -62,7 +76,13 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
     cleanups.push(() => connection.close());
     const client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
     const pollIntervalMs = 3_600_000;
-    const ingress = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 64 * 1024, walletPollIntervalMs: pollIntervalMs });
+    const ingress = createIngress({
+      client,
+      taskQueue,
+      secretKey,
+      maxBodyBytes: 64 * 1024,
+      walletPollIntervalMs: pollIntervalMs,
+    });
     await ingress.listen({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => ingress.close());
     const ingressAddr = ingress.server.address();
@@ -80,8 +100,15 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
     });
     // Every provider call the worker makes, by endpoint: what polling costs is counted, not inferred.
     const calls = new Map<string, number>();
-    const provider = providerFromConfig(config, { onCall: ({ endpoint }) => void calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1) });
-    const { worker, connection: workerConnection } = await createWorker({ config, provider, workflowBundlePath: bundlePath, extraActivities: { echo: async (v: string) => v } });
+    const provider = providerFromConfig(config, {
+      onCall: ({ endpoint }) => void calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1),
+    });
+    const { worker, connection: workerConnection } = await createWorker({
+      config,
+      provider,
+      workflowBundlePath: bundlePath,
+      extraActivities: { echo: async (v: string) => v },
+    });
     const running = worker.run();
     cleanups.push(async () => {
       worker.shutdown();
@@ -94,36 +121,92 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
 
     // 1. The ingress against the client's own signalWithStart of the same workflows.
     // Wallets the provider knows, as in production (a wallet it does not know ends its follower).
-    const walletIds = (await Promise.all(Array.from({ length: 64 }, (_, i) => provider.call(createWallet, { body: { name: `bench-${i}` } })))).map((w) => w.id);
+    const walletIds = (
+      await Promise.all(
+        Array.from({ length: 64 }, (_, i) => provider.call(createWallet, { body: { name: `bench-${i}` } })),
+      )
+    ).map((w) => w.id);
     let n = 0;
-    const tx = (walletId: string) => JSON.stringify({ id: `TR_B${(n++).toString(36).toUpperCase()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 0.001, status: 'PENDING', metadata: {}, tags: [] });
+    const tx = (walletId: string) =>
+      JSON.stringify({
+        id: `TR_B${(n++).toString(36).toUpperCase()}`,
+        createdAt: Date.now(),
+        source: 'bitcoin:EXTERNAL',
+        dest: `wallet:${walletId}`,
+        currency: 'BTC',
+        amount: 0.001,
+        status: 'PENDING',
+        metadata: {},
+        tags: [],
+      });
     const viaIngress = async () => {
       const body = tx(walletIds[n % walletIds.length]!);
-      const res = await request(`${ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secretKey, body) }, body });
+      const res = await request(`${ingressUrl}/callbacks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secretKey, body) },
+        body,
+      });
       await res.body.dump();
       if (res.statusCode !== 200) throw new Error(`the ingress answered ${res.statusCode}`);
     };
     const direct = async () => {
       const walletId = walletIds[n % walletIds.length]!;
-      await client.workflow.signalWithStart('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue, args: [{ walletId, pollIntervalMs }], signal: transactionSignal, signalArgs: [JSON.parse(tx(walletId))] });
+      await client.workflow.signalWithStart('walletWorkflow', {
+        workflowId: walletWorkflowId(walletId),
+        taskQueue,
+        args: [{ walletId, pollIntervalMs }],
+        signal: transactionSignal,
+        signalArgs: [JSON.parse(tx(walletId))],
+      });
     };
     say('ingress vs signalWithStart: warming up');
     await runConcurrently(direct, 32, 3_000);
     await runConcurrently(viaIngress, 32, 3_000);
     say('ingress vs signalWithStart: 32 in flight');
-    const [ingressRate, directRate] = [await runConcurrently(viaIngress, 32, 8_000), await runConcurrently(direct, 32, 8_000)];
-    figures.push({ name: 'ingress: callbacks/s at 32 in flight, vs the client’s own signalWithStart', unit: '/s', product: ingressRate.rate, yardstick: directRate.rate, goal: undefined });
+    const [ingressRate, directRate] = [
+      await runConcurrently(viaIngress, 32, 8_000),
+      await runConcurrently(direct, 32, 8_000),
+    ];
+    figures.push({
+      name: 'ingress: callbacks/s at 32 in flight, vs the client’s own signalWithStart',
+      unit: '/s',
+      product: ingressRate.rate,
+      yardstick: directRate.rate,
+      goal: undefined,
+    });
     say('ingress vs signalWithStart: 100/s offered (a warm pass, then the measured one)');
     await timedLoad(viaIngress, 100, 3_000);
     await timedLoad(direct, 100, 3_000);
     const [ingressLat, directLat] = [await timedLoad(viaIngress, 100, 6_000), await timedLoad(direct, 100, 6_000)];
-    figures.push({ name: 'ingress: p50 latency at 100/s, vs signalWithStart', unit: 'ms', product: percentile(ingressLat, 50), yardstick: percentile(directLat, 50), goal: undefined, lowerIsBetter: true });
-    figures.push({ name: 'ingress: p99 latency at 100/s, vs signalWithStart', unit: 'ms', product: percentile(ingressLat, 99), yardstick: percentile(directLat, 99), goal: undefined, lowerIsBetter: true });
-    for (const id of walletIds) await client.workflow.getHandle(walletWorkflowId(id)).terminate('bench done').catch(() => {});
+    figures.push({
+      name: 'ingress: p50 latency at 100/s, vs signalWithStart',
+      unit: 'ms',
+      product: percentile(ingressLat, 50),
+      yardstick: percentile(directLat, 50),
+      goal: undefined,
+      lowerIsBetter: true,
+    });
+    figures.push({
+      name: 'ingress: p99 latency at 100/s, vs signalWithStart',
+      unit: 'ms',
+      product: percentile(ingressLat, 99),
+      yardstick: percentile(directLat, 99),
+      goal: undefined,
+      lowerIsBetter: true,
+    });
+    for (const id of walletIds)
+      await client.workflow
+        .getHandle(walletWorkflowId(id))
+        .terminate('bench done')
+        .catch(() => {});
 
     // 2. A whole wallet flow against the smallest workflow with one activity.
     const op = async (path: string) => {
-      const res = await request(`${sandboxUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ currency: 'BTC', amount: 0.5 }) });
+      const res = await request(`${sandboxUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ currency: 'BTC', amount: 0.5 }),
+      });
       const json = (await res.body.json()) as { transaction: { id: string } };
       if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
       return json.transaction.id;
@@ -141,26 +224,73 @@ export async function stackFigures(say: (line: string) => void, clusterAddress?:
       }
     };
     const minimal = async () => {
-      await client.workflow.execute('minimalWorkflow', { workflowId: `minimal-${randomUUID()}`, taskQueue, args: ['x'] });
+      await client.workflow.execute('minimalWorkflow', {
+        workflowId: `minimal-${randomUUID()}`,
+        taskQueue,
+        args: ['x'],
+      });
     };
     say('wallet flow vs minimal workflow: warming up');
     await runConcurrently(walletFlow, 8, 3_000);
     await runConcurrently(minimal, 8, 3_000);
     say('wallet flow vs minimal workflow: 8 in flight');
-    const [flowRate, minimalRate] = [await runConcurrently(walletFlow, 8, 10_000), await runConcurrently(minimal, 8, 10_000)];
-    figures.push({ name: 'wallet flows/s (open, deposit pending, confirm, query shows it), vs a minimal workflow with one activity', unit: '/s', product: flowRate.rate, yardstick: minimalRate.rate, goal: 0.5 });
-    for (const id of opened) await client.workflow.getHandle(walletWorkflowId(id)).terminate('bench done').catch(() => {});
+    const [flowRate, minimalRate] = [
+      await runConcurrently(walletFlow, 8, 10_000),
+      await runConcurrently(minimal, 8, 10_000),
+    ];
+    figures.push({
+      name: 'wallet flows/s (open, deposit pending, confirm, query shows it), vs a minimal workflow with one activity',
+      unit: '/s',
+      product: flowRate.rate,
+      yardstick: minimalRate.rate,
+      goal: 0.5,
+    });
+    for (const id of opened)
+      await client.workflow
+        .getHandle(walletWorkflowId(id))
+        .terminate('bench done')
+        .catch(() => {});
 
     // 3. Memory a cached wallet workflow holds, in a worker process of its own.
     figures.push(await memoryPerWallet({ address, bundlePath, config, client, say, what: "the product's bundle" }));
     // What bounds it: every cached workflow evaluates every module of its bundle (the other
     // processes' schemas, the tracing interceptors) in a module scope of its own.
-    figures.push(await memoryPerWallet({ address, bundlePath: await bundleOf('./workflows/wallet-only.ts'), config, client, say, what: 'a bundle of the wallet workflow alone' }));
-    figures.push(await memoryPerWallet({ address, bundlePath: await bundleOf('./workflows/index.ts', untracedWorkflowInterceptorModules), config, client, say, what: "the product's bundle without the tracing interceptors" }));
+    figures.push(
+      await memoryPerWallet({
+        address,
+        bundlePath: await bundleOf('./workflows/wallet-only.ts'),
+        config,
+        client,
+        say,
+        what: 'a bundle of the wallet workflow alone',
+      }),
+    );
+    figures.push(
+      await memoryPerWallet({
+        address,
+        bundlePath: await bundleOf('./workflows/index.ts', untracedWorkflowInterceptorModules),
+        config,
+        client,
+        say,
+        what: "the product's bundle without the tracing interceptors",
+      }),
+    );
 
     // 4. What an idle wallet costs a day: provider calls and history, from a run whose poll
     // interval is scaled down (a simulated day of minutes), scaled back to a real day.
-    figures.push(...(await idleWalletCost({ client, calls, wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: IDLE_SIM_POLL_MS, pollMaxMs: IDLE_SIM_POLL_MS * SCALE_MAX, reconcileIntervalMs: IDLE_SIM_POLL_MS * SCALE_RECONCILE }), say })));
+    figures.push(
+      ...(await idleWalletCost({
+        client,
+        calls,
+        wallets: new WalletsClient(client, {
+          taskQueue,
+          pollIntervalMs: IDLE_SIM_POLL_MS,
+          pollMaxMs: IDLE_SIM_POLL_MS * SCALE_MAX,
+          reconcileIntervalMs: IDLE_SIM_POLL_MS * SCALE_RECONCILE,
+        }),
+        say,
+      })),
+    );
 
     return { server, figures };
   } finally {
@@ -178,51 +308,106 @@ const IDLE_SIM_POLL_MS = 100;
 const SCALE_MAX = 90;
 const SCALE_RECONCILE = 360;
 
-async function memoryPerWallet(ctx: { address: string; bundlePath: string; config: ReturnType<typeof loadConfig>; client: ReturnType<typeof clientFor>; say: (l: string) => void; what: string }): Promise<Figure> {
+async function memoryPerWallet(ctx: {
+  address: string;
+  bundlePath: string;
+  config: ReturnType<typeof loadConfig>;
+  client: ReturnType<typeof clientFor>;
+  say: (l: string) => void;
+  what: string;
+}): Promise<Figure> {
   const N = 200;
   const taskQueue = `bench-memory-${randomUUID()}`;
   const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
-    env: { ...process.env, BENCH_BUNDLE: ctx.bundlePath, BENCH_CACHE: String(N + 50), TEMPORAL_ADDRESS: ctx.address, TEMPORAL_TASK_QUEUE: taskQueue, PROVIDER_BASE_URL: ctx.config.provider.baseUrl, PROVIDER_API_KEY: ctx.config.provider.apiKey, PROVIDER_SECRET_KEY: ctx.config.provider.secretKey, PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId, INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl, PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key!, CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') },
+    env: {
+      ...process.env,
+      BENCH_BUNDLE: ctx.bundlePath,
+      BENCH_CACHE: String(N + 50),
+      TEMPORAL_ADDRESS: ctx.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PROVIDER_BASE_URL: ctx.config.provider.baseUrl,
+      PROVIDER_API_KEY: ctx.config.provider.apiKey,
+      PROVIDER_SECRET_KEY: ctx.config.provider.secretKey,
+      PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
+      INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl,
+      PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key!,
+      CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const next = () => new Promise<{ rss?: number; ready?: boolean }>((resolve) => child.once('message', (m) => resolve(m as { rss?: number })));
+  const next = () =>
+    new Promise<{ rss?: number; ready?: boolean }>((resolve) =>
+      child.once('message', (m) => resolve(m as { rss?: number })),
+    );
   try {
     await next();
     // The first workflow creates the worker's V8 context: part of an idle worker, not of a wallet.
-    await ctx.client.workflow.execute('minimalWorkflow', { workflowId: `warm-${randomUUID()}`, taskQueue, args: ['x'] });
+    await ctx.client.workflow.execute('minimalWorkflow', {
+      workflowId: `warm-${randomUUID()}`,
+      taskQueue,
+      args: ['x'],
+    });
     child.send('rss');
     const idle = (await next()).rss!;
     ctx.say(`memory: ${N} wallet workflows into one worker's cache (${ctx.what})`);
     const ids = Array.from({ length: N }, (_, i) => `WA_MEM${i}${randomUUID().slice(0, 4).toUpperCase()}`);
-    await runConcurrently(async () => {
-      const walletId = ids.pop();
-      if (!walletId) return;
-      const handle = await ctx.client.workflow.start('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue, args: [{ walletId, pollIntervalMs: 3_600_000, opened: true }] });
-      await handle.query(walletQuery);
-    }, 16, 120_000, N);
+    await runConcurrently(
+      async () => {
+        const walletId = ids.pop();
+        if (!walletId) return;
+        const handle = await ctx.client.workflow.start('walletWorkflow', {
+          workflowId: walletWorkflowId(walletId),
+          taskQueue,
+          args: [{ walletId, pollIntervalMs: 3_600_000, opened: true }],
+        });
+        await handle.query(walletQuery);
+      },
+      16,
+      120_000,
+      N,
+    );
     child.send('rss');
     const loaded = (await next()).rss!;
     const perWallet = (loaded - idle) / N / 1_048_576;
-    return { name: `worker memory per cached wallet workflow in ${ctx.what} (RSS with ${N} cached, less an idle worker), vs the goal`, unit: 'MB', product: perWallet, yardstick: 0.5, goal: 1, lowerIsBetter: true, absolute: true };
+    return {
+      name: `worker memory per cached wallet workflow in ${ctx.what} (RSS with ${N} cached, less an idle worker), vs the goal`,
+      unit: 'MB',
+      product: perWallet,
+      yardstick: 0.5,
+      goal: 1,
+      lowerIsBetter: true,
+      absolute: true,
+    };
   } finally {
     child.send('stop');
     await new Promise((r) => child.once('exit', r));
   }
 }
 
-async function idleWalletCost(ctx: { client: ReturnType<typeof clientFor>; calls: Map<string, number>; wallets: WalletsClient; say: (l: string) => void }): Promise<Figure[]> {
+async function idleWalletCost(ctx: {
+  client: ReturnType<typeof clientFor>;
+  calls: Map<string, number>;
+  wallets: WalletsClient;
+  say: (l: string) => void;
+}): Promise<Figure[]> {
   const K = 5;
   // Past the first quiet "day"'s ramp (1 + 2 + … + 64 simulated minutes, then the ceiling), a
   // window of quiet, counted as provider calls and history bytes, scaled back to a real day.
   const rampMs = 140 * IDLE_SIM_POLL_MS;
   const windowMs = 60_000;
   const simDay = (86_400_000 / REAL_POLL_MS) * IDLE_SIM_POLL_MS;
-  ctx.say(`idle wallets: ${K} wallets, a simulated day of ${simDay / 1000} s; ${rampMs / 1000} s of ramp, then ${windowMs / 1000} s measured`);
+  ctx.say(
+    `idle wallets: ${K} wallets, a simulated day of ${simDay / 1000} s; ${rampMs / 1000} s of ramp, then ${windowMs / 1000} s measured`,
+  );
   const opened = await Promise.all(Array.from({ length: K }, () => ctx.wallets.open({ name: `idle-${randomUUID()}` })));
   const measure = async () => {
     let bytes = 0;
-    for (const w of opened) bytes += Number((await ctx.client.workflow.getHandle(walletWorkflowId(w.walletId)).describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
+    for (const w of opened)
+      bytes += Number(
+        (await ctx.client.workflow.getHandle(walletWorkflowId(w.walletId)).describe()).raw.workflowExecutionInfo
+          ?.historySizeBytes ?? 0,
+      );
     const calls = (ctx.calls.get('list wallet transactions') ?? 0) + (ctx.calls.get('read wallet') ?? 0);
     return { calls, bytes };
   };
@@ -232,11 +417,31 @@ async function idleWalletCost(ctx: { client: ReturnType<typeof clientFor>; calls
   await new Promise((r) => setTimeout(r, windowMs));
   const after = await measure();
   const realDays = (performance.now() - started) / simDay;
-  for (const w of opened) await ctx.client.workflow.getHandle(walletWorkflowId(w.walletId)).terminate('bench done').catch(() => {});
+  for (const w of opened)
+    await ctx.client.workflow
+      .getHandle(walletWorkflowId(w.walletId))
+      .terminate('bench done')
+      .catch(() => {});
   const callsPerDay = (after.calls - before.calls) / K / realDays;
   const kbPerDay = (after.bytes - before.bytes) / K / realDays / 1024;
   return [
-    { name: 'provider calls per idle wallet per day after its first quiet day (polls and reconciliation at the defaults), vs the goal of 24', unit: 'calls/day', product: callsPerDay, yardstick: 24, goal: 1, lowerIsBetter: true, absolute: true },
-    { name: 'history written per idle wallet per day, vs 24 empty polls of 1 KB', unit: 'KB/day', product: kbPerDay, yardstick: 24, goal: 1, lowerIsBetter: true, absolute: true },
+    {
+      name: 'provider calls per idle wallet per day after its first quiet day (polls and reconciliation at the defaults), vs the goal of 24',
+      unit: 'calls/day',
+      product: callsPerDay,
+      yardstick: 24,
+      goal: 1,
+      lowerIsBetter: true,
+      absolute: true,
+    },
+    {
+      name: 'history written per idle wallet per day, vs 24 empty polls of 1 KB',
+      unit: 'KB/day',
+      product: kbPerDay,
+      yardstick: 24,
+      goal: 1,
+      lowerIsBetter: true,
+      absolute: true,
+    },
   ];
 }

@@ -32,7 +32,14 @@ let product: ProductCluster | undefined;
 let failure: unknown;
 try {
   temporal = await startTemporalCluster({ dir, log: say, signal: abort.signal });
-  product = await startProduct({ dir, temporalAddress: temporal.address, namespace: temporal.namespace, temporalMetrics: temporal.metrics, log: say, signal: abort.signal });
+  product = await startProduct({
+    dir,
+    temporalAddress: temporal.address,
+    namespace: temporal.namespace,
+    temporalMetrics: temporal.metrics,
+    log: say,
+    signal: abort.signal,
+  });
 } catch (err) {
   // Each start stops what it had started before it rejects.
   if (!abort.signal.aborted) failure = err;
@@ -41,7 +48,12 @@ try {
 if (temporal && product && !abort.signal.aborted) {
   const description = {
     dir,
-    temporal: { address: temporal.address, namespace: temporal.namespace, metrics: temporal.metrics, postgres: `${temporal.postgres.host}:${temporal.postgres.port}` },
+    temporal: {
+      address: temporal.address,
+      namespace: temporal.namespace,
+      metrics: temporal.metrics,
+      postgres: `${temporal.postgres.host}:${temporal.postgres.port}`,
+    },
     sandboxUrl: product.sandboxUrl,
     ingressUrls: product.ingressUrls,
     workerMetrics: product.workerMetrics,
@@ -52,13 +64,19 @@ if (temporal && product && !abort.signal.aborted) {
     taskQueue: product.taskQueue,
   };
   writeFileSync(join(dir, 'cluster.json'), JSON.stringify(description, null, 2), { mode: 0o600 });
-  say(`Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${description.temporal.postgres})`);
-  say(`Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`);
+  say(
+    `Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${description.temporal.postgres})`,
+  );
+  say(
+    `Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`,
+  );
   say(`sandbox provider   ${product.sandboxUrl}`);
   say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks; metrics at /metrics)`);
   say(`worker metrics     ${product.workerMetrics.join(', ')}; health ${product.workerHealth.join(', ')}`);
   say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics})`);
-  say(`payload key        in ${join(dir, 'payload.key')} (TEMPORAL_ADDRESS=${temporal.address} PAYLOAD_ENCRYPTION_KEY=$(cat …) for npm run demo)`);
+  say(
+    `payload key        in ${join(dir, 'payload.key')} (TEMPORAL_ADDRESS=${temporal.address} PAYLOAD_ENCRYPTION_KEY=$(cat …) for npm run demo)`,
+  );
   writeFileSync(join(dir, 'payload.key'), product.payloadKey, { mode: 0o600 });
   say('ready');
   await new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }));

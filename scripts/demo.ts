@@ -16,11 +16,14 @@ import { operatorCalls } from './fixtures/operator.js';
 
 const config = loadConfig();
 if (!config.provider.usesSandbox) {
-  console.error('npm run demo plays the provider\'s reviewers through the sandbox; unset PROVIDER_BASE_URL to use it.');
+  console.error("npm run demo plays the provider's reviewers through the sandbox; unset PROVIDER_BASE_URL to use it.");
   process.exit(2);
 }
 const say = (line: string) => console.log(`[demo] ${line}`);
-const stamp = new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
+const stamp = new Date()
+  .toISOString()
+  .replace(/[-:.TZ]/g, '')
+  .slice(0, 14);
 const provider = providerFromConfig(config);
 const { op } = operatorCalls(config.provider.baseUrl);
 /** The provider's reviewers and customers, played through the sandbox's operator routes. */
@@ -41,15 +44,34 @@ async function wallet(clients: Clients) {
   const opened = await clients.wallets.open({ name: `demo-${stamp}`, type: 'SAVINGS' });
   const { walletId } = opened;
   say(`wallet ${walletId}; BTC deposit address ${opened.depositAddresses.BTC}`);
-  const { transaction } = await operator<{ transaction: { id: string } }>(`/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.05 });
-  let state = await until('the pending deposit', () => clients.wallets.state(walletId), (v) => v.balances.BTC?.pending === 0.05);
-  say(`a 0.05 BTC deposit is pending: confirmed ${state.balances.BTC!.confirmed}, pending ${state.balances.BTC!.pending}`);
+  const { transaction } = await operator<{ transaction: { id: string } }>(`/sandbox/wallets/${walletId}/deposits`, {
+    currency: 'BTC',
+    amount: 0.05,
+  });
+  let state = await until(
+    'the pending deposit',
+    () => clients.wallets.state(walletId),
+    (v) => v.balances.BTC?.pending === 0.05,
+  );
+  say(
+    `a 0.05 BTC deposit is pending: confirmed ${state.balances.BTC!.confirmed}, pending ${state.balances.BTC!.pending}`,
+  );
   await operator(`/sandbox/transactions/${transaction.id}/confirm`);
   await operator(`/sandbox/transactions/${transaction.id}/resend-callback`);
-  state = await until('the confirmation', () => clients.wallets.state(walletId), (v) => v.balances.BTC?.confirmed === 0.05 && v.stats.duplicates >= 1);
-  say(`confirmed, and the repeated callback ignored: confirmed ${state.balances.BTC!.confirmed} BTC, duplicates ${state.stats.duplicates}`);
+  state = await until(
+    'the confirmation',
+    () => clients.wallets.state(walletId),
+    (v) => v.balances.BTC?.confirmed === 0.05 && v.stats.duplicates >= 1,
+  );
+  say(
+    `confirmed, and the repeated callback ignored: confirmed ${state.balances.BTC!.confirmed} BTC, duplicates ${state.stats.duplicates}`,
+  );
   await operator(`/sandbox/wallets/${walletId}/interest-payouts`, { currency: 'USD', amount: 1.23 });
-  state = await until('the interest payout', () => clients.wallets.state(walletId), (v) => v.recentTransactions.some((t) => t.kind === 'interest'));
+  state = await until(
+    'the interest payout',
+    () => clients.wallets.state(walletId),
+    (v) => v.recentTransactions.some((t) => t.kind === 'interest'),
+  );
   say(`interest payout recognised: USD ${state.balances.USD!.confirmed}`);
   return walletId;
 }
@@ -57,16 +79,28 @@ async function wallet(clients: Clients) {
 async function kyc(clients: Clients) {
   say('— KYC resubmission');
   const resubmitted = ['individualSsn', 'individualGovernmentId'] as const;
-  const accountId = await accountWithProfile({ provider, op }, { reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' } });
+  const accountId = await accountWithProfile(
+    { provider, op },
+    { reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' } },
+  );
   say(`account ${accountId}: the reviewer sends back the SSN and the identity image, and approves the rest`);
   await clients.kyc.start(accountId);
-  const waiting = await until('the fields to be asked for', () => clients.kyc.state(accountId), (s) => s.fields.filter((f) => f.awaiting).length === resubmitted.length);
-  for (const field of waiting.fields.filter((f) => f.awaiting)) say(`  ${field.fieldId}: ${field.reason?.message ?? field.note}`);
+  const waiting = await until(
+    'the fields to be asked for',
+    () => clients.kyc.state(accountId),
+    (s) => s.fields.filter((f) => f.awaiting).length === resubmitted.length,
+  );
+  for (const field of waiting.fields.filter((f) => f.awaiting))
+    say(`  ${field.fieldId}: ${field.reason?.message ?? field.note}`);
   await clients.kyc.submitValue(accountId, 'individualSsn', '123-45-6789');
   await clients.kyc.submitDocument(accountId, 'individualGovernmentId', PNG_DOCUMENT);
   say('the end user resubmits both (the SSN travels by reference: it never enters workflow history)');
   for (const fieldId of resubmitted) {
-    await until(`${fieldId} to be under review`, () => provider.call(api.readAccount, { params: { accountId }, masqueradeAs: accountId }), (a) => a.profileFields.find((f) => f.fieldId === fieldId)?.status === 'PENDING');
+    await until(
+      `${fieldId} to be under review`,
+      () => provider.call(api.readAccount, { params: { accountId }, masqueradeAs: accountId }),
+      (a) => a.profileFields.find((f) => f.fieldId === fieldId)?.status === 'PENDING',
+    );
     await operator(`/sandbox/accounts/${accountId}/fields/${fieldId}/approve`);
   }
   const result = await clients.kyc.result(accountId);
@@ -76,12 +110,19 @@ async function kyc(clients: Clients) {
 async function achFollowup(clients: Clients) {
   say('— ACH authorization follow-up');
   const account = await provider.call(api.createAccount, { body: { country: 'US' } });
-  const paymentMethod = await provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' }, masqueradeAs: account.id });
+  const paymentMethod = await provider.call(api.createPaymentMethod, {
+    body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' },
+    masqueradeAs: account.id,
+  });
   const paymentMethodId = paymentMethod.id;
   await operator(`/sandbox/payment-methods/${paymentMethodId}/request-ach-form`);
   say(`payment method ${paymentMethodId}: the provider asks for an ACH authorization form`);
   await clients.achFollowup.start({ paymentMethodId, accountId: account.id });
-  await until('the process to wait for the form', () => clients.achFollowup.state(paymentMethodId), (s) => s.stage === 'WAITING_FOR_FORM');
+  await until(
+    'the process to wait for the form',
+    () => clients.achFollowup.state(paymentMethodId),
+    (s) => s.stage === 'WAITING_FOR_FORM',
+  );
   const state = await clients.achFollowup.submitForm(paymentMethodId, PNG_DOCUMENT);
   say(`form submitted (${state.formsSubmitted}); the source of funds is ${state.sourceOfFunds?.status ?? '…'}`);
   await operator(`/sandbox/payment-methods/${paymentMethodId}/approve`);
@@ -94,7 +135,11 @@ async function onboarding(clients: Clients) {
   await operator(`/sandbox/accounts/${cfgAccount()}/features`, { debitCardL2: true });
   const userRef = `demo-user-${stamp}`;
   await clients.onboarding.start({ userRef, country: 'US' });
-  const { userId } = await until('the user', () => clients.onboarding.state(userRef), (s) => Boolean(s.userId));
+  const { userId } = await until(
+    'the user',
+    () => clients.onboarding.state(userRef),
+    (s) => Boolean(s.userId),
+  );
   const url = await clients.onboarding.onboardingLink(userRef);
   say(`user ${userId} created with DEBIT_CARD_L2; their onboarding link (fresh on every request): ${url}`);
   const page = await request(url);
@@ -102,20 +147,34 @@ async function onboarding(clients: Clients) {
   say('the user opens the link and submits the verification; the reviewer approves');
   await operator(`/sandbox/users/${userId}/approve`);
   const result = await clients.onboarding.result(userRef);
-  say(`onboarding ${result.outcome}: weekly limit ${result.limits?.weeklyTotal} USD, yearly ${result.limits?.yearlyTotal} USD`);
+  say(
+    `onboarding ${result.outcome}: weekly limit ${result.limits?.weeklyTotal} USD, yearly ${result.limits?.yearlyTotal} USD`,
+  );
   return result.userId;
 }
 
 async function checkout(clients: Clients, userId: string, walletId: string) {
   say('— Reservation checkout');
   const orderRef = `demo-order-${stamp}`;
-  const page = await clients.checkout.startAndGetPage({ orderRef, sourceAmount: 250, sourceCurrency: 'USD', destCurrency: 'USD', dest: walletSrn(walletId), userId, requireHigherLimits: true });
+  const page = await clients.checkout.startAndGetPage({
+    orderRef,
+    sourceAmount: 250,
+    sourceCurrency: 'USD',
+    destCurrency: 'USD',
+    dest: walletSrn(walletId),
+    userId,
+    requireHigherLimits: true,
+  });
   say(`the hosted page is ready: ${page.url}`);
   await operator(`/sandbox/reservations/${page.reservation}/complete`);
   say('the buyer pays on the hosted page');
   const result = await clients.checkout.result(orderRef);
   say(`checkout ${result.outcome}: transfer ${result.transferId}`);
-  const state = await until('the purchase in the wallet', () => clients.wallets.state(walletId), (v) => v.balances.USD?.confirmed !== undefined && v.balances.USD.confirmed >= 250);
+  const state = await until(
+    'the purchase in the wallet',
+    () => clients.wallets.state(walletId),
+    (v) => v.balances.USD?.confirmed !== undefined && v.balances.USD.confirmed >= 250,
+  );
   say(`the wallet's workflow counted the purchase: USD ${state.balances.USD!.confirmed}`);
 }
 
@@ -144,7 +203,9 @@ async function main(cfg: Config) {
   const userId = await onboarding(clients);
   await checkout(clients, userId, walletId);
   await provisioning(clients);
-  say(`done: the workflows are in the Temporal UI at http://127.0.0.1:${cfg.temporal.uiPort}/namespaces/${cfg.temporal.namespace}/workflows`);
+  say(
+    `done: the workflows are in the Temporal UI at http://127.0.0.1:${cfg.temporal.uiPort}/namespaces/${cfg.temporal.namespace}/workflows`,
+  );
   await provider.close();
   await connection.close();
 }

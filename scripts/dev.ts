@@ -39,7 +39,17 @@ async function main(config: Config): Promise<void> {
   // First, before anything (the SDK-download path included) creates a Runtime. This script owns
   // the shutdown order (worker, ingress, sandbox, server): no SDK signal handlers.
   // Logs in a readable form for people (the processes on their own write JSON lines).
-  const logger = createLogger({ service: 'dev', level: config.telemetry.logLevel, destination: pretty({ colorize: true, sync: true, translateTime: 'HH:MM:ss', ignore: 'pid,hostname,service', singleLine: true }) });
+  const logger = createLogger({
+    service: 'dev',
+    level: config.telemetry.logLevel,
+    destination: pretty({
+      colorize: true,
+      sync: true,
+      translateTime: 'HH:MM:ss',
+      ignore: 'pid,hostname,service',
+      singleLine: true,
+    }),
+  });
   const metricsAddress = config.telemetry.workerMetrics ?? '127.0.0.1:9464';
   await assertPortFree(Number(metricsAddress.split(':').at(-1)), 'WORKER_METRICS_PORT');
   Runtime.install({ ...workerRuntimeOptions({ logger, metricsBindAddress: metricsAddress }), shutdownSignals: [] });
@@ -51,7 +61,9 @@ async function main(config: Config): Promise<void> {
 
   // The codec server holds the payload key: loopback only, for the Web UI in this machine's browser.
   const codecUrl = `http://127.0.0.1:${config.codecServer.port}`;
-  const problem = codecAccessProblem(config.codecServer, config.codecServer.host, { embedded: config.temporal.embedded });
+  const problem = codecAccessProblem(config.codecServer, config.codecServer.host, {
+    embedded: config.temporal.embedded,
+  });
   if (problem) throw new ConfigError(problem);
   const codecServer = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
   await codecServer.listen({ port: config.codecServer.port, host: config.codecServer.host });
@@ -59,14 +71,22 @@ async function main(config: Config): Promise<void> {
 
   let server: DevServer | undefined;
   if (config.temporal.embedded) {
-    server = await startEmbeddedTemporal({ ...config.temporal, logFile: '.data/temporal.log', uiCodecEndpoint: codecUrl, log: say });
+    server = await startEmbeddedTemporal({
+      ...config.temporal,
+      logFile: '.data/temporal.log',
+      uiCodecEndpoint: codecUrl,
+      log: say,
+    });
     stops.push(() => server!.stop());
   }
   const address = server?.address ?? temporalAddress(config);
 
   let sandbox: Sandbox | undefined;
   if (config.provider.usesSandbox) {
-    sandbox = createSandbox({ ...providerCredentials(config), stateFile: config.sandbox.stateFile ?? '.data/sandbox.json' });
+    sandbox = createSandbox({
+      ...providerCredentials(config),
+      stateFile: config.sandbox.stateFile ?? '.data/sandbox.json',
+    });
     await sandbox.listen(config.sandbox.port, config.sandbox.host);
     stops.push(() => sandbox!.close());
   }
@@ -91,7 +111,7 @@ async function main(config: Config): Promise<void> {
 
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
   say('Bundling workflows and starting the worker…');
-  const { worker, connection: workerConnection } = await createWorker({ config, provider, });
+  const { worker, connection: workerConnection } = await createWorker({ config, provider });
   const running = worker.run();
   stops.push(async () => {
     worker.shutdown();

@@ -6,13 +6,17 @@ import { ConfigError, loadConfig } from '../src/config.js';
 // for KYC, the payment method for ACH forms, the client reference for provisioning).
 const subject = process.argv[2];
 if (!subject || process.argv.length > 3) {
-  console.error('usage: npm run claims:erase -- <subject>   (an account id, a payment method id or a client reference)');
+  console.error(
+    'usage: npm run claims:erase -- <subject>   (an account id, a payment method id or a client reference)',
+  );
   process.exit(2);
 }
 try {
   const config = loadConfig();
   const erased = await claimStoreFromConfig(config).eraseSubject(subject);
-  console.log(`erased ${erased} claim${erased === 1 ? '' : 's'} of ${subject} from ${config.claims.url ?? config.claims.dir}`);
+  console.log(
+    `erased ${erased} claim${erased === 1 ? '' : 's'} of ${subject} from ${config.claims.url ?? config.claims.dir}`,
+  );
   process.exit(0);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;

@@ -38,16 +38,33 @@ const only = process.argv[2];
 const suffix = process.env.HISTORY_SUFFIX ? `-${process.env.HISTORY_SUFFIX}` : '';
 const save = (file: string, workflowId: string, runId?: string) => {
   // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
-  const args = ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, ...(runId ? ['--run-id', runId] : []), '--output', 'json'];
+  const args = [
+    'workflow',
+    'show',
+    '--address',
+    temporalAddress(config),
+    '--namespace',
+    config.temporal.namespace,
+    '--workflow-id',
+    workflowId,
+    ...(runId ? ['--run-id', runId] : []),
+    '--output',
+    'json',
+  ];
   const json = execFileSync(cli.path, args, { encoding: 'utf8' });
   writeFileSync(`test/histories/${file}${suffix}.json`, json);
-  console.log(`wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
+  console.log(
+    `wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`,
+  );
 };
 
 // Wallet: opened, a deposit pending then confirmed, a repeat, an interest payout, some polls.
 const name = `history-${Date.now()}`;
 const wallet = await clients.wallets.open({ name });
-const deposit = await op<Deposit>('POST', `/sandbox/wallets/${wallet.walletId}/deposits`, { currency: 'BTC', amount: 0.5 });
+const deposit = await op<Deposit>('POST', `/sandbox/wallets/${wallet.walletId}/deposits`, {
+  currency: 'BTC',
+  amount: 0.5,
+});
 await pause(500);
 await op('POST', `/sandbox/transactions/${deposit.transaction.id}/confirm`);
 await op('POST', `/sandbox/transactions/${deposit.transaction.id}/resend-callback`);
@@ -64,9 +81,22 @@ await client.workflow.getHandle(wallet.walletWorkflowId).terminate('history reco
 // A wallet's run that continues as new once its history is long: the first run is recorded.
 const rolled = await clients.wallets.open({ name: `history-rolled-${Date.now()}` });
 await client.workflow.getHandle(rolled.walletWorkflowId).terminate('restarted with a short history limit');
-const rolling = await client.workflow.start('walletWorkflow', { workflowId: rolled.walletWorkflowId, taskQueue: config.temporal.taskQueue, args: [{ walletId: rolled.walletId, pollIntervalMs: config.wallet.pollIntervalMs, pollMaxMs: config.wallet.pollMaxMs, maxHistoryEvents: 60 }] });
-for (let deposits = 0; deposits < 25; deposits++) await op('POST', `/sandbox/wallets/${rolled.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
-while ((await client.workflow.getHandle(rolled.walletWorkflowId).describe()).runId === rolling.firstExecutionRunId) await pause(200);
+const rolling = await client.workflow.start('walletWorkflow', {
+  workflowId: rolled.walletWorkflowId,
+  taskQueue: config.temporal.taskQueue,
+  args: [
+    {
+      walletId: rolled.walletId,
+      pollIntervalMs: config.wallet.pollIntervalMs,
+      pollMaxMs: config.wallet.pollMaxMs,
+      maxHistoryEvents: 60,
+    },
+  ],
+});
+for (let deposits = 0; deposits < 25; deposits++)
+  await op('POST', `/sandbox/wallets/${rolled.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
+while ((await client.workflow.getHandle(rolled.walletWorkflowId).describe()).runId === rolling.firstExecutionRunId)
+  await pause(200);
 save('wallet-continued', rolled.walletWorkflowId, rolling.firstExecutionRunId);
 await client.workflow.getHandle(rolled.walletWorkflowId).terminate('history recorded');
 if (only === 'wallet') {
@@ -77,7 +107,10 @@ if (only === 'wallet') {
 
 // ACH follow-up: the form awaited, submitted, approved.
 const account = await provider.call(api.createAccount, { body: { country: 'US' } });
-const paymentMethod = await provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' }, masqueradeAs: account.id });
+const paymentMethod = await provider.call(api.createPaymentMethod, {
+  body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' },
+  masqueradeAs: account.id,
+});
 const paymentMethodId = paymentMethod.id;
 await op('POST', `/sandbox/payment-methods/${paymentMethodId}/request-ach-form`);
 await clients.achFollowup.start({ paymentMethodId, accountId: account.id });
@@ -95,20 +128,41 @@ save('provisioning', `provision:${clientRef}`);
 
 // KYC: the SSN sent back, resubmitted by reference, approved.
 // The account has only its SSN submitted, and that sent back; the rest comes while the process runs.
-const kycAccountId = await accountWithProfile({ provider, op }, { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } });
+const kycAccountId = await accountWithProfile(
+  { provider, op },
+  { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } },
+);
 await clients.kyc.start(kycAccountId);
 while (!(await clients.kyc.state(kycAccountId)).fields.some((f) => f.awaiting)) await pause(100);
 await clients.kyc.submitValue(kycAccountId, 'individualSsn', '123-45-6789');
 await pause(500);
-const kycFields = (await provider.call(api.readAccount, { params: { accountId: kycAccountId }, masqueradeAs: kycAccountId })).profileFields;
-for (const field of kycFields.filter((f) => f.status === 'PENDING')) await op('POST', `/sandbox/accounts/${kycAccountId}/fields/${field.fieldId}/approve`);
+const kycFields = (
+  await provider.call(api.readAccount, { params: { accountId: kycAccountId }, masqueradeAs: kycAccountId })
+).profileFields;
+for (const field of kycFields.filter((f) => f.status === 'PENDING'))
+  await op('POST', `/sandbox/accounts/${kycAccountId}/fields/${field.fieldId}/approve`);
 for (const fieldId of ['individualGovernmentId', 'individualProofOfAddress'] as const) {
-  await provider.call(api.uploadDocument, { params: { accountId: kycAccountId, fieldId }, body: PNG_DOCUMENT, masqueradeAs: kycAccountId });
+  await provider.call(api.uploadDocument, {
+    params: { accountId: kycAccountId, fieldId },
+    body: PNG_DOCUMENT,
+    masqueradeAs: kycAccountId,
+  });
 }
 for (const fieldId of ['individualLegalName', 'individualDateOfBirth', 'individualResidenceAddress']) {
-  await provider.call(api.updateAccount, { params: { accountId: kycAccountId }, body: { profileFields: [{ fieldId, value: 'x' }] }, masqueradeAs: kycAccountId });
+  await provider.call(api.updateAccount, {
+    params: { accountId: kycAccountId },
+    body: { profileFields: [{ fieldId, value: 'x' }] },
+    masqueradeAs: kycAccountId,
+  });
 }
-for (const fieldId of ['individualLegalName', 'individualDateOfBirth', 'individualResidenceAddress', 'individualGovernmentId', 'individualProofOfAddress']) await op('POST', `/sandbox/accounts/${kycAccountId}/fields/${fieldId}/approve`);
+for (const fieldId of [
+  'individualLegalName',
+  'individualDateOfBirth',
+  'individualResidenceAddress',
+  'individualGovernmentId',
+  'individualProofOfAddress',
+])
+  await op('POST', `/sandbox/accounts/${kycAccountId}/fields/${fieldId}/approve`);
 await clients.kyc.result(kycAccountId);
 save('kyc', `kyc:${kycAccountId}`);
 
@@ -124,7 +178,15 @@ await op('POST', `/sandbox/users/${userId}/approve`);
 await clients.onboarding.result(userRef);
 save('onboarding', `onboarding:${userRef}`);
 const orderRef = `history-${Date.now()}`;
-const page = await clients.checkout.startAndGetPage({ orderRef, sourceAmount: 100, sourceCurrency: 'USD', destCurrency: 'USD', dest: walletSrn(wallet.walletId), userId, requireHigherLimits: true });
+const page = await clients.checkout.startAndGetPage({
+  orderRef,
+  sourceAmount: 100,
+  sourceCurrency: 'USD',
+  destCurrency: 'USD',
+  dest: walletSrn(wallet.walletId),
+  userId,
+  requireHigherLimits: true,
+});
 await op('POST', `/sandbox/reservations/${page.reservation}/complete`);
 await clients.checkout.result(orderRef);
 save('checkout', `checkout:${orderRef}`);

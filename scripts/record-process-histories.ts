@@ -38,10 +38,14 @@ const MASTER = config.provider.accountId;
 
 /** Short timings, so that every story ends within seconds. */
 const quick: TimingInput = { pollInitialMs: 200, pollMaxMs: 1_000 };
-const kycClient = (timing: TimingInput = {}, maxAttemptsPerField?: number) => new KycClient(client, { taskQueue, claims, timing: { ...quick, ...timing }, maxAttemptsPerField });
-const achClient = (timing: TimingInput = {}) => new AchFollowupClient(client, { taskQueue, claims, timing: { ...quick, ...timing } });
-const onboardingClient = (timing: TimingInput = {}) => new OnboardingClient(client, { taskQueue, timing: { ...quick, ...timing } });
-const checkoutClient = (timing: TimingInput = {}) => new CheckoutClient(client, { taskQueue, timing: { ...quick, ...timing } });
+const kycClient = (timing: TimingInput = {}, maxAttemptsPerField?: number) =>
+  new KycClient(client, { taskQueue, claims, timing: { ...quick, ...timing }, maxAttemptsPerField });
+const achClient = (timing: TimingInput = {}) =>
+  new AchFollowupClient(client, { taskQueue, claims, timing: { ...quick, ...timing } });
+const onboardingClient = (timing: TimingInput = {}) =>
+  new OnboardingClient(client, { taskQueue, timing: { ...quick, ...timing } });
+const checkoutClient = (timing: TimingInput = {}) =>
+  new CheckoutClient(client, { taskQueue, timing: { ...quick, ...timing } });
 
 const { op: operator } = operatorCalls(config.provider.baseUrl);
 
@@ -56,10 +60,23 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 
 function save(file: string, workflowId: string): void {
   // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
-  const args = ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, '--output', 'json'];
+  const args = [
+    'workflow',
+    'show',
+    '--address',
+    temporalAddress(config),
+    '--namespace',
+    config.temporal.namespace,
+    '--workflow-id',
+    workflowId,
+    '--output',
+    'json',
+  ];
   const json = execFileSync(cliPath, args, { encoding: 'utf8' });
   writeFileSync(`test/histories/${file}${suffix}.json`, json);
-  console.log(`wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
+  console.log(
+    `wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`,
+  );
 }
 
 function expect(what: string, actual: unknown, wanted: unknown): void {
@@ -67,7 +84,8 @@ function expect(what: string, actual: unknown, wanted: unknown): void {
 }
 
 /** An account whose fields were all submitted; the reviewer rejects some and approves the rest. */
-const kycAccount = (rejected: AccountShape['reject']) => accountWithProfile({ provider, op: operator }, { reject: rejected });
+const kycAccount = (rejected: AccountShape['reject']) =>
+  accountWithProfile({ provider, op: operator }, { reject: rejected });
 
 /** Runs `action` while the provider fails the next request to `route` with a 500 it calls not transient; answers its error. */
 async function refusedOnce(route: string, action: () => Promise<unknown>): Promise<unknown> {
@@ -83,13 +101,24 @@ async function refusedOnce(route: string, action: () => Promise<unknown>): Promi
 }
 
 const awaitingInput = (kyc: KycClient, accountId: string, fieldId: string) =>
-  until(`${fieldId} to await input`, () => kyc.state(accountId), (state) => state.fields.some((field) => field.fieldId === fieldId && field.awaiting));
+  until(
+    `${fieldId} to await input`,
+    () => kyc.state(accountId),
+    (state) => state.fields.some((field) => field.fieldId === fieldId && field.awaiting),
+  );
 
 async function wallet(): Promise<string> {
   return (await provider.call(api.createWallet, { body: { name: `history-buyer-${Date.now()}` } })).srn;
 }
 
-const purchase = async (orderRef: string, extra: Record<string, unknown> = {}) => ({ orderRef, sourceAmount: 50, sourceCurrency: 'USD', destCurrency: 'USD', dest: await wallet(), ...extra });
+const purchase = async (orderRef: string, extra: Record<string, unknown> = {}) => ({
+  orderRef,
+  sourceAmount: 50,
+  sourceCurrency: 'USD',
+  destCurrency: 'USD',
+  dest: await wallet(),
+  ...extra,
+});
 
 const stories: Record<string, () => Promise<void>> = {
   // Nobody answers: reminders after the quiet time, then EXPIRED at the deadline.
@@ -109,10 +138,16 @@ const stories: Record<string, () => Promise<void>> = {
     const kyc = kycClient();
     await kyc.start(accountId);
     await awaitingInput(kyc, accountId, 'individualSsn');
-    const refused = await refusedOnce('POST /v3/accounts/:accountId', () => kyc.submitValue(accountId, 'individualSsn', '123-45-6789'));
+    const refused = await refusedOnce('POST /v3/accounts/:accountId', () =>
+      kyc.submitValue(accountId, 'individualSsn', '123-45-6789'),
+    );
     if (!refused) throw new Error('the submission was not refused');
     await awaitingInput(kyc, accountId, 'individualSsn');
-    expect('status after sending again', (await kyc.submitValue(accountId, 'individualSsn', '123-45-6789')).status, 'PENDING');
+    expect(
+      'status after sending again',
+      (await kyc.submitValue(accountId, 'individualSsn', '123-45-6789')).status,
+      'PENDING',
+    );
     await operator('POST', `/sandbox/accounts/${accountId}/fields/individualSsn/approve`);
     expect('outcome', (await kyc.result(accountId)).outcome, 'APPROVED');
     save('kyc-refused', `kyc:${accountId}`);
@@ -125,7 +160,11 @@ const stories: Record<string, () => Promise<void>> = {
     await kyc.start(accountId);
     for (const note of ['identity.fourCorners', 'identity.expired']) {
       await awaitingInput(kyc, accountId, 'individualGovernmentId');
-      await kyc.submitDocument(accountId, 'individualGovernmentId', { ...PNG_DOCUMENT, documentType: 'PASSPORT', documentSubType: 'FRONT' });
+      await kyc.submitDocument(accountId, 'individualGovernmentId', {
+        ...PNG_DOCUMENT,
+        documentType: 'PASSPORT',
+        documentSubType: 'FRONT',
+      });
       await operator('POST', `/sandbox/accounts/${accountId}/fields/individualGovernmentId/reject`, { note });
     }
     expect('outcome', (await kyc.result(accountId)).outcome, 'ATTEMPTS_EXHAUSTED');
@@ -149,7 +188,8 @@ const stories: Record<string, () => Promise<void>> = {
     const orderRef = `history-refused-${Date.now()}`;
     const order = await purchase(orderRef, { userId: user.id });
     const ended = await refusedOnce('POST /v3/orders/reserve', () => checkoutClient().startAndGetPage(order));
-    if (!(ended instanceof CheckoutEndedError)) throw new Error(`the checkout did not end without a page: ${String(ended)}`);
+    if (!(ended instanceof CheckoutEndedError))
+      throw new Error(`the checkout did not end without a page: ${String(ended)}`);
     expect('outcome', (await checkoutClient().result(orderRef)).outcome, 'FAILED');
     save('checkout-refused', `checkout:${orderRef}`);
   },
@@ -157,12 +197,16 @@ const stories: Record<string, () => Promise<void>> = {
   // Higher limits awaited, never approved before the deadline: NOT_APPROVED.
   async 'checkout-not-approved'() {
     await operator('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
-    const user = await provider.call(api.createUser, { body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] } });
+    const user = await provider.call(api.createUser, {
+      body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] },
+    });
     const orderRef = `history-not-approved-${Date.now()}`;
     const checkout = checkoutClient({ deadlineMs: 2_000 });
-    await checkout.startAndGetPage(await purchase(orderRef, { userId: user.id, requireHigherLimits: true })).catch((err: unknown) => {
-      if (!(err instanceof CheckoutEndedError)) throw err;
-    });
+    await checkout
+      .startAndGetPage(await purchase(orderRef, { userId: user.id, requireHigherLimits: true }))
+      .catch((err: unknown) => {
+        if (!(err instanceof CheckoutEndedError)) throw err;
+      });
     expect('outcome', (await checkout.result(orderRef)).outcome, 'NOT_APPROVED');
     save('checkout-not-approved', `checkout:${orderRef}`);
   },
@@ -171,9 +215,11 @@ const stories: Record<string, () => Promise<void>> = {
   async 'checkout-over-limit'() {
     const user = await provider.call(api.createUser, { body: { fields: { country: 'US' } } });
     const orderRef = `history-over-limit-${Date.now()}`;
-    await checkoutClient().startAndGetPage(await purchase(orderRef, { userId: user.id, sourceAmount: 600 })).catch((err: unknown) => {
-      if (!(err instanceof CheckoutEndedError)) throw err;
-    });
+    await checkoutClient()
+      .startAndGetPage(await purchase(orderRef, { userId: user.id, sourceAmount: 600 }))
+      .catch((err: unknown) => {
+        if (!(err instanceof CheckoutEndedError)) throw err;
+      });
     expect('outcome', (await checkoutClient().result(orderRef)).outcome, 'OVER_LIMIT');
     save('checkout-over-limit', `checkout:${orderRef}`);
   },
@@ -195,9 +241,21 @@ const stories: Record<string, () => Promise<void>> = {
     const orderRef = `history-failed-${Date.now()}`;
     const checkout = checkoutClient({ pollInitialMs: 120_000, pollMaxMs: 120_000 });
     const page = await checkout.startAndGetPage(await purchase(orderRef));
-    await until('the purchase to be awaited', () => checkout.state(orderRef), (state) => state.stage === 'WAITING_FOR_PURCHASE');
-    const { order } = await operator<{ order: { id: string } }>('POST', `/sandbox/reservations/${page.reservation}/fail`, { reason: 'The card was declined' });
-    expect('order status seen', (await checkout.purchaseRedirect(orderRef, { orderId: order.id })).orderStatus, 'FAILED');
+    await until(
+      'the purchase to be awaited',
+      () => checkout.state(orderRef),
+      (state) => state.stage === 'WAITING_FOR_PURCHASE',
+    );
+    const { order } = await operator<{ order: { id: string } }>(
+      'POST',
+      `/sandbox/reservations/${page.reservation}/fail`,
+      { reason: 'The card was declined' },
+    );
+    expect(
+      'order status seen',
+      (await checkout.purchaseRedirect(orderRef, { orderId: order.id })).orderStatus,
+      'FAILED',
+    );
     expect('outcome', (await checkout.result(orderRef)).outcome, 'FAILED');
     save('checkout-failed', `checkout:${orderRef}`);
   },
@@ -214,11 +272,18 @@ const stories: Record<string, () => Promise<void>> = {
   // The form is awaited through two quiet times (a reminder each), then handed in and approved.
   async 'ach-reminders'() {
     const account = await provider.call(api.createAccount, { body: { country: 'US' } });
-    const method = await provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' }, masqueradeAs: account.id });
+    const method = await provider.call(api.createPaymentMethod, {
+      body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' },
+      masqueradeAs: account.id,
+    });
     await operator('POST', `/sandbox/payment-methods/${method.id}/request-ach-form`);
     const ach = achClient({ reminderAfterMs: 300 });
     await ach.start({ paymentMethodId: method.id, accountId: account.id });
-    await until('two reminders for the form', () => ach.state(method.id), (state) => state.reminders >= 2);
+    await until(
+      'two reminders for the form',
+      () => ach.state(method.id),
+      (state) => state.reminders >= 2,
+    );
     await ach.submitForm(method.id, PNG_DOCUMENT);
     await operator('POST', `/sandbox/payment-methods/${method.id}/approve`);
     expect('outcome', (await ach.result(method.id)).outcome, 'APPROVED');
@@ -232,9 +297,17 @@ const stories: Record<string, () => Promise<void>> = {
     const userRef = `history-reminders-${Date.now()}`;
     const onboarding = onboardingClient({ reminderAfterMs: 300 });
     await onboarding.start({ userRef, country: 'US' });
-    await until('two reminders for the verification', () => onboarding.state(userRef), (state) => state.reminders >= 2);
+    await until(
+      'two reminders for the verification',
+      () => onboarding.state(userRef),
+      (state) => state.reminders >= 2,
+    );
     await (await request(await onboarding.onboardingLink(userRef))).body.dump();
-    const { userId } = await until('the review', () => onboarding.state(userRef), (state) => state.stage === 'UNDER_REVIEW');
+    const { userId } = await until(
+      'the review',
+      () => onboarding.state(userRef),
+      (state) => state.stage === 'UNDER_REVIEW',
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     await operator('POST', `/sandbox/users/${userId}/approve`);
     expect('outcome', (await onboarding.result(userRef)).outcome, 'APPROVED');
@@ -243,8 +316,11 @@ const stories: Record<string, () => Promise<void>> = {
 };
 
 const wanted = process.argv.slice(2);
-const chosen = Object.keys(stories).filter((name) => wanted.length === 0 || wanted.some((arg) => name === arg || name.startsWith(`${arg}-`)));
-if (chosen.length === 0) throw new Error(`no story matches ${wanted.join(' ')}; stories: ${Object.keys(stories).join(', ')}`);
+const chosen = Object.keys(stories).filter(
+  (name) => wanted.length === 0 || wanted.some((arg) => name === arg || name.startsWith(`${arg}-`)),
+);
+if (chosen.length === 0)
+  throw new Error(`no story matches ${wanted.join(' ')}; stories: ${Object.keys(stories).join(', ')}`);
 try {
   for (const name of chosen) {
     console.log(`story ${name}`);

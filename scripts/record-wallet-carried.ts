@@ -32,8 +32,27 @@ await provider.close();
 const carried = {
   walletId,
   entries: {
-    TR_CARRIEDPEND1: { id: 'TR_CARRIEDPEND1', currency: 'BTC', amount: 2, status: 'PENDING', kind: 'deposit', source: 'bitcoin:EXTERNAL', createdAt: 1_700_000_000_000, firstSeenVia: 'callback' },
-    TR_CARRIEDCONF1: { id: 'TR_CARRIEDCONF1', currency: 'BTC', amount: 1, status: 'CONFIRMED', kind: 'deposit', source: 'bitcoin:EXTERNAL', createdAt: 1_700_000_100_000, confirmedAt: 1_700_000_200_000, firstSeenVia: 'poll' },
+    TR_CARRIEDPEND1: {
+      id: 'TR_CARRIEDPEND1',
+      currency: 'BTC',
+      amount: 2,
+      status: 'PENDING',
+      kind: 'deposit',
+      source: 'bitcoin:EXTERNAL',
+      createdAt: 1_700_000_000_000,
+      firstSeenVia: 'callback',
+    },
+    TR_CARRIEDCONF1: {
+      id: 'TR_CARRIEDCONF1',
+      currency: 'BTC',
+      amount: 1,
+      status: 'CONFIRMED',
+      kind: 'deposit',
+      source: 'bitcoin:EXTERNAL',
+      createdAt: 1_700_000_100_000,
+      confirmedAt: 1_700_000_200_000,
+      firstSeenVia: 'poll',
+    },
   },
   order: ['TR_CARRIEDPEND1', 'TR_CARRIEDCONF1'],
   settledIds: ['TR_CARRIEDOLD1', 'TR_CARRIEDOLD2'],
@@ -41,16 +60,59 @@ const carried = {
   stats: { callbacks: 5, duplicates: 1, stale: 0, polls: 9, recoveredByPoll: 1 },
 };
 const workflowId = walletWorkflowId(walletId);
-await client.workflow.start('walletWorkflow', { workflowId, taskQueue: config.temporal.taskQueue, args: [{ walletId, pollIntervalMs: 2_000, carried, inbox: [] }] });
-const callback = (id: string, status: string) => JSON.stringify({ id, createdAt: 1_700_000_300_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 2, status, metadata: {}, tags: [] });
-for (const body of [callback('TR_CARRIEDPEND1', 'CONFIRMED'), callback('TR_CARRIEDOLD1', 'CONFIRMED'), callback('TR_CARRIEDOLD1', 'CONFIRMED')]) {
-  const res = await request(`${config.ingress.publicUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(providerCredentials(config).secretKey, Buffer.from(body)) }, body });
+await client.workflow.start('walletWorkflow', {
+  workflowId,
+  taskQueue: config.temporal.taskQueue,
+  args: [{ walletId, pollIntervalMs: 2_000, carried, inbox: [] }],
+});
+const callback = (id: string, status: string) =>
+  JSON.stringify({
+    id,
+    createdAt: 1_700_000_300_000,
+    source: 'bitcoin:EXTERNAL',
+    dest: walletSrn(walletId),
+    currency: 'BTC',
+    amount: 2,
+    status,
+    metadata: {},
+    tags: [],
+  });
+for (const body of [
+  callback('TR_CARRIEDPEND1', 'CONFIRMED'),
+  callback('TR_CARRIEDOLD1', 'CONFIRMED'),
+  callback('TR_CARRIEDOLD1', 'CONFIRMED'),
+]) {
+  const res = await request(`${config.ingress.publicUrl}/callbacks`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-api-signature': callbackSignature(providerCredentials(config).secretKey, Buffer.from(body)),
+    },
+    body,
+  });
   console.log(`callback: ${res.statusCode}`);
   await res.body.dump();
 }
 await new Promise((r) => setTimeout(r, 5_000));
-const json = execFileSync(cli.path, ['workflow', 'show', '--address', temporalAddress(config), '--namespace', config.temporal.namespace, '--workflow-id', workflowId, '--output', 'json'], { encoding: 'utf8' });
+const json = execFileSync(
+  cli.path,
+  [
+    'workflow',
+    'show',
+    '--address',
+    temporalAddress(config),
+    '--namespace',
+    config.temporal.namespace,
+    '--workflow-id',
+    workflowId,
+    '--output',
+    'json',
+  ],
+  { encoding: 'utf8' },
+);
 writeFileSync(`test/histories/wallet-carried-${label}.json`, json);
-console.log(`wrote test/histories/wallet-carried-${label}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`);
+console.log(
+  `wrote test/histories/wallet-carried-${label}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`,
+);
 await client.workflow.getHandle(workflowId).terminate('history recorded');
 await connection.close();

@@ -26,7 +26,17 @@ export async function replayFiles(
   for (const file of files) {
     const history = historyFromJSON(JSON.parse(readFileSync(file, 'utf8')));
     try {
-      await Worker.runReplayHistory({ workflowsPath: path, interceptors: { workflowModules }, sinks: replaySinks(), bundlerOptions: { ignoreModules: [], ...bundlerOptions }, ...(dataConverter ? { dataConverter } : {}) }, history, basename(file, '.json'));
+      await Worker.runReplayHistory(
+        {
+          workflowsPath: path,
+          interceptors: { workflowModules },
+          sinks: replaySinks(),
+          bundlerOptions: { ignoreModules: [], ...bundlerOptions },
+          ...(dataConverter ? { dataConverter } : {}),
+        },
+        history,
+        basename(file, '.json'),
+      );
       results.push({ file });
     } catch (error) {
       results.push({ file, error: error as Error });
@@ -38,7 +48,11 @@ export async function replayFiles(
 if (import.meta.url === `file://${process.argv[1]}`) {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const dir = 'test/histories';
-  const files = process.argv.slice(2).length ? process.argv.slice(2) : readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+  const files = process.argv.slice(2).length
+    ? process.argv.slice(2)
+    : readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => join(dir, f));
   let failed = 0;
   // Histories are encrypted: with this deployment's payload key, or with the fixture key the
   // recorded ones in test/histories use. Plain (older) ones pass through.

@@ -17,7 +17,9 @@ const abort = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => abort.abort(new Error(`stopped by ${signal}`));
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
-const files = process.argv.slice(2).length ? process.argv.slice(2) : [...testFiles('test/integration'), ...testFiles('test/cluster')];
+const files = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : [...testFiles('test/integration'), ...testFiles('test/cluster')];
 const dir = mkdtempSync(join(tmpdir(), 'payflows-test-cluster-'));
 const started = Date.now();
 let code = 1;
@@ -25,13 +27,31 @@ let temporal: Awaited<ReturnType<typeof startTemporalCluster>> | undefined;
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
 try {
   temporal = await startTemporalCluster({ dir, log: say, signal: abort.signal });
-  product = await startProduct({ dir, temporalAddress: temporal.address, namespace: temporal.namespace, temporalMetrics: temporal.metrics, log: say, signal: abort.signal });
+  product = await startProduct({
+    dir,
+    temporalAddress: temporal.address,
+    namespace: temporal.namespace,
+    temporalMetrics: temporal.metrics,
+    log: say,
+    signal: abort.signal,
+  });
   say(`cluster ready in ${Math.round((Date.now() - started) / 1000)} s (state and logs in ${dir})`);
   const description = join(dir, 'cluster.json');
   writeFileSync(
     description,
     JSON.stringify({
-      temporal: { address: temporal.address, namespace: temporal.namespace, metrics: temporal.metrics, postgres: { host: temporal.postgres.host, port: temporal.postgres.port, user: temporal.postgres.user, password: temporal.postgres.password, dataDir: temporal.postgres.dataDir } },
+      temporal: {
+        address: temporal.address,
+        namespace: temporal.namespace,
+        metrics: temporal.metrics,
+        postgres: {
+          host: temporal.postgres.host,
+          port: temporal.postgres.port,
+          user: temporal.postgres.user,
+          password: temporal.postgres.password,
+          dataDir: temporal.postgres.dataDir,
+        },
+      },
       ...product,
       processes: product.processes.map((p) => ({ ...p.spec, pid: p.child.pid })),
       stop: undefined,
@@ -40,7 +60,11 @@ try {
   );
   const bundlePath = await buildTestBundle(dir);
   abort.signal.throwIfAborted();
-  code = await runTests(files, { TEMPORAL_ADDRESS: temporal.address, TEST_WORKFLOW_BUNDLE: bundlePath, TEST_CLUSTER: description });
+  code = await runTests(files, {
+    TEMPORAL_ADDRESS: temporal.address,
+    TEST_WORKFLOW_BUNDLE: bundlePath,
+    TEST_CLUSTER: description,
+  });
 } catch (err) {
   console.error(`[test:cluster] could not run the tests: ${(err as Error).stack ?? err}`);
 } finally {

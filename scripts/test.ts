@@ -10,17 +10,30 @@ import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
 // `npm run test:cluster`), with its summary line.
 
 const say = (line: string) => console.log(`[test] ${line}`);
-const files = process.argv.slice(2).length ? process.argv.slice(2) : [...testFiles('test/unit'), ...testFiles('test/integration')];
+const files = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : [...testFiles('test/unit'), ...testFiles('test/integration')];
 
 const dir = mkdtempSync(join(tmpdir(), 'payflows-test-'));
 let server: Awaited<ReturnType<typeof startEmbeddedTemporal>> | undefined;
 let code = 1;
 try {
   const [port, uiPort] = [await freePort(), await freePort()];
-  server = await startEmbeddedTemporal({ port, uiPort, dbFile: join(dir, 'temporal.sqlite'), logFile: join(dir, 'temporal.log'), namespace: 'default', log: say });
+  server = await startEmbeddedTemporal({
+    port,
+    uiPort,
+    dbFile: join(dir, 'temporal.sqlite'),
+    logFile: join(dir, 'temporal.log'),
+    namespace: 'default',
+    log: say,
+  });
   say(`Temporal dev server ready at ${server.address} (UI ${server.uiUrl})`);
   const bundlePath = await buildTestBundle(dir);
-  code = await runTests(files, { TEMPORAL_ADDRESS: server.address, TEST_WORKFLOW_BUNDLE: bundlePath, TEST_TEMPORAL_LOG: join(dir, 'temporal.log') });
+  code = await runTests(files, {
+    TEMPORAL_ADDRESS: server.address,
+    TEST_WORKFLOW_BUNDLE: bundlePath,
+    TEST_TEMPORAL_LOG: join(dir, 'temporal.log'),
+  });
 } catch (err) {
   console.error(`[test] could not run the tests: ${(err as Error).message}`);
 } finally {

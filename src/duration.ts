@@ -4,7 +4,8 @@ const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000,
 
 export function parseDuration(value: string | number): number {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`duration must be a positive number of milliseconds, got ${value}`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new Error(`duration must be a positive number of milliseconds, got ${value}`);
     return value;
   }
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(value);

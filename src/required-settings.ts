@@ -13,7 +13,8 @@ const HOW = {
   PROVIDER_API_KEY: "the API key of your merchant account, from the provider's dashboard",
   PROVIDER_SECRET_KEY: 'the secret key paired with PROVIDER_API_KEY; it signs requests and verifies callbacks',
   PROVIDER_ACCOUNT_ID: "your merchant account's id (AC_…), as the provider shows it",
-  INGRESS_PUBLIC_URL: "the https address at which the provider reaches this deployment's ingress (the load balancer in front of it)",
+  INGRESS_PUBLIC_URL:
+    "the https address at which the provider reaches this deployment's ingress (the load balancer in front of it)",
   PROVIDER_CALLBACK_SECRETS:
     "or PROVIDER_SECRET_KEY: the secret key the provider signs callbacks with, from the provider's dashboard (both keys, newest first and comma-separated, during a rotation); against a sandbox, the secret key it was started with",
   CLAIM_ENCRYPTION_KEY:
@@ -37,7 +38,8 @@ export function missingSettings(config: Config, role: ProcessRole): SettingName[
   // Empty unless set, except for the embedded stack's sandbox (src/config.ts): a real provider or
   // a real cluster both need the secret.
   if (role === 'ingress' && config.ingress.callbackSecrets.length === 0) missing.push('PROVIDER_CALLBACK_SECRETS');
-  if (!config.payloads.key && !config.payloads.mayCreateKeyFile && !existsSync(config.payloads.keyFile)) missing.push('PAYLOAD_ENCRYPTION_KEY');
+  if (!config.payloads.key && !config.payloads.mayCreateKeyFile && !existsSync(config.payloads.keyFile))
+    missing.push('PAYLOAD_ENCRYPTION_KEY');
   if ((role === 'worker' || role === 'client') && !claimKeyAvailable(config)) missing.push('CLAIM_ENCRYPTION_KEY');
   return missing;
 }
@@ -46,7 +48,10 @@ export function missingSettings(config: Config, role: ProcessRole): SettingName[
 export function claimKeyAvailable(config: Config): boolean {
   if (config.claims.key !== undefined) return true;
   // Object storage keeps no key of its own.
-  return config.claims.url === undefined && (config.claims.mayKeepOwnKey || existsSync(join(config.claims.dir, '.claim-key')));
+  return (
+    config.claims.url === undefined &&
+    (config.claims.mayKeepOwnKey || existsSync(join(config.claims.dir, '.claim-key')))
+  );
 }
 
 /** Refuses to start `role` without what it needs (a ConfigError that names each variable and how to make it). */

@@ -15,7 +15,12 @@ import type { Config } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { callbackUrl, providerCredentials } from '../src/required-settings.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
-import { otelWorkflowInterceptorsModule, startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
+import {
+  otelWorkflowInterceptorsModule,
+  startTracing,
+  type Tracing,
+  workerTracingOptions,
+} from '../src/telemetry/tracing.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /**
@@ -23,16 +28,25 @@ export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', impo
  * `npm run build` made beside it instead of bundling the workflows at start: with the tracing
  * interceptors when tracing is on, without them otherwise.
  */
-export const prebuiltWorkflowBundle = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('../workflow-bundle.js', import.meta.url)) : undefined;
-export const prebuiltUntracedWorkflowBundle = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('../workflow-bundle-untraced.js', import.meta.url)) : undefined;
+export const prebuiltWorkflowBundle = import.meta.url.endsWith('.js')
+  ? fileURLToPath(new URL('../workflow-bundle.js', import.meta.url))
+  : undefined;
+export const prebuiltUntracedWorkflowBundle = import.meta.url.endsWith('.js')
+  ? fileURLToPath(new URL('../workflow-bundle-untraced.js', import.meta.url))
+  : undefined;
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
-export const workflowInterceptorModules = [fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)), otelWorkflowInterceptorsModule];
+export const workflowInterceptorModules = [
+  fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)),
+  otelWorkflowInterceptorsModule,
+];
 /**
  * Without the tracing interceptors, for a worker that exports no traces: every cached workflow
  * instantiates its bundle's modules, and these cost about 0.5 MB of each (docs/capacity.md). They
  * add no command, so either bundle replays the other's histories.
  */
-export const untracedWorkflowInterceptorModules = workflowInterceptorModules.filter((m) => m !== otelWorkflowInterceptorsModule);
+export const untracedWorkflowInterceptorModules = workflowInterceptorModules.filter(
+  (m) => m !== otelWorkflowInterceptorsModule,
+);
 
 export interface CreateWorkerOptions {
   config: Config;
@@ -63,13 +77,19 @@ export function workerSettings(config: Config): Partial<WorkerOptions> {
   return {
     shutdownGraceTime: settings.shutdownGraceMs,
     shutdownForceTime: settings.shutdownGraceMs + 5_000,
-    ...(settings.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities } : {}),
-    ...(settings.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks } : {}),
+    ...(settings.maxConcurrentActivities !== undefined
+      ? { maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities }
+      : {}),
+    ...(settings.maxConcurrentWorkflowTasks !== undefined
+      ? { maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks }
+      : {}),
     ...(settings.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: settings.maxCachedWorkflows } : {}),
   };
 }
 
-export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createWorker(
+  opts: CreateWorkerOptions,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
   const { config, provider } = opts;
   const claims = opts.claims ?? claimStoreFromConfig(config);
@@ -79,7 +99,14 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     ...createPaymentMethodActivities({ provider, claims }),
     ...createUserActivities({ provider, accountId: providerCredentials(config).accountId }),
     ...createOrderActivities({ provider }),
-    ...createSessionActivities({ providerOptions: { baseUrl: config.provider.baseUrl, timeoutMs: config.provider.timeoutMs, onCall: provider.onCall }, claims }),
+    ...createSessionActivities({
+      providerOptions: {
+        baseUrl: config.provider.baseUrl,
+        timeoutMs: config.provider.timeoutMs,
+        onCall: provider.onCall,
+      },
+      claims,
+    }),
     ...createNotifyActivities(opts.notifier ?? logNotifier),
     ...createClaimActivities({ claims, retentionMs: config.claims.retentionMs }),
     ...opts.extraActivities,
@@ -93,7 +120,12 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{ worker:
     namespace: opts.config.temporal.namespace,
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath }),
-    interceptors: { activity: tracing.activityInterceptors, ...(bundlePath ? {} : { workflowModules: traces.enabled ? workflowInterceptorModules : untracedWorkflowInterceptorModules }) },
+    interceptors: {
+      activity: tracing.activityInterceptors,
+      ...(bundlePath
+        ? {}
+        : { workflowModules: traces.enabled ? workflowInterceptorModules : untracedWorkflowInterceptorModules }),
+    },
     sinks: tracing.sinks,
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),

@@ -5,7 +5,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 // queue and Temporal answers; 503 otherwise, with the reason, so that a stuck or draining worker
 // is taken out of rotation and a disconnected one restarted.
 
-export async function startWorkerHealth(worker: Worker, connection: NativeConnection, where: { host: string; port: number }): Promise<FastifyInstance> {
+export async function startWorkerHealth(
+  worker: Worker,
+  connection: NativeConnection,
+  where: { host: string; port: number },
+): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   app.get('/health', async (_req, reply) => {
     const state = worker.getState();
@@ -27,10 +31,12 @@ const TEMPORAL_CHECK_MS = 2_000;
 async function temporalAnswers(connection: NativeConnection): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), TEMPORAL_CHECK_MS)));
-  const call = connection.withDeadline(Date.now() + TEMPORAL_CHECK_MS, () => connection.workflowService.getSystemInfo({})).then(
-    () => true,
-    () => false,
-  );
+  const call = connection
+    .withDeadline(Date.now() + TEMPORAL_CHECK_MS, () => connection.workflowService.getSystemInfo({}))
+    .then(
+      () => true,
+      () => false,
+    );
   try {
     return await Promise.race([call, late]);
   } finally {

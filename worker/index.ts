@@ -12,7 +12,13 @@ export {
 } from './create-worker.js';
 export { startWorkerHealth } from './health.js';
 export { createAccountActivities, type AccountActivities } from '../activities/accounts.js';
-export { createNotifyActivities, logNotifier, type Notifier, type NotifyActivities, type Reminder } from '../activities/notify.js';
+export {
+  createNotifyActivities,
+  logNotifier,
+  type Notifier,
+  type NotifyActivities,
+  type Reminder,
+} from '../activities/notify.js';
 export { createOrderActivities, type OrderActivities } from '../activities/orders.js';
 export { createPaymentMethodActivities, type PaymentMethodActivities } from '../activities/payment-methods.js';
 export { createSessionActivities, type SessionActivities } from '../activities/sessions.js';

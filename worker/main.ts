@@ -25,7 +25,15 @@ const retentionSchedule = await ensureClaimRetentionSchedule(scheduler, config);
 await scheduler.connection.close();
 const health = config.worker.health ? await startWorkerHealth(worker, connection, config.worker.health) : undefined;
 logger.info(
-  { taskQueue: config.temporal.taskQueue, provider: config.provider.baseUrl, metrics: config.telemetry.workerMetrics ?? 'off', health: config.worker.health ? `${config.worker.health.host}:${config.worker.health.port}` : 'off', tracing: tracing.enabled, shutdownGraceMs: config.worker.shutdownGraceMs, retentionSchedule },
+  {
+    taskQueue: config.temporal.taskQueue,
+    provider: config.provider.baseUrl,
+    metrics: config.telemetry.workerMetrics ?? 'off',
+    health: config.worker.health ? `${config.worker.health.host}:${config.worker.health.port}` : 'off',
+    tracing: tracing.enabled,
+    shutdownGraceMs: config.worker.shutdownGraceMs,
+    retentionSchedule,
+  },
   'worker polling',
 );
 await worker.run();

@@ -1,8 +1,25 @@
-import { allHandlersFinished, ApplicationFailure, condition, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  patched,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { NotifyActivities } from '../activities/notify.js';
 import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
-import { applyMethodState, asksForForm, type FormAnswer, formRefused, newAchState, reviewDecision, reviewGoesOn } from './lib/ach-review.js';
+import {
+  applyMethodState,
+  asksForForm,
+  type FormAnswer,
+  formRefused,
+  newAchState,
+  reviewDecision,
+  reviewGoesOn,
+} from './lib/ach-review.js';
 import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
 import { doneWithClaims } from './lib/claims.js';
 import { startDeadline } from './lib/deadline.js';
@@ -45,11 +62,21 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   const formAwaited = () => state.stage === 'WAITING_FOR_FORM' && form === undefined;
   const remind = () => {
     state.reminders += 1;
-    return notify.sendReminder({ process: 'ach-followup', workflowId, waitingFor: ['ACH_FORM'], count: state.reminders });
+    return notify.sendReminder({
+      process: 'ach-followup',
+      workflowId,
+      waitingFor: ['ACH_FORM'],
+      count: state.reminders,
+    });
   };
   const remindersShared = patched(REMINDERS_WHILE_OWED_PATCH);
   if (remindersShared) {
-    void remindWhileOwed({ afterMs: input.timing.reminderAfterMs, owed: formAwaited, over: () => state.stage === 'DONE', remind });
+    void remindWhileOwed({
+      afterMs: input.timing.reminderAfterMs,
+      owed: formAwaited,
+      over: () => state.stage === 'DONE',
+      remind,
+    });
   }
 
   enterStage(state, 'CHECKING', false);
@@ -61,7 +88,12 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     // The end user owes the form. The wait keeps looking at the provider, which may move on without it.
     enterStage(state, 'WAITING_FOR_FORM', true);
     if (!remindersShared) void achRemindersBeforePatch(input.timing.reminderAfterMs, formAwaited, remind);
-    await pollUntil(read, (seen) => !asksForForm(seen), () => form !== undefined || deadlinePassed(), 'the ACH form');
+    await pollUntil(
+      read,
+      (seen) => !asksForForm(seen),
+      () => form !== undefined || deadlinePassed(),
+      'the ACH form',
+    );
     if (form === undefined) {
       if (deadlinePassed()) return finish('EXPIRED');
       enterStage(state, 'CHECKING', false);
@@ -84,7 +116,12 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
       // The form's digest and the run chain in the key: a retry sends the same form once; a later
       // round under the same workflow id (even with the same file) is another submission.
       const step = `ach-form/${workflowInfo().firstExecutionRunId}/${sent.sha256}/${state.formsSubmitted}`;
-      await submit.submitAchForm({ paymentMethodId, accountId, form: sent, idempotencyKey: idempotencyKey(workflowId, step) });
+      await submit.submitAchForm({
+        paymentMethodId,
+        accountId,
+        form: sent,
+        idempotencyKey: idempotencyKey(workflowId, step),
+      });
       // The update answers with the provider's view after the form (source of funds under review).
       await read();
       answerForm();
@@ -127,7 +164,13 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     const { refused, notDelivered } = answer!;
     answer = undefined;
     if (refused) rejectInput('form', refused);
-    if (notDelivered) throw ApplicationFailure.create({ type: NOT_DELIVERED, message: `form: ${notDelivered}`, details: [{ field: 'form' }], nonRetryable: true });
+    if (notDelivered)
+      throw ApplicationFailure.create({
+        type: NOT_DELIVERED,
+        message: `form: ${notDelivered}`,
+        details: [{ field: 'form' }],
+        nonRetryable: true,
+      });
     return state;
   }
 

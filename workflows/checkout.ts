@@ -1,4 +1,11 @@
-import { allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { OrderActivities } from '../activities/orders.js';
 import type { UserActivities } from '../activities/users.js';
 import type { WalletActivities } from '../activities/wallets.js';
@@ -11,13 +18,7 @@ import { idempotencyKey } from './lib/idempotency.js';
 import { enterStage, pollProvider, showStatus, validate } from './lib/process.js';
 import { providerRefusal } from './lib/refusal.js';
 import { checkoutInput, checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages/checkout.js';
-import type {
-  CheckoutInput,
-  CheckoutOutcome,
-  CheckoutResult,
-  CheckoutState,
-  HostedPage,
-} from './messages/checkout.js';
+import type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutState, HostedPage } from './messages/checkout.js';
 
 // Reservation checkout (spec 2.6, 4.3, 8; open-points "Reservations and card purchases"): checks
 // the amount against the user's limits, reserves a wallet order, hands the hosted page's URL to the
@@ -41,7 +42,9 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
 
   setHandler(checkoutStateQuery, () => state);
   setHandler(hostedPageUpdate, handOutHostedPage);
-  setHandler(purchaseRedirectUpdate, receiveRedirect, { validator: (redirect) => rules.checkRedirect(state, redirect) });
+  setHandler(purchaseRedirectUpdate, receiveRedirect, {
+    validator: (redirect) => rules.checkRedirect(state, redirect),
+  });
 
   // The buyer's time runs from the start; the deadline is configuration. The provider expires an
   // unused reservation long before the default deadline; this is the backstop.
@@ -87,11 +90,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
       if (input.requireHigherLimits && status !== 'APPROVED') {
         enterStage(state, 'WAITING_FOR_APPROVAL', true);
         const readUser = () => provider.readUserStatus({ userId });
-        ({ status } = await pollUntil(
-          readUser,
-          (user) => rules.approvalDecided(user.status),
-          deadlinePassed,
-        ));
+        ({ status } = await pollUntil(readUser, (user) => rules.approvalDecided(user.status), deadlinePassed));
         if (status !== 'APPROVED') return await finish('NOT_APPROVED', rules.notApprovedReason(status));
       }
       enterStage(state, 'CHECKING_LIMITS', false);
@@ -148,5 +147,4 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
     await condition(() => looksDone > before || state.stage !== 'WAITING_FOR_PURCHASE');
     return state;
   }
-
 }

@@ -29,8 +29,16 @@ export const interceptors: WorkflowInterceptorsFactory = () => ({
   inbound: [
     {
       async execute(input, next) {
-        const started = metricMeter.createCounter('payflows_processes_started', 'processes', 'Processes started, by workflow type');
-        const finished = metricMeter.createCounter('payflows_processes_finished', 'processes', 'Processes finished, by workflow type and outcome');
+        const started = metricMeter.createCounter(
+          'payflows_processes_started',
+          'processes',
+          'Processes started, by workflow type',
+        );
+        const finished = metricMeter.createCounter(
+          'payflows_processes_finished',
+          'processes',
+          'Processes finished, by workflow type and outcome',
+        );
         if (workflowInfo().continuedFromExecutionRunId === undefined) started.add(1);
         try {
           const result = await next(input);

@@ -1,4 +1,11 @@
-import { allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AccountActivities } from '../activities/accounts.js';
 import type { NotifyActivities } from '../activities/notify.js';
 import { AccountId } from '../src/temporal/search-attributes.js';
@@ -61,7 +68,9 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   /** The end user hands in values and documents through updates, checked before they are accepted. */
   function takeInputFromEndUser(): void {
     setHandler(kycStateQuery, () => state);
-    setHandler(submitValueUpdate, receiveValue, { validator: (value) => round.checkValueSubmission(state, value, inbox) });
+    setHandler(submitValueUpdate, receiveValue, {
+      validator: (value) => round.checkValueSubmission(state, value, inbox),
+    });
     setHandler(submitDocumentUpdate, receiveDocument, {
       validator: (document) => round.checkDocumentSubmission(state, document, inbox),
     });

@@ -1,4 +1,12 @@
-import { allHandlersFinished, condition, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  patched,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { NotifyActivities } from '../activities/notify.js';
 import type { UserActivities } from '../activities/users.js';
 import { UserId } from '../src/temporal/search-attributes.js';
@@ -67,7 +75,11 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
     see(seen.status);
     return seen;
   };
-  const decided = await pollUntil(read, (seen) => seen.status === 'APPROVED' || seen.status === 'CLOSED', deadlinePassed);
+  const decided = await pollUntil(
+    read,
+    (seen) => seen.status === 'APPROVED' || seen.status === 'CLOSED',
+    deadlinePassed,
+  );
   if (decided.status === 'CLOSED') return finish('CLOSED');
   if (decided.status !== 'APPROVED') return finish('EXPIRED');
 
@@ -91,7 +103,12 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
     const owed = () => state.stage === 'WAITING_FOR_USER';
     const remind = () => {
       state.reminders += 1;
-      return notify.sendReminder({ process: 'onboarding', workflowId, waitingFor: ['ONBOARDING'], count: state.reminders });
+      return notify.sendReminder({
+        process: 'onboarding',
+        workflowId,
+        waitingFor: ['ONBOARDING'],
+        count: state.reminders,
+      });
     };
     if (patched(REMINDERS_WHILE_OWED_PATCH)) {
       const over = () => deadlinePassed() || state.stage === 'CONFIRMING_LIMITS' || state.stage === 'DONE';
@@ -99,7 +116,14 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
       return;
     }
     const followed = () => state.stage === 'WAITING_FOR_USER' || state.stage === 'UNDER_REVIEW';
-    const legacy = { afterMs: input.timing.reminderAfterMs, followed, owed, heard: () => heard, expired: deadlinePassed, remind };
+    const legacy = {
+      afterMs: input.timing.reminderAfterMs,
+      followed,
+      owed,
+      heard: () => heard,
+      expired: deadlinePassed,
+      remind,
+    };
     void onboardingRemindersBeforePatch(legacy);
   }
 

@@ -50,5 +50,10 @@ export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWa
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
   upsertSearchAttributes([{ key: ProcessStatus, value: 'OPENED' }]);
-  return { walletId: wallet.id, srn: wallet.srn, depositAddresses: wallet.depositAddresses, walletWorkflowId: followerId };
+  return {
+    walletId: wallet.id,
+    srn: wallet.srn,
+    depositAddresses: wallet.depositAddresses,
+    walletWorkflowId: followerId,
+  };
 }

@@ -7,7 +7,13 @@ import { PROVIDER_WRITE } from './lib/activity-options.js';
 import { enterStage, showStatus, validate } from './lib/process.js';
 import { providerRefusal } from './lib/refusal.js';
 import { isSecondAccountCreation } from './lib/second-account.js';
-import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery } from './messages/provisioning.js';
+import {
+  provisioningInput,
+  type ProvisioningInput,
+  type ProvisioningResult,
+  type ProvisioningState,
+  provisioningStateQuery,
+} from './messages/provisioning.js';
 
 // Account provisioning for a client-held token (spec 5.3): registers the client's secret, then
 // creates the token's one account. A retried creation (after a crash, say) carries the same
@@ -18,8 +24,18 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
   const input = validate(provisioningInput, raw);
   // Both calls create (credentials, then the account): PROVIDER_WRITE, with the attempt's time limit from the input.
-  const provider = proxyActivities<SessionActivities>({ ...PROVIDER_WRITE, startToCloseTimeout: input.activityTimeoutMs });
-  const state: ProvisioningState = { clientRef: input.clientRef, stage: 'REGISTERING', apiKey: null, accountId: null, outcome: null, error: null };
+  const provider = proxyActivities<SessionActivities>({
+    ...PROVIDER_WRITE,
+    startToCloseTimeout: input.activityTimeoutMs,
+  });
+  const state: ProvisioningState = {
+    clientRef: input.clientRef,
+    stage: 'REGISTERING',
+    apiKey: null,
+    accountId: null,
+    outcome: null,
+    error: null,
+  };
   setHandler(provisioningStateQuery, () => state);
 
   showStatus('REGISTERING', false);

@@ -10,7 +10,19 @@ import {
 } from '@temporalio/workflow';
 import { transferIdFromSrn } from '../src/provider/srn.js';
 import { ProcessStatus, WalletId } from '../src/temporal/search-attributes.js';
-import { balances, classify, emptyLedger, fromCarried, hasPending, ledgerCursor, type Observation, observe, recent, record, type SeenVia } from './lib/ledger.js';
+import {
+  balances,
+  classify,
+  emptyLedger,
+  fromCarried,
+  hasPending,
+  ledgerCursor,
+  type Observation,
+  observe,
+  recent,
+  record,
+  type SeenVia,
+} from './lib/ledger.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
 import { LEDGER_V2_PATCH, QUIET_POLLING_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from './lib/wallet-patches.js';
@@ -18,7 +30,15 @@ import { walletWatch } from './lib/wallet-watch.js';
 import { transferLookups } from './lib/wallet-transfers.js';
 import type { PollAnswer } from '../src/provider/transaction-observation.js';
 import { reconcileEvery, reconcileWallet } from './lib/wallet-reconcile.js';
-import { type Reconciliation, reconcileUpdate, transactionSignal, type WalletInput, walletQuery, type WalletResult, type WalletView } from './messages/wallet.js';
+import {
+  type Reconciliation,
+  reconcileUpdate,
+  transactionSignal,
+  type WalletInput,
+  walletQuery,
+  type WalletResult,
+  type WalletView,
+} from './messages/wallet.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
 // callback or by polling, is counted once, in order of status (pending, then confirmed);
@@ -57,7 +77,13 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     pollDue = true;
     await condition(() => pollsDone >= after);
   };
-  const reconcile = async () => (reconciliation = await reconcileWallet({ walletId: input.walletId, quiet, ledgerBalances: () => balances(ledger), freshPoll }));
+  const reconcile = async () =>
+    (reconciliation = await reconcileWallet({
+      walletId: input.walletId,
+      quiet,
+      ledgerBalances: () => balances(ledger),
+      freshPoll,
+    }));
 
   setHandler(transactionSignal, (tx) => {
     inbox.push({ tx: observe(tx), via: 'callback' });
@@ -72,7 +98,8 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     ...(reconciliation ? { reconciliation } : {}),
   }));
   setHandler(reconcileUpdate, reconcile);
-  if (patched(RECONCILE_PATCH)) void reconcileEvery(input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS, reconciliation, reconcile);
+  if (patched(RECONCILE_PATCH))
+    void reconcileEvery(input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS, reconciliation, reconcile);
   upsertSearchAttributes([
     { key: ProcessStatus, value: 'TRACKING' },
     { key: WalletId, value: input.walletId },
@@ -85,7 +112,8 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     await condition(() => inbox.length > 0 || pollDue || watch.ended);
   };
   // One poll now: what the provider lists that would change the ledger, oldest first.
-  const poll = async (): Promise<PollAnswer | 'failed'> => (listing ? pollNow(input.walletId, quiet, { ...cursor, ...ledgerCursor(ledger) }) : { changed: [], cursor });
+  const poll = async (): Promise<PollAnswer | 'failed'> =>
+    listing ? pollNow(input.walletId, quiet, { ...cursor, ...ledgerCursor(ledger) }) : { changed: [], cursor };
 
   const resolveOutstanding = transferLookups(ledger);
   resolveOutstanding();
@@ -112,9 +140,15 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       active ||= found.length > 0;
     } else if ('cannotList' in answer) {
       listing = false;
-      log.warn('the provider does not list this wallet\'s transactions: polling stops; callbacks and reconciliation go on', { walletId: input.walletId });
+      log.warn(
+        "the provider does not list this wallet's transactions: polling stops; callbacks and reconciliation go on",
+        { walletId: input.walletId },
+      );
     } else if (++notFoundInARow >= NOT_FOUND_LIMIT && patched(UNKNOWN_WALLET_PATCH)) {
-      log.warn('the provider does not know this wallet; its follower ends', { walletId: input.walletId, polls: notFoundInARow });
+      log.warn('the provider does not know this wallet; its follower ends', {
+        walletId: input.walletId,
+        polls: notFoundInARow,
+      });
       upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
       return { outcome: 'UNKNOWN_WALLET', walletId: input.walletId, callbacks: ledger.stats.callbacks };
     }
@@ -126,7 +160,10 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         active = true;
       }
       if (record(ledger, tx, via, undefined, transferIdFromSrn(tx.source)) === 'unapplied') {
-        log.warn('a transaction remembered without its status ended; its amount is left for the reconciliation and a person', { walletId: input.walletId, status: tx.status });
+        log.warn(
+          'a transaction remembered without its status ended; its amount is left for the reconciliation and a person',
+          { walletId: input.walletId, status: tx.status },
+        );
       }
     }
     pollsDone = ledger.stats.polls;
@@ -145,7 +182,12 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         // predate it from replaying this run, and runs started before it carry the first shape,
         // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
         patched(LEDGER_V2_PATCH);
-        await continueAsNew<typeof walletWorkflow>({ ...input, carried: ledger, inbox, ...(quiet ? { quietPolls: pace.quietPolls, pollCursor: cursor, reconciliation, listing } : {}) });
+        await continueAsNew<typeof walletWorkflow>({
+          ...input,
+          carried: ledger,
+          inbox,
+          ...(quiet ? { quietPolls: pace.quietPolls, pollCursor: cursor, reconciliation, listing } : {}),
+        });
       }
     }
   }

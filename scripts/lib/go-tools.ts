@@ -22,11 +22,31 @@ export interface GoTool {
 }
 
 export const TOOLS = {
-  server: { name: 'temporal-server', module: 'go.temporal.io/server/cmd/server', version: SERVER_VERSION, binary: 'server' },
-  sql: { name: 'temporal-sql-tool', module: 'go.temporal.io/server/cmd/tools/sql', version: SERVER_VERSION, binary: 'sql' },
+  server: {
+    name: 'temporal-server',
+    module: 'go.temporal.io/server/cmd/server',
+    version: SERVER_VERSION,
+    binary: 'server',
+  },
+  sql: {
+    name: 'temporal-sql-tool',
+    module: 'go.temporal.io/server/cmd/tools/sql',
+    version: SERVER_VERSION,
+    binary: 'sql',
+  },
   /** An S3-compatible server over plain files (Apache-2.0), for the claim store's S3 adapter tests. */
-  versitygw: { name: 'versitygw', module: 'github.com/versity/versitygw/cmd/versitygw', version: 'v1.8.0', binary: 'versitygw' },
-  ui: { name: 'temporal-ui-server', module: 'github.com/temporalio/ui-server/v2/cmd/server', version: UI_VERSION, binary: 'server' },
+  versitygw: {
+    name: 'versitygw',
+    module: 'github.com/versity/versitygw/cmd/versitygw',
+    version: 'v1.8.0',
+    binary: 'versitygw',
+  },
+  ui: {
+    name: 'temporal-ui-server',
+    module: 'github.com/temporalio/ui-server/v2/cmd/server',
+    version: UI_VERSION,
+    binary: 'server',
+  },
 } as const satisfies Record<string, GoTool>;
 
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
@@ -38,7 +58,9 @@ function go(): string {
   try {
     return execFileSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).trim();
   } catch {
-    throw new Error('Go is needed to build the Temporal server, its SQL tool and the UI from the Go module proxy; install Go 1.24 or later');
+    throw new Error(
+      'Go is needed to build the Temporal server, its SQL tool and the UI from the Go module proxy; install Go 1.24 or later',
+    );
   }
 }
 
@@ -67,8 +89,12 @@ export async function goTool(tool: GoTool, log: (line: string) => void): Promise
 
 /** The server module's source in Go's module cache (its schema/ folder), downloaded if needed. */
 export function serverSource(): string {
-  const out = execFileSync(go(), ['mod', 'download', '-json', `go.temporal.io/server@${SERVER_VERSION}`], { encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' } });
+  const out = execFileSync(go(), ['mod', 'download', '-json', `go.temporal.io/server@${SERVER_VERSION}`], {
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
   const dir = (JSON.parse(out) as { Dir?: string }).Dir;
-  if (!dir || !existsSync(join(dir, 'schema'))) throw new Error(`go mod download gave no source folder for go.temporal.io/server@${SERVER_VERSION}`);
+  if (!dir || !existsSync(join(dir, 'schema')))
+    throw new Error(`go mod download gave no source folder for go.temporal.io/server@${SERVER_VERSION}`);
   return dir;
 }

@@ -18,13 +18,17 @@ function binDir(): string | undefined {
 export function ensurePostgres(log: (line: string) => void): string {
   const found = binDir();
   if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error(`PostgreSQL ${POSTGRES_MAJOR} is missing: apt-get install --no-install-recommends postgresql`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`PostgreSQL ${POSTGRES_MAJOR} is missing: apt-get install --no-install-recommends postgresql`);
   log(`installing PostgreSQL ${POSTGRES_MAJOR} from Debian's packages…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
   execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { stdio: 'ignore', env });
   const installed = binDir();
-  if (!installed) throw new Error(`the postgresql package did not bring PostgreSQL ${POSTGRES_MAJOR}; installed: ${readdirSync('/usr/lib/postgresql').join(', ')}`);
+  if (!installed)
+    throw new Error(
+      `the postgresql package did not bring PostgreSQL ${POSTGRES_MAJOR}; installed: ${readdirSync('/usr/lib/postgresql').join(', ')}`,
+    );
   return installed;
 }
 
@@ -37,14 +41,25 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
-const asPostgres = (args: string[]) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
+const asPostgres = (args: string[]) =>
+  (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [
+    string,
+    string[],
+  ];
 
 /**
  * A fresh cluster in `dataDir` (made reachable by the postgres user) on 127.0.0.1:`port`, with a
  * `user` who owns the Temporal databases; resolves once it accepts connections. Aborted by
  * `signal` (or failing) once the server is spawned, it stops the server before it rejects.
  */
-export async function startPostgres(opts: { dataDir: string; port: number; user: string; password: string; log: (line: string) => void; signal?: AbortSignal }): Promise<RunningPostgres> {
+export async function startPostgres(opts: {
+  dataDir: string;
+  port: number;
+  user: string;
+  password: string;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}): Promise<RunningPostgres> {
   const bin = ensurePostgres(opts.log);
   opts.signal?.throwIfAborted();
   rmSync(opts.dataDir, { recursive: true, force: true });
@@ -64,9 +79,32 @@ export async function startPostgres(opts: { dataDir: string; port: number; user:
       throw new Error(`${args.join(' ')} failed: ${(e.stderr || e.stdout || String(err)).trim()}`);
     }
   };
-  run([join(bin, 'initdb'), '-D', opts.dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-instructions']);
+  run([
+    join(bin, 'initdb'),
+    '-D',
+    opts.dataDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--no-instructions',
+  ]);
   opts.signal?.throwIfAborted();
-  const [cmd, rest] = asPostgres([join(bin, 'postgres'), '-D', opts.dataDir, '-p', String(opts.port), '-h', '127.0.0.1', '-k', opts.dataDir, '-c', 'max_connections=300', '-c', 'fsync=off']);
+  const [cmd, rest] = asPostgres([
+    join(bin, 'postgres'),
+    '-D',
+    opts.dataDir,
+    '-p',
+    String(opts.port),
+    '-h',
+    '127.0.0.1',
+    '-k',
+    opts.dataDir,
+    '-c',
+    'max_connections=300',
+    '-c',
+    'fsync=off',
+  ]);
   const child: ChildProcess = spawn(cmd, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
@@ -94,7 +132,26 @@ export async function startPostgres(opts: { dataDir: string; port: number; user:
     await exited;
   };
   try {
-    const psql = (sql: string) => execFileSync(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(opts.port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const psql = (sql: string) =>
+      execFileSync(
+        join(bin, 'psql'),
+        [
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(opts.port),
+          '-U',
+          'postgres',
+          '-d',
+          'postgres',
+          '-v',
+          'ON_ERROR_STOP=1',
+          '-qAt',
+          '-c',
+          sql,
+        ],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+      );
     const deadline = Date.now() + 60_000;
     for (;;) {
       opts.signal?.throwIfAborted();

@@ -57,7 +57,11 @@ const TSX = import.meta.resolve('tsx');
  * Starts `spec` and resolves once its ready line shows (or at once without one). Not ready in
  * time, or aborted by `signal` meanwhile, it is stopped before the promise rejects.
  */
-export async function startProcess(spec: ProcessSpec, timeoutMs = 120_000, signal?: AbortSignal): Promise<RunningProcess> {
+export async function startProcess(
+  spec: ProcessSpec,
+  timeoutMs = 120_000,
+  signal?: AbortSignal,
+): Promise<RunningProcess> {
   signal?.throwIfAborted();
   mkdirSync(spec.cwd, { recursive: true });
   const out = openSync(spec.log, 'a');
@@ -69,8 +73,12 @@ export async function startProcess(spec: ProcessSpec, timeoutMs = 120_000, signa
         signal?.throwIfAborted();
         const text = readFileSync(spec.log, 'utf8');
         if (text.includes(spec.ready)) break;
-        if (child.exitCode !== null) throw new Error(`${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${text.slice(-2000)}`);
-        if (Date.now() > deadline) throw new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`);
+        if (child.exitCode !== null)
+          throw new Error(
+            `${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${text.slice(-2000)}`,
+          );
+        if (Date.now() > deadline)
+          throw new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     } catch (err) {
@@ -92,11 +100,26 @@ export async function stopProcess(p: RunningProcess, signal: NodeJS.Signals = 'S
 
 function node(name: string, entry: string, env: Record<string, string>, dir: string, ready: string): ProcessSpec {
   const cwd = join(dir, name);
-  return { name, command: process.execPath, args: ['--import', TSX, resolve(entry)], cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, log: join(dir, 'logs', `${name}.log`), ready };
+  return {
+    name,
+    command: process.execPath,
+    args: ['--import', TSX, resolve(entry)],
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    log: join(dir, 'logs', `${name}.log`),
+    ready,
+  };
 }
 
 function uiSource(): string {
-  const out = execFileSync('go', ['mod', 'download', '-json', `github.com/temporalio/ui-server/v2@${TOOLS.ui.version}`], { encoding: 'utf8', env: { ...process.env, PATH: `/usr/local/go/bin:${process.env.PATH ?? ''}`, GOFLAGS: '-mod=mod' } });
+  const out = execFileSync(
+    'go',
+    ['mod', 'download', '-json', `github.com/temporalio/ui-server/v2@${TOOLS.ui.version}`],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `/usr/local/go/bin:${process.env.PATH ?? ''}`, GOFLAGS: '-mod=mod' },
+    },
+  );
   return (JSON.parse(out) as { Dir: string }).Dir;
 }
 
@@ -135,27 +158,101 @@ export async function startProduct(opts: {
     const payloadKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const taskQueue = 'payflows';
     const claimsDir = join(dir, 'claims');
-    const [sandboxPort, ingress1, ingress2, codecPort, uiPort, promPort, m1, m2, h1, h2] = (await Promise.all(Array.from({ length: 10 }, () => freePort()))) as [number, number, number, number, number, number, number, number, number, number];
+    const [sandboxPort, ingress1, ingress2, codecPort, uiPort, promPort, m1, m2, h1, h2] = (await Promise.all(
+      Array.from({ length: 10 }, () => freePort()),
+    )) as [number, number, number, number, number, number, number, number, number, number];
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     const ingressUrls = [`http://127.0.0.1:${ingress1}`, `http://127.0.0.1:${ingress2}`];
-    const temporal = { TEMPORAL_ADDRESS: opts.temporalAddress, TEMPORAL_NAMESPACE: opts.namespace, TEMPORAL_TASK_QUEUE: taskQueue, PAYLOAD_ENCRYPTION_KEY: payloadKey, LOG_LEVEL: 'info' };
-    const provider = { PROVIDER_BASE_URL: sandboxUrl, PROVIDER_API_KEY: SANDBOX_CREDENTIALS.apiKey, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId };
+    const temporal = {
+      TEMPORAL_ADDRESS: opts.temporalAddress,
+      TEMPORAL_NAMESPACE: opts.namespace,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PAYLOAD_ENCRYPTION_KEY: payloadKey,
+      LOG_LEVEL: 'info',
+    };
+    const provider = {
+      PROVIDER_BASE_URL: sandboxUrl,
+      PROVIDER_API_KEY: SANDBOX_CREDENTIALS.apiKey,
+      PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey,
+      PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
+    };
 
-    running.push(await start(node('sandbox', 'src/sandbox/main.ts', { SANDBOX_PORT: String(sandboxPort), SANDBOX_STATE_FILE: join(dir, 'sandbox', 'state.json'), LOG_LEVEL: 'info' }, dir, 'sandbox provider listening')));
+    running.push(
+      await start(
+        node(
+          'sandbox',
+          'src/sandbox/main.ts',
+          {
+            SANDBOX_PORT: String(sandboxPort),
+            SANDBOX_STATE_FILE: join(dir, 'sandbox', 'state.json'),
+            LOG_LEVEL: 'info',
+          },
+          dir,
+          'sandbox provider listening',
+        ),
+      ),
+    );
     for (const [i, port] of [ingress1, ingress2].entries()) {
-      running.push(await start(node(`ingress-${i + 1}`, 'src/ingress/main.ts', { ...temporal, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, INGRESS_PORT: String(port) }, dir, 'ingress listening')));
+      running.push(
+        await start(
+          node(
+            `ingress-${i + 1}`,
+            'src/ingress/main.ts',
+            { ...temporal, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, INGRESS_PORT: String(port) },
+            dir,
+            'ingress listening',
+          ),
+        ),
+      );
     }
     // The provider calls one address back; a load balancer spreads it over the replicas.
     const claimKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
-    const workerEnv = { ...temporal, ...provider, INGRESS_PUBLIC_URL: ingressUrls[0]!, CLAIM_STORE_DIR: claimsDir, CLAIM_ENCRYPTION_KEY: claimKey, WORKER_SHUTDOWN_GRACE: '10s' };
-    for (const [i, [metrics, health]] of [[m1, h1], [m2, h2]].entries()) {
-      running.push(await start(node(`worker-${i + 1}`, 'worker/main.ts', { ...workerEnv, WORKER_METRICS_PORT: String(metrics), WORKER_HEALTH_PORT: String(health) }, dir, '"msg":"worker polling"')));
+    const workerEnv = {
+      ...temporal,
+      ...provider,
+      INGRESS_PUBLIC_URL: ingressUrls[0]!,
+      CLAIM_STORE_DIR: claimsDir,
+      CLAIM_ENCRYPTION_KEY: claimKey,
+      WORKER_SHUTDOWN_GRACE: '10s',
+    };
+    for (const [i, [metrics, health]] of [
+      [m1, h1],
+      [m2, h2],
+    ].entries()) {
+      running.push(
+        await start(
+          node(
+            `worker-${i + 1}`,
+            'worker/main.ts',
+            { ...workerEnv, WORKER_METRICS_PORT: String(metrics), WORKER_HEALTH_PORT: String(health) },
+            dir,
+            '"msg":"worker polling"',
+          ),
+        ),
+      );
     }
     const uiUrl = `http://127.0.0.1:${uiPort}`;
     const codecUrl = `http://127.0.0.1:${codecPort}`;
     // Not the embedded stack: the codec server wants a token, and the browser a session (/session).
     const codecToken = randomBytes(24).toString('hex');
-    running.push(await start(node('codec-server', 'src/temporal/codec-server-main.ts', { PAYLOAD_ENCRYPTION_KEY: payloadKey, TEMPORAL_ADDRESS: opts.temporalAddress, CODEC_SERVER_PORT: String(codecPort), CODEC_SERVER_ALLOWED_ORIGINS: uiUrl, CODEC_SERVER_TOKEN: codecToken, LOG_LEVEL: 'info' }, dir, 'codec server listening')));
+    running.push(
+      await start(
+        node(
+          'codec-server',
+          'src/temporal/codec-server-main.ts',
+          {
+            PAYLOAD_ENCRYPTION_KEY: payloadKey,
+            TEMPORAL_ADDRESS: opts.temporalAddress,
+            CODEC_SERVER_PORT: String(codecPort),
+            CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
+            CODEC_SERVER_TOKEN: codecToken,
+            LOG_LEVEL: 'info',
+          },
+          dir,
+          'codec server listening',
+        ),
+      ),
+    );
 
     // The Web UI with the configuration file its image uses (config/docker.yaml of its module),
     // on loopback (uiConfig).
@@ -165,7 +262,15 @@ export async function startProduct(opts: {
       command: ui,
       args: ['--root', uiConfig(join(dir, 'temporal-ui')), '--config', 'config', '--env', 'docker', 'start'],
       cwd: join(dir, 'temporal-ui'),
-      env: { PATH: process.env.PATH ?? '', TEMPORAL_ADDRESS: opts.temporalAddress, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_CODEC_ENDPOINT: codecUrl, TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true', TEMPORAL_CORS_ORIGINS: uiUrl, TEMPORAL_DEFAULT_NAMESPACE: opts.namespace },
+      env: {
+        PATH: process.env.PATH ?? '',
+        TEMPORAL_ADDRESS: opts.temporalAddress,
+        TEMPORAL_UI_PORT: String(uiPort),
+        TEMPORAL_CODEC_ENDPOINT: codecUrl,
+        TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true',
+        TEMPORAL_CORS_ORIGINS: uiUrl,
+        TEMPORAL_DEFAULT_NAMESPACE: opts.namespace,
+      },
       log: join(dir, 'logs', 'temporal-ui.log'),
     };
     running.push(await start(uiSpec));
@@ -180,7 +285,17 @@ export async function startProduct(opts: {
       intervalSeconds: 2,
       signal,
     });
-    running.push({ spec: { name: 'prometheus', command: 'prometheus', args: [], cwd: join(dir, 'prometheus'), env: {}, log: join(dir, 'prometheus', 'prometheus.log') }, child: prometheus.process });
+    running.push({
+      spec: {
+        name: 'prometheus',
+        command: 'prometheus',
+        args: [],
+        cwd: join(dir, 'prometheus'),
+        env: {},
+        log: join(dir, 'prometheus', 'prometheus.log'),
+      },
+      child: prometheus.process,
+    });
 
     return {
       sandboxUrl,

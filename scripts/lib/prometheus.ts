@@ -13,7 +13,10 @@ const RULES = resolve('deploy/prometheus/alerts.yml');
 /** Installs Debian's prometheus package where it is missing (CI runs as root on Debian). */
 export function ensurePrometheus(log: (line: string) => void): void {
   if (existsSync(PROMETHEUS) && existsSync(PROMTOOL)) return;
-  if (process.getuid?.() !== 0) throw new Error(`${PROMETHEUS} is missing: install Debian's prometheus package (apt-get install --no-install-recommends prometheus)`);
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `${PROMETHEUS} is missing: install Debian's prometheus package (apt-get install --no-install-recommends prometheus)`,
+    );
   log('installing Prometheus from Debian’s packages…');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
@@ -30,7 +33,8 @@ export interface ScrapeTargets {
 }
 
 export function prometheusConfig({ workers, ingresses, temporal = [], intervalSeconds = 15 }: ScrapeTargets): string {
-  const job = (name: string, targets: string[]) => `  - job_name: ${name}\n    static_configs:\n      - targets: [${targets.map((t) => `'${t}'`).join(', ')}]\n`;
+  const job = (name: string, targets: string[]) =>
+    `  - job_name: ${name}\n    static_configs:\n      - targets: [${targets.map((t) => `'${t}'`).join(', ')}]\n`;
   return [
     `global:\n  scrape_interval: ${intervalSeconds}s\n  evaluation_interval: ${intervalSeconds}s\n`,
     `rule_files:\n  - alerts.yml\n`,
@@ -51,7 +55,9 @@ export interface RunningPrometheus {
  * Starts Prometheus on loopback with its data and config under `dir`; resolves once it is ready.
  * Not ready in time, or aborted by `signal`, it is stopped before the promise rejects.
  */
-export async function startPrometheus(opts: ScrapeTargets & { dir: string; port: number; signal?: AbortSignal }): Promise<RunningPrometheus> {
+export async function startPrometheus(
+  opts: ScrapeTargets & { dir: string; port: number; signal?: AbortSignal },
+): Promise<RunningPrometheus> {
   opts.signal?.throwIfAborted();
   mkdirSync(join(opts.dir, 'data'), { recursive: true });
   writeFileSync(join(opts.dir, 'prometheus.yml'), prometheusConfig(opts));
@@ -59,7 +65,11 @@ export async function startPrometheus(opts: ScrapeTargets & { dir: string; port:
   const log = openSync(join(opts.dir, 'prometheus.log'), 'a');
   const child = spawn(
     PROMETHEUS,
-    [`--config.file=${join(opts.dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(opts.dir, 'data')}`, `--web.listen-address=127.0.0.1:${opts.port}`],
+    [
+      `--config.file=${join(opts.dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(opts.dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${opts.port}`,
+    ],
     { stdio: ['ignore', log, log] },
   );
   const url = `http://127.0.0.1:${opts.port}`;
@@ -73,7 +83,8 @@ export async function startPrometheus(opts: ScrapeTargets & { dir: string; port:
   try {
     for (;;) {
       opts.signal?.throwIfAborted();
-      if (child.exitCode !== null) throw new Error(`Prometheus exited with ${child.exitCode}; see ${join(opts.dir, 'prometheus.log')}`);
+      if (child.exitCode !== null)
+        throw new Error(`Prometheus exited with ${child.exitCode}; see ${join(opts.dir, 'prometheus.log')}`);
       try {
         const res = await request(`${url}/-/ready`);
         await res.body.dump();
@@ -81,7 +92,8 @@ export async function startPrometheus(opts: ScrapeTargets & { dir: string; port:
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`Prometheus did not become ready in 60 s; see ${join(opts.dir, 'prometheus.log')}`);
+      if (Date.now() > deadline)
+        throw new Error(`Prometheus did not become ready in 60 s; see ${join(opts.dir, 'prometheus.log')}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   } catch (err) {
@@ -94,7 +106,10 @@ export async function startPrometheus(opts: ScrapeTargets & { dir: string; port:
 /** The value of an instant query's series, by instance label. */
 export async function queryByInstance(url: string, query: string): Promise<Map<string, number>> {
   const res = await request(`${url}/api/v1/query?query=${encodeURIComponent(query)}`);
-  const body = (await res.body.json()) as { status: string; data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+  const body = (await res.body.json()) as {
+    status: string;
+    data?: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+  };
   if (body.status !== 'success') throw new Error(`Prometheus query failed: ${query}`);
   return new Map(body.data!.result.map((r) => [r.metric.instance ?? '', Number(r.value[1])]));
 }

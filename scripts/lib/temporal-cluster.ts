@@ -57,7 +57,11 @@ export async function startTemporalCluster(opts: {
   const logs = join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
   // One build at a time: two Go builds on 2 cores only slow each other down.
-  const [server, sqlTool, cli] = await whileBuilding(signal, async () => [await goTool(TOOLS.server, log), await goTool(TOOLS.sql, log), await findTemporalCli({ log })] as const);
+  const [server, sqlTool, cli] = await whileBuilding(
+    signal,
+    async () =>
+      [await goTool(TOOLS.server, log), await goTool(TOOLS.sql, log), await findTemporalCli({ log })] as const,
+  );
   if (cli.kind !== 'binary') throw new Error(`the Temporal CLI is needed for the cluster's setup: ${cli.reason}`);
   const bin = join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
@@ -67,7 +71,16 @@ export async function startTemporalCluster(opts: {
   const ownsPostgres = opts.postgres === undefined;
   // The postgres user must reach its data folder: under the cluster's folder in the system's
   // temporary directory, never under a 0700 home.
-  const postgres = opts.postgres ?? (await startPostgres({ dataDir: join(dir, 'postgresql'), port: await freePort(), user: 'temporal', password: 'temporal', log, signal }));
+  const postgres =
+    opts.postgres ??
+    (await startPostgres({
+      dataDir: join(dir, 'postgresql'),
+      port: await freePort(),
+      user: 'temporal',
+      password: 'temporal',
+      log,
+      signal,
+    }));
   let child: ChildProcess | undefined;
   const stopServer = async () => {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -140,12 +153,24 @@ export async function startTemporalCluster(opts: {
     signal?.throwIfAborted();
     const serverLog = openSync(join(logs, 'temporal-server.log'), 'a');
     // The config folder as the server expects it: relative to --root.
-    child = spawn(server, ['--root', '/', '--config', SERVER_CONFIG_DIR.slice(1), '--env', 'production', 'start'], { cwd: dir, env, stdio: ['ignore', serverLog, serverLog] });
+    child = spawn(server, ['--root', '/', '--config', SERVER_CONFIG_DIR.slice(1), '--env', 'production', 'start'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', serverLog, serverLog],
+    });
     // With client authentication required, the CLI presents the system worker's certificate.
-    const cliTls: Record<string, string> = opts.tls ? { TEMPORAL_TLS_CLIENT_CERT_PATH: opts.tls.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: opts.tls.clientKey, TEMPORAL_TLS_SERVER_CA_CERT_PATH: opts.tls.caCert } : {};
+    const cliTls: Record<string, string> = opts.tls
+      ? {
+          TEMPORAL_TLS_CLIENT_CERT_PATH: opts.tls.clientCert,
+          TEMPORAL_TLS_CLIENT_KEY_PATH: opts.tls.clientKey,
+          TEMPORAL_TLS_SERVER_CA_CERT_PATH: opts.tls.caCert,
+        }
+      : {};
     await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, { server: child, signal });
     signal?.throwIfAborted();
-    log(`Temporal server ${address} (namespace ${namespace}, metrics ${metrics}, log ${join(logs, 'temporal-server.log')})`);
+    log(
+      `Temporal server ${address} (namespace ${namespace}, metrics ${metrics}, log ${join(logs, 'temporal-server.log')})`,
+    );
     return { address, namespace, metrics, postgres, logs, stop };
   }
 }
@@ -197,7 +222,7 @@ function goInstallChildren(): number[] {
     }
   }
   const tree = new Set(goInstalls);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of parents) {
       if (tree.has(ppid) && !tree.has(pid)) {
@@ -225,7 +250,13 @@ async function membershipPort(): Promise<number> {
   }
 }
 
-function runStep(step: 'schema' | 'namespace', env: Record<string, string>, logs: string, log: (line: string) => void, opts: { server?: ChildProcess; signal?: AbortSignal } = {}): Promise<void> {
+function runStep(
+  step: 'schema' | 'namespace',
+  env: Record<string, string>,
+  logs: string,
+  log: (line: string) => void,
+  opts: { server?: ChildProcess; signal?: AbortSignal } = {},
+): Promise<void> {
   const { server, signal } = opts;
   signal?.throwIfAborted();
   const out = openSync(join(logs, `setup-${step}.log`), 'a');
@@ -240,7 +271,10 @@ function runStep(step: 'schema' | 'namespace', env: Record<string, string>, logs
         // exited meanwhile
       }
     };
-    const onServerExit = () => (kill(), fail(new Error(`the Temporal server exited during setup; see ${join(logs, 'temporal-server.log')}`)));
+    const onServerExit = () => (
+      kill(),
+      fail(new Error(`the Temporal server exited during setup; see ${join(logs, 'temporal-server.log')}`))
+    );
     const onAbort = () => (kill(), fail(signal!.reason));
     server?.once('exit', onServerExit);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -248,7 +282,10 @@ function runStep(step: 'schema' | 'namespace', env: Record<string, string>, logs
       server?.off('exit', onServerExit);
       signal?.removeEventListener('abort', onAbort);
       if (code === 0) done();
-      else fail(new Error(`deploy/temporal/setup.sh ${step} failed (exit ${code}); see ${join(logs, `setup-${step}.log`)}`));
+      else
+        fail(
+          new Error(`deploy/temporal/setup.sh ${step} failed (exit ${code}); see ${join(logs, `setup-${step}.log`)}`),
+        );
     });
   });
 }

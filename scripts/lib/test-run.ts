@@ -9,11 +9,19 @@ import { workflowInterceptorModules, workflowsPath } from '../../worker/create-w
 // test runner over the test files with the run's environment.
 
 export function testFiles(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 export async function buildTestBundle(dir: string): Promise<string> {
-  const bundle = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, ...workflowBundleConverters, logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} } });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules,
+    ...workflowBundleConverters,
+    logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} },
+  });
   const path = join(dir, 'workflow-bundle.js');
   writeFileSync(path, bundle.code);
   return path;
@@ -22,7 +30,10 @@ export async function buildTestBundle(dir: string): Promise<string> {
 /** Runs the files with node's test runner; resolves with its exit code. SIGINT/SIGTERM are passed on. */
 export function runTests(files: string[], env: Record<string, string>): Promise<number> {
   return new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
     const forward = (sig: NodeJS.Signals) => child.kill(sig);
     process.once('SIGINT', forward);
     process.once('SIGTERM', forward);

@@ -13,21 +13,80 @@ function openssl(args: string[], cwd: string): void {
 
 function signed(dir: string, name: string, subject: string, ext: string): { cert: string; key: string } {
   writeFileSync(join(dir, `${name}.ext`), ext);
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-subj', subject, '-out', `${name}.csr`], dir);
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.pem`], dir);
+  openssl(
+    ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-subj', subject, '-out', `${name}.csr`],
+    dir,
+  );
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-sha256',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}.pem`,
+    ],
+    dir,
+  );
   return { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`) };
 }
 
 export function makeCertificates(dir: string): FrontendTls & { workerCert: string; workerKey: string } {
   mkdirSync(dir, { recursive: true });
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-subj', '/CN=payflows test CA', '-days', '2', '-out', 'ca.pem'], dir);
-  const server = signed(dir, 'server', '/CN=localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-subj',
+      '/CN=payflows test CA',
+      '-days',
+      '2',
+      '-out',
+      'ca.pem',
+    ],
+    dir,
+  );
+  const server = signed(
+    dir,
+    'server',
+    '/CN=localhost',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n',
+  );
   const system = signed(dir, 'system-worker', '/CN=temporal-system-worker', 'extendedKeyUsage=clientAuth\n');
   const worker = signed(dir, 'payflows-worker', '/CN=payflows-worker', 'extendedKeyUsage=clientAuth\n');
-  return { caCert: join(dir, 'ca.pem'), serverCert: server.cert, serverKey: server.key, clientCert: system.cert, clientKey: system.key, serverName: 'localhost', workerCert: worker.cert, workerKey: worker.key };
+  return {
+    caCert: join(dir, 'ca.pem'),
+    serverCert: server.cert,
+    serverKey: server.key,
+    clientCert: system.cert,
+    clientKey: system.key,
+    serverName: 'localhost',
+    workerCert: worker.cert,
+    workerKey: worker.key,
+  };
 }
 
 /** The TEMPORAL_TLS_* variables (Temporal's environment configuration) of a client holding `cert`. */
 export function clientTlsEnv(tls: FrontendTls, cert: string, key: string): Record<string, string> {
-  return { TEMPORAL_TLS_CLIENT_CERT_PATH: cert, TEMPORAL_TLS_CLIENT_KEY_PATH: key, TEMPORAL_TLS_SERVER_CA_CERT_PATH: tls.caCert, TEMPORAL_TLS_SERVER_NAME: tls.serverName };
+  return {
+    TEMPORAL_TLS_CLIENT_CERT_PATH: cert,
+    TEMPORAL_TLS_CLIENT_KEY_PATH: key,
+    TEMPORAL_TLS_SERVER_CA_CERT_PATH: tls.caCert,
+    TEMPORAL_TLS_SERVER_NAME: tls.serverName,
+  };
 }

@@ -31,7 +31,12 @@ function ungcm(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
 export function seal(plain: Uint8Array, claimKey: Buffer, name: string): Buffer {
   const dataKey = randomBytes(32);
   const aad = Buffer.from(name);
-  return Buffer.concat([MAGIC, claimKeyId(claimKey), gcm(claimKey, dataKey, aad), gcm(dataKey, Buffer.from(plain), aad)]);
+  return Buffer.concat([
+    MAGIC,
+    claimKeyId(claimKey),
+    gcm(claimKey, dataKey, aad),
+    gcm(dataKey, Buffer.from(plain), aad),
+  ]);
 }
 
 export class ClaimKeyError extends Error {
@@ -45,10 +50,14 @@ export class MissingClaimKeyError extends ClaimKeyError {
 
 /** The plain bytes; throws ClaimKeyError when no key given opens them, or when they were changed. */
 export function open(blob: Buffer, keys: Buffer[], name: string): Buffer {
-  if (blob.length < MAGIC.length + ID_BYTES + 60 || !blob.subarray(0, 4).equals(MAGIC)) throw new ClaimKeyError(`${name} is not a sealed claim`);
+  if (blob.length < MAGIC.length + ID_BYTES + 60 || !blob.subarray(0, 4).equals(MAGIC))
+    throw new ClaimKeyError(`${name} is not a sealed claim`);
   const id = blob.subarray(4, 4 + ID_BYTES);
   const key = keys.find((k) => claimKeyId(k).equals(id));
-  if (!key) throw new MissingClaimKeyError(`${name} was sealed with claim key ${id.toString('hex')}, which is neither CLAIM_ENCRYPTION_KEY nor one of CLAIM_PREVIOUS_KEYS`);
+  if (!key)
+    throw new MissingClaimKeyError(
+      `${name} was sealed with claim key ${id.toString('hex')}, which is neither CLAIM_ENCRYPTION_KEY nor one of CLAIM_PREVIOUS_KEYS`,
+    );
   const aad = Buffer.from(name);
   const wrapped = blob.subarray(4 + ID_BYTES, 4 + ID_BYTES + 60);
   try {

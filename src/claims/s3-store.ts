@@ -3,7 +3,15 @@ import { Agent, request } from 'undici';
 import type { ClaimRef } from './ref.js';
 import { seal } from './envelope.js';
 import { EMPTY_SHA256, sha256Hex, signV4, type SigV4Credentials } from './sigv4.js';
-import { claimDigest, ClaimIntegrityError, type ClaimStore, ClaimUnavailableError, digestKeyOf, openClaim, type PutOptions } from './store.js';
+import {
+  claimDigest,
+  ClaimIntegrityError,
+  type ClaimStore,
+  ClaimUnavailableError,
+  digestKeyOf,
+  openClaim,
+  type PutOptions,
+} from './store.js';
 
 // The claim store on S3-compatible object storage (CLAIM_STORE_URL=s3://bucket/prefix), behind
 // the same interface as the local one: each claim an object sealed under its own data key, with
@@ -24,10 +32,19 @@ export function s3Location(url: string, env: Record<string, string | undefined>)
   if (!match) throw new Error(`CLAIM_STORE_URL=${url}: expected s3://<bucket>/<prefix>`);
   const accessKeyId = env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) throw new Error('CLAIM_STORE_URL is an s3:// address: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  if (!accessKeyId || !secretAccessKey)
+    throw new Error('CLAIM_STORE_URL is an s3:// address: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const endpoint = (env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL ?? `https://s3.${region}.amazonaws.com`).replace(/\/+$/, '');
-  return { bucket: match[1]!, prefix: (match[2] ?? '').replace(/\/+$/, ''), endpoint, credentials: { accessKeyId, secretAccessKey, region } };
+  const endpoint = (env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL ?? `https://s3.${region}.amazonaws.com`).replace(
+    /\/+$/,
+    '',
+  );
+  return {
+    bucket: match[1]!,
+    prefix: (match[2] ?? '').replace(/\/+$/, ''),
+    endpoint,
+    credentials: { accessKeyId, secretAccessKey, region },
+  };
 }
 
 const NAME = /^[0-9a-f]{64}$/;
@@ -48,8 +65,19 @@ export class S3ClaimStore implements ClaimStore {
     const body = seal(bytes, this.keys[0]!, name);
     const meta: Record<string, string> = { 'x-amz-meta-created-at': String(Date.now()) };
     if (opts.subject) meta['x-amz-meta-subject'] = encodeURIComponent(opts.subject);
-    await this.send('PUT', this.objectPath(name), { body, headers: { 'content-type': 'application/octet-stream', ...meta } }, [200]);
-    return { ref: `s3:${name}`, size: bytes.byteLength, contentType, sha256: claimDigest(bytes, opts.personal ? digestKeyOf(this.keys[0]!) : undefined), ...(opts.personal ? { keyed: true } : {}) };
+    await this.send(
+      'PUT',
+      this.objectPath(name),
+      { body, headers: { 'content-type': 'application/octet-stream', ...meta } },
+      [200],
+    );
+    return {
+      ref: `s3:${name}`,
+      size: bytes.byteLength,
+      contentType,
+      sha256: claimDigest(bytes, opts.personal ? digestKeyOf(this.keys[0]!) : undefined),
+      ...(opts.personal ? { keyed: true } : {}),
+    };
   }
 
   async get(ref: ClaimRef): Promise<Buffer> {
@@ -58,8 +86,13 @@ export class S3ClaimStore implements ClaimStore {
     if (res.status === 404) {
       // A missing bucket answers 404 too: a setup to fix, not a claim that is gone.
       const code = /<Code>([^<]*)<\/Code>/.exec(res.body.toString('utf8'))?.[1];
-      if (code && code !== 'NoSuchKey') throw new ClaimUnavailableError(`claim store GET ${this.describe()}: 404 ${code}; check the bucket in CLAIM_STORE_URL`);
-      throw new ClaimIntegrityError(`${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, or erased`);
+      if (code && code !== 'NoSuchKey')
+        throw new ClaimUnavailableError(
+          `claim store GET ${this.describe()}: 404 ${code}; check the bucket in CLAIM_STORE_URL`,
+        );
+      throw new ClaimIntegrityError(
+        `${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, or erased`,
+      );
     }
     return openClaim(res.body, ref, name, this.keys);
   }
@@ -114,7 +147,11 @@ export class S3ClaimStore implements ClaimStore {
     const found: Array<{ name: string; lastModified: number }> = [];
     let token: string | undefined;
     do {
-      const query = new URLSearchParams({ 'list-type': '2', prefix: this.where.prefix ? `${this.where.prefix}/` : '', ...(token ? { 'continuation-token': token } : {}) });
+      const query = new URLSearchParams({
+        'list-type': '2',
+        prefix: this.where.prefix ? `${this.where.prefix}/` : '',
+        ...(token ? { 'continuation-token': token } : {}),
+      });
       const res = await this.send('GET', `/${this.where.bucket}?${query.toString()}`, {}, [200]);
       const xml = res.body.toString('utf8');
       for (const item of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
@@ -123,14 +160,25 @@ export class S3ClaimStore implements ClaimStore {
         const modified = /<LastModified>([^<]*)<\/LastModified>/.exec(item[1]!)?.[1];
         if (NAME.test(name) && modified) found.push({ name, lastModified: Date.parse(modified) });
       }
-      token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] : undefined;
+      token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
+        ? /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1]
+        : undefined;
     } while (token);
     return found;
   }
 
-  private async send(method: string, pathAndQuery: string, opts: { body?: Buffer; headers?: Record<string, string> }, expected: number[]): Promise<{ status: number; body: Buffer; headers: Record<string, string> }> {
+  private async send(
+    method: string,
+    pathAndQuery: string,
+    opts: { body?: Buffer; headers?: Record<string, string> },
+    expected: number[],
+  ): Promise<{ status: number; body: Buffer; headers: Record<string, string> }> {
     const url = new URL(`${this.where.endpoint}${pathAndQuery}`);
-    const headers = signV4({ method, url, headers: opts.headers ?? {}, payloadHash: opts.body ? sha256Hex(opts.body) : EMPTY_SHA256 }, this.where.credentials, new Date());
+    const headers = signV4(
+      { method, url, headers: opts.headers ?? {}, payloadHash: opts.body ? sha256Hex(opts.body) : EMPTY_SHA256 },
+      this.where.credentials,
+      new Date(),
+    );
     delete headers.host;
     // Any failure to get an answer, or an unexpected one, leaves the claim where it was: retried.
     let res: Awaited<ReturnType<typeof request>>;
@@ -139,13 +187,20 @@ export class S3ClaimStore implements ClaimStore {
       res = await request(url, { method: method as 'GET', headers, body: opts.body, dispatcher: this.dispatcher });
       body = Buffer.from(await res.body.arrayBuffer());
     } catch (err) {
-      throw new ClaimUnavailableError(`claim store ${method} ${this.describe()} got no answer: ${(err as Error).message}; check AWS_ENDPOINT_URL_S3 and that the store is up`, { cause: err });
+      throw new ClaimUnavailableError(
+        `claim store ${method} ${this.describe()} got no answer: ${(err as Error).message}; check AWS_ENDPOINT_URL_S3 and that the store is up`,
+        { cause: err },
+      );
     }
     if (!expected.includes(res.statusCode)) {
       const code = /<Code>([^<]*)<\/Code>/.exec(body.toString('utf8'))?.[1];
-      throw new ClaimUnavailableError(`claim store ${method} ${this.describe()}: ${res.statusCode}${code ? ` ${code}` : ''}; check the bucket, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the endpoint`);
+      throw new ClaimUnavailableError(
+        `claim store ${method} ${this.describe()}: ${res.statusCode}${code ? ` ${code}` : ''}; check the bucket, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the endpoint`,
+      );
     }
-    const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]));
+    const flat = Object.fromEntries(
+      Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]),
+    );
     return { status: res.statusCode, body, headers: flat };
   }
 }

@@ -9,20 +9,30 @@ export function claimRetentionScheduleId(taskQueue: string): string {
   return `claim-retention:${taskQueue}`;
 }
 
-export async function ensureClaimRetentionSchedule(client: Client, config: Pick<Config, 'claims'> & { temporal: { taskQueue: string } }): Promise<string> {
+export async function ensureClaimRetentionSchedule(
+  client: Client,
+  config: Pick<Config, 'claims'> & { temporal: { taskQueue: string } },
+): Promise<string> {
   const scheduleId = claimRetentionScheduleId(config.temporal.taskQueue);
   const every = `${Math.round(config.claims.sweepIntervalMs / 1000)}s`;
   const options = {
     scheduleId,
     spec: { intervals: [{ every }] },
-    action: { type: 'startWorkflow' as const, workflowType: 'claimRetentionWorkflow', taskQueue: config.temporal.taskQueue, args: [] },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: 'claimRetentionWorkflow',
+      taskQueue: config.temporal.taskQueue,
+      args: [],
+    },
     policies: { overlap: ScheduleOverlapPolicy.SKIP },
   };
   try {
     await client.schedule.create(options);
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec: { intervals: [{ every }] } }));
+    await client.schedule
+      .getHandle(scheduleId)
+      .update((previous) => ({ ...previous, spec: { intervals: [{ every }] } }));
   }
   return scheduleId;
 }

@@ -31,7 +31,10 @@ function encode(text: string, keepSlash: boolean): string {
 }
 
 export function amzDate(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** The headers to send: the given ones, host, x-amz-date, x-amz-content-sha256 and Authorization. */
@@ -40,7 +43,8 @@ export function signV4(req: SigV4Request, creds: SigV4Credentials, at: Date): Re
   const date = amzDate(at);
   const day = date.slice(0, 8);
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = String(value).trim().replace(/\s+/g, ' ');
+  for (const [name, value] of Object.entries(req.headers))
+    headers[name.toLowerCase()] = String(value).trim().replace(/\s+/g, ' ');
   headers.host = req.url.host;
   headers['x-amz-date'] = date;
   headers['x-amz-content-sha256'] = req.payloadHash;
@@ -51,12 +55,22 @@ export function signV4(req: SigV4Request, creds: SigV4Credentials, at: Date): Re
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
   const path = encode(decodeURIComponent(req.url.pathname), true);
-  const canonical = [req.method, path, query, names.map((n) => `${n}:${headers[n]}\n`).join(''), names.join(';'), req.payloadHash].join('\n');
+  const canonical = [
+    req.method,
+    path,
+    query,
+    names.map((n) => `${n}:${headers[n]}\n`).join(''),
+    names.join(';'),
+    req.payloadHash,
+  ].join('\n');
   const scope = `${day}/${creds.region}/${service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', date, scope, sha256(canonical)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${creds.secretAccessKey}`, day), creds.region), service), 'aws4_request');
   const signature = createHmac('sha256', key).update(toSign).digest('hex');
-  return { ...headers, authorization: `AWS4-HMAC-SHA256 Credential=${creds.accessKeyId}/${scope},SignedHeaders=${names.join(';')},Signature=${signature}` };
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${creds.accessKeyId}/${scope},SignedHeaders=${names.join(';')},Signature=${signature}`,
+  };
 }
 
 export const EMPTY_SHA256 = sha256('');

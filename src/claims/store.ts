@@ -57,7 +57,9 @@ export function digestKeyOf(claimKey: Buffer): Buffer {
 
 /** SHA-256 of a document; HMAC-SHA256 of a personal value under `digestKey`. */
 export function claimDigest(bytes: Uint8Array, digestKey?: Buffer): string {
-  return digestKey ? createHmac('sha256', digestKey).update(bytes).digest('hex') : createHash('sha256').update(bytes).digest('hex');
+  return digestKey
+    ? createHmac('sha256', digestKey).update(bytes).digest('hex')
+    : createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -65,17 +67,31 @@ export function claimDigest(bytes: Uint8Array, digestKey?: Buffer): string {
  * reference; a personal value's digest may be under the digest key of any of them (a rotation),
  * or under one of `legacyDigestKeys()`, asked only when none of those match.
  */
-export function openClaim(sealed: Buffer, ref: ClaimRef, name: string, keys: Buffer[], legacyDigestKeys: () => Buffer[] = () => []): Buffer {
+export function openClaim(
+  sealed: Buffer,
+  ref: ClaimRef,
+  name: string,
+  keys: Buffer[],
+  legacyDigestKeys: () => Buffer[] = () => [],
+): Buffer {
   let bytes: Buffer;
   try {
     bytes = open(sealed, keys, name);
   } catch (err) {
-    if (err instanceof MissingClaimKeyError) throw new ClaimUnavailableError(`${ref.ref}: ${err.message}; give this process the same keys as the one that stored it`);
+    if (err instanceof MissingClaimKeyError)
+      throw new ClaimUnavailableError(
+        `${ref.ref}: ${err.message}; give this process the same keys as the one that stored it`,
+      );
     throw new ClaimIntegrityError(`${ref.ref}: ${(err as Error).message}`);
   }
   const matches = (digestKey?: Buffer) => claimDigest(bytes, digestKey) === ref.sha256;
-  const ok = bytes.byteLength === ref.size && (ref.keyed ? keys.some((k) => matches(digestKeyOf(k))) || legacyDigestKeys().some(matches) : matches());
-  if (!ok) throw new ClaimIntegrityError(`${ref.ref}: the stored bytes (${bytes.byteLength} bytes) are not those referenced (${ref.size} bytes, digest ${ref.sha256.slice(0, 12)}…)`);
+  const ok =
+    bytes.byteLength === ref.size &&
+    (ref.keyed ? keys.some((k) => matches(digestKeyOf(k))) || legacyDigestKeys().some(matches) : matches());
+  if (!ok)
+    throw new ClaimIntegrityError(
+      `${ref.ref}: the stored bytes (${bytes.byteLength} bytes) are not those referenced (${ref.size} bytes, digest ${ref.sha256.slice(0, 12)}…)`,
+    );
   return bytes;
 }
 
@@ -113,7 +129,13 @@ export class LocalClaimStore implements ClaimStore {
     await this.write(`${name}.meta`, Buffer.from(JSON.stringify(meta)));
     const key = this.keys()[0]!;
     await this.write(name, seal(bytes, key, name));
-    return { ref: `local:${name}`, size: bytes.byteLength, contentType, sha256: claimDigest(bytes, opts.personal ? digestKeyOf(key) : undefined), ...(opts.personal ? { keyed: true } : {}) };
+    return {
+      ref: `local:${name}`,
+      size: bytes.byteLength,
+      contentType,
+      sha256: claimDigest(bytes, opts.personal ? digestKeyOf(key) : undefined),
+      ...(opts.personal ? { keyed: true } : {}),
+    };
   }
 
   async get(ref: ClaimRef): Promise<Buffer> {
@@ -124,8 +146,14 @@ export class LocalClaimStore implements ClaimStore {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // Only "no such file" says the claim is gone; any other failure may pass, and the claim with it.
-      if (code === 'ENOENT') throw new ClaimIntegrityError(`${ref.ref} is not in the claim store at ${this.dir}: deleted after the provider accepted it, swept after its retention, or erased`);
-      throw new ClaimUnavailableError(`${ref.ref} could not be read from the claim store at ${this.dir} (${code ?? (err as Error).message}); check CLAIM_STORE_DIR, its volume and its permissions`, { cause: err });
+      if (code === 'ENOENT')
+        throw new ClaimIntegrityError(
+          `${ref.ref} is not in the claim store at ${this.dir}: deleted after the provider accepted it, swept after its retention, or erased`,
+        );
+      throw new ClaimUnavailableError(
+        `${ref.ref} could not be read from the claim store at ${this.dir} (${code ?? (err as Error).message}); check CLAIM_STORE_DIR, its volume and its permissions`,
+        { cause: err },
+      );
     }
     return openClaim(sealed, ref, name, this.keys(), () => this.legacyDigestKeys());
   }
@@ -194,7 +222,10 @@ export class LocalClaimStore implements ClaimStore {
       return [readFileSync(join(this.dir, '.hmac-key'))];
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new ClaimUnavailableError(`the claim store's .hmac-key at ${this.dir} could not be read (${(err as NodeJS.ErrnoException).code}); check its permissions`, { cause: err });
+      throw new ClaimUnavailableError(
+        `the claim store's .hmac-key at ${this.dir} could not be read (${(err as NodeJS.ErrnoException).code}); check its permissions`,
+        { cause: err },
+      );
     }
   }
 
@@ -222,5 +253,8 @@ export class LocalClaimStore implements ClaimStore {
 
 /** A personal value (an SSN, a date of birth) as UTF-8 text in the store, under a keyed digest. */
 export async function putValue(store: ClaimStore, value: string, subject?: string): Promise<ClaimRef> {
-  return store.put(Buffer.from(value, 'utf8'), 'text/plain; charset=utf-8', { personal: true, ...(subject ? { subject } : {}) });
+  return store.put(Buffer.from(value, 'utf8'), 'text/plain; charset=utf-8', {
+    personal: true,
+    ...(subject ? { subject } : {}),
+  });
 }

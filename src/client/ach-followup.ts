@@ -1,15 +1,22 @@
 import type { Client } from '@temporalio/client';
 import type { ClaimStore } from '../claims/store.js';
-import { achFollowupInput, type AchFollowupInput, achFollowupWorkflowId, type AchFollowupWorkflow, achForm, type AchResult, type AchState, achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup.js';
+import {
+  achFollowupInput,
+  type AchFollowupInput,
+  achFollowupWorkflowId,
+  type AchFollowupWorkflow,
+  achForm,
+  type AchResult,
+  type AchState,
+  achStateQuery,
+  submitAchFormUpdate,
+} from '../../workflows/messages/ach-followup.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */
 export class AchFollowupClient extends ProcessClient {
-  constructor(
-    client: Client,
-    opts: ProcessClientOptions & { claims: ClaimStore; timing?: TimingInput },
-  ) {
+  constructor(client: Client, opts: ProcessClientOptions & { claims: ClaimStore; timing?: TimingInput }) {
     super(client, opts);
     this.claims = opts.claims;
     this.timing = opts.timing ?? {};
@@ -28,7 +35,12 @@ export class AchFollowupClient extends ProcessClient {
 
   /** The end user's form (a photo or scan): stored by reference, then handed to the process. */
   async submitForm(paymentMethodId: string, file: { bytes: Uint8Array; contentType: string }): Promise<AchState> {
-    this.check(achForm, { ref: 'local:x', sha256: '0'.repeat(64), size: file.bytes.byteLength, contentType: file.contentType });
+    this.check(achForm, {
+      ref: 'local:x',
+      sha256: '0'.repeat(64),
+      size: file.bytes.byteLength,
+      contentType: file.contentType,
+    });
     const ref = await this.claims.put(file.bytes, file.contentType, { subject: paymentMethodId });
     return this.update(achFollowupWorkflowId(paymentMethodId), submitAchFormUpdate, ref);
   }

@@ -1,4 +1,9 @@
-import { type Client, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   CHECKOUT_ENDED,
@@ -28,7 +33,9 @@ export class CheckoutEndedError extends Error {
     readonly outcome: CheckoutOutcome,
     readonly failureReason: string | null,
   ) {
-    super(`checkout ${workflowId} ended ${outcome}${failureReason ? ` (${failureReason})` : ''}; there is no hosted page to show`);
+    super(
+      `checkout ${workflowId} ended ${outcome}${failureReason ? ` (${failureReason})` : ''}; there is no hosted page to show`,
+    );
   }
 }
 
@@ -60,7 +67,11 @@ export class CheckoutClient extends ProcessClient {
     } catch (err) {
       // A closed checkout under this key: REJECT_DUPLICATE keeps it closed.
       if (err instanceof WorkflowExecutionAlreadyStartedError) throw new AlreadyFinishedError(workflowId);
-      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === CHECKOUT_ENDED) {
+      if (
+        err instanceof WorkflowUpdateFailedError &&
+        err.cause instanceof ApplicationFailure &&
+        err.cause.type === CHECKOUT_ENDED
+      ) {
         const ended = (err.cause.details?.[0] ?? {}) as { outcome?: CheckoutOutcome; failureReason?: string | null };
         throw new CheckoutEndedError(workflowId, ended.outcome ?? 'FAILED', ended.failureReason ?? null);
       }

@@ -13,7 +13,9 @@ import { createClients } from './index.js';
  * without it nothing the processes return can be read, so it cannot be left out) and the claim
  * store (CLAIM_STORE_DIR, shared with the workers). `close()` ends the connection.
  */
-export async function connectClients(opts: { env?: Record<string, string | undefined>; claims?: ClaimStore; timing?: TimingInput } = {}) {
+export async function connectClients(
+  opts: { env?: Record<string, string | undefined>; claims?: ClaimStore; timing?: TimingInput } = {},
+) {
   const config = loadConfig(opts.env ?? process.env);
   requireSettings(config, 'client');
   const client = await connectClient(config);

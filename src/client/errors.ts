@@ -9,7 +9,10 @@ export class ProcessNotFoundError extends Error {
 
 export class InputRejectedError extends Error {
   override name = 'InputRejectedError';
-  constructor(readonly field: string, detail: string) {
+  constructor(
+    readonly field: string,
+    detail: string,
+  ) {
     super(`${field}: ${detail}`);
   }
 }
@@ -20,7 +23,10 @@ export class InputRejectedError extends Error {
  */
 export class NotDeliveredError extends Error {
   override name = 'NotDeliveredError';
-  constructor(readonly field: string, detail: string) {
+  constructor(
+    readonly field: string,
+    detail: string,
+  ) {
     super(`${field}: ${detail}`);
   }
 }

@@ -21,13 +21,50 @@ export { ConfigError, loadConfig } from '../config.js';
 // workflows' messages are defined once, in workflows/messages/, and shared with the workers).
 export type { ClaimRef, TimingInput } from '../../workflows/messages/common.js';
 export type { PutOptions } from '../claims/store.js';
-export type { Balance, Drift, Entry, EntryKind, LedgerStats, OpenWalletResult, Reconciliation, SeenVia, WalletView } from '../../workflows/messages/wallet.js';
+export type {
+  Balance,
+  Drift,
+  Entry,
+  EntryKind,
+  LedgerStats,
+  OpenWalletResult,
+  Reconciliation,
+  SeenVia,
+  WalletView,
+} from '../../workflows/messages/wallet.js';
 export type { KycField, KycOutcome, KycResult, KycStage, KycState } from '../../workflows/messages/kyc.js';
 export type { KycReason, Provide } from '../../workflows/messages/kyc.js';
-export type { AchFollowupInput, AchOutcome, AchResult, AchStage, AchState, SourceOfFunds } from '../../workflows/messages/ach-followup.js';
-export type { OnboardingInput, OnboardingOutcome, OnboardingResult, OnboardingStage, OnboardingState, UserStatus } from '../../workflows/messages/onboarding.js';
-export type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutStage, CheckoutState, HostedPage, PurchaseRedirect } from '../../workflows/messages/checkout.js';
-export type { ProvisioningOutcome, ProvisioningResult, ProvisioningStage, ProvisioningState } from '../../workflows/messages/provisioning.js';
+export type {
+  AchFollowupInput,
+  AchOutcome,
+  AchResult,
+  AchStage,
+  AchState,
+  SourceOfFunds,
+} from '../../workflows/messages/ach-followup.js';
+export type {
+  OnboardingInput,
+  OnboardingOutcome,
+  OnboardingResult,
+  OnboardingStage,
+  OnboardingState,
+  UserStatus,
+} from '../../workflows/messages/onboarding.js';
+export type {
+  CheckoutInput,
+  CheckoutOutcome,
+  CheckoutResult,
+  CheckoutStage,
+  CheckoutState,
+  HostedPage,
+  PurchaseRedirect,
+} from '../../workflows/messages/checkout.js';
+export type {
+  ProvisioningOutcome,
+  ProvisioningResult,
+  ProvisioningStage,
+  ProvisioningState,
+} from '../../workflows/messages/provisioning.js';
 export type { Limits } from '../provider/schemas/limits.js';
 /** What `wallets.open()` takes. */
 export type OpenWalletRequest = Parameters<WalletsClient['open']>[0];
@@ -41,8 +78,18 @@ export function createClients(client: Client, config: Config, claims: ClaimStore
   const taskQueue = config.temporal.taskQueue;
   const processTiming = { ...config.processes.timing, ...timing };
   return {
-    wallets: new WalletsClient(client, { taskQueue, pollIntervalMs: config.wallet.pollIntervalMs, pollMaxMs: config.wallet.pollMaxMs, reconcileIntervalMs: config.wallet.reconcileIntervalMs }),
-    kyc: new KycClient(client, { taskQueue, claims, timing: processTiming, maxAttemptsPerField: config.processes.kycMaxAttempts }),
+    wallets: new WalletsClient(client, {
+      taskQueue,
+      pollIntervalMs: config.wallet.pollIntervalMs,
+      pollMaxMs: config.wallet.pollMaxMs,
+      reconcileIntervalMs: config.wallet.reconcileIntervalMs,
+    }),
+    kyc: new KycClient(client, {
+      taskQueue,
+      claims,
+      timing: processTiming,
+      maxAttemptsPerField: config.processes.kycMaxAttempts,
+    }),
     achFollowup: new AchFollowupClient(client, { taskQueue, claims, timing: processTiming }),
     onboarding: new OnboardingClient(client, { taskQueue, timing: processTiming }),
     checkout: new CheckoutClient(client, { taskQueue, timing: processTiming }),

@@ -18,7 +18,12 @@ import {
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 // Stands in for a claim reference while the client checks a submission before storing anything.
-const placeholder = (size: number, contentType: string) => ({ ref: 'local:check', sha256: '0'.repeat(64), size, contentType });
+const placeholder = (size: number, contentType: string) => ({
+  ref: 'local:check',
+  sha256: '0'.repeat(64),
+  size,
+  contentType,
+});
 const valueText = z.object({ value: z.string().trim().min(1, 'a value is required') });
 
 /** KYC resubmission for one account, keyed `kyc:<accountId>`. */
@@ -41,7 +46,11 @@ export class KycClient extends ProcessClient {
    * may follow a finished one (the provider can send fields back later).
    */
   async start(accountId: string): Promise<string> {
-    const args = this.check(kycInput, { accountId, timing: this.timing, maxAttemptsPerField: this.maxAttemptsPerField });
+    const args = this.check(kycInput, {
+      accountId,
+      timing: this.timing,
+      maxAttemptsPerField: this.maxAttemptsPerField,
+    });
     const id = kycWorkflowId(args.accountId);
     // Each round's idempotency keys carry its own run chain's id: nothing to learn from earlier rounds.
     await this.startOrAttach<KycWorkflow>('kycWorkflow', id, [args], 'ALLOW_DUPLICATE');
@@ -51,7 +60,10 @@ export class KycClient extends ProcessClient {
   /** A value such as an SSN: kept in the claim store, only its reference goes to the process. */
   async submitValue(accountId: string, fieldId: string, value: string): Promise<KycField> {
     this.check(valueText, { value });
-    this.check(valueSubmission, { fieldId, value: { ...placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true } });
+    this.check(valueSubmission, {
+      fieldId,
+      value: { ...placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true },
+    });
     const ref = await putValue(this.claims, value, accountId);
     return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref });
   }
@@ -63,9 +75,16 @@ export class KycClient extends ProcessClient {
     file: { bytes: Uint8Array; contentType: string; documentType?: string; documentSubType?: 'FRONT' | 'BACK' },
   ): Promise<KycField> {
     const extra = { documentType: file.documentType, documentSubType: file.documentSubType };
-    const checked = this.check(documentSubmission, { fieldId, document: placeholder(file.bytes.byteLength, file.contentType), ...extra });
+    const checked = this.check(documentSubmission, {
+      fieldId,
+      document: placeholder(file.bytes.byteLength, file.contentType),
+      ...extra,
+    });
     const ref = await this.claims.put(file.bytes, checked.document.contentType, { subject: accountId });
-    return this.update(kycWorkflowId(accountId), submitDocumentUpdate, { ...checked, document: { ...ref, contentType: checked.document.contentType } });
+    return this.update(kycWorkflowId(accountId), submitDocumentUpdate, {
+      ...checked,
+      document: { ...ref, contentType: checked.document.contentType },
+    });
   }
 
   state(accountId: string): Promise<KycState> {

@@ -6,10 +6,22 @@ import {
   type WorkflowStartOptions,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import { ApplicationFailure, type QueryDefinition, type UpdateDefinition, type WithWorkflowArgs, type Workflow } from '@temporalio/common';
+import {
+  ApplicationFailure,
+  type QueryDefinition,
+  type UpdateDefinition,
+  type WithWorkflowArgs,
+  type Workflow,
+} from '@temporalio/common';
 import type { z } from 'zod';
 import { INPUT_REJECTED, NOT_DELIVERED } from '../../workflows/messages/common.js';
-import { AlreadyFinishedError, InputRejectedError, NotDeliveredError, ProcessNotFoundError, rejectInput } from './errors.js';
+import {
+  AlreadyFinishedError,
+  InputRejectedError,
+  NotDeliveredError,
+  ProcessNotFoundError,
+  rejectInput,
+} from './errors.js';
 
 // What every process client does: start or attach by business key, send input through updates,
 // read state through queries, await the result; with named errors a backend can act on.
@@ -39,17 +51,30 @@ export class ProcessClient {
    * process whose result is the answer to every later start, such as provisioning). `W` is the
    * workflow's signature (workflows/messages), so that the compiler checks the arguments.
    */
-  protected async startOrAttach<W extends Workflow>(workflowType: string, workflowId: string, args: Parameters<W>, reuse: ReusePolicy, attachToFinished = false): Promise<WorkflowHandle<W>> {
+  protected async startOrAttach<W extends Workflow>(
+    workflowType: string,
+    workflowId: string,
+    args: Parameters<W>,
+    reuse: ReusePolicy,
+    attachToFinished = false,
+  ): Promise<WorkflowHandle<W>> {
     // The SDK types `args` by a conditional on W that the compiler cannot resolve for a generic W;
     // for any one signature it is Parameters<W>, which is what the callers' arguments are checked as.
     const withArgs = { args } as WithWorkflowArgs<W, object>;
-    const options: WorkflowStartOptions<W> = { workflowId, taskQueue: this.opts.taskQueue, workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: reuse, ...withArgs };
+    const options: WorkflowStartOptions<W> = {
+      workflowId,
+      taskQueue: this.opts.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: reuse,
+      ...withArgs,
+    };
     try {
       return await this.client.workflow.start<W>(workflowType, options);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const handle = this.client.workflow.getHandle<W>(workflowId);
-      if (!attachToFinished && (await handle.describe()).status.name !== 'RUNNING') throw new AlreadyFinishedError(workflowId);
+      if (!attachToFinished && (await handle.describe()).status.name !== 'RUNNING')
+        throw new AlreadyFinishedError(workflowId);
       return handle;
     }
   }
@@ -87,7 +112,10 @@ export class ProcessClient {
       if (type === INPUT_REJECTED) return new InputRejectedError(field, detail);
       if (type === NOT_DELIVERED) return new NotDeliveredError(field, detail);
     }
-    const notFound = err instanceof WorkflowNotFoundError || (err as { code?: number })?.code === 5 || /not found|already completed/i.test((err as Error)?.message ?? '');
+    const notFound =
+      err instanceof WorkflowNotFoundError ||
+      (err as { code?: number })?.code === 5 ||
+      /not found|already completed/i.test((err as Error)?.message ?? '');
     if (!notFound) return err;
     try {
       const description = await this.client.workflow.getHandle(workflowId).describe();

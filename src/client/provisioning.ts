@@ -2,7 +2,15 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { ClaimStore } from '../claims/store.js';
 import { clientSecret } from '../provider/schemas/session.js';
-import { provisioningInput, type ProvisioningInput, type ProvisioningResult, type ProvisioningState, provisioningStateQuery, provisioningWorkflowId, type ProvisioningWorkflow } from '../../workflows/messages/provisioning.js';
+import {
+  provisioningInput,
+  type ProvisioningInput,
+  type ProvisioningResult,
+  type ProvisioningState,
+  provisioningStateQuery,
+  provisioningWorkflowId,
+  type ProvisioningWorkflow,
+} from '../../workflows/messages/provisioning.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Provisions the account of a client-held token (spec 5.3), keyed `provision:<clientRef>`. */
@@ -22,9 +30,18 @@ export class ProvisioningClient extends ProcessClient {
    */
   async start(input: { clientRef: string; country: string; secret: string }): Promise<string> {
     const { secret } = this.check(z.object({ secret: clientSecret }), { secret: input.secret });
-    this.check(provisioningInput.omit({ secret: true }), { clientRef: input.clientRef, country: input.country, activityTimeoutMs: this.activityTimeoutMs });
+    this.check(provisioningInput.omit({ secret: true }), {
+      clientRef: input.clientRef,
+      country: input.country,
+      activityTimeoutMs: this.activityTimeoutMs,
+    });
     const ref = await this.claims.put(Buffer.from(secret, 'utf8'), 'text/plain', { subject: input.clientRef });
-    const args: ProvisioningInput = { clientRef: input.clientRef, country: input.country, secret: ref, ...(this.activityTimeoutMs ? { activityTimeoutMs: this.activityTimeoutMs } : {}) };
+    const args: ProvisioningInput = {
+      clientRef: input.clientRef,
+      country: input.country,
+      secret: ref,
+      ...(this.activityTimeoutMs ? { activityTimeoutMs: this.activityTimeoutMs } : {}),
+    };
     const id = provisioningWorkflowId(input.clientRef);
     // One account per client: a later start answers with the first process's result.
     await this.startOrAttach<ProvisioningWorkflow>('provisioningWorkflow', id, [args], 'REJECT_DUPLICATE', true);

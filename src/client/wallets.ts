@@ -1,6 +1,15 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { openWalletInput } from '../../workflows/messages/wallet-inputs.js';
-import { type OpenWalletResult, type OpenWalletWorkflow, openWalletWorkflowId, type Reconciliation, reconcileUpdate, type WalletView, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import {
+  type OpenWalletResult,
+  type OpenWalletWorkflow,
+  openWalletWorkflowId,
+  type Reconciliation,
+  reconcileUpdate,
+  type WalletView,
+  walletQuery,
+  walletWorkflowId,
+} from '../../workflows/messages/wallet.js';
 import { ProcessNotFoundError, rejectInput } from './errors.js';
 
 export interface WalletsClientOptions {
@@ -24,8 +33,17 @@ export class WalletsClient {
    * Opens a wallet for `name` (your unique identifier for the user), or finds the one already
    * opened under that name, and resolves when the provider has created it.
    */
-  async open(input: { name: string; type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS'; notes?: string }): Promise<OpenWalletResult> {
-    const parsed = openWalletInput.safeParse({ ...input, pollIntervalMs: this.opts.pollIntervalMs, pollMaxMs: this.opts.pollMaxMs, reconcileIntervalMs: this.opts.reconcileIntervalMs });
+  async open(input: {
+    name: string;
+    type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS';
+    notes?: string;
+  }): Promise<OpenWalletResult> {
+    const parsed = openWalletInput.safeParse({
+      ...input,
+      pollIntervalMs: this.opts.pollIntervalMs,
+      pollMaxMs: this.opts.pollMaxMs,
+      reconcileIntervalMs: this.opts.reconcileIntervalMs,
+    });
     if (!parsed.success) throw rejectInput(parsed.error.issues);
     const workflowId = openWalletWorkflowId(parsed.data.name);
     try {

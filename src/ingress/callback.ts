@@ -21,9 +21,16 @@ export function parseCallback(raw: Buffer): Parsed {
   }
   const parsed = transaction.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
+    return {
+      ok: false,
+      error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+    };
   }
   const walletIds = walletsTouched(parsed.data);
-  if (walletIds.length === 0) return { ok: false, error: `neither dest "${parsed.data.dest}" nor source "${parsed.data.source}" is a wallet SRN (wallet:WA_...)` };
+  if (walletIds.length === 0)
+    return {
+      ok: false,
+      error: `neither dest "${parsed.data.dest}" nor source "${parsed.data.source}" is a wallet SRN (wallet:WA_...)`,
+    };
   return { ok: true, tx: parsed.data, walletIds };
 }

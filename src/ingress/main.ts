@@ -25,7 +25,10 @@ const app = createIngress({
 });
 const inFlight = inFlightRequests(app.server);
 await app.listen({ port: config.ingress.port, host: '0.0.0.0' });
-logger.info({ port: config.ingress.port, callbackUrl: `${config.ingress.publicUrl}/callbacks` }, 'ingress listening (metrics at /metrics)');
+logger.info(
+  { port: config.ingress.port, callbackUrl: `${config.ingress.publicUrl}/callbacks` },
+  'ingress listening (metrics at /metrics)',
+);
 
 // SIGTERM drains: no new connections, the callbacks in flight answered (fastify answers 503 to a
 // request arriving on a kept-alive connection meanwhile, and the provider resends it), for at most

@@ -48,13 +48,22 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     ...logging,
     bodyLimit: opts.maxBodyBytes,
     serverFactory: (handler) => {
-      const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 5_000), keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 }, handler);
+      const server = createServer(
+        {
+          requestTimeout,
+          headersTimeout: Math.min(requestTimeout, 5_000),
+          keepAliveTimeout: 5_000,
+          connectionsCheckingInterval: 1_000,
+        },
+        handler,
+      );
       server.maxConnections = opts.maxConnections ?? 1_024;
       return server;
     },
   });
   const secrets = opts.callbackSecrets?.length ? opts.callbackSecrets : opts.secretKey ? [opts.secretKey] : [];
-  if (secrets.length === 0) throw new Error('createIngress: give the secret key that callbacks are signed with (secretKey or callbackSecrets)');
+  if (secrets.length === 0)
+    throw new Error('createIngress: give the secret key that callbacks are signed with (secretKey or callbackSecrets)');
   const metrics = opts.metrics ?? createIngressMetrics();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -65,10 +74,16 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const provided = req.headers['x-api-signature'];
     // Every secret is tried, so that the time taken tells nothing of which one matched.
-    const matches = typeof provided === 'string' ? secrets.map((secret) => signatureMatches(callbackSignature(secret, raw), provided.toLowerCase())) : [];
+    const matches =
+      typeof provided === 'string'
+        ? secrets.map((secret) => signatureMatches(callbackSignature(secret, raw), provided.toLowerCase()))
+        : [];
     if (!matches.includes(true)) {
       metrics.callback('bad_signature');
-      return reply.code(401).send({ error: 'invalid signature', detail: 'X-API-Signature must be the hex HMAC-SHA256 of the raw body, keyed with the account secret key' });
+      return reply.code(401).send({
+        error: 'invalid signature',
+        detail: 'X-API-Signature must be the hex HMAC-SHA256 of the raw body, keyed with the account secret key',
+      });
     }
     const parsed = parseCallback(raw);
     if (!parsed.ok) {
@@ -80,28 +95,48 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     // running (a callback can arrive before the wallet's opening has started it). A workflow for
     // a wallet that is not this account's ends by itself after a few not-found polls.
     const workflowIds = parsed.walletIds.map(walletWorkflowId);
-    const results = await inSpan('callback', SpanKind.SERVER, { 'http.request.method': 'POST', 'http.route': '/callbacks', 'payflows.wallets': parsed.walletIds.length }, () =>
-      Promise.allSettled(
-        parsed.walletIds.map((walletId) =>
-          opts.client.withDeadline(Date.now() + deadline, () =>
-            opts.client.workflow.signalWithStart<WalletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
-              workflowId: walletWorkflowId(walletId),
-              taskQueue: opts.taskQueue,
-              args: [{ walletId, pollIntervalMs: opts.walletPollIntervalMs, ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}), ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}) }],
-              signal: transactionSignal,
-              signalArgs: [parsed.tx],
-            }),
+    const results = await inSpan(
+      'callback',
+      SpanKind.SERVER,
+      { 'http.request.method': 'POST', 'http.route': '/callbacks', 'payflows.wallets': parsed.walletIds.length },
+      () =>
+        Promise.allSettled(
+          parsed.walletIds.map((walletId) =>
+            opts.client.withDeadline(Date.now() + deadline, () =>
+              opts.client.workflow.signalWithStart<WalletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
+                workflowId: walletWorkflowId(walletId),
+                taskQueue: opts.taskQueue,
+                args: [
+                  {
+                    walletId,
+                    pollIntervalMs: opts.walletPollIntervalMs,
+                    ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}),
+                    ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}),
+                  },
+                ],
+                signal: transactionSignal,
+                signalArgs: [parsed.tx],
+              }),
+            ),
           ),
         ),
-      ),
     );
-    const failed = results.flatMap((result, index) => (result.status === 'rejected' ? [{ workflowId: workflowIds[index], err: result.reason as Error }] : []));
+    const failed = results.flatMap((result, index) =>
+      result.status === 'rejected' ? [{ workflowId: workflowIds[index], err: result.reason as Error }] : [],
+    );
     if (failed.length > 0) {
       // One wallet heard of it and another did not: the resend the 503 asks for reaches both, and
       // the one that already counted it takes the repeat as a duplicate.
-      for (const failure of failed) req.log.error({ err: failure.err, workflowId: failure.workflowId }, 'Temporal did not accept the callback signal');
+      for (const failure of failed)
+        req.log.error(
+          { err: failure.err, workflowId: failure.workflowId },
+          'Temporal did not accept the callback signal',
+        );
       metrics.callback('temporal_unavailable');
-      return reply.code(503).send({ error: 'temporal unavailable', detail: `the callback was not recorded for ${failed.map((f) => f.workflowId).join(', ')}; send it again later` });
+      return reply.code(503).send({
+        error: 'temporal unavailable',
+        detail: `the callback was not recorded for ${failed.map((f) => f.workflowId).join(', ')}; send it again later`,
+      });
     }
     metrics.callback('accepted');
     metrics.signalled((performance.now() - arrived) / 1000);
@@ -124,7 +159,9 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
     if (err.statusCode === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       metrics.callback('too_large');
-      return reply.code(413).send({ error: 'payload too large', detail: `callbacks are limited to ${opts.maxBodyBytes} bytes` });
+      return reply
+        .code(413)
+        .send({ error: 'payload too large', detail: `callbacks are limited to ${opts.maxBodyBytes} bytes` });
     }
     return reply.code(err.statusCode && err.statusCode < 500 ? err.statusCode : 500).send({ error: err.message });
   });

@@ -32,7 +32,9 @@ export interface ClientCredentials {
  * Registers `secret` (step 1) and returns clients for both ways of using it. The first call
  * made with them is normally account creation, which binds the token to that account.
  */
-export async function registerClientToken(opts: Omit<ProviderClientOptions, 'auth'> & { secret: string }): Promise<ClientCredentials> {
+export async function registerClientToken(
+  opts: Omit<ProviderClientOptions, 'auth'> & { secret: string },
+): Promise<ClientCredentials> {
   const parsed = clientSecret.safeParse(opts.secret);
   if (!parsed.success) throw new ProviderInputError('register client token', 'secret', parsed.error.issues[0]!.message);
   const { secret, ...rest } = opts;

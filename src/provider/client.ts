@@ -51,7 +51,9 @@ function prepare(endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>): Prepared 
   let prep = prepared.get(endpoint);
   if (!prep) {
     prep = {
-      callName: `${endpoint.method} ${endpoint.path} (${endpoint.name})`, pieces: endpoint.path.split(/:([A-Za-z]+)/), apiVersion2: endpoint.path.startsWith('/v2/'),
+      callName: `${endpoint.method} ${endpoint.path} (${endpoint.name})`,
+      pieces: endpoint.path.split(/:([A-Za-z]+)/),
+      apiVersion2: endpoint.path.startsWith('/v2/'),
       spanName: `provider ${endpoint.name}`,
       spanAttributes: { 'http.request.method': endpoint.method, 'payflows.endpoint': endpoint.name },
     };
@@ -76,8 +78,12 @@ export class ProviderClient {
   constructor(opts: ProviderClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     const base = new URL(this.baseUrl);
-    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError(`the provider's base URL must be http or https, got ${base.protocol}`);
-    if (base.username || base.password || base.search || base.hash) throw new TypeError("the provider's base URL takes no user:password@, ?query or #fragment: they would be signed but not sent as signed");
+    if (base.protocol !== 'http:' && base.protocol !== 'https:')
+      throw new TypeError(`the provider's base URL must be http or https, got ${base.protocol}`);
+    if (base.username || base.password || base.search || base.hash)
+      throw new TypeError(
+        "the provider's base URL takes no user:password@, ?query or #fragment: they would be signed but not sent as signed",
+      );
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.auth = opts.auth;
@@ -133,7 +139,8 @@ export class ProviderClient {
       }
     }
     const authenticated = endpoint.auth !== false;
-    if (authenticated && this.auth.kind === 'signature' && endpoint.timestamp !== false) query.timestamp = String(this.now());
+    if (authenticated && this.auth.kind === 'signature' && endpoint.timestamp !== false)
+      query.timestamp = String(this.now());
     const target = this.pathAndQuery(path, query);
     const url = this.origin + target;
 
@@ -175,7 +182,8 @@ export class ProviderClient {
       this.onCall?.({ endpoint: endpoint.name, status, seconds: (performance.now() - sentAt) / 1000 });
     }
 
-    if (status < 200 || status >= 300) throw ProviderError.fromResponse(callName, status, text, endpoint.creates ?? endpoint.method === 'POST');
+    if (status < 200 || status >= 300)
+      throw ProviderError.fromResponse(callName, status, text, endpoint.creates ?? endpoint.method === 'POST');
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -195,7 +203,12 @@ export class ProviderClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private resolvePath(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, prep: Prepared, params: unknown): string {
+  private resolvePath(
+    callName: string,
+    endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>,
+    prep: Prepared,
+    params: unknown,
+  ): string {
     if (!endpoint.params) return endpoint.path;
     const parsed = endpoint.params.safeParse(params ?? {});
     if (!parsed.success) {
@@ -214,9 +227,16 @@ export class ProviderClient {
     return path;
   }
 
-  private resolveQuery(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, query: Record<string, string | undefined> | undefined): Record<string, string> {
+  private resolveQuery(
+    callName: string,
+    endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>,
+    query: Record<string, string | undefined> | undefined,
+  ): Record<string, string> {
     if (!query && !endpoint.query) return {};
-    const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
     if (!endpoint.query) return given;
     const parsed = endpoint.query.safeParse(given);
     if (!parsed.success) {
@@ -226,7 +246,11 @@ export class ProviderClient {
     return { ...given, ...(parsed.data as Record<string, string>) };
   }
 
-  private encodeBody(callName: string, endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>, body: unknown): { bytes: Buffer; contentType: string } | undefined {
+  private encodeBody(
+    callName: string,
+    endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>,
+    body: unknown,
+  ): { bytes: Buffer; contentType: string } | undefined {
     if (!endpoint.body) return undefined;
     const parsed = endpoint.body.safeParse(body);
     if (!parsed.success) {
@@ -244,5 +268,7 @@ export class ProviderClient {
 
 /** application/x-www-form-urlencoded, as URLSearchParams writes it (space as +). */
 function encodeQueryPart(value: string): string {
-  return encodeURIComponent(value).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value)
+    .replace(/%20/g, '+')
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -27,8 +27,10 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.
 
 export type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType>;
 
-export function defineEndpoint<P extends z.ZodType = z.ZodNever, B extends z.ZodType = z.ZodNever, R extends z.ZodType = z.ZodType>(
-  endpoint: Endpoint<P, B, R>,
-): Endpoint<P, B, R> {
+export function defineEndpoint<
+  P extends z.ZodType = z.ZodNever,
+  B extends z.ZodType = z.ZodNever,
+  R extends z.ZodType = z.ZodType,
+>(endpoint: Endpoint<P, B, R>): Endpoint<P, B, R> {
   return endpoint;
 }

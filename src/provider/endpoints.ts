@@ -4,7 +4,12 @@ import { account, createAccountRequest, documentFieldId, updateAccountRequest } 
 import { accountId, orderId, paymentMethodId, transferId, userId, walletId } from './schemas/common.js';
 import { documentBody, documentQuery } from './schemas/document.js';
 import { limits, limitsRequest } from './schemas/limits.js';
-import { attachBlockchainsRequest, createPaymentMethodRequest, paymentMethod, paymentMethodList } from './schemas/payment-method.js';
+import {
+  attachBlockchainsRequest,
+  createPaymentMethodRequest,
+  paymentMethod,
+  paymentMethodList,
+} from './schemas/payment-method.js';
 import { order, reservation, reservationRequest, reservationState } from './schemas/reservation.js';
 import { clientSecret, sessionKey } from './schemas/session.js';
 import { transactionList } from './schemas/transaction.js';
@@ -19,13 +24,31 @@ import { createWalletRequest, wallet } from './schemas/wallet.js';
 // --- Wallets and transfers -----------------------------------------------------------------
 
 // 4.1
-export const createWallet = defineEndpoint({ name: 'create wallet', method: 'POST', path: '/v2/wallets', body: createWalletRequest, response: wallet });
+export const createWallet = defineEndpoint({
+  name: 'create wallet',
+  method: 'POST',
+  path: '/v2/wallets',
+  body: createWalletRequest,
+  response: wallet,
+});
 
 // 4.8
-export const readTransfer = defineEndpoint({ name: 'read transfer', method: 'GET', path: '/v3/transfers/:transferId', params: z.object({ transferId }), response: transfer });
+export const readTransfer = defineEndpoint({
+  name: 'read transfer',
+  method: 'GET',
+  path: '/v3/transfers/:transferId',
+  params: z.object({ transferId }),
+  response: transfer,
+});
 
 // Not in the contract: the real service documented a wallet lookup under this path.
-export const readWallet = defineEndpoint({ name: 'read wallet', method: 'GET', path: '/v2/wallet/:walletId', params: z.object({ walletId }), response: wallet });
+export const readWallet = defineEndpoint({
+  name: 'read wallet',
+  method: 'GET',
+  path: '/v2/wallet/:walletId',
+  params: z.object({ walletId }),
+  response: wallet,
+});
 
 // Not in the contract nor in its open points: a wallet's transactions, newest first. The wallet
 // workflow polls it to recover lost callbacks. Against the real service, confirm this path
@@ -41,13 +64,32 @@ export const listWalletTransactions = defineEndpoint({
 // --- Accounts (KYC) ------------------------------------------------------------------------
 
 // Open-points "Create account" (the contract's open point 2).
-export const createAccount = defineEndpoint({ name: 'create account', method: 'POST', path: '/v3/accounts', body: createAccountRequest, response: account });
+export const createAccount = defineEndpoint({
+  name: 'create account',
+  method: 'POST',
+  path: '/v3/accounts',
+  body: createAccountRequest,
+  response: account,
+});
 
 // 4.4; masqueradeAs for a sub-account or user.
-export const readAccount = defineEndpoint({ name: 'read account', method: 'GET', path: '/v3/accounts/:accountId', params: z.object({ accountId }), response: account });
+export const readAccount = defineEndpoint({
+  name: 'read account',
+  method: 'GET',
+  path: '/v3/accounts/:accountId',
+  params: z.object({ accountId }),
+  response: account,
+});
 
 // Not in the contract: resubmits profile field values (the real service's "Update Account").
-export const updateAccount = defineEndpoint({ name: 'update account', method: 'POST', path: '/v3/accounts/:accountId', params: z.object({ accountId }), body: updateAccountRequest, response: account });
+export const updateAccount = defineEndpoint({
+  name: 'update account',
+  method: 'POST',
+  path: '/v3/accounts/:accountId',
+  params: z.object({ accountId }),
+  body: updateAccountRequest,
+  response: account,
+});
 
 // 4.10 with open-points "Upload a document": raw bytes with their MIME type, signed as sent.
 export const uploadDocument = defineEndpoint({
@@ -64,13 +106,32 @@ export const uploadDocument = defineEndpoint({
 // --- Users and limits ----------------------------------------------------------------------
 
 // Open-points "Create user" (the contract's open point 1).
-export const createUser = defineEndpoint({ name: 'create user', method: 'POST', path: '/v3/users', body: createUserRequest, response: user });
+export const createUser = defineEndpoint({
+  name: 'create user',
+  method: 'POST',
+  path: '/v3/users',
+  body: createUserRequest,
+  response: user,
+});
 
 // 4.5; masqueradeAs `user:<id>`.
-export const readUser = defineEndpoint({ name: 'read user', method: 'GET', path: '/v3/users/:userId', params: z.object({ userId }), response: user });
+export const readUser = defineEndpoint({
+  name: 'read user',
+  method: 'GET',
+  path: '/v3/users/:userId',
+  params: z.object({ userId }),
+  response: user,
+});
 
 // 4.6 with open-points "Limits calculation".
-export const calculateLimits = defineEndpoint({ name: 'limits calculation', method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest, response: limits, creates: false });
+export const calculateLimits = defineEndpoint({
+  name: 'limits calculation',
+  method: 'POST',
+  path: '/v3/widget/limits/calculate',
+  body: limitsRequest,
+  response: limits,
+  creates: false,
+});
 
 // 4.7: a new link every time (it lives 30 minutes: never cache it); no timestamp needed.
 export const readOnboardingLink = defineEndpoint({
@@ -85,14 +146,22 @@ export const readOnboardingLink = defineEndpoint({
 // --- Reservations and orders ---------------------------------------------------------------
 
 // 4.3 with open-points "Reservations and card purchases".
-export const reserveOrder = defineEndpoint({ name: 'wallet order reservation', method: 'POST', path: '/v3/orders/reserve', body: reservationRequest, response: reservation });
+export const reserveOrder = defineEndpoint({
+  name: 'wallet order reservation',
+  method: 'POST',
+  path: '/v3/orders/reserve',
+  body: reservationRequest,
+  response: reservation,
+});
 
 // Not in the contract: a reservation's state, modelled on the real service's order tracking.
 export const readReservation = defineEndpoint({
   name: 'read reservation',
   method: 'GET',
   path: '/v3/orders/reservation/:reservationId',
-  params: z.object({ reservationId: z.string().regex(/^[A-Za-z0-9_-]+$/, 'reservationId is the id returned by the reservation') }),
+  params: z.object({
+    reservationId: z.string().regex(/^[A-Za-z0-9_-]+$/, 'reservationId is the id returned by the reservation'),
+  }),
   response: reservationState,
 });
 
@@ -108,11 +177,28 @@ export const readOrder = defineEndpoint({
 // --- Payment methods (still under /v2, spec 9.3) ---------------------------------------------
 
 // Open-points "Payment methods": create and list under /v2/paymentMethods.
-export const createPaymentMethod = defineEndpoint({ name: 'create payment method', method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest, response: paymentMethod });
-export const listPaymentMethods = defineEndpoint({ name: 'list payment methods', method: 'GET', path: '/v2/paymentMethods', response: paymentMethodList });
+export const createPaymentMethod = defineEndpoint({
+  name: 'create payment method',
+  method: 'POST',
+  path: '/v2/paymentMethods',
+  body: createPaymentMethodRequest,
+  response: paymentMethod,
+});
+export const listPaymentMethods = defineEndpoint({
+  name: 'list payment methods',
+  method: 'GET',
+  path: '/v2/paymentMethods',
+  response: paymentMethodList,
+});
 
 // 4.11 with open point 8: the versioned path of open-points "Payment methods".
-export const readPaymentMethod = defineEndpoint({ name: 'read payment method', method: 'GET', path: '/v2/paymentMethod/:paymentMethodId', params: z.object({ paymentMethodId }), response: paymentMethod });
+export const readPaymentMethod = defineEndpoint({
+  name: 'read payment method',
+  method: 'GET',
+  path: '/v2/paymentMethod/:paymentMethodId',
+  params: z.object({ paymentMethodId }),
+  response: paymentMethod,
+});
 
 // Open-points "Attach blockchains" (the contract's open point 3).
 export const attachBlockchains = defineEndpoint({

@@ -22,7 +22,9 @@ export class ProviderError extends Error {
     const code = body.errorCode ? ` (${body.errorCode})` : '';
     const subType = body.subType ? ` ${body.subType}` : '';
     const field = body.problematicField ? ` field ${body.problematicField}` : '';
-    super(`${call} failed with ${status} ${body.type}${code}:${subType}${field} [exceptionId ${body.exceptionId}]${hint(status, body, repeatable)}`);
+    super(
+      `${call} failed with ${status} ${body.type}${code}:${subType}${field} [exceptionId ${body.exceptionId}]${hint(status, body, repeatable)}`,
+    );
   }
 
   /**
@@ -59,7 +61,8 @@ export class ProviderError extends Error {
 }
 
 function hint(status: number, body: ErrorBody, repeatable: boolean): string {
-  if (!repeatable) return '. The provider says this failure is not transient and the call creates something: check whether it was created before trying again.';
+  if (!repeatable)
+    return '. The provider says this failure is not transient and the call creates something: check whether it was created before trying again.';
   if (status === 401) return '. Check PROVIDER_API_KEY / PROVIDER_SECRET_KEY and that the machine clock is correct.';
   if (status === 404) return '. Check the id; it may belong to another account.';
   if (status === 429) return '. Rate limited: retry with backoff.';
@@ -87,7 +90,11 @@ const LOCAL_REQUEST_ERRORS = new Set([
 
 /** True for an error (or one in its cause chain) raised locally, before a request could be sent. */
 export function isLocalRequestError(err: unknown): boolean {
-  for (let link = err, depth = 0; link && typeof link === 'object' && depth < 8; link = (link as { cause?: unknown }).cause, depth++) {
+  for (
+    let link = err, depth = 0;
+    link && typeof link === 'object' && depth < 8;
+    link = (link as { cause?: unknown }).cause, depth++
+  ) {
     if (link instanceof ProviderInputError) return true;
     const code = (link as { code?: unknown }).code;
     if (typeof code === 'string' && LOCAL_REQUEST_ERRORS.has(code)) return true;
@@ -102,7 +109,10 @@ export function isLocalRequestError(err: unknown): boolean {
 export class ProviderUnavailableError extends Error {
   override name = 'ProviderUnavailableError';
   readonly retryable: boolean;
-  constructor(readonly call: string, cause: unknown) {
+  constructor(
+    readonly call: string,
+    cause: unknown,
+  ) {
     const local = isLocalRequestError(cause);
     // undici's and Node's messages name the header or option, never its value.
     const why = (cause as Error)?.message ?? String(cause);
@@ -120,7 +130,10 @@ export class ProviderUnavailableError extends Error {
 export class ProviderContractError extends Error {
   override name = 'ProviderContractError';
   readonly retryable = false;
-  constructor(readonly call: string, detail: string) {
+  constructor(
+    readonly call: string,
+    detail: string,
+  ) {
     super(`${call} answered with a body that does not match the interface: ${detail}`);
   }
 }
@@ -129,7 +142,11 @@ export class ProviderContractError extends Error {
 export class ProviderInputError extends Error {
   override name = 'ProviderInputError';
   readonly retryable = false;
-  constructor(readonly call: string, readonly field: string, detail: string) {
+  constructor(
+    readonly call: string,
+    readonly field: string,
+    detail: string,
+  ) {
     super(`${call}: ${field}: ${detail}`);
   }
 }

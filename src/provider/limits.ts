@@ -12,7 +12,10 @@ export const higherLimitsFor = (country: string) => (country === 'US' ? HIGHER_L
  * The first limit an amount would exceed, as the provider's errorCode names it. Limits are USD
  * (spec 8); an amount in another currency is compared as it is, the provider having the last word.
  */
-export function exceededLimit(remaining: { dailyRemaining: number; weeklyRemaining: number; yearlyRemaining: number }, amount: number): string | undefined {
+export function exceededLimit(
+  remaining: { dailyRemaining: number; weeklyRemaining: number; yearlyRemaining: number },
+  amount: number,
+): string | undefined {
   if (amount > remaining.dailyRemaining) return 'limits.dailyLimitReached';
   if (amount > remaining.weeklyRemaining) return 'limits.weeklyLimitReached';
   if (amount > remaining.yearlyRemaining) return 'limits.yearlyLimitReached';

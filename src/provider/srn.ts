@@ -42,9 +42,13 @@ export function masqueradeSrn(value: string): string {
   const target = value.trim();
   if (USER_SRN.test(target) || ACCOUNT.test(target)) return target;
   if (BARE_USER_ID.test(target)) {
-    throw new Error(`masqueradeAs: "${target}" is a bare user id, which the provider takes as an account; write "user:${target}"`);
+    throw new Error(
+      `masqueradeAs: "${target}" is a bare user id, which the provider takes as an account; write "user:${target}"`,
+    );
   }
-  throw new Error(`masqueradeAs: "${target}" is not an account id (AC_...), an account SRN (account:AC_...) or a user SRN (user:US_...)`);
+  throw new Error(
+    `masqueradeAs: "${target}" is not an account id (AC_...), an account SRN (account:AC_...) or a user SRN (user:US_...)`,
+  );
 }
 
 /** How a provider reads a masqueradeAs value: without a kind it is an account; other kinds are not targets. */

@@ -6,7 +6,10 @@ import type { Transaction } from './schemas/transaction.js';
 // nothing new writes almost nothing to history.
 
 /** What the ledger needs of a transaction; callbacks and polls are trimmed to it before history. */
-export type Observation = Pick<Transaction, 'id' | 'createdAt' | 'source' | 'dest' | 'currency' | 'amount' | 'status'> & { confirmedAt?: number | null };
+export type Observation = Pick<
+  Transaction,
+  'id' | 'createdAt' | 'source' | 'dest' | 'currency' | 'amount' | 'status'
+> & { confirmedAt?: number | null };
 
 export function observe(tx: Observation): Observation {
   const { id, createdAt, source, dest, currency, amount, status, confirmedAt } = tx;
@@ -33,7 +36,8 @@ export interface PollCursor {
  * What a poll answers: what changed and the cursor's next page part; or that the provider does not
  * know the wallet; or that it knows it but does not list its transactions (polling then stops).
  */
-export type PollAnswer = { changed: Observation[]; cursor: Pick<PollCursor, 'since' | 'seen'> } | { notFound: true } | { cannotList: true };
+export type PollAnswer =
+  { changed: Observation[]; cursor: Pick<PollCursor, 'since' | 'seen'> } | { notFound: true } | { cannotList: true };
 
 /**
  * How far back a poll looks again past the newest transaction it saw: a transaction can show up in
@@ -60,7 +64,10 @@ export function changedSince(page: readonly Observation[], cursor: PollCursor): 
 }
 
 /** The cursor's page part after a poll that saw `page`: it moves forward only. */
-export function nextCursor(page: readonly Observation[], previous: Pick<PollCursor, 'since' | 'seen'>): Pick<PollCursor, 'since' | 'seen'> {
+export function nextCursor(
+  page: readonly Observation[],
+  previous: Pick<PollCursor, 'since' | 'seen'>,
+): Pick<PollCursor, 'since' | 'seen'> {
   const newest = Math.max(0, ...page.map((tx) => tx.createdAt));
   const since = Math.max(previous.since, newest - POLL_LOOKBACK_MS);
   return { since, seen: page.filter((tx) => tx.createdAt >= since).map((tx) => tx.id) };

@@ -6,7 +6,12 @@ import { type AccountRecord, own, type PaymentMethodRecord, type UserRecord } fr
 // Who may see what: the actor's own records; a parent reaches its sub-accounts and users through
 // masqueradeAs; anything of another tenant is AccessDeniedException, anything unknown NotFound.
 
-const denied = (what: string) => new SandboxError('AccessDeniedException', `${what} is not reachable with these credentials; a parent acts for its sub-accounts and users with masqueradeAs`, { errorCode: 'accessDenied.notOwner' });
+const denied = (what: string) =>
+  new SandboxError(
+    'AccessDeniedException',
+    `${what} is not reachable with these credentials; a parent acts for its sub-accounts and users with masqueradeAs`,
+    { errorCode: 'accessDenied.notOwner' },
+  );
 
 export function accountFor(ctx: SandboxContext, actor: Actor, accountId: string): AccountRecord {
   const rec = own(ctx.store.state.accounts, accountId);

@@ -19,7 +19,8 @@ export interface AuthenticateOptions {
   timestampOptional?: boolean;
 }
 
-const denied = (errorCode: string, message: string) => new SandboxError('AccessDeniedException', message, { errorCode });
+const denied = (errorCode: string, message: string) =>
+  new SandboxError('AccessDeniedException', message, { errorCode });
 
 /** The URL exactly as the client sent it: scheme, Host header, and the raw path and query. */
 export function receivedUrl(req: FastifyRequest): string {
@@ -32,7 +33,13 @@ export function rawQueryParam(rawUrl: string, name: string): string | undefined 
   return new URLSearchParams(rawUrl.slice(queryStart + 1)).get(name) ?? undefined;
 }
 
-export function authenticate(req: FastifyRequest, store: Store, opts: AuthOptions, body: Buffer | undefined, route: AuthenticateOptions = {}): Credential {
+export function authenticate(
+  req: FastifyRequest,
+  store: Store,
+  opts: AuthOptions,
+  body: Buffer | undefined,
+  route: AuthenticateOptions = {},
+): Credential {
   const authorization = req.headers.authorization;
   // RFC 9110 11.1: the scheme is case-insensitive, so "bearer" and "BEARER" are Bearer too.
   const bearer = typeof authorization === 'string' ? /^bearer +(.*)$/i.exec(authorization) : null;
@@ -45,7 +52,10 @@ export function authenticate(req: FastifyRequest, store: Store, opts: AuthOption
   const apiKey = req.headers['x-api-key'];
   const signature = req.headers['x-api-signature'];
   if (typeof apiKey !== 'string' || typeof signature !== 'string') {
-    throw denied('accessDenied.missingCredentials', 'Send X-Api-Key and X-Api-Signature, or Authorization: Bearer <secret key>');
+    throw denied(
+      'accessDenied.missingCredentials',
+      'Send X-Api-Key and X-Api-Signature, or Authorization: Bearer <secret key>',
+    );
   }
   const cred = store.credentialByApiKey(apiKey);
   if (!cred) throw denied('accessDenied.invalidApiKey', `Unknown API key ${apiKey}`);
@@ -53,18 +63,27 @@ export function authenticate(req: FastifyRequest, store: Store, opts: AuthOption
   const url = receivedUrl(req);
   const timestamp = rawQueryParam(req.raw.url ?? '', 'timestamp');
   if (timestamp === undefined && !route.timestampOptional) {
-    throw denied('accessDenied.missingTimestamp', 'Signed requests need the query parameter timestamp (epoch milliseconds)');
+    throw denied(
+      'accessDenied.missingTimestamp',
+      'Signed requests need the query parameter timestamp (epoch milliseconds)',
+    );
   }
   if (timestamp !== undefined && !/^\d+$/.test(timestamp)) {
     throw denied('accessDenied.missingTimestamp', 'The query parameter timestamp must be epoch milliseconds');
   }
   const skew = timestamp === undefined ? 0 : Math.abs(opts.now() - Number(timestamp));
   if (skew > opts.toleranceMs) {
-    throw denied('accessDenied.staleTimestamp', `The timestamp is ${Math.round(skew / 1000)} s away from the server's clock; sign each request with the current time`);
+    throw denied(
+      'accessDenied.staleTimestamp',
+      `The timestamp is ${Math.round(skew / 1000)} s away from the server's clock; sign each request with the current time`,
+    );
   }
   const expected = requestSignature(cred.secretKey, url, body ?? '');
   if (!signatureMatches(expected, signature)) {
-    throw denied('accessDenied.invalidSignature', 'X-Api-Signature does not match HMAC-SHA256(secret, URL as sent + body as sent)');
+    throw denied(
+      'accessDenied.invalidSignature',
+      'X-Api-Signature does not match HMAC-SHA256(secret, URL as sent + body as sent)',
+    );
   }
   return cred;
 }
@@ -84,7 +103,10 @@ export function resolveActor(store: Store, cred: Credential, masqueradeAs: strin
   if (masqueradeAs === undefined) return { accountId: own, principalId: own };
   const target = parseMasquerade(masqueradeAs);
   const refuse = () =>
-    denied('accessDenied.masquerade', `masqueradeAs=${masqueradeAs} is not a sub-account or user of ${own}; a bare id is taken as an account, write user:<id> for a user`);
+    denied(
+      'accessDenied.masquerade',
+      `masqueradeAs=${masqueradeAs} is not a sub-account or user of ${own}; a bare id is taken as an account, write user:<id> for a user`,
+    );
   if (!target) throw refuse();
   if (target.kind === 'user') {
     if (store.state.users[target.id]?.ownerAccountId !== own) throw refuse();

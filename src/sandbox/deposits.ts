@@ -10,7 +10,8 @@ import { own } from './store.js';
 
 export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): void {
   const currency = tx.currency;
-  if (tx.status === 'PENDING' || !wasPending) wallet.totalBalances[currency] = (wallet.totalBalances[currency] ?? 0) + tx.amount;
+  if (tx.status === 'PENDING' || !wasPending)
+    wallet.totalBalances[currency] = (wallet.totalBalances[currency] ?? 0) + tx.amount;
   if (tx.status === 'CONFIRMED') {
     wallet.availableBalances[currency] = (wallet.availableBalances[currency] ?? 0) + tx.amount;
     wallet.balances[currency] = wallet.availableBalances[currency]!;
@@ -27,7 +28,15 @@ export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
 }
 
 /** A transfer that went INITIATED → COMPLETED at once, with both statusHistories (spec 3.3). */
-export function completedTransfer(owner: string, source: string, dest: string, currency: string, amt: number, now: number, type: string): Transfer {
+export function completedTransfer(
+  owner: string,
+  source: string,
+  dest: string,
+  currency: string,
+  amt: number,
+  now: number,
+  type: string,
+): Transfer {
   const id = newId('TF');
   const history = (state: 'INITIATED' | 'COMPLETED', statusOrder: number) => ({
     id: newId('TH'),
@@ -70,7 +79,13 @@ export function completedTransfer(owner: string, source: string, dest: string, c
 }
 
 /** The deposit a completed transfer makes into its wallet dest: stored, credited, not yet announced. */
-export function depositFromTransfer(ctx: SandboxContext, transfer: Transfer, wallet: Wallet, message: string, authorizer: string | null): Transaction {
+export function depositFromTransfer(
+  ctx: SandboxContext,
+  transfer: Transfer,
+  wallet: Wallet,
+  message: string,
+  authorizer: string | null,
+): Transaction {
   const tx = newTransaction(ctx, {
     source: `transfer:${transfer.id}`,
     dest: wallet.srn,
@@ -87,7 +102,10 @@ export function depositFromTransfer(ctx: SandboxContext, transfer: Transfer, wal
 }
 
 /** A transaction with the provider's defaults for what a caller does not set (spec 2.4). */
-export function newTransaction(ctx: SandboxContext, fields: Pick<Transaction, 'source' | 'dest' | 'currency' | 'amount' | 'status'> & Partial<Transaction>): Transaction {
+export function newTransaction(
+  ctx: SandboxContext,
+  fields: Pick<Transaction, 'source' | 'dest' | 'currency' | 'amount' | 'status'> & Partial<Transaction>,
+): Transaction {
   const now = ctx.now();
   return {
     id: newId('TR'),

@@ -7,7 +7,9 @@ export class SandboxError extends Error {
   constructor(
     readonly type: ErrorType,
     message: string,
-    readonly extra: Partial<Pick<ErrorBody, 'errorCode' | 'subType' | 'problematicField' | 'problematicValue' | 'transient'>> = {},
+    readonly extra: Partial<
+      Pick<ErrorBody, 'errorCode' | 'subType' | 'problematicField' | 'problematicValue' | 'transient'>
+    > = {},
   ) {
     super(message);
   }
@@ -42,8 +44,16 @@ export function sendError(reply: FastifyReply, err: SandboxError, status = err.s
  * 400 (open-points "Errors"), as the routes answer an unsupported type, never the framework's 415.
  */
 const FRAMEWORK_ERRORS: Record<string, { field: string; message: string; status?: number }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { field: 'Content-Type', message: 'send Content-Type: application/json (or the file\'s MIME type for a document)', status: statusByErrorType.ValidationException },
-  FST_ERR_CTP_EMPTY_TYPE: { field: 'Content-Type', message: 'a request with a body needs a Content-Type header', status: statusByErrorType.ValidationException },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    field: 'Content-Type',
+    message: "send Content-Type: application/json (or the file's MIME type for a document)",
+    status: statusByErrorType.ValidationException,
+  },
+  FST_ERR_CTP_EMPTY_TYPE: {
+    field: 'Content-Type',
+    message: 'a request with a body needs a Content-Type header',
+    status: statusByErrorType.ValidationException,
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { field: 'body', message: 'the body is too large' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { field: 'Content-Length', message: 'Content-Length does not match the body' },
   FST_ERR_BAD_URL: { field: 'url', message: 'the URL is malformed (check its percent-encoding)' },
@@ -53,9 +63,11 @@ export function sendFrameworkError(reply: FastifyReply, err: unknown): FastifyRe
   if (err instanceof SandboxError) return sendError(reply, err);
   const error = err as { code?: string; statusCode?: number; message?: string };
   const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  const status =
+    typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   if (known) return sendError(reply, validationError(known.field, known.message, ''), known.status ?? status);
-  if (status < 500) return sendError(reply, new SandboxError('ValidationException', error.message ?? 'bad request'), status);
+  if (status < 500)
+    return sendError(reply, new SandboxError('ValidationException', error.message ?? 'bad request'), status);
   reply.log.error(err);
   return sendError(reply, new SandboxError('UnknownException', 'The sandbox failed to handle the request'), 500);
 }

@@ -6,7 +6,9 @@ import { SandboxError } from './errors.js';
 
 export const faultSchema = z
   .object({
-    route: z.string().regex(/^(\*|(GET|POST) \/\S+)$/, 'route must be "*" or "METHOD /path" such as "POST /v2/wallets"'),
+    route: z
+      .string()
+      .regex(/^(\*|(GET|POST) \/\S+)$/, 'route must be "*" or "METHOD /path" such as "POST /v2/wallets"'),
     error: z.enum(['server', 'rate-limit', 'transient']).default('server'),
     /** The next N requests fail. */
     failNext: z.number().int().min(0).default(0),
@@ -46,8 +48,19 @@ export class Faults {
       fail = true;
     }
     if (!fail) return undefined;
-    if (fault.error === 'rate-limit') return new SandboxError('RateLimitException', 'Too many requests; back off and retry', { errorCode: 'rateLimit.exceeded', transient: true });
-    if (fault.error === 'transient') return new SandboxError('UnknownException', 'A temporary problem; the same request may be retried', { errorCode: 'unknown.transient', transient: true });
-    return new SandboxError('UnknownException', 'An internal error occurred', { errorCode: 'unknown.internal', transient: false });
+    if (fault.error === 'rate-limit')
+      return new SandboxError('RateLimitException', 'Too many requests; back off and retry', {
+        errorCode: 'rateLimit.exceeded',
+        transient: true,
+      });
+    if (fault.error === 'transient')
+      return new SandboxError('UnknownException', 'A temporary problem; the same request may be retried', {
+        errorCode: 'unknown.transient',
+        transient: true,
+      });
+    return new SandboxError('UnknownException', 'An internal error occurred', {
+      errorCode: 'unknown.internal',
+      transient: false,
+    });
   }
 }

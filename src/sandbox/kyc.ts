@@ -19,12 +19,20 @@ export const fieldDefinition = (fieldId: string) => PROFILE_FIELDS.find((f) => f
 /** A new field: submitted data is PENDING review; missing data is OPEN (spec 3.2). */
 export function newField(fieldId: string, fieldType: string, value: unknown): ProfileField {
   const given = value !== undefined && value !== null && value !== '';
-  return { fieldId, fieldType, value: given ? value : fieldType === 'DOCUMENT' ? [] : null, note: null, status: given ? 'PENDING' : 'OPEN' };
+  return {
+    fieldId,
+    fieldType,
+    value: given ? value : fieldType === 'DOCUMENT' ? [] : null,
+    note: null,
+    status: given ? 'PENDING' : 'OPEN',
+  };
 }
 
 function counts(field: ProfileField): boolean {
   const def = fieldDefinition(field.fieldId);
-  const hasValue = Array.isArray(field.value) ? field.value.length > 0 : field.value !== null && field.value !== undefined;
+  const hasValue = Array.isArray(field.value)
+    ? field.value.length > 0
+    : field.value !== null && field.value !== undefined;
   return def?.required !== false || hasValue || field.note !== null;
 }
 

@@ -26,7 +26,9 @@ type Table = Record<(typeof LIMIT_WINDOWS)[number]['name'], number>;
 /** Spec 8 rule 1: the scope, the operator's configuration, and an approved extra verification. */
 export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
   const owner = ctx.store.state.accounts[rec.ownerAccountId];
-  return Boolean(owner?.features.debitCardL2 && rec.user.scopes?.includes(DEBIT_CARD_L2) && rec.user.status === 'APPROVED');
+  return Boolean(
+    owner?.features.debitCardL2 && rec.user.scopes?.includes(DEBIT_CARD_L2) && rec.user.status === 'APPROVED',
+  );
 }
 
 /**
@@ -76,14 +78,21 @@ export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string)
 }
 
 /** The first limit (of all spec 8 names) a purchase would exceed, as the provider's errorCode, with the numbers. */
-export function exceededBy(ctx: SandboxContext, reservation: ReservationRecord, amount: number): { errorCode: string; message: string } | undefined {
+export function exceededBy(
+  ctx: SandboxContext,
+  reservation: ReservationRecord,
+  amount: number,
+): { errorCode: string; message: string } | undefined {
   const rec = reservation.owner ? own(ctx.store.state.users, reservation.owner.slice('user:'.length)) : undefined;
   const table = tableFor(ctx, rec, rec ? countryOf(ctx, rec) : 'US');
   const spent = spentBy(ctx, buyerOf(reservation));
   for (const limit of LIMIT_WINDOWS) {
     const remaining = table[limit.name] - spent(limit.ms);
     if (amount > remaining) {
-      return { errorCode: limit.errorCode, message: `the ${limit.name} limit of ${table[limit.name]} USD allows ${Math.max(0, remaining)} more; the purchase is ${amount}` };
+      return {
+        errorCode: limit.errorCode,
+        message: `the ${limit.name} limit of ${table[limit.name]} USD allows ${Math.max(0, remaining)} more; the purchase is ${amount}`,
+      };
     }
   }
   return undefined;
@@ -92,5 +101,7 @@ export function exceededBy(ctx: SandboxContext, reservation: ReservationRecord, 
 /** The country whose limits apply: the user's, else its owner account's. */
 export function countryOf(ctx: SandboxContext, rec: UserRecord): string {
   const country = rec.user.fields.country ?? rec.user.fields.individualCountry;
-  return typeof country === 'string' ? country : (ctx.store.state.accounts[rec.ownerAccountId]?.account.country ?? 'US');
+  return typeof country === 'string'
+    ? country
+    : (ctx.store.state.accounts[rec.ownerAccountId]?.account.country ?? 'US');
 }

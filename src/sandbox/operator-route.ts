@@ -11,7 +11,14 @@ import { own } from './store.js';
 
 type Handler<B> = (params: Record<string, string>, body: B) => unknown | Promise<unknown>;
 
-export function operatorRoute<S extends z.ZodType>(app: FastifyInstance, ctx: SandboxContext, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, schema: S | undefined, handler: Handler<z.output<S>>): void {
+export function operatorRoute<S extends z.ZodType>(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  schema: S | undefined,
+  handler: Handler<z.output<S>>,
+): void {
   app.route({
     method,
     url: path,

@@ -17,7 +17,9 @@ export function loadState(file: string): SandboxState | undefined {
     return JSON.parse(text) as SandboxState;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`SANDBOX_STATE_FILE ${file} could not be read: ${(err as Error).message}. Move it aside to start empty.`);
+    throw new Error(
+      `SANDBOX_STATE_FILE ${file} could not be read: ${(err as Error).message}. Move it aside to start empty.`,
+    );
   }
 }
 

@@ -41,7 +41,13 @@ interface RouteOptions<S extends z.ZodType> {
 type Handler<B> = (request: ProviderRequest<B>) => unknown | Promise<unknown>;
 
 /** Handlers get the body as the route's schema outputs it. */
-export function providerRoute<S extends z.ZodType>(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions, route: RouteOptions<S>, handler: Handler<z.output<S>>): void {
+export function providerRoute<S extends z.ZodType>(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  auth: AuthOptions,
+  route: RouteOptions<S>,
+  handler: Handler<z.output<S>>,
+): void {
   const routeKey = `${route.method} ${route.path}`;
   app.route({
     method: route.method,
@@ -52,37 +58,74 @@ export function providerRoute<S extends z.ZodType>(app: FastifyInstance, ctx: Sa
         if (fault) throw fault;
         const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
         const rawUrl = req.raw.url ?? req.url;
-        const query = Object.fromEntries(new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : ''));
+        const query = Object.fromEntries(
+          new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : ''),
+        );
         const publicBase = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
         if (route.path.startsWith('/v2/') && req.headers['x-api-version'] !== '2') {
-          throw validationError('X-Api-Version', 'v2 calls must send the header X-Api-Version: 2', req.headers['x-api-version']);
+          throw validationError(
+            'X-Api-Version',
+            'v2 calls must send the header X-Api-Version: 2',
+            req.headers['x-api-version'],
+          );
         }
         if (route.anonymous) {
-          const result = await handler({ req, cred: undefined as never, actor: undefined as never, params: req.params as Record<string, string>, body: bodyOf(route, raw, req.headers['content-type']), raw, query, publicBase });
+          const result = await handler({
+            req,
+            cred: undefined as never,
+            actor: undefined as never,
+            params: req.params as Record<string, string>,
+            body: bodyOf(route, raw, req.headers['content-type']),
+            raw,
+            query,
+            publicBase,
+          });
           return reply.code(route.status ?? 200).send(result);
         }
 
         const cred = authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestampOptional });
         if (cred.accountId === null && !route.unbound) {
-          throw new SandboxError('AccessDeniedException', 'This token is not bound to an account yet; create the account first (POST /v3/accounts)', { errorCode: 'accessDenied.noAccount' });
+          throw new SandboxError(
+            'AccessDeniedException',
+            'This token is not bound to an account yet; create the account first (POST /v3/accounts)',
+            { errorCode: 'accessDenied.noAccount' },
+          );
         }
-        const actor = cred.accountId === null ? ({ accountId: '', principalId: '' } as Actor) : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
+        const actor =
+          cred.accountId === null
+            ? ({ accountId: '', principalId: '' } as Actor)
+            : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
         const body = bodyOf(route, raw, req.headers['content-type']);
 
         const key = req.headers['idempotency-key'];
         const idemKey = typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
         // The same request is the same method, path, masquerade and body (the timestamp differs on every retry).
-        const fingerprint = `${req.method} ${req.url.split('?')[0]} ${query.masqueradeAs ?? ''} ${createHash('sha256').update(raw ?? '').digest('hex')}`;
+        const fingerprint = `${req.method} ${req.url.split('?')[0]} ${query.masqueradeAs ?? ''} ${createHash('sha256')
+          .update(raw ?? '')
+          .digest('hex')}`;
         if (idemKey) {
           const previous = ctx.store.state.idempotency[idemKey];
           if (previous) {
             if (previous.fingerprint !== fingerprint) {
-              throw validationError('Idempotency-Key', 'this key was already used for a different request; use a new key per distinct request', key);
+              throw validationError(
+                'Idempotency-Key',
+                'this key was already used for a different request; use a new key per distinct request',
+                key,
+              );
             }
             return reply.code(previous.status).header('idempotent-replay', 'true').send(previous.body);
           }
         }
-        const result = await handler({ req, cred, actor, params: req.params as Record<string, string>, body, raw, query, publicBase });
+        const result = await handler({
+          req,
+          cred,
+          actor,
+          params: req.params as Record<string, string>,
+          body,
+          raw,
+          query,
+          publicBase,
+        });
         const status = route.status ?? 200;
         // A snapshot: the replay answers what the first request answered, not the record as it is now.
         if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: structuredClone(result) };
@@ -98,18 +141,33 @@ export function providerRoute<S extends z.ZodType>(app: FastifyInstance, ctx: Sa
 
 /** The MIME type of a Content-Type header, lowercased: RFC 9110 8.3.1 compares types case-insensitively. */
 export function mimeType(header: string | string[] | undefined): string {
-  return String(header ?? '').split(';')[0]!.trim().toLowerCase();
+  return String(header ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 }
 
 /** The body as the route's schema outputs it; a route without a schema reads none (its S is z.ZodType, whose output is unknown). */
-function bodyOf<S extends z.ZodType>(route: RouteOptions<S>, raw: Buffer | undefined, contentType: string | string[] | undefined): z.output<S> {
+function bodyOf<S extends z.ZodType>(
+  route: RouteOptions<S>,
+  raw: Buffer | undefined,
+  contentType: string | string[] | undefined,
+): z.output<S> {
   return route.body ? parseBody(route.body, raw, contentType) : (undefined as z.output<S>);
 }
 
-function parseBody<S extends z.ZodType>(schema: S, raw: Buffer | undefined, contentType: string | string[] | undefined): z.output<S> {
+function parseBody<S extends z.ZodType>(
+  schema: S,
+  raw: Buffer | undefined,
+  contentType: string | string[] | undefined,
+): z.output<S> {
   // Spec 4: bodies are JSON, Content-Type application/json (any letter case, any parameters).
   if (raw && raw.length > 0 && mimeType(contentType) !== 'application/json') {
-    throw validationError('Content-Type', 'send the JSON body with Content-Type: application/json', mimeType(contentType));
+    throw validationError(
+      'Content-Type',
+      'send the JSON body with Content-Type: application/json',
+      mimeType(contentType),
+    );
   }
   let json: unknown;
   try {
@@ -126,7 +184,10 @@ export function parseWith<T extends z.ZodType>(schema: T, json: unknown): z.outp
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || 'body';
-    const value = issue.path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined), json);
+    const value = issue.path.reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined),
+      json,
+    );
     throw validationError(field, issue.message, value);
   }
   return parsed.data;

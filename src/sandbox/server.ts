@@ -42,12 +42,17 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export function createSandbox(opts: SandboxOptions): Sandbox {
   const now = opts.now ?? Date.now;
-  const master = { apiKey: opts.apiKey, secretKey: opts.secretKey, accountId: opts.masterAccountId ?? 'AC_SANDBOXMASTER' };
+  const master = {
+    apiKey: opts.apiKey,
+    secretKey: opts.secretKey,
+    accountId: opts.masterAccountId ?? 'AC_SANDBOXMASTER',
+  };
   const fresh = emptyState(master, now());
   const loaded = opts.stateFile ? loadState(opts.stateFile) : undefined;
   const state = loaded ? upgradeState(loaded, fresh) : fresh;
   // The configured master credentials always work, even against an older state file.
-  if (!state.credentials.some((c) => c.apiKey === master.apiKey && c.secretKey === master.secretKey)) state.credentials.unshift({ ...master, kind: 'account' });
+  if (!state.credentials.some((c) => c.apiKey === master.apiKey && c.secretKey === master.secretKey))
+    state.credentials.unshift({ ...master, kind: 'account' });
   const writer = opts.stateFile ? stateWriter(opts.stateFile, state) : undefined;
 
   const ctx: SandboxContext = {
@@ -71,7 +76,9 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   // Every body is kept as raw bytes: signatures cover the bytes as sent, and documents are binary.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.setNotFoundHandler((req, reply) => sendError(reply, new SandboxError('NotFoundException', `No route ${req.method} ${req.url.split('?')[0]}`)));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, new SandboxError('NotFoundException', `No route ${req.method} ${req.url.split('?')[0]}`)),
+  );
   // Errors raised by the web framework (no or unsupported Content-Type, body too large) or by a
   // bug answer with the provider's error body, never the framework's own.
   app.setErrorHandler((err, _req, reply) => sendFrameworkError(reply, err));

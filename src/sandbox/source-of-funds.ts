@@ -5,7 +5,12 @@ import { deriveAccountStatus } from './kyc.js';
 
 // Spec 3.1: the account's individualSourceOfFunds follows a payment method only when that method
 // is the source of funds.
-export function followSourceOfFunds(ctx: SandboxContext, pm: PaymentMethodRecord, status: 'OPEN' | 'PENDING' | 'APPROVED', note: ReviewerNoteKey | null): void {
+export function followSourceOfFunds(
+  ctx: SandboxContext,
+  pm: PaymentMethodRecord,
+  status: 'OPEN' | 'PENDING' | 'APPROVED',
+  note: ReviewerNoteKey | null,
+): void {
   const rec = ctx.store.state.accounts[pm.accountId];
   const field = rec?.account.profileFields.find((f) => f.fieldId === 'individualSourceOfFunds');
   if (!rec || !field || field.value !== pm.method.id) return;

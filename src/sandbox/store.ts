@@ -81,12 +81,25 @@ export interface SandboxState {
   idempotency: Record<string, { fingerprint: string; status: number; body: unknown }>;
 }
 
-export function emptyState(master: { apiKey: string; secretKey: string; accountId: string }, now: number): SandboxState {
+export function emptyState(
+  master: { apiKey: string; secretKey: string; accountId: string },
+  now: number,
+): SandboxState {
   return {
     credentials: [{ ...master, kind: 'account' }],
     accounts: {
       [master.accountId]: {
-        account: { id: master.accountId, status: 'APPROVED', type: 'BUSINESS', country: 'US', createdAt: now, depositAddresses: {}, totalBalances: {}, availableBalances: {}, profileFields: [] },
+        account: {
+          id: master.accountId,
+          status: 'APPROVED',
+          type: 'BUSINESS',
+          country: 'US',
+          createdAt: now,
+          depositAddresses: {},
+          totalBalances: {},
+          availableBalances: {},
+          profileFields: [],
+        },
         parentId: null,
         // The master account has the User API; DEBIT_CARD_L2 waits for the operator (spec 8).
         features: { debitCardL2: false, userApi: true },
@@ -137,7 +150,11 @@ export class Store {
    */
   callbackSecretOf(accountId: string): string | undefined {
     const seen = new Set<string>();
-    for (let id: string | null | undefined = accountId; id && !seen.has(id); id = own(this.state.accounts, id)?.parentId) {
+    for (
+      let id: string | null | undefined = accountId;
+      id && !seen.has(id);
+      id = own(this.state.accounts, id)?.parentId
+    ) {
       seen.add(id);
       const secret = this.state.credentials.find((c) => c.accountId === id)?.secretKey;
       if (secret) return secret;

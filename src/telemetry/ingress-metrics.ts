@@ -2,7 +2,13 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 
 // The ingress's own metrics, served at GET /metrics. Labels are bounded sets, never ids.
 
-export const CALLBACK_OUTCOMES = ['accepted', 'bad_signature', 'malformed', 'too_large', 'temporal_unavailable'] as const;
+export const CALLBACK_OUTCOMES = [
+  'accepted',
+  'bad_signature',
+  'malformed',
+  'too_large',
+  'temporal_unavailable',
+] as const;
 export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
 
 export interface IngressMetrics {

@@ -40,7 +40,11 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
   );
 }
 
-const SERIALISERS: Record<string, (value: never) => unknown> = { req: pino.stdSerializers.req, res: pino.stdSerializers.res, err: pino.stdSerializers.err };
+const SERIALISERS: Record<string, (value: never) => unknown> = {
+  req: pino.stdSerializers.req,
+  res: pino.stdSerializers.res,
+  err: pino.stdSerializers.err,
+};
 
 function serialise(fields: Record<string, unknown>): Record<string, unknown> {
   const out = { ...fields };
@@ -60,7 +64,8 @@ const TEMPORAL_LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'e
 
 /** The SDK's Logger interface over a pino logger: for Runtime.install({ logger }). */
 export function temporalLogger(logger: Logger): TemporalLogger {
-  const at = (level: LogLevel) => (message: string, meta?: LogMetadata) => logger[TEMPORAL_LEVELS[level]]({ ...meta }, message);
+  const at = (level: LogLevel) => (message: string, meta?: LogMetadata) =>
+    logger[TEMPORAL_LEVELS[level]]({ ...meta }, message);
   return {
     log: (level, message, meta) => at(level)(message, meta),
     trace: at('TRACE'),

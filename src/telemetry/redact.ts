@@ -57,9 +57,14 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
   seen.add(value);
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1, seen));
   if (value instanceof Error) {
-    return { type: value.name, message: scrubString(value.message), ...(value.stack ? { stack: scrubString(value.stack) } : {}) };
+    return {
+      type: value.name,
+      message: scrubString(value.message),
+      ...(value.stack ? { stack: scrubString(value.stack) } : {}),
+    };
   }
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = isSensitiveKey(key) ? REDACTED : scrub(item, depth + 1, seen);
+  for (const [key, item] of Object.entries(value))
+    out[key] = isSensitiveKey(key) ? REDACTED : scrub(item, depth + 1, seen);
   return out;
 }

@@ -18,7 +18,11 @@ export function workerRuntimeOptions({ logger, metricsBindAddress }: WorkerTelem
     telemetryOptions: {
       logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) },
       ...(metricsBindAddress
-        ? { metrics: { prometheus: { bindAddress: metricsBindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } }
+        ? {
+            metrics: {
+              prometheus: { bindAddress: metricsBindAddress, countersTotalSuffix: true, useSecondsForDurations: true },
+            },
+          }
         : {}),
     },
   };

@@ -13,7 +13,12 @@ export function tracerRegistered(): void {
 }
 
 /** Runs `fn` in a span of its own (a child of the active one); the span records failure and ends. */
-export async function inSpan<T>(name: string, kind: SpanKind, attributes: Record<string, string | number>, fn: (span: Span) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Record<string, string | number>,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
   // Without tracing, the call itself: no context switch, no closures, on the provider's hot path.
   if (!registered) return fn(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
   return trace.getTracer(TRACER_NAME).startActiveSpan(name, { kind, attributes }, async (span) => {

@@ -4,7 +4,11 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
 import type { WorkerOptions } from '@temporalio/worker';
 import { TRACER_NAME, tracerRegistered } from './spans.js';
 
@@ -13,12 +17,13 @@ import { TRACER_NAME, tracerRegistered } from './spans.js';
 // Temporal's OpenTelemetry interceptors through the headers Temporal carries. Spans hold names,
 // ids of workflows and endpoints — never a payload, a personal value or a secret.
 
-
 /**
  * Bundled with the workflows whether or not tracing is on, so that one bundle serves every
  * worker; without an exporter the workflow's spans go to a processor that drops them.
  */
-export const otelWorkflowInterceptorsModule = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+export const otelWorkflowInterceptorsModule = createRequire(import.meta.url).resolve(
+  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+);
 
 export interface Tracing {
   /** Whether spans leave the process (OTEL_EXPORTER_OTLP_ENDPOINT set, or a processor given). */
@@ -38,12 +43,24 @@ export function startTracing(opts: { service: string; otlpEndpoint?: string; pro
   const resource = new Resource({ 'service.name': `payflows-${opts.service}` });
   const processor = opts.processor ?? (opts.otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter()) : undefined);
   if (!processor) {
-    return { enabled: false, resource, processor: new NoopSpanProcessor(), tracer: trace.getTracer(TRACER_NAME), shutdown: async () => {} };
+    return {
+      enabled: false,
+      resource,
+      processor: new NoopSpanProcessor(),
+      tracer: trace.getTracer(TRACER_NAME),
+      shutdown: async () => {},
+    };
   }
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register();
   tracerRegistered();
-  return { enabled: true, resource, processor, tracer: trace.getTracer(TRACER_NAME), shutdown: () => provider.shutdown() };
+  return {
+    enabled: true,
+    resource,
+    processor,
+    tracer: trace.getTracer(TRACER_NAME),
+    shutdown: () => provider.shutdown(),
+  };
 }
 
 /**
@@ -51,13 +68,22 @@ export function startTracing(opts: { service: string; otlpEndpoint?: string; pro
  * that the interceptors bundled with every workflow find their sink.
  */
 export function replaySinks(): NonNullable<WorkerOptions['sinks']> {
-  return { exporter: makeWorkflowExporter(new NoopSpanProcessor(), new Resource({ 'service.name': 'payflows-replay' })) };
+  return {
+    exporter: makeWorkflowExporter(new NoopSpanProcessor(), new Resource({ 'service.name': 'payflows-replay' })),
+  };
 }
 
 /** Worker options that trace activities and export the workflows' spans (which travel by sink). */
-export function workerTracingOptions(tracing: Tracing): Pick<WorkerOptions, 'sinks'> & { activityInterceptors: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']> } {
+export function workerTracingOptions(tracing: Tracing): Pick<WorkerOptions, 'sinks'> & {
+  activityInterceptors: NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']>;
+} {
   return {
     sinks: { exporter: makeWorkflowExporter(tracing.processor, tracing.resource) },
-    activityInterceptors: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+    activityInterceptors: [
+      (ctx) => ({
+        inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+        outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+      }),
+    ],
   };
 }

@@ -21,7 +21,12 @@ export function statusClass(status: number | undefined): string {
 /** An observer for the provider client that counts calls and their latency. */
 export function providerCallMetrics(meter: MetricMeter): (call: ProviderCallObservation) => void {
   const calls = meter.createCounter('payflows_provider_calls', 'calls', 'Provider calls by endpoint and status class');
-  const latency = meter.createHistogram('payflows_provider_call_seconds', 'float', 'seconds', 'Provider call latency by endpoint');
+  const latency = meter.createHistogram(
+    'payflows_provider_call_seconds',
+    'float',
+    'seconds',
+    'Provider call latency by endpoint',
+  );
   return ({ endpoint, status, seconds }) => {
     calls.add(1, { endpoint, status_class: statusClass(status) });
     latency.record(seconds, { endpoint });

@@ -37,11 +37,14 @@ export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): stri
   return undefined;
 }
 
-export async function findTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void; build?: boolean } = {}): Promise<CliLocation> {
+export async function findTemporalCli(
+  opts: { env?: NodeJS.ProcessEnv; log?: (line: string) => void; build?: boolean } = {},
+): Promise<CliLocation> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   if (env.TEMPORAL_CLI_PATH) {
-    if (!executable(env.TEMPORAL_CLI_PATH)) throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file; fix or unset it`);
+    if (!executable(env.TEMPORAL_CLI_PATH))
+      throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file; fix or unset it`);
     return { kind: 'binary', path: env.TEMPORAL_CLI_PATH, source: 'TEMPORAL_CLI_PATH' };
   }
   const fromPath = onPath('temporal', env);
@@ -52,10 +55,13 @@ export async function findTemporalCli(opts: { env?: NodeJS.ProcessEnv; log?: (li
   if (executable(cached)) return { kind: 'binary', path: cached, source: 'cache' };
 
   const go = onPath('go', env) ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
-  if (!go) return { kind: 'sdk-download', reason: 'no temporal CLI on PATH or in the cache, and no Go toolchain to build it' };
+  if (!go)
+    return { kind: 'sdk-download', reason: 'no temporal CLI on PATH or in the cache, and no Go toolchain to build it' };
   if (opts.build === false) return { kind: 'sdk-download', reason: 'building was not allowed' };
 
-  log(`Building the Temporal CLI ${CLI_VERSION} from the Go module proxy into ${dir} (once; a few minutes on 2 cores)…`);
+  log(
+    `Building the Temporal CLI ${CLI_VERSION} from the Go module proxy into ${dir} (once; a few minutes on 2 cores)…`,
+  );
   mkdirSync(dir, { recursive: true });
   try {
     await goInstall(go, CLI_MODULE, dir, log, env);

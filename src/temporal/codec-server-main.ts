@@ -15,7 +15,17 @@ if (problem) {
 }
 const app = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
 await app.listen({ port: config.codecServer.port, host: config.codecServer.host });
-logger.info({ host: config.codecServer.host, port: config.codecServer.port, token: config.codecServer.token ? 'required (bearer, or a browser session from /session)' : 'none (embedded stack: the Web UI by its origin)', allowedOrigins: config.codecServer.allowedOrigins }, 'codec server listening');
+logger.info(
+  {
+    host: config.codecServer.host,
+    port: config.codecServer.port,
+    token: config.codecServer.token
+      ? 'required (bearer, or a browser session from /session)'
+      : 'none (embedded stack: the Web UI by its origin)',
+    allowedOrigins: config.codecServer.allowedOrigins,
+  },
+  'codec server listening',
+);
 const stop = () => void app.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

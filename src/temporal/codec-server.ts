@@ -17,7 +17,9 @@ const fromWire = (payload: z.infer<typeof wirePayload>): Payload => ({
   data: Buffer.from(payload.data, 'base64'),
 });
 const toWire = (payload: Payload) => ({
-  metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
+  metadata: Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+  ),
   data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64'),
 });
 
@@ -48,7 +50,11 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 function validSession(token: string, cookieHeader: string | undefined, now = Date.now()): boolean {
-  const value = (cookieHeader ?? '').split(/;\s*/).find((c) => c.startsWith(`${SESSION_COOKIE}=`))?.slice(SESSION_COOKIE.length + 1) ?? '';
+  const value =
+    (cookieHeader ?? '')
+      .split(/;\s*/)
+      .find((c) => c.startsWith(`${SESSION_COOKIE}=`))
+      ?.slice(SESSION_COOKIE.length + 1) ?? '';
   const expires = Number(value.split('.')[0]);
   return Number.isSafeInteger(expires) && expires > now && sameSecret(value, sessionValue(token, expires));
 }
@@ -59,19 +65,41 @@ function validSession(token: string, cookieHeader: string | undefined, now = Dat
  * codecAccessProblem), a browser on the Web UI's origin. All only under an allowed Host, and a
  * browser only from an allowed Origin. Exposed for tests.
  */
-export function authorised(access: CodecAccess, headers: { host?: string; origin?: string; authorization?: string; cookie?: string }): { ok: true } | { ok: false; status: 401 | 403; error: string } {
+export function authorised(
+  access: CodecAccess,
+  headers: { host?: string; origin?: string; authorization?: string; cookie?: string },
+): { ok: true } | { ok: false; status: 401 | 403; error: string } {
   if (!headers.host || !access.allowedHosts.includes(headers.host.toLowerCase())) {
-    return { ok: false, status: 403, error: `Host ${headers.host ?? '(none)'} is not one this codec server answers to; set CODEC_SERVER_ALLOWED_HOSTS` };
+    return {
+      ok: false,
+      status: 403,
+      error: `Host ${headers.host ?? '(none)'} is not one this codec server answers to; set CODEC_SERVER_ALLOWED_HOSTS`,
+    };
   }
   if (headers.origin && !access.allowedOrigins.includes(headers.origin)) {
-    return { ok: false, status: 403, error: `Origin ${headers.origin} may not call this codec server; set CODEC_SERVER_ALLOWED_ORIGINS` };
+    return {
+      ok: false,
+      status: 403,
+      error: `Origin ${headers.origin} may not call this codec server; set CODEC_SERVER_ALLOWED_ORIGINS`,
+    };
   }
   if (access.token) {
     const given = /^bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1] ?? '';
     if (sameSecret(given, access.token) || validSession(access.token, headers.cookie)) return { ok: true };
-    return { ok: false, status: 401, error: 'a credential is required: Authorization: Bearer <CODEC_SERVER_TOKEN>, or sign this browser in at /session' };
+    return {
+      ok: false,
+      status: 401,
+      error:
+        'a credential is required: Authorization: Bearer <CODEC_SERVER_TOKEN>, or sign this browser in at /session',
+    };
   }
-  if (!headers.origin) return { ok: false, status: 401, error: 'no token is configured, so only the Web UI (an allowed Origin) may call; set CODEC_SERVER_TOKEN for other callers' };
+  if (!headers.origin)
+    return {
+      ok: false,
+      status: 401,
+      error:
+        'no token is configured, so only the Web UI (an allowed Origin) may call; set CODEC_SERVER_TOKEN for other callers',
+    };
   return { ok: true };
 }
 
@@ -82,14 +110,17 @@ export function authorised(access: CodecAccess, headers: { host?: string; origin
  */
 export function codecAccessProblem(access: CodecAccess, host: string, opts: { embedded: boolean }): string | undefined {
   if (access.token) return undefined;
-  const make = 'set CODEC_SERVER_TOKEN (e.g. `openssl rand -hex 32`): the CLI passes it with --codec-auth "Bearer <token>", and an operator signs the browser in once at <codec server>/session (the Web UI sends the session with TEMPORAL_CODEC_INCLUDE_CREDENTIALS=true)';
+  const make =
+    'set CODEC_SERVER_TOKEN (e.g. `openssl rand -hex 32`): the CLI passes it with --codec-auth "Bearer <token>", and an operator signs the browser in once at <codec server>/session (the Web UI sends the session with TEMPORAL_CODEC_INCLUDE_CREDENTIALS=true)';
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
-  if (!loopback) return `CODEC_SERVER_HOST=${host} is not loopback: other machines (in a container, other containers, even with the port published on the host's loopback only) could have payloads decrypted; ${make}`;
+  if (!loopback)
+    return `CODEC_SERVER_HOST=${host} is not loopback: other machines (in a container, other containers, even with the port published on the host's loopback only) could have payloads decrypted; ${make}`;
   if (!opts.embedded) return `this codec server decrypts the payloads of a Temporal server it did not start: ${make}`;
   return undefined;
 }
 
-const page = (body: string) => `<!doctype html><meta charset="utf-8"><title>payflows codec server</title><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body>`;
+const page = (body: string) =>
+  `<!doctype html><meta charset="utf-8"><title>payflows codec server</title><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body>`;
 
 export function createCodecServer(codec: EncryptionCodec, access: CodecAccess): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
@@ -104,34 +135,65 @@ export function createCodecServer(codec: EncryptionCodec, access: CodecAccess): 
     }
     if (req.method === 'OPTIONS') return reply.code(204).send();
     if (req.url === '/session') return;
-    const verdict = authorised(access, { host: req.headers.host, origin, authorization: req.headers.authorization, cookie: req.headers.cookie });
+    const verdict = authorised(access, {
+      host: req.headers.host,
+      origin,
+      authorization: req.headers.authorization,
+      cookie: req.headers.cookie,
+    });
     if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
   });
 
   // Signing a browser in: the token once, in a form on the codec server's own page; the answer is
   // a session cookie (HttpOnly, SameSite=Strict: the UI on the same host sends it, other sites do not).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => done(null, new URLSearchParams(body as string)));
-  const ownOrigin = (origin: string | undefined, hostHeader: string | undefined) => !origin || origin === `http://${hostHeader}` || origin === `https://${hostHeader}`;
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_req, body, done) => done(null, new URLSearchParams(body as string)),
+  );
+  const ownOrigin = (origin: string | undefined, hostHeader: string | undefined) =>
+    !origin || origin === `http://${hostHeader}` || origin === `https://${hostHeader}`;
   app.get('/session', async (req, reply) => {
-    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase())) return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
+    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase()))
+      return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
     const form = access.token
       ? '<form method="post" action="/session"><label>CODEC_SERVER_TOKEN <input type="password" name="token" autofocus></label> <button>Sign in</button></form>'
       : '<p>No CODEC_SERVER_TOKEN is configured: the Web UI is let in by its origin (the embedded stack only).</p>';
-    return reply.type('text/html').send(page(`<h1>Codec server</h1><p>Sign this browser in to see payloads decoded in the Temporal Web UI for ${SESSION_MS / 3_600_000} hours.</p>${form}`));
+    return reply
+      .type('text/html')
+      .send(
+        page(
+          `<h1>Codec server</h1><p>Sign this browser in to see payloads decoded in the Temporal Web UI for ${SESSION_MS / 3_600_000} hours.</p>${form}`,
+        ),
+      );
   });
   app.post('/session', async (req, reply) => {
-    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase())) return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
-    if (!ownOrigin(req.headers.origin, req.headers.host)) return reply.code(403).send({ error: 'a browser is signed in from this codec server\'s own page only' });
+    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase()))
+      return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
+    if (!ownOrigin(req.headers.origin, req.headers.host))
+      return reply.code(403).send({ error: "a browser is signed in from this codec server's own page only" });
     const given = req.body instanceof URLSearchParams ? (req.body.get('token') ?? '') : '';
-    if (!access.token || !sameSecret(given, access.token)) return reply.code(401).type('text/html').send(page('<p>That is not the codec server\'s token. <a href="/session">Try again</a>.</p>'));
+    if (!access.token || !sameSecret(given, access.token))
+      return reply
+        .code(401)
+        .type('text/html')
+        .send(page('<p>That is not the codec server\'s token. <a href="/session">Try again</a>.</p>'));
     const expires = Date.now() + SESSION_MS;
-    reply.header('set-cookie', `${SESSION_COOKIE}=${sessionValue(access.token, expires)}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MS / 1000}`);
-    return reply.type('text/html').send(page('<p>Signed in: the Web UI shows payloads decoded in this browser. You can close this page.</p>'));
+    reply.header(
+      'set-cookie',
+      `${SESSION_COOKIE}=${sessionValue(access.token, expires)}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MS / 1000}`,
+    );
+    return reply
+      .type('text/html')
+      .send(page('<p>Signed in: the Web UI shows payloads decoded in this browser. You can close this page.</p>'));
   });
   for (const op of ['encode', 'decode'] as const) {
     app.post(`/${op}`, async (req, reply) => {
       const parsed = wireBody.safeParse(req.body ?? {});
-      if (!parsed.success) return reply.code(400).send({ error: `the body must be { payloads: [{ metadata, data }] } in base64: ${parsed.error.issues[0]!.message}` });
+      if (!parsed.success)
+        return reply.code(400).send({
+          error: `the body must be { payloads: [{ metadata, data }] } in base64: ${parsed.error.issues[0]!.message}`,
+        });
       try {
         const out = await codec[op](parsed.data.payloads.map(fromWire));
         return { payloads: out.map(toWire) };

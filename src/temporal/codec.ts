@@ -25,7 +25,10 @@ export class EncryptionCodec implements PayloadCodec {
   readonly keyId: string;
 
   /** `key`: 32 bytes. Older keys can be given too, to read payloads written before a rotation. */
-  constructor(private readonly key: Buffer, private readonly previous: Buffer[] = []) {
+  constructor(
+    private readonly key: Buffer,
+    private readonly previous: Buffer[] = [],
+  ) {
     if (key.length !== 32) throw new CodecError(`the payload key must be 32 bytes, got ${key.length}`);
     this.keyId = keyIdOf(key);
   }
@@ -49,7 +52,10 @@ export class EncryptionCodec implements PayloadCodec {
       if (!payload.metadata?.encoding || td.decode(payload.metadata.encoding) !== ENCODING) return payload;
       const keyId = payload.metadata['encryption-key-id'] ? td.decode(payload.metadata['encryption-key-id']) : '';
       const key = [this.key, ...this.previous].find((k) => keyIdOf(k) === keyId);
-      if (!key) throw new CodecError(`payload encrypted with key ${keyId}, which this process does not have; set PAYLOAD_ENCRYPTION_KEY (and PAYLOAD_PREVIOUS_KEYS after a rotation)`);
+      if (!key)
+        throw new CodecError(
+          `payload encrypted with key ${keyId}, which this process does not have; set PAYLOAD_ENCRYPTION_KEY (and PAYLOAD_PREVIOUS_KEYS after a rotation)`,
+        );
       const data = Buffer.from(payload.data ?? new Uint8Array());
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
       decipher.setAuthTag(data.subarray(data.length - 16));
@@ -81,7 +87,9 @@ export function loadPayloadKey(opts: { key?: string; keyFile: string; mayCreateK
     return Buffer.from(readFileSync(opts.keyFile, 'utf8').trim(), 'base64');
   } catch {
     if (!opts.mayCreateKeyFile) {
-      throw new ConfigError(`PAYLOAD_ENCRYPTION_KEY is not set and there is no key file at ${opts.keyFile}: make the key once with \`openssl rand -base64 32\` and give the same value to every process of the deployment`);
+      throw new ConfigError(
+        `PAYLOAD_ENCRYPTION_KEY is not set and there is no key file at ${opts.keyFile}: make the key once with \`openssl rand -base64 32\` and give the same value to every process of the deployment`,
+      );
     }
     mkdirSync(dirname(opts.keyFile), { recursive: true, mode: 0o700 });
     const key = randomBytes(32);
@@ -98,7 +106,9 @@ export function loadPayloadKey(opts: { key?: string; keyFile: string; mayCreateK
  * The failure converter's module (src/temporal/failure-converter.ts, or .js once compiled): it
  * moves messages and stack traces into a payload that the codec encrypts.
  */
-export const FAILURE_CONVERTER_PATH = fileURLToPath(new URL(`./failure-converter${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+export const FAILURE_CONVERTER_PATH = fileURLToPath(
+  new URL(`./failure-converter${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 
 /** What `bundleWorkflowCode` needs so that workflow code converts failures the same way. */
 export const workflowBundleConverters = { failureConverterPath: FAILURE_CONVERTER_PATH } as const;
@@ -113,6 +123,14 @@ export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
 }
 
 /** The codec every worker and client of this deployment uses, from configuration. */
-export function codecFromConfig(payloads: { key?: string; previousKeys: string[]; keyFile: string; mayCreateKeyFile: boolean }): EncryptionCodec {
-  return new EncryptionCodec(loadPayloadKey(payloads), payloads.previousKeys.map((k) => Buffer.from(k, 'base64')));
+export function codecFromConfig(payloads: {
+  key?: string;
+  previousKeys: string[];
+  keyFile: string;
+  mayCreateKeyFile: boolean;
+}): EncryptionCodec {
+  return new EncryptionCodec(
+    loadPayloadKey(payloads),
+    payloads.previousKeys.map((k) => Buffer.from(k, 'base64')),
+  );
 }

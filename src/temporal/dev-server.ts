@@ -54,20 +54,30 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         dbFilename: opts.dbFile,
         namespace,
         searchAttributes: allSearchAttributes,
-        extraArgs: [...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]), ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : [])],
+        extraArgs: [
+          ...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]),
+          ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+        ],
       },
     });
     return { address: `${ip}:${opts.port}`, uiUrl: `http://${ip}:${opts.uiPort}`, stop: () => env.teardown() };
   }
 
   const args = [
-    'server', 'start-dev',
-    '--ip', ip,
-    '--port', String(opts.port),
-    '--ui-port', String(opts.uiPort),
-    '--db-filename', opts.dbFile,
-    '--namespace', namespace,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--db-filename',
+    opts.dbFile,
+    '--namespace',
+    namespace,
+    '--log-level',
+    'warn',
     ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
     ...searchAttributeCliArgs(),
     ...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]),
@@ -117,11 +127,16 @@ export async function waitUntilServing(
   let lastError: unknown;
   while (Date.now() < deadline) {
     const ex = exited();
-    if (ex) throw new Error(`the Temporal dev server exited during start-up (code ${ex.code}, signal ${ex.signal})${logFile ? `; see ${logFile}` : ''}`);
+    if (ex)
+      throw new Error(
+        `the Temporal dev server exited during start-up (code ${ex.code}, signal ${ex.signal})${logFile ? `; see ${logFile}` : ''}`,
+      );
     let connection: Connection | undefined;
     try {
       connection = await Connection.connect({ address, connectTimeout: 2_000 });
-      await connection.withDeadline(Date.now() + 3_000, () => connection!.workflowService.describeNamespace({ namespace }));
+      await connection.withDeadline(Date.now() + 3_000, () =>
+        connection!.workflowService.describeNamespace({ namespace }),
+      );
       return;
     } catch (err) {
       lastError = err;
@@ -130,7 +145,9 @@ export async function waitUntilServing(
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`the Temporal server at ${address} was not serving namespace ${namespace} after ${timeoutMs / 1000} s: ${(lastError as Error)?.message}`);
+  throw new Error(
+    `the Temporal server at ${address} was not serving namespace ${namespace} after ${timeoutMs / 1000} s: ${(lastError as Error)?.message}`,
+  );
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -2,7 +2,13 @@ import { spawn } from 'node:child_process';
 
 // `go install module@version` into a folder of the cache, with its output passed on as the
 // progress there is: the Temporal CLI, server, SQL tool and UI, and versitygw are built this way.
-export function goInstall(go: string, moduleAtVersion: string, dir: string, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export function goInstall(
+  go: string,
+  moduleAtVersion: string,
+  dir: string,
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(go, ['install', moduleAtVersion], {
       env: { ...env, GOBIN: dir, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
@@ -19,6 +25,10 @@ export function goInstall(go: string, moduleAtVersion: string, dir: string, log:
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install ${moduleAtVersion} failed (exit ${code}):\n${tail.join('\n')}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`go install ${moduleAtVersion} failed (exit ${code}):\n${tail.join('\n')}`)),
+    );
   });
 }

@@ -5,7 +5,13 @@ export function assertPortFree(port: number, variable: string, host = '127.0.0.1
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(err.code === 'EADDRINUSE' ? `port ${port} is already in use on ${host}; set ${variable} to a free port (or stop what uses it)` : err.message)),
+      reject(
+        new Error(
+          err.code === 'EADDRINUSE'
+            ? `port ${port} is already in use on ${host}; set ${variable} to a free port (or stop what uses it)`
+            : err.message,
+        ),
+      ),
     );
     srv.listen(port, host, () => srv.close(() => resolve()));
   });

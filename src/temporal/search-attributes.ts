@@ -12,7 +12,15 @@ export const BalanceDrift = defineSearchAttributeKey('BalanceDrift', SearchAttri
 
 export const allSearchAttributes = [ProcessStatus, WalletId, AccountId, UserId, WaitingOnEndUser, BalanceDrift];
 
-const cliTypeNames: Record<string, string> = { KEYWORD: 'Keyword', BOOL: 'Bool', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+const cliTypeNames: Record<string, string> = {
+  KEYWORD: 'Keyword',
+  BOOL: 'Bool',
+  TEXT: 'Text',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
 
 /** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
 export function searchAttributeCliArgs(): string[] {

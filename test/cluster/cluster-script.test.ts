@@ -22,11 +22,16 @@ const runs: ClusterRun[] = [];
 const dirs: string[] = [];
 
 function startClusterScript(): ClusterRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+  });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   const run: ClusterRun = {
     child,
     output: () => out,
@@ -36,8 +41,12 @@ function startClusterScript(): ClusterRun {
       for (;;) {
         const m = re.exec(out);
         if (m) return m;
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`scripts/cluster.ts exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out.slice(-3000)}`);
-        if (Date.now() > deadline) throw new Error(`no ${re} from scripts/cluster.ts within ${timeoutMs / 1000} s:\n${out.slice(-3000)}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(
+            `scripts/cluster.ts exited (${child.exitCode ?? child.signalCode}) before ${re}:\n${out.slice(-3000)}`,
+          );
+        if (Date.now() > deadline)
+          throw new Error(`no ${re} from scripts/cluster.ts within ${timeoutMs / 1000} s:\n${out.slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 200));
       }
     },
@@ -46,9 +55,23 @@ function startClusterScript(): ClusterRun {
   return run;
 }
 
-async function exitsWithin(run: ClusterRun, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+async function exitsWithin(
+  run: ClusterRun,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(`scripts/cluster.ts still running ${ms / 1000} s after the signal:\n${run.output().slice(-3000)}`)), ms)));
+  const timeout = new Promise<never>(
+    (_, fail) =>
+      (timer = setTimeout(
+        () =>
+          fail(
+            new Error(
+              `scripts/cluster.ts still running ${ms / 1000} s after the signal:\n${run.output().slice(-3000)}`,
+            ),
+          ),
+        ms,
+      )),
+  );
   try {
     return await Promise.race([run.exited, timeout]);
   } finally {
@@ -102,7 +125,8 @@ function listenAddresses(port: number): string[] {
       if (hex.length === 8) addresses.push(Buffer.from(hex, 'hex').reverse().join('.'));
       else if (/^0{24}01000000$/.test(hex)) addresses.push('::1');
       else if (/^0{32}$/.test(hex)) addresses.push('::');
-      else if (/^0{20}FFFF0000/.test(hex)) addresses.push(`::ffff:${Buffer.from(hex.slice(24), 'hex').reverse().join('.')}`);
+      else if (/^0{20}FFFF0000/.test(hex))
+        addresses.push(`::ffff:${Buffer.from(hex.slice(24), 'hex').reverse().join('.')}`);
       else addresses.push(hex);
     }
   }
@@ -134,43 +158,59 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
     }
   });
 
-  it('starts in full, answers at every printed address, and stops it all on SIGINT', { timeout: 10 * 60_000 }, async () => {
-    const run = startClusterScript();
-    const dir = (await run.waitFor(/state and logs in (\S+)/, 60_000))[1]!;
-    dirs.push(dir);
-    const [, pgPort, dataDir] = await run.waitFor(/PostgreSQL 127\.0\.0\.1:(\d+) \(data in (\S+)\)/, 5 * 60_000);
-    await run.waitFor(/\[cluster\] ready$/m, 6 * 60_000);
-    const out = run.output();
-    const line = (label: string) => new RegExp(`\\[cluster\\] ${label}\\s+(.+)$`, 'm').exec(out)?.[1] ?? assert.fail(`no "${label}" line:\n${out}`);
-    const temporal = line('Temporal gRPC').split(' ')[0]!;
-    const ui = line('Temporal Web UI').split(' ')[0]!;
-    const prometheus = line('Prometheus').split(' ')[0]!;
-    const ingresses = line('ingress replicas').split(' (')[0]!.split(', ');
-    const workerHealth = line('worker metrics').split('; health ')[1]!.split(', ');
-    const sandbox = line('sandbox provider').trim();
-    assert.equal(ingresses.length, 2);
+  it(
+    'starts in full, answers at every printed address, and stops it all on SIGINT',
+    { timeout: 10 * 60_000 },
+    async () => {
+      const run = startClusterScript();
+      const dir = (await run.waitFor(/state and logs in (\S+)/, 60_000))[1]!;
+      dirs.push(dir);
+      const [, pgPort, dataDir] = await run.waitFor(/PostgreSQL 127\.0\.0\.1:(\d+) \(data in (\S+)\)/, 5 * 60_000);
+      await run.waitFor(/\[cluster\] ready$/m, 6 * 60_000);
+      const out = run.output();
+      const line = (label: string) =>
+        new RegExp(`\\[cluster\\] ${label}\\s+(.+)$`, 'm').exec(out)?.[1] ?? assert.fail(`no "${label}" line:\n${out}`);
+      const temporal = line('Temporal gRPC').split(' ')[0]!;
+      const ui = line('Temporal Web UI').split(' ')[0]!;
+      const prometheus = line('Prometheus').split(' ')[0]!;
+      const ingresses = line('ingress replicas').split(' (')[0]!.split(', ');
+      const workerHealth = line('worker metrics').split('; health ')[1]!.split(', ');
+      const sandbox = line('sandbox provider').trim();
+      assert.equal(ingresses.length, 2);
 
-    for (const ingress of ingresses) assert.equal(await status(`${ingress}/health`), 200, `${ingress}/health`);
-    for (const health of workerHealth) assert.equal(await status(health), 200, health);
-    assert.equal(await status(`${prometheus}/-/ready`), 200, 'Prometheus /-/ready');
-    assert.equal(await status(`${ui}/`), 200, 'the Web UI');
-    assert.ok(await listening(portOf(temporal)), `Temporal's frontend ${temporal}`);
-    const uiListens = listenAddresses(portOf(ui));
+      for (const ingress of ingresses) assert.equal(await status(`${ingress}/health`), 200, `${ingress}/health`);
+      for (const health of workerHealth) assert.equal(await status(health), 200, health);
+      assert.equal(await status(`${prometheus}/-/ready`), 200, 'Prometheus /-/ready');
+      assert.equal(await status(`${ui}/`), 200, 'the Web UI');
+      assert.ok(await listening(portOf(temporal)), `Temporal's frontend ${temporal}`);
+      const uiListens = listenAddresses(portOf(ui));
 
-    run.child.kill('SIGINT');
-    const { code, signal } = await exitsWithin(run, 120_000);
-    assert.equal(signal, null, run.output().slice(-2000));
-    assert.equal(code, 0, run.output().slice(-2000));
-    assert.match(run.output(), /\[cluster\] stopped/);
-    const ports = [Number(pgPort), portOf(temporal), portOf(ui), portOf(prometheus), portOf(sandbox), ...ingresses.map(portOf)];
-    for (const port of ports) assert.equal(await listening(port), false, `port ${port} still answers after the stop`);
-    assert.deepEqual(processesIn(dir), [], `processes of ${dir} still running`);
-    assert.ok(!existsSync(dataDir!), `PostgreSQL's data ${dataDir} removed`);
-    assert.ok(!existsSync(dir), `the cluster's folder ${dir} removed`);
-    // The Web UI on loopback only, as compose publishes it (seen while it ran).
-    assert.ok(uiListens.length > 0, `a listener on the UI's port ${portOf(ui)}`);
-    assert.deepEqual(uiListens.filter((a) => a !== '127.0.0.1' && a !== '::1'), [], `the Web UI listens on ${uiListens.join(', ')}`);
-  });
+      run.child.kill('SIGINT');
+      const { code, signal } = await exitsWithin(run, 120_000);
+      assert.equal(signal, null, run.output().slice(-2000));
+      assert.equal(code, 0, run.output().slice(-2000));
+      assert.match(run.output(), /\[cluster\] stopped/);
+      const ports = [
+        Number(pgPort),
+        portOf(temporal),
+        portOf(ui),
+        portOf(prometheus),
+        portOf(sandbox),
+        ...ingresses.map(portOf),
+      ];
+      for (const port of ports) assert.equal(await listening(port), false, `port ${port} still answers after the stop`);
+      assert.deepEqual(processesIn(dir), [], `processes of ${dir} still running`);
+      assert.ok(!existsSync(dataDir!), `PostgreSQL's data ${dataDir} removed`);
+      assert.ok(!existsSync(dir), `the cluster's folder ${dir} removed`);
+      // The Web UI on loopback only, as compose publishes it (seen while it ran).
+      assert.ok(uiListens.length > 0, `a listener on the UI's port ${portOf(ui)}`);
+      assert.deepEqual(
+        uiListens.filter((a) => a !== '127.0.0.1' && a !== '::1'),
+        [],
+        `the Web UI listens on ${uiListens.join(', ')}`,
+      );
+    },
+  );
 
   it('stops what has started when SIGTERM comes during the start-up', { timeout: 5 * 60_000 }, async () => {
     const run = startClusterScript();

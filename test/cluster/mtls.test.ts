@@ -47,9 +47,21 @@ describe('Temporal with mTLS', () => {
     const tlsEnv = clientTlsEnv(certs, certs.workerCert, certs.workerKey);
     const env = { ...cluster.workerEnv, ...tlsEnv, TEMPORAL_ADDRESS: secured.address, TEMPORAL_TASK_QUEUE: taskQueue };
     const dir = mkdtempSync(join(tmpdir(), 'payflows-mtls-worker-'));
-    worker = await startProcess({ name: 'mtls-worker', command: process.execPath, args: ['--import', import.meta.resolve('tsx'), join(process.cwd(), 'worker/main.ts')], cwd: dir, env: { ...env, PATH: process.env.PATH ?? '', HOME: dir }, log: join(dir, 'worker.log'), ready: '"msg":"worker polling"' });
+    worker = await startProcess({
+      name: 'mtls-worker',
+      command: process.execPath,
+      args: ['--import', import.meta.resolve('tsx'), join(process.cwd(), 'worker/main.ts')],
+      cwd: dir,
+      env: { ...env, PATH: process.env.PATH ?? '', HOME: dir },
+      log: join(dir, 'worker.log'),
+      ready: '"msg":"worker polling"',
+    });
 
-    const config = loadConfig({ TEMPORAL_ADDRESS: secured.address, ...tlsEnv, PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey });
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: secured.address,
+      ...tlsEnv,
+      PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey,
+    });
     assert.ok(config.temporal.connection.tls, 'TLS from the TEMPORAL_TLS_* variables');
     const client = await connectClient(config);
     try {
@@ -62,11 +74,17 @@ describe('Temporal with mTLS', () => {
     }
 
     // No certificate at all, or the server's CA alone: the handshake is refused.
-    await assert.rejects(Connection.connect({ address: secured.address, connectTimeout: 5_000 }).then((c) => c.workflowService.getSystemInfo({})));
     await assert.rejects(
-      Connection.connect({ address: secured.address, connectTimeout: 5_000, tls: { serverNameOverride: 'localhost', serverRootCACertificate: readFileSync(certs.caCert) } }).then((c) =>
+      Connection.connect({ address: secured.address, connectTimeout: 5_000 }).then((c) =>
         c.workflowService.getSystemInfo({}),
       ),
+    );
+    await assert.rejects(
+      Connection.connect({
+        address: secured.address,
+        connectTimeout: 5_000,
+        tls: { serverNameOverride: 'localhost', serverRootCACertificate: readFileSync(certs.caCert) },
+      }).then((c) => c.workflowService.getSystemInfo({})),
     );
   });
 });

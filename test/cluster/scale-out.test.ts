@@ -35,7 +35,11 @@ describe('scale-out on the PostgreSQL cluster', () => {
   });
 
   async function op<T>(path: string, body: unknown): Promise<T> {
-    const res = await request(`${cluster.sandboxUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await request(`${cluster.sandboxUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = (await res.body.json()) as T;
     assert.equal(res.statusCode, 200, JSON.stringify(json));
     return json;
@@ -43,14 +47,20 @@ describe('scale-out on the PostgreSQL cluster', () => {
 
   async function callback(ingress: string, tx: unknown): Promise<number> {
     const body = JSON.stringify(tx);
-    const res = await request(`${ingress}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) }, body });
+    const res = await request(`${ingress}/callbacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) },
+      body,
+    });
     await res.body.dump();
     return res.statusCode;
   }
 
   it('deposits through both ingress replicas, a worker killed and restarted midway: each counted once', async () => {
     const run = randomUUID().slice(0, 8);
-    const opened = await Promise.all(Array.from({ length: WALLETS }, (_, i) => wallets.open({ name: `scale-${run}-${i}` })));
+    const opened = await Promise.all(
+      Array.from({ length: WALLETS }, (_, i) => wallets.open({ name: `scale-${run}-${i}` })),
+    );
     const expected = new Map<string, number>();
     const workerSpec = cluster.processes.find((p) => p.name === 'worker-1')!;
     const workerPid = workerSpec.pid;
@@ -64,37 +74,65 @@ describe('scale-out on the PostgreSQL cluster', () => {
           opened.map(async ({ walletId }, index) => {
             const amount = Number(((index + 1) * 0.01 + round * 0.001).toFixed(3));
             // The sandbox sends the callback to the ingress the wallet was opened with…
-            const { transaction } = await op<{ transaction: { id: string } }>(`/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount, confirmed: true });
+            const { transaction } = await op<{ transaction: { id: string } }>(`/sandbox/wallets/${walletId}/deposits`, {
+              currency: 'BTC',
+              amount,
+              confirmed: true,
+            });
             expected.set(walletId, Number(((expected.get(walletId) ?? 0) + amount).toFixed(8)));
             // …and the same callback also arrives at the other replica, as a resend would.
             const tx = { ...transaction };
             assert.equal(await callback(cluster.ingressUrls[(index + round) % 2]!, tx), 200);
           }),
         );
-        if (round === DEPOSITS / 2) restarted = await startProcess({ ...workerSpec, log: `${workerSpec.log}.restarted` });
+        if (round === DEPOSITS / 2)
+          restarted = await startProcess({ ...workerSpec, log: `${workerSpec.log}.restarted` });
       }
       for (const { walletId } of opened) {
-        await eventually(async () => {
-          const view = await wallets.state(walletId);
-          assert.deepEqual(view.balances.BTC, { confirmed: expected.get(walletId), pending: 0 }, walletId);
-        }, 60_000, 500);
+        await eventually(
+          async () => {
+            const view = await wallets.state(walletId);
+            assert.deepEqual(view.balances.BTC, { confirmed: expected.get(walletId), pending: 0 }, walletId);
+          },
+          60_000,
+          500,
+        );
       }
     } finally {
-      for (const { walletId } of opened) await client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done').catch(() => {});
+      for (const { walletId } of opened)
+        await client.workflow
+          .getHandle(walletWorkflowId(walletId))
+          .terminate('test done')
+          .catch(() => {});
     }
   });
 
   it('Prometheus scrapes both workers, both ingress replicas and the Temporal server, with the product series of each', async () => {
-    const targets = [...cluster.workerMetrics, ...cluster.ingressUrls.map((u) => u.replace('http://', '')), cluster.temporal.metrics];
-    await eventually(async () => {
-      const up = await queryByInstance(cluster.prometheusUrl, 'up');
-      for (const target of targets) assert.ok(up.has(target), `${target} is a scrape target`);
-      // worker-1 was killed and started again on the same port: up again.
-      for (const target of targets) assert.equal(up.get(target), 1, `${target} is up`);
-      const callbacks = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_callbacks_total{outcome="accepted"})');
-      for (const ingressUrl of cluster.ingressUrls) assert.ok((callbacks.get(ingressUrl.replace('http://', '')) ?? 0) > 0, `${ingressUrl} counted callbacks`);
-      const calls = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_provider_calls_total)');
-      assert.ok([...calls.values()].some((v) => v > 0), 'the workers counted provider calls');
-    }, 60_000, 1_000);
+    const targets = [
+      ...cluster.workerMetrics,
+      ...cluster.ingressUrls.map((u) => u.replace('http://', '')),
+      cluster.temporal.metrics,
+    ];
+    await eventually(
+      async () => {
+        const up = await queryByInstance(cluster.prometheusUrl, 'up');
+        for (const target of targets) assert.ok(up.has(target), `${target} is a scrape target`);
+        // worker-1 was killed and started again on the same port: up again.
+        for (const target of targets) assert.equal(up.get(target), 1, `${target} is up`);
+        const callbacks = await queryByInstance(
+          cluster.prometheusUrl,
+          'sum by (instance) (payflows_callbacks_total{outcome="accepted"})',
+        );
+        for (const ingressUrl of cluster.ingressUrls)
+          assert.ok((callbacks.get(ingressUrl.replace('http://', '')) ?? 0) > 0, `${ingressUrl} counted callbacks`);
+        const calls = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_provider_calls_total)');
+        assert.ok(
+          [...calls.values()].some((v) => v > 0),
+          'the workers counted provider calls',
+        );
+      },
+      60_000,
+      1_000,
+    );
   });
 });

@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 // be, and a failure shows them by name (node 20 has no assert.partialDeepStrictEqual).
 
 /** The fields of `T` a test checks: any of them, nested objects in part, arrays element by element. */
-export type Fields<T> = T extends readonly (infer E)[] ? readonly Fields<E>[] : T extends object ? { [K in keyof T]?: Fields<T[K]> } : T;
+export type Fields<T> = T extends readonly (infer E)[]
+  ? readonly Fields<E>[]
+  : T extends object
+    ? { [K in keyof T]?: Fields<T[K]> }
+    : T;
 
 /** The part of `actual` that `expected` names: its fields, nested objects in part, arrays element by element. */
 function named(actual: unknown, expected: unknown): unknown {
@@ -21,7 +25,9 @@ function named(actual: unknown, expected: unknown): unknown {
 
 /** A plain object (not an array, a Buffer or a Date): what is expected field by field. */
 const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+  typeof value === 'object' &&
+  value !== null &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
 /**
  * Asserts that the fields `expected` names have these values in `actual` (deep, strict); other

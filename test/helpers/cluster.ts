@@ -8,18 +8,31 @@ import type { ProcessSpec, ProductCluster } from '../../scripts/lib/product-proc
 
 /** What scripts/test-cluster.ts writes: the product's processes as started, and the Temporal server. */
 export type ClusterDescription = Omit<ProductCluster, 'processes' | 'stop'> & {
-  temporal: { address: string; namespace: string; metrics: string; postgres: { host: string; port: number; user: string; password: string; dataDir: string } };
+  temporal: {
+    address: string;
+    namespace: string;
+    metrics: string;
+    postgres: { host: string; port: number; user: string; password: string; dataDir: string };
+  };
   processes: Array<ProcessSpec & { pid: number }>;
 };
 
 export function clusterDescription(): ClusterDescription {
   const file = process.env.TEST_CLUSTER;
-  if (!file) throw new Error('TEST_CLUSTER is unset: run these tests with `npm run test:cluster`, which starts the cluster');
+  if (!file)
+    throw new Error('TEST_CLUSTER is unset: run these tests with `npm run test:cluster`, which starts the cluster');
   return JSON.parse(readFileSync(file, 'utf8')) as ClusterDescription;
 }
 
 /** A client of the cluster with its payload key, as a backend would connect. */
 export async function clusterClient(c: ClusterDescription): Promise<Client> {
   const connection = await Connection.connect({ address: c.temporal.address });
-  return clientFor(connection, loadConfig({ TEMPORAL_ADDRESS: c.temporal.address, TEMPORAL_NAMESPACE: c.temporal.namespace, PAYLOAD_ENCRYPTION_KEY: c.payloadKey }));
+  return clientFor(
+    connection,
+    loadConfig({
+      TEMPORAL_ADDRESS: c.temporal.address,
+      TEMPORAL_NAMESPACE: c.temporal.namespace,
+      PAYLOAD_ENCRYPTION_KEY: c.payloadKey,
+    }),
+  );
 }

@@ -10,7 +10,11 @@ export async function decrypted<T>(history: T, codec: EncryptionCodec): Promise<
     if (Array.isArray(value)) return value.forEach(find);
     if (!value || typeof value !== 'object' || value instanceof Uint8Array) return;
     const payload = value as Payload;
-    if (payload.metadata?.encoding instanceof Uint8Array && Buffer.from(payload.metadata.encoding).toString() === 'binary/encrypted') found.push(payload);
+    if (
+      payload.metadata?.encoding instanceof Uint8Array &&
+      Buffer.from(payload.metadata.encoding).toString() === 'binary/encrypted'
+    )
+      found.push(payload);
     else Object.values(value).forEach(find);
   };
   find(history);
@@ -30,7 +34,8 @@ export function historyText(history: unknown): string {
       }
     }
     if (Array.isArray(value)) return value.map(walk);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, walk(field)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, walk(field)]));
     return value;
   };
   return JSON.stringify(walk(history));

@@ -9,10 +9,22 @@ export const MASTER = { apiKey: 'AK-MASTER-TEST', secretKey: 'SK-MASTER-TEST-000
 
 export async function startSandbox(opts: Partial<SandboxOptions> = {}) {
   const clock = { now: 1_800_000_000_000 };
-  const sandbox = createSandbox({ apiKey: MASTER.apiKey, secretKey: MASTER.secretKey, masterAccountId: MASTER.accountId, now: () => clock.now, ...opts });
+  const sandbox = createSandbox({
+    apiKey: MASTER.apiKey,
+    secretKey: MASTER.secretKey,
+    masterAccountId: MASTER.accountId,
+    now: () => clock.now,
+    ...opts,
+  });
   const url = await sandbox.listen(0);
   const clients: ProviderClient[] = [];
-  const client = (auth: ConstructorParameters<typeof ProviderClient>[0]['auth'] = { kind: 'signature', apiKey: MASTER.apiKey, secretKey: MASTER.secretKey }) => {
+  const client = (
+    auth: ConstructorParameters<typeof ProviderClient>[0]['auth'] = {
+      kind: 'signature',
+      apiKey: MASTER.apiKey,
+      secretKey: MASTER.secretKey,
+    },
+  ) => {
     const provider = new ProviderClient({ baseUrl: url, auth, now: () => clock.now });
     clients.push(provider);
     return provider;

@@ -24,11 +24,14 @@ let runtimeInstalled = false;
 
 export function temporalAddress(): string {
   const address = process.env.TEMPORAL_ADDRESS;
-  if (!address) throw new Error('TEMPORAL_ADDRESS is unset: run the tests with `npm test`, which starts the Temporal dev server');
+  if (!address)
+    throw new Error('TEMPORAL_ADDRESS is unset: run the tests with `npm test`, which starts the Temporal dev server');
   return address;
 }
 
-export async function startStack(opts: { pollIntervalMs?: number; pollMaxMs?: number; runtime?: RuntimeOptions; tracing?: Tracing } = {}) {
+export async function startStack(
+  opts: { pollIntervalMs?: number; pollMaxMs?: number; runtime?: RuntimeOptions; tracing?: Tracing } = {},
+) {
   if (!runtimeInstalled) {
     // Activity failures that tests provoke on purpose are logged as warnings; keep errors only.
     Runtime.install(opts.runtime ?? { logger: new DefaultLogger('ERROR') });
@@ -47,7 +50,14 @@ export async function startStack(opts: { pollIntervalMs?: number; pollMaxMs?: nu
   const payloadKey = randomBytes(32).toString('base64');
   const client: Client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
   const taskQueue = `test-${randomUUID()}`;
-  const ingress = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: pollIntervalMs, walletPollMaxMs: pollMaxMs });
+  const ingress = createIngress({
+    client,
+    taskQueue,
+    secretKey,
+    maxBodyBytes: 16 * 1024,
+    walletPollIntervalMs: pollIntervalMs,
+    walletPollMaxMs: pollMaxMs,
+  });
   await ingress.listen({ port: 0, host: '127.0.0.1' });
   const addr = ingress.server.address();
   const ingressUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

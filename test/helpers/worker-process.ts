@@ -4,7 +4,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 // the way a crash or an OOM kill would: SIGKILL, no goodbye.
 
 export async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the worker did not start within 120 s:\n${output}`)), 120_000);

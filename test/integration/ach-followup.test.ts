@@ -14,14 +14,21 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
   let ach: AchFollowupClient;
   before(async () => {
     stack = await startStack();
-    ach = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
+    ach = new AchFollowupClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      claims: stack.claims,
+      timing: stack.timing,
+    });
   });
   after(async () => stack?.stop());
 
   /** An account with an ACH method that the provider asks a form for. */
   async function methodAwaitingForm() {
     const account = await stack.provider.call(api.createAccount, { body: { country: 'US' } });
-    const method = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: `0001${Date.now()}`.slice(0, 12) }, masqueradeAs: account.id });
+    const method = await stack.provider.call(api.createPaymentMethod, {
+      body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: `0001${Date.now()}`.slice(0, 12) },
+      masqueradeAs: account.id,
+    });
     await stack.op('POST', `/sandbox/payment-methods/${method.id}/request-ach-form`);
     return { accountId: account.id, paymentMethodId: method.id };
   }
@@ -39,13 +46,25 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     assert.deepEqual(waiting.sourceOfFunds, { status: 'OPEN', note: 'Additional information is required' });
     await eventually(async () => {
       const described = await stack.client.workflow.getHandle(id).describe();
-      assert.equal(described.typedSearchAttributes.getAll().find((p) => p.key.name === 'WaitingOnEndUser')?.value, true);
+      assert.equal(
+        described.typedSearchAttributes.getAll().find((p) => p.key.name === 'WaitingOnEndUser')?.value,
+        true,
+      );
     });
 
     const after = await ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' });
     assert.equal(after.formsSubmitted, 1);
-    assert.equal(stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.documents.length, 1, 'the provider got the form once');
-    await eventually(async () => assert.deepEqual((await ach.state(paymentMethodId)).sourceOfFunds, { status: 'PENDING', note: 'Payment method is under review' }));
+    assert.equal(
+      stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.documents.length,
+      1,
+      'the provider got the form once',
+    );
+    await eventually(async () =>
+      assert.deepEqual((await ach.state(paymentMethodId)).sourceOfFunds, {
+        status: 'PENDING',
+        note: 'Payment method is under review',
+      }),
+    );
 
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/approve`);
     const result = await ach.result(paymentMethodId);
@@ -53,7 +72,10 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     assert.deepEqual(result.sourceOfFunds, { status: 'APPROVED', note: null });
     const history = (await ach.state(paymentMethodId)).sourceOfFundsHistory.map((s) => s.status);
     assert.deepEqual(history, ['OPEN', 'PENDING', 'APPROVED']);
-    await assert.rejects(ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }), AlreadyFinishedError);
+    await assert.rejects(
+      ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }),
+      AlreadyFinishedError,
+    );
   });
 
   it('ends REJECTED when the provider rejects the method', async () => {
@@ -61,7 +83,9 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     await ach.start({ paymentMethodId, accountId });
     await eventually(async () => assert.equal((await ach.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
     await ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' });
-    await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, { message: 'The form is not legible' });
+    await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, {
+      message: 'The form is not legible',
+    });
     const result = await ach.result(paymentMethodId);
     assertFields(result, { outcome: 'REJECTED', rejectionMessage: 'The form is not legible' });
   });
@@ -70,27 +94,48 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     const { accountId, paymentMethodId } = await methodAwaitingForm();
     await ach.start({ paymentMethodId, accountId });
     await eventually(async () => assert.equal((await ach.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
-    await assert.rejects(ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/gif' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'contentType');
-    await assert.rejects(ach.submitForm(paymentMethodId, { bytes: Buffer.alloc(MAX_DOCUMENT_BYTES + 1), contentType: 'image/png' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'size');
+    await assert.rejects(
+      ach.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/gif' }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'contentType',
+    );
+    await assert.rejects(
+      ach.submitForm(paymentMethodId, { bytes: Buffer.alloc(MAX_DOCUMENT_BYTES + 1), contentType: 'image/png' }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'size',
+    );
     // Past the client's own check, the workflow's validator is the authority.
     const handle = stack.client.workflow.getHandle(`ach-followup:${paymentMethodId}`);
-    await assert.rejects(handle.executeUpdate('submitAchForm', { args: [{ ref: 'local:abc', size: 10, contentType: 'image/png', sha256: 'nothex' }] }), (e: Error) => /^sha256: /.test((e.cause as Error)?.message ?? ''));
+    await assert.rejects(
+      handle.executeUpdate('submitAchForm', {
+        args: [{ ref: 'local:abc', size: 10, contentType: 'image/png', sha256: 'nothex' }],
+      }),
+      (e: Error) => /^sha256: /.test((e.cause as Error)?.message ?? ''),
+    );
     assertFields(await ach.state(paymentMethodId), { stage: 'WAITING_FOR_FORM', formsSubmitted: 0 });
     assert.equal(stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.documents.length, 0);
-    await assert.rejects(ach.start({ paymentMethodId: 'AC_1', accountId }), (e: unknown) => e instanceof InputRejectedError && e.field === 'paymentMethodId');
+    await assert.rejects(
+      ach.start({ paymentMethodId: 'AC_1', accountId }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'paymentMethodId',
+    );
     await assert.rejects(ach.state('PA_NOSUCHTHING'), ProcessNotFoundError);
     await handle.terminate('test done');
   });
 
   it('a form the provider refuses fails only that update: the process goes on and ends well', async () => {
     // Long waits between looks, so that the process does not notice the change before the form arrives.
-    const slow = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, pollInitialMs: 60_000, pollMaxMs: 60_000 } });
+    const slow = new AchFollowupClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      claims: stack.claims,
+      timing: { ...stack.timing, pollInitialMs: 60_000, pollMaxMs: 60_000 },
+    });
     const { accountId, paymentMethodId } = await methodAwaitingForm();
     await slow.start({ paymentMethodId, accountId });
     await eventually(async () => assert.equal((await slow.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
     // The provider stops asking for the form (a reviewer decided without it).
     stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.waitingPrompts = [];
-    await assert.rejects(slow.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'form' && /refused/.test(e.message));
+    await assert.rejects(
+      slow.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'form' && /refused/.test(e.message),
+    );
     const state = await slow.state(paymentMethodId);
     assert.equal(state.formsSubmitted, 0);
     assert.notEqual(state.stage, 'WAITING_FOR_FORM');
@@ -108,16 +153,29 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
   });
 
   it('a provider that never moves fails the process with a message for the operator, instead of polling forever', async () => {
-    const stalling = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, stallAfterMs: 800 } });
+    const stalling = new AchFollowupClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      claims: stack.claims,
+      timing: { ...stack.timing, stallAfterMs: 800 },
+    });
     const account = await stack.provider.call(api.createAccount, { body: { country: 'US' } });
     // PENDING: the provider reviews on its own, and never finishes.
-    const method = await stack.provider.call(api.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000555666777' }, masqueradeAs: account.id });
+    const method = await stack.provider.call(api.createPaymentMethod, {
+      body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000555666777' },
+      masqueradeAs: account.id,
+    });
     await stalling.start({ paymentMethodId: method.id, accountId: account.id });
-    await assert.rejects(stalling.result(method.id), (e: Error) => /ask the provider's support/.test((e.cause as Error)?.message ?? ''));
+    await assert.rejects(stalling.result(method.id), (e: Error) =>
+      /ask the provider's support/.test((e.cause as Error)?.message ?? ''),
+    );
   });
 
   it('reminds the end user after a quiet time, and gives up at the deadline', async () => {
-    const short = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 3_000 } });
+    const short = new AchFollowupClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      claims: stack.claims,
+      timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 3_000 },
+    });
     const { accountId, paymentMethodId } = await methodAwaitingForm();
     await short.start({ paymentMethodId, accountId });
     const result = await short.result(paymentMethodId);

@@ -22,10 +22,19 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
   const newRef = () => `order-${randomUUID().slice(0, 8)}`;
   const reservations = () => Object.values(stack.sandbox.ctx.store.state.reservations);
   async function wallet() {
-    const created = await stack.provider.call(api.createWallet, { body: { name: `buyer-${randomUUID().slice(0, 8)}` } });
+    const created = await stack.provider.call(api.createWallet, {
+      body: { name: `buyer-${randomUUID().slice(0, 8)}` },
+    });
     return created.srn;
   }
-  const purchase = (dest: string, orderRef = newRef()) => ({ orderRef, sourceAmount: 50, sourceCurrency: 'USD', destCurrency: 'USD', dest, redirectUrl: 'https://shop.example/done' });
+  const purchase = (dest: string, orderRef = newRef()) => ({
+    orderRef,
+    sourceAmount: 50,
+    sourceCurrency: 'USD',
+    destCurrency: 'USD',
+    dest,
+    redirectUrl: 'https://shop.example/done',
+  });
 
   it('hands out the hosted page before any purchase, then ends COMPLETED with the transfer', async () => {
     const dest = await wallet();
@@ -39,9 +48,18 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const waiting = await checkout.state(input.orderRef);
     assertFields(waiting, { stage: 'WAITING_FOR_PURCHASE', url: page.url, orderId: null });
 
-    const { order } = await stack.op<{ order: Order }>('POST', `/sandbox/reservations/${page.reservation}/complete`, {});
+    const { order } = await stack.op<{ order: Order }>(
+      'POST',
+      `/sandbox/reservations/${page.reservation}/complete`,
+      {},
+    );
     const result = await checkout.result(input.orderRef);
-    assertFields(result, { outcome: 'COMPLETED', reservation: page.reservation, orderId: order.id, transferId: order.transferId });
+    assertFields(result, {
+      outcome: 'COMPLETED',
+      reservation: page.reservation,
+      orderId: order.id,
+      transferId: order.transferId,
+    });
     assert.equal(stack.sandbox.ctx.store.state.transfers[result.transferId!]!.status, 'COMPLETED');
     assert.equal((await checkout.state(input.orderRef)).stage, 'DONE');
   });
@@ -60,12 +78,22 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
 
   it('a redirect reported by the backend makes the checkout look now', async () => {
     // Polling so slow that only the redirect can explain a quick ending.
-    const slow = new CheckoutClient(stack.client, { taskQueue: stack.taskQueue, timing: { ...stack.timing, pollInitialMs: 120_000, pollMaxMs: 120_000 } });
+    const slow = new CheckoutClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      timing: { ...stack.timing, pollInitialMs: 120_000, pollMaxMs: 120_000 },
+    });
     const input = purchase(await wallet());
     const page = await slow.startAndGetPage(input);
     await eventually(async () => assert.equal((await slow.state(input.orderRef)).stage, 'WAITING_FOR_PURCHASE'));
-    const { order } = await stack.op<{ order: Order }>('POST', `/sandbox/reservations/${page.reservation}/complete`, {});
-    await assert.rejects(slow.purchaseRedirect(input.orderRef, { orderId: 'nope' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'orderId');
+    const { order } = await stack.op<{ order: Order }>(
+      'POST',
+      `/sandbox/reservations/${page.reservation}/complete`,
+      {},
+    );
+    await assert.rejects(
+      slow.purchaseRedirect(input.orderRef, { orderId: 'nope' }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'orderId',
+    );
     const t0 = Date.now();
     const seen = await slow.purchaseRedirect(input.orderRef, { orderId: order.id, transferId: order.transferId! });
     assertFields(seen, { orderId: order.id, orderStatus: 'COMPLETE', redirectsReceived: 1 });
@@ -92,31 +120,44 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
   });
 
   it('gives up at its own deadline when nobody buys', async () => {
-    const short = new CheckoutClient(stack.client, { taskQueue: stack.taskQueue, timing: { ...stack.timing, deadlineMs: 1_500 } });
+    const short = new CheckoutClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      timing: { ...stack.timing, deadlineMs: 1_500 },
+    });
     const input = purchase(await wallet());
     const page = await short.startAndGetPage(input);
     const result = await short.result(input.orderRef);
     assertFields(result, { outcome: 'EXPIRED', reservation: page.reservation });
   });
 
-  it('refuses an amount over the user\'s standard limits without reserving', async () => {
+  it("refuses an amount over the user's standard limits without reserving", async () => {
     const user = await stack.provider.call(api.createUser, { body: { fields: { country: 'US' } } });
     const input = { ...purchase(await wallet()), sourceAmount: 600, userId: user.id };
     const before = reservations().length;
-    await assert.rejects(checkout.startAndGetPage(input), (e: unknown) => e instanceof CheckoutEndedError && e.outcome === 'OVER_LIMIT' && e.failureReason === 'limits.dailyLimitReached');
+    await assert.rejects(
+      checkout.startAndGetPage(input),
+      (e: unknown) =>
+        e instanceof CheckoutEndedError && e.outcome === 'OVER_LIMIT' && e.failureReason === 'limits.dailyLimitReached',
+    );
     const result = await checkout.result(input.orderRef);
     assertFields(result, { outcome: 'OVER_LIMIT', reservation: null });
     assert.equal((await checkout.state(input.orderRef)).limits?.dailyRemaining, 500);
     assert.equal(reservations().length, before, 'no reservation was made');
   });
 
-  it('waits for the user\'s higher-limits approval, then reserves as that user above the standard limits', async () => {
+  it("waits for the user's higher-limits approval, then reserves as that user above the standard limits", async () => {
     await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
-    const user = await stack.provider.call(api.createUser, { body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] } });
+    const user = await stack.provider.call(api.createUser, {
+      body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] },
+    });
     const input = { ...purchase(await wallet()), sourceAmount: 2_000, userId: user.id, requireHigherLimits: true };
     const pending = checkout.startAndGetPage(input);
     await eventually(async () => assert.equal((await checkout.state(input.orderRef)).stage, 'WAITING_FOR_APPROVAL'));
-    assert.equal(reservations().filter((r) => r.owner === `user:${user.id}`).length, 0, 'nothing reserved before approval');
+    assert.equal(
+      reservations().filter((r) => r.owner === `user:${user.id}`).length,
+      0,
+      'nothing reserved before approval',
+    );
     await stack.op('POST', `/sandbox/users/${user.id}/approve`);
     const page = await pending;
     assert.equal(stack.sandbox.ctx.store.state.reservations[page.reservation]!.owner, `user:${user.id}`);
@@ -126,23 +167,43 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
 
   // Spec 8 names a monthly limit; the documented limits answer has none, so the checkout cannot
   // pre-check it: the provider refuses the purchase, and the checkout ends OVER_LIMIT naming it.
-  it('a purchase over the monthly limit, which no pre-check can see, ends OVER_LIMIT with the provider\'s reason', async () => {
+  it("a purchase over the monthly limit, which no pre-check can see, ends OVER_LIMIT with the provider's reason", async () => {
     await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
-    const user = await stack.provider.call(api.createUser, { body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] } });
+    const user = await stack.provider.call(api.createUser, {
+      body: { fields: { country: 'US' }, scopes: ['DEBIT_CARD_L2'] },
+    });
     await stack.op('POST', `/sandbox/users/${user.id}/approve`);
     // 7,450 of the US monthly 7,500 spent ten days ago: outside the week, inside the month.
     const { state } = stack.sandbox.ctx.store;
     state.orders[`WO_SEED${user.id}`] = {
-      id: `WO_SEED${user.id}`, reservation: `RS_SEED${user.id}`, status: 'COMPLETE', transferId: null, sourceAmount: 7_450, sourceCurrency: 'USD', destCurrency: 'USD',
-      dest: `account:${MASTER}`, owner: `user:${user.id}`, failureReason: null, createdAt: stack.sandbox.ctx.now() - 10 * 86_400_000,
+      id: `WO_SEED${user.id}`,
+      reservation: `RS_SEED${user.id}`,
+      status: 'COMPLETE',
+      transferId: null,
+      sourceAmount: 7_450,
+      sourceCurrency: 'USD',
+      destCurrency: 'USD',
+      dest: `account:${MASTER}`,
+      owner: `user:${user.id}`,
+      failureReason: null,
+      createdAt: stack.sandbox.ctx.now() - 10 * 86_400_000,
     };
     const input = { ...purchase(await wallet()), sourceAmount: 100, userId: user.id, requireHigherLimits: true };
     const page = await checkout.startAndGetPage(input);
     assert.equal((await checkout.state(input.orderRef)).limits?.weeklyRemaining, 7_500, 'the pre-check sees room');
-    const { order } = await stack.op<{ order: Order }>('POST', `/sandbox/reservations/${page.reservation}/complete`, {});
+    const { order } = await stack.op<{ order: Order }>(
+      'POST',
+      `/sandbox/reservations/${page.reservation}/complete`,
+      {},
+    );
     assertFields(order, { status: 'FAILED', failureReason: 'limits.monthlyLimitReached' });
     const result = await checkout.result(input.orderRef);
-    assertFields(result, { outcome: 'OVER_LIMIT', failureReason: 'limits.monthlyLimitReached', orderId: order.id, transferId: null });
+    assertFields(result, {
+      outcome: 'OVER_LIMIT',
+      failureReason: 'limits.monthlyLimitReached',
+      orderId: order.id,
+      transferId: null,
+    });
   });
 
   it('refuses bad input without starting anything', async () => {
@@ -158,10 +219,17 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     ];
     for (const [change, field] of cases) {
       const input = { ...purchase(dest), ...change } as Parameters<CheckoutClient['startAndGetPage']>[0];
-      await assert.rejects(checkout.startAndGetPage(input), (e: unknown) => e instanceof InputRejectedError && e.field === field, `refused for ${field}`);
+      await assert.rejects(
+        checkout.startAndGetPage(input),
+        (e: unknown) => e instanceof InputRejectedError && e.field === field,
+        `refused for ${field}`,
+      );
       await assert.rejects(checkout.state(input.orderRef), ProcessNotFoundError, `nothing started for ${field}`);
     }
-    await assert.rejects(checkout.startAndGetPage(purchase(dest, 'bad ref!')), (e: unknown) => e instanceof InputRejectedError && e.field === 'orderRef');
+    await assert.rejects(
+      checkout.startAndGetPage(purchase(dest, 'bad ref!')),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'orderRef',
+    );
     assert.equal(reservations().length, before);
   });
 });

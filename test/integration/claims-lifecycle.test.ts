@@ -53,9 +53,17 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       },
     });
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: failing, timing: stack.timing });
-    const accountId = await accountWithProfile(stack, { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } });
+    const accountId = await accountWithProfile(stack, {
+      submit: ['individualSsn'],
+      reject: { individualSsn: 'ssn.invalid' },
+    });
     await kyc.start(accountId);
-    await eventually(async () => assert.ok((await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
+    await eventually(async () =>
+      assert.ok(
+        (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
+        'the SSN is awaited',
+      ),
+    );
     const stored = new Set(claimFiles(stack.claimsDir));
     try {
       const field = await kyc.submitValue(accountId, 'individualSsn', '078-05-1120');
@@ -63,11 +71,22 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       assert.notEqual(field.status, 'OPEN');
       assert.equal(field.attempts, 1);
       const account = await stack.provider.call(api.readAccount, { params: { accountId }, masqueradeAs: accountId });
-      assert.equal(account.profileFields.find((f) => f.fieldId === 'individualSsn')?.value, '078-05-1120', 'the provider got the value');
-      assert.deepEqual(claimFiles(stack.claimsDir).filter((f) => !stored.has(f)), [], 'deleted once sent, not before');
+      assert.equal(
+        account.profileFields.find((f) => f.fieldId === 'individualSsn')?.value,
+        '078-05-1120',
+        'the provider got the value',
+      );
+      assert.deepEqual(
+        claimFiles(stack.claimsDir).filter((f) => !stored.has(f)),
+        [],
+        'deleted once sent, not before',
+      );
     } finally {
       await Promise.all(restored);
-      await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test done').catch(() => {});
+      await stack.client.workflow
+        .getHandle(`kyc:${accountId}`)
+        .terminate('test done')
+        .catch(() => {});
     }
   });
 
@@ -82,14 +101,25 @@ describe('claims: deleted after use, swept after retention, erased on request', 
 
   it('KYC deletes a value once the provider has taken it', async () => {
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
-    const accountId = await accountWithProfile(stack, { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } });
+    const accountId = await accountWithProfile(stack, {
+      submit: ['individualSsn'],
+      reject: { individualSsn: 'ssn.invalid' },
+    });
     await kyc.start(accountId);
-    await eventually(async () => assert.ok((await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting), 'the SSN is awaited'));
+    await eventually(async () =>
+      assert.ok(
+        (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
+        'the SSN is awaited',
+      ),
+    );
     const stored = new Set(claimFiles(stack.claimsDir));
     await kyc.submitValue(accountId, 'individualSsn', '078-05-1120');
     const left = claimFiles(stack.claimsDir).filter((f) => !stored.has(f));
     assert.deepEqual(left, [], 'the SSN was deleted from the claim store once submitted');
-    await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test done').catch(() => {});
+    await stack.client.workflow
+      .getHandle(`kyc:${accountId}`)
+      .terminate('test done')
+      .catch(() => {});
   });
 
   it('a Schedule sweeps claims older than the retention; newer ones stay', async () => {
@@ -97,7 +127,10 @@ describe('claims: deleted after use, swept after retention, erased on request', 
     const recent = await putValue(stack.claims, '444-55-6666', 'AC_RECENT');
     // Stored 31 days ago, as far as the store can tell.
     const meta = join(stack.claimsDir, `${old.ref.slice('local:'.length)}.meta`);
-    writeFileSync(meta, JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), createdAt: Date.now() - 31 * 86_400_000 }));
+    writeFileSync(
+      meta,
+      JSON.stringify({ ...JSON.parse(readFileSync(meta, 'utf8')), createdAt: Date.now() - 31 * 86_400_000 }),
+    );
     const config = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: stack.taskQueue } };
     const scheduleId = await ensureClaimRetentionSchedule(stack.client, config);
     assert.equal(await ensureClaimRetentionSchedule(stack.client, config), scheduleId, 'made once, updated after');
@@ -105,28 +138,54 @@ describe('claims: deleted after use, swept after retention, erased on request', 
     const described = await handle.describe();
     assert.equal(described.action.type, 'startWorkflow');
     await handle.trigger();
-    await eventually(async () => {
-      await assert.rejects(stack.claims.get(old), /not in the claim store/);
-    }, 30_000, 300);
+    await eventually(
+      async () => {
+        await assert.rejects(stack.claims.get(old), /not in the claim store/);
+      },
+      30_000,
+      300,
+    );
     assert.equal((await stack.claims.get(recent)).toString(), '444-55-6666');
     await handle.delete();
   });
 
-  it('`npm run claims:erase -- <subject>` erases one person\'s claims and no one else\'s; without a subject it changes nothing', async () => {
+  it("`npm run claims:erase -- <subject>` erases one person's claims and no one else's; without a subject it changes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payflows-erase-'));
     const key = randomBytes(32);
     const store = new LocalClaimStore(dir, { key });
-    const mine = [await putValue(store, '123-45-6789', 'AC_ERASE1'), await store.put(Buffer.from('passport'), 'image/jpeg', { subject: 'AC_ERASE1' })];
+    const mine = [
+      await putValue(store, '123-45-6789', 'AC_ERASE1'),
+      await store.put(Buffer.from('passport'), 'image/jpeg', { subject: 'AC_ERASE1' }),
+    ];
     const theirs = await putValue(store, '987-65-4321', 'AC_OTHER');
-    const env = { PATH: process.env.PATH ?? '', HOME: dir, TEMPORAL_ADDRESS: '127.0.0.1:1', CLAIM_STORE_DIR: dir, CLAIM_ENCRYPTION_KEY: key.toString('base64') };
-    const run = (args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/erase-claims.ts', ...args], { env, encoding: 'utf8' });
-    await assert.rejects(run([]), (err: { code?: number; stderr?: string }) => err.code === 2 && /usage/.test(err.stderr ?? ''));
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      CLAIM_STORE_DIR: dir,
+      CLAIM_ENCRYPTION_KEY: key.toString('base64'),
+    };
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/erase-claims.ts', ...args], {
+        env,
+        encoding: 'utf8',
+      });
+    await assert.rejects(
+      run([]),
+      (err: { code?: number; stderr?: string }) => err.code === 2 && /usage/.test(err.stderr ?? ''),
+    );
     assert.equal(claimFiles(dir).length, 3, 'nothing was erased');
     const { stdout } = await run(['AC_ERASE1']);
     assert.match(stdout, /erased 2 claims of AC_ERASE1/);
     for (const ref of mine) await assert.rejects(store.get(ref), /not in the claim store/);
     assert.equal((await store.get(theirs)).toString(), '987-65-4321');
     // Pointed at a real deployment without the claim key, it refuses instead of guessing one.
-    await assert.rejects(promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/erase-claims.ts', 'AC_OTHER'], { env: { ...env, CLAIM_ENCRYPTION_KEY: '', CLAIM_STORE_DIR: mkdtempSync(join(tmpdir(), 'payflows-erase-')) }, encoding: 'utf8' }), (err: { code?: number; stderr?: string }) => err.code === 78 && /CLAIM_ENCRYPTION_KEY/.test(err.stderr ?? ''));
+    await assert.rejects(
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/erase-claims.ts', 'AC_OTHER'], {
+        env: { ...env, CLAIM_ENCRYPTION_KEY: '', CLAIM_STORE_DIR: mkdtempSync(join(tmpdir(), 'payflows-erase-')) },
+        encoding: 'utf8',
+      }),
+      (err: { code?: number; stderr?: string }) => err.code === 78 && /CLAIM_ENCRYPTION_KEY/.test(err.stderr ?? ''),
+    );
   });
 });

@@ -28,9 +28,20 @@ describe('the codec server with the Temporal CLI', () => {
     if (found.kind !== 'binary') throw new Error('this test needs the temporal CLI binary');
     cli = found.path;
     const port = await freePort();
-    codecServer = createCodecServer(new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64')), { allowedOrigins: [], allowedHosts: [`127.0.0.1:${port}`], token });
+    codecServer = createCodecServer(new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64')), {
+      allowedOrigins: [],
+      allowedHosts: [`127.0.0.1:${port}`],
+      token,
+    });
     await codecServer.listen({ port, host: '127.0.0.1' });
-    codec = ['--address', temporalAddress(), '--codec-endpoint', `http://127.0.0.1:${port}`, '--codec-auth', `Bearer ${token}`];
+    codec = [
+      '--address',
+      temporalAddress(),
+      '--codec-endpoint',
+      `http://127.0.0.1:${port}`,
+      '--codec-auth',
+      `Bearer ${token}`,
+    ];
   });
   after(async () => {
     await codecServer?.close();
@@ -40,21 +51,82 @@ describe('the codec server with the Temporal CLI', () => {
   it('starts, signals, queries and shows a wallet through the codec server', async () => {
     const walletId = 'WA_CLICODEC';
     const workflowId = walletWorkflowId(walletId);
-    await run(cli, ['workflow', 'start', ...codec, '--type', 'walletWorkflow', '--task-queue', stack.taskQueue, '--workflow-id', workflowId, '--input', JSON.stringify({ walletId, pollIntervalMs: 3_600_000 })]);
-    const tx = { id: 'TR_CLICODEC1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.7, status: 'CONFIRMED', metadata: {}, tags: [] };
-    await run(cli, ['workflow', 'signal', ...codec, '--workflow-id', workflowId, '--name', 'transaction', '--input', JSON.stringify(tx)]);
+    await run(cli, [
+      'workflow',
+      'start',
+      ...codec,
+      '--type',
+      'walletWorkflow',
+      '--task-queue',
+      stack.taskQueue,
+      '--workflow-id',
+      workflowId,
+      '--input',
+      JSON.stringify({ walletId, pollIntervalMs: 3_600_000 }),
+    ]);
+    const tx = {
+      id: 'TR_CLICODEC1',
+      createdAt: Date.now(),
+      source: 'bitcoin:EXTERNAL',
+      dest: walletSrn(walletId),
+      currency: 'BTC',
+      amount: 0.7,
+      status: 'CONFIRMED',
+      metadata: {},
+      tags: [],
+    };
+    await run(cli, [
+      'workflow',
+      'signal',
+      ...codec,
+      '--workflow-id',
+      workflowId,
+      '--name',
+      'transaction',
+      '--input',
+      JSON.stringify(tx),
+    ]);
 
     // The worker decoded what the CLI encrypted: the ledger counted the deposit.
-    await eventually(async () => assert.deepEqual((await stack.client.workflow.getHandle(workflowId).query(walletQuery)).balances.BTC, { confirmed: 0.7, pending: 0 }));
-    const { stdout: queried } = await run(cli, ['workflow', 'query', ...codec, '--workflow-id', workflowId, '--name', 'wallet', '--output', 'json']);
-    assert.deepEqual((JSON.parse(queried) as { queryResult: Array<{ balances: unknown }> }).queryResult[0]!.balances, { BTC: { confirmed: 0.7, pending: 0 } });
+    await eventually(async () =>
+      assert.deepEqual((await stack.client.workflow.getHandle(workflowId).query(walletQuery)).balances.BTC, {
+        confirmed: 0.7,
+        pending: 0,
+      }),
+    );
+    const { stdout: queried } = await run(cli, [
+      'workflow',
+      'query',
+      ...codec,
+      '--workflow-id',
+      workflowId,
+      '--name',
+      'wallet',
+      '--output',
+      'json',
+    ]);
+    assert.deepEqual((JSON.parse(queried) as { queryResult: Array<{ balances: unknown }> }).queryResult[0]!.balances, {
+      BTC: { confirmed: 0.7, pending: 0 },
+    });
 
     // `show` prints payloads as protobuf JSON (base64 data): decoded, the signal's input is plain JSON.
     const signalInput = async (args: string[]) => {
       const { stdout } = await run(cli, ['workflow', 'show', ...args, '--workflow-id', workflowId, '--output', 'json']);
-      const events = (JSON.parse(stdout) as { events: Array<{ workflowExecutionSignaledEventAttributes?: { input: { payloads: Array<{ metadata: Record<string, string>; data: string }> } } }> }).events;
-      const payload = events.find((e) => e.workflowExecutionSignaledEventAttributes)!.workflowExecutionSignaledEventAttributes!.input.payloads[0]!;
-      return { encoding: Buffer.from(payload.metadata.encoding!, 'base64').toString(), data: Buffer.from(payload.data, 'base64').toString() };
+      const events = (
+        JSON.parse(stdout) as {
+          events: Array<{
+            workflowExecutionSignaledEventAttributes?: {
+              input: { payloads: Array<{ metadata: Record<string, string>; data: string }> };
+            };
+          }>;
+        }
+      ).events;
+      const payload = events.find((e) => e.workflowExecutionSignaledEventAttributes)!
+        .workflowExecutionSignaledEventAttributes!.input.payloads[0]!;
+      return {
+        encoding: Buffer.from(payload.metadata.encoding!, 'base64').toString(),
+        data: Buffer.from(payload.data, 'base64').toString(),
+      };
     };
     const decoded = await signalInput(codec);
     assert.equal(decoded.encoding, 'json/plain');
@@ -64,7 +136,20 @@ describe('the codec server with the Temporal CLI', () => {
     assert.ok(!raw.data.includes('TR_CLICODEC1'));
 
     // Without the token the codec server refuses, and the CLI says so.
-    await assert.rejects(run(cli, ['workflow', 'query', '--address', temporalAddress(), '--codec-endpoint', codec[3]!, '--workflow-id', workflowId, '--name', 'wallet']));
+    await assert.rejects(
+      run(cli, [
+        'workflow',
+        'query',
+        '--address',
+        temporalAddress(),
+        '--codec-endpoint',
+        codec[3]!,
+        '--workflow-id',
+        workflowId,
+        '--name',
+        'wallet',
+      ]),
+    );
     await stack.client.workflow.getHandle(workflowId).terminate('test done');
   });
 });

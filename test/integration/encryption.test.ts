@@ -10,7 +10,7 @@ describe('payloads are encrypted before Temporal stores them', () => {
   before(async () => (stack = await startStack()));
   after(async () => stack?.stop());
 
-  it('a wallet\'s history holds only ciphertext; the product\'s own clients read it as usual', async () => {
+  it("a wallet's history holds only ciphertext; the product's own clients read it as usual", async () => {
     const name = `encrypted-name-${randomUUID()}`;
     const wallet = await stack.wallets.open({ name });
     // A client without the key sees what the server stores.
@@ -21,7 +21,11 @@ describe('payloads are encrypted before Temporal stores them', () => {
     const json = JSON.stringify(history).replaceAll(`open-wallet:${name}`, '');
     const encodings = new Set<string>();
     for (const e of history.events ?? []) {
-      const payloads = [...(e.workflowExecutionStartedEventAttributes?.input?.payloads ?? []), ...(e.activityTaskScheduledEventAttributes?.input?.payloads ?? []), ...(e.activityTaskCompletedEventAttributes?.result?.payloads ?? [])];
+      const payloads = [
+        ...(e.workflowExecutionStartedEventAttributes?.input?.payloads ?? []),
+        ...(e.activityTaskScheduledEventAttributes?.input?.payloads ?? []),
+        ...(e.activityTaskCompletedEventAttributes?.result?.payloads ?? []),
+      ];
       for (const p of payloads) encodings.add(Buffer.from(p.metadata!.encoding!).toString());
     }
     assert.deepEqual([...encodings], ['binary/encrypted']);

@@ -38,16 +38,38 @@ describe('failures keep personal data out of history', () => {
       .get(stack.sandboxUrl)
       .intercept({ path: (p) => /^\/v3\/accounts\/AC_[A-Za-z0-9]+\?/.test(p), method: 'POST' })
       .reply((opts) => {
-        const { profileFields } = JSON.parse(String(opts.body)) as { profileFields: Array<{ fieldId: string; value: string }> };
+        const { profileFields } = JSON.parse(String(opts.body)) as {
+          profileFields: Array<{ fieldId: string; value: string }>;
+        };
         const { fieldId, value } = profileFields[0]!;
         return {
           statusCode: 400,
-          data: { language: 'en', exceptionId: 'test_ECHO1', type: 'ValidationException', message: `${fieldId}: "${value}" is not a valid social security number`, transient: false, errorCode: 'validation.invalidValue', subType: 'INVALID_VALUE', problematicField: 'profileFields.0.value', problematicValue: value },
+          data: {
+            language: 'en',
+            exceptionId: 'test_ECHO1',
+            type: 'ValidationException',
+            message: `${fieldId}: "${value}" is not a valid social security number`,
+            transient: false,
+            errorCode: 'validation.invalidValue',
+            subType: 'INVALID_VALUE',
+            problematicField: 'profileFields.0.value',
+            problematicValue: value,
+          },
         };
       })
       .persist();
-    echoing = new ProviderClient({ baseUrl: stack.sandboxUrl, auth: { kind: 'signature', apiKey: stack.apiKey, secretKey: stack.secretKey }, dispatcher: agent });
-    ({ worker } = await createWorker({ config: stack.config, provider: echoing, claims: stack.claims, taskQueue, workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE }));
+    echoing = new ProviderClient({
+      baseUrl: stack.sandboxUrl,
+      auth: { kind: 'signature', apiKey: stack.apiKey, secretKey: stack.secretKey },
+      dispatcher: agent,
+    });
+    ({ worker } = await createWorker({
+      config: stack.config,
+      provider: echoing,
+      claims: stack.claims,
+      taskQueue,
+      workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+    }));
     running = worker.run();
   });
   after(async () => {
@@ -60,7 +82,10 @@ describe('failures keep personal data out of history', () => {
   /** A KYC process (on the echoing worker) whose account's SSN was rejected, awaiting a new one. */
   const kycAwaitingSsn = async () => {
     const kyc = new KycClient(stack.client, { taskQueue, claims: stack.claims, timing: stack.timing });
-    const accountId = await accountWithProfile(stack, { submit: ['individualSsn'], reject: { individualSsn: 'ssn.invalid' } });
+    const accountId = await accountWithProfile(stack, {
+      submit: ['individualSsn'],
+      reject: { individualSsn: 'ssn.invalid' },
+    });
     await kyc.start(accountId);
     const awaitsSsn = (s: KycState) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting);
     // A message of its own: without one, node words a failed assert.ok by parsing this file's
@@ -72,91 +97,164 @@ describe('failures keep personal data out of history', () => {
 
   // A run that FAILS: its failure (WorkflowExecutionFailed) carries the whole chain, from the
   // workflow down to the provider's refusal, each with message and stack trace.
-  it('a KYC process that fails on a refused account read after a refused SSN: the SSN is in no part of its history', { timeout: 120_000 }, async () => {
-    const { kyc, accountId } = await kycAwaitingSsn();
-    await assert.rejects(kyc.submitValue(accountId, 'individualSsn', SSN), (e: Error) => /refused the submission/.test((e.cause as Error)?.message));
-    // The account is gone at the provider, whose refusal quotes the holder's SSN: the next read of
-    // the profile fails for good (not retried), and with it the process.
-    agent
-      .get(stack.sandboxUrl)
-      .intercept({ path: (p) => p.startsWith(`/v3/accounts/${accountId}`), method: 'GET' })
-      .reply(404, { language: 'en', exceptionId: 'test_GONE1', type: 'NotFoundException', message: `no account ${accountId} for the holder with SSN ${SSN}`, transient: false, errorCode: 'notFound', problematicField: 'accountId', problematicValue: SSN })
-      .persist();
-    const handle = stack.client.workflow.getHandle(`kyc:${accountId}`);
-    await assert.rejects(handle.result(), (err: Error) => {
-      assert.equal(err.name, 'WorkflowFailedError');
-      assert.ok(!`${err.message} ${(err.cause as Error)?.message} ${(err.cause as Error)?.cause}`.includes(SSN), 'nor in what the backend is told');
-      return true;
-    });
+  it(
+    'a KYC process that fails on a refused account read after a refused SSN: the SSN is in no part of its history',
+    { timeout: 120_000 },
+    async () => {
+      const { kyc, accountId } = await kycAwaitingSsn();
+      await assert.rejects(kyc.submitValue(accountId, 'individualSsn', SSN), (e: Error) =>
+        /refused the submission/.test((e.cause as Error)?.message),
+      );
+      // The account is gone at the provider, whose refusal quotes the holder's SSN: the next read of
+      // the profile fails for good (not retried), and with it the process.
+      agent
+        .get(stack.sandboxUrl)
+        .intercept({ path: (p) => p.startsWith(`/v3/accounts/${accountId}`), method: 'GET' })
+        .reply(404, {
+          language: 'en',
+          exceptionId: 'test_GONE1',
+          type: 'NotFoundException',
+          message: `no account ${accountId} for the holder with SSN ${SSN}`,
+          transient: false,
+          errorCode: 'notFound',
+          problematicField: 'accountId',
+          problematicValue: SSN,
+        })
+        .persist();
+      const handle = stack.client.workflow.getHandle(`kyc:${accountId}`);
+      await assert.rejects(handle.result(), (err: Error) => {
+        assert.equal(err.name, 'WorkflowFailedError');
+        assert.ok(
+          !`${err.message} ${(err.cause as Error)?.message} ${(err.cause as Error)?.cause}`.includes(SSN),
+          'nor in what the backend is told',
+        );
+        return true;
+      });
 
-    const history = await handle.fetchHistory();
-    const failed = history.events!.find((e) => e.workflowExecutionFailedEventAttributes)?.workflowExecutionFailedEventAttributes?.failure;
-    assert.ok(failed, 'the run ended failed');
-    assert.equal(failed.message, 'Encoded failure');
-    const decoded = await assertAbsent(history, [SSN, SSN.replace(/-/g, '')]);
-    assert.match(decoded, /GET \/v3\/accounts\/:accountId \(.*\) failed with 404 NotFoundException \(notFound\): field accountId \[exceptionId test_GONE1\]/, 'decrypted, the failure says what happened');
-    assert.match(decoded, /"ref":"local:[0-9a-f]{64}"/, 'the value travelled as a claim reference');
-  });
+      const history = await handle.fetchHistory();
+      const failed = history.events!.find((e) => e.workflowExecutionFailedEventAttributes)
+        ?.workflowExecutionFailedEventAttributes?.failure;
+      assert.ok(failed, 'the run ended failed');
+      assert.equal(failed.message, 'Encoded failure');
+      const decoded = await assertAbsent(history, [SSN, SSN.replace(/-/g, '')]);
+      assert.match(
+        decoded,
+        /GET \/v3\/accounts\/:accountId \(.*\) failed with 404 NotFoundException \(notFound\): field accountId \[exceptionId test_GONE1\]/,
+        'decrypted, the failure says what happened',
+      );
+      assert.match(decoded, /"ref":"local:[0-9a-f]{64}"/, 'the value travelled as a claim reference');
+    },
+  );
 
-  it('a provisioning process whose token the provider refuses fails: the client secret is in no part of its history', { timeout: 120_000 }, async () => {
-    const provisioning = new ProvisioningClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims });
-    const secret = generateClientSecret();
-    // The secret is already another account's API secret: the provider refuses to register it
-    // (400, not transient), so registering fails for good, and the process with it.
-    stack.sandbox.ctx.store.state.credentials.push({ apiKey: `AK-TAKEN-${Date.now()}`, secretKey: secret, accountId: null, kind: 'account' });
-    const clientRef = `refused-${Date.now()}`;
-    await provisioning.start({ clientRef, country: 'US', secret });
-    await assert.rejects(provisioning.result(clientRef), (err: Error) => {
-      assert.equal(err.name, 'WorkflowFailedError');
-      return true;
-    });
+  it(
+    'a provisioning process whose token the provider refuses fails: the client secret is in no part of its history',
+    { timeout: 120_000 },
+    async () => {
+      const provisioning = new ProvisioningClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims });
+      const secret = generateClientSecret();
+      // The secret is already another account's API secret: the provider refuses to register it
+      // (400, not transient), so registering fails for good, and the process with it.
+      stack.sandbox.ctx.store.state.credentials.push({
+        apiKey: `AK-TAKEN-${Date.now()}`,
+        secretKey: secret,
+        accountId: null,
+        kind: 'account',
+      });
+      const clientRef = `refused-${Date.now()}`;
+      await provisioning.start({ clientRef, country: 'US', secret });
+      await assert.rejects(provisioning.result(clientRef), (err: Error) => {
+        assert.equal(err.name, 'WorkflowFailedError');
+        return true;
+      });
 
-    const history = await stack.client.workflow.getHandle(`provision:${clientRef}`).fetchHistory();
-    assert.ok(history.events!.some((e) => e.workflowExecutionFailedEventAttributes), 'the run ended failed');
-    const decoded = await assertAbsent(history, [secret]);
-    assert.match(decoded, /POST \/v2\/sessions\/auth\/key \(register client token\) failed with 400 ValidationException \(validation\.invalidValue\): INVALID_VALUE field secretKey/, 'decrypted, the failure says what happened');
-  });
+      const history = await stack.client.workflow.getHandle(`provision:${clientRef}`).fetchHistory();
+      assert.ok(
+        history.events!.some((e) => e.workflowExecutionFailedEventAttributes),
+        'the run ended failed',
+      );
+      const decoded = await assertAbsent(history, [secret]);
+      assert.match(
+        decoded,
+        /POST \/v2\/sessions\/auth\/key \(register client token\) failed with 400 ValidationException \(validation\.invalidValue\): INVALID_VALUE field secretKey/,
+        'decrypted, the failure says what happened',
+      );
+    },
+  );
 
-  it('a KYC submission refused with a message quoting the SSN: the SSN is in history neither raw nor decrypted', { timeout: 120_000 }, async () => {
-    const { kyc, accountId } = await kycAwaitingSsn();
-    await assert.rejects(kyc.submitValue(accountId, 'individualSsn', SSN), (err: Error) => {
-      const text = `${err.message} ${(err.cause as Error)?.message}`;
-      assert.match(text, /refused the submission: ValidationException \(validation\.invalidValue\)/);
-      assert.ok(!text.includes(SSN), 'nor in what the backend is told');
-      return true;
-    });
-    const handle = stack.client.workflow.getHandle(`kyc:${accountId}`);
-    await handle.terminate('test done');
+  it(
+    'a KYC submission refused with a message quoting the SSN: the SSN is in history neither raw nor decrypted',
+    { timeout: 120_000 },
+    async () => {
+      const { kyc, accountId } = await kycAwaitingSsn();
+      await assert.rejects(kyc.submitValue(accountId, 'individualSsn', SSN), (err: Error) => {
+        const text = `${err.message} ${(err.cause as Error)?.message}`;
+        assert.match(text, /refused the submission: ValidationException \(validation\.invalidValue\)/);
+        assert.ok(!text.includes(SSN), 'nor in what the backend is told');
+        return true;
+      });
+      const handle = stack.client.workflow.getHandle(`kyc:${accountId}`);
+      await handle.terminate('test done');
 
-    const history = await handle.fetchHistory();
-    const raw = historyText(history);
-    assert.ok(!raw.includes(SSN) && !raw.includes(SSN.replace(/-/g, '')), 'not in the history as stored');
-    // Failure messages are stored encrypted: the activity's, and the workflow's answer to the update.
-    assert.match(raw, /Encoded failure/);
-    assert.doesNotMatch(raw, /failed with 400|refused the submission|at async /, 'no failure message or stack trace in plain text');
+      const history = await handle.fetchHistory();
+      const raw = historyText(history);
+      assert.ok(!raw.includes(SSN) && !raw.includes(SSN.replace(/-/g, '')), 'not in the history as stored');
+      // Failure messages are stored encrypted: the activity's, and the workflow's answer to the update.
+      assert.match(raw, /Encoded failure/);
+      assert.doesNotMatch(
+        raw,
+        /failed with 400|refused the submission|at async /,
+        'no failure message or stack trace in plain text',
+      );
 
-    const codec = new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'));
-    const decoded = historyText(await decrypted(structuredClone(history), codec));
-    assert.match(decoded, /failed with 400 ValidationException \(validation\.invalidValue\): INVALID_VALUE field profileFields\.0\.value \[exceptionId test_ECHO1\]/, 'decrypted, the failure says what happened');
-    assert.match(decoded, /"ref":"local:[0-9a-f]{64}"/, 'the value travelled as a claim reference');
-    assert.ok(!decoded.includes(SSN) && !decoded.includes(SSN.replace(/-/g, '')), 'not in the history decrypted either');
+      const codec = new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'));
+      const decoded = historyText(await decrypted(structuredClone(history), codec));
+      assert.match(
+        decoded,
+        /failed with 400 ValidationException \(validation\.invalidValue\): INVALID_VALUE field profileFields\.0\.value \[exceptionId test_ECHO1\]/,
+        'decrypted, the failure says what happened',
+      );
+      assert.match(decoded, /"ref":"local:[0-9a-f]{64}"/, 'the value travelled as a claim reference');
+      assert.ok(
+        !decoded.includes(SSN) && !decoded.includes(SSN.replace(/-/g, '')),
+        'not in the history decrypted either',
+      );
 
-    // The Web UI decodes failures through the codec server: their encoded attributes decode there too.
-    const failed = history.events!.find((e) => e.activityTaskFailedEventAttributes)!.activityTaskFailedEventAttributes!.failure!;
-    assert.equal(failed.message, 'Encoded failure');
-    const server = createCodecServer(codec, { allowedOrigins: [], allowedHosts: ['codec.test:4030'], token: 'failure-test-token-0123' });
-    const attributes = failed.encodedAttributes!;
-    const res = await server.inject({
-      method: 'POST',
-      url: '/decode',
-      headers: { host: 'codec.test:4030', authorization: 'Bearer failure-test-token-0123' },
-      payload: { payloads: [{ metadata: Object.fromEntries(Object.entries(attributes.metadata!).map(([key, value]) => [key, Buffer.from(value!).toString('base64')])), data: Buffer.from(attributes.data!).toString('base64') }] },
-    });
-    assert.equal(res.statusCode, 200);
-    const attrs = JSON.parse(Buffer.from((res.json() as { payloads: Array<{ data: string }> }).payloads[0]!.data, 'base64').toString()) as { message: string; stack_trace: string };
-    assert.match(attrs.message, /POST \/v3\/accounts\/:accountId \(.*\) failed with 400 ValidationException/);
-    await server.close();
-  });
+      // The Web UI decodes failures through the codec server: their encoded attributes decode there too.
+      const failed = history.events!.find((e) => e.activityTaskFailedEventAttributes)!
+        .activityTaskFailedEventAttributes!.failure!;
+      assert.equal(failed.message, 'Encoded failure');
+      const server = createCodecServer(codec, {
+        allowedOrigins: [],
+        allowedHosts: ['codec.test:4030'],
+        token: 'failure-test-token-0123',
+      });
+      const attributes = failed.encodedAttributes!;
+      const res = await server.inject({
+        method: 'POST',
+        url: '/decode',
+        headers: { host: 'codec.test:4030', authorization: 'Bearer failure-test-token-0123' },
+        payload: {
+          payloads: [
+            {
+              metadata: Object.fromEntries(
+                Object.entries(attributes.metadata!).map(([key, value]) => [
+                  key,
+                  Buffer.from(value!).toString('base64'),
+                ]),
+              ),
+              data: Buffer.from(attributes.data!).toString('base64'),
+            },
+          ],
+        },
+      });
+      assert.equal(res.statusCode, 200);
+      const attrs = JSON.parse(
+        Buffer.from((res.json() as { payloads: Array<{ data: string }> }).payloads[0]!.data, 'base64').toString(),
+      ) as { message: string; stack_trace: string };
+      assert.match(attrs.message, /POST \/v3\/accounts\/:accountId \(.*\) failed with 400 ValidationException/);
+      await server.close();
+    },
+  );
   /**
    * None of `values` in the history as stored (failure messages and stack traces encrypted like
    * payloads) nor decrypted with the stack's codec. Answers the decrypted history as text.
@@ -166,9 +264,16 @@ describe('failures keep personal data out of history', () => {
     for (const value of values) assert.ok(!raw.includes(value), `${value.slice(0, 3)}… not in the history as stored`);
     assert.match(raw, /Encoded failure/);
     assert.doesNotMatch(raw, /failed with 40|at async /, 'no failure message or stack trace in plain text');
-    const decoded = historyText(await decrypted(structuredClone(history), new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'))));
-    for (const value of values) assert.ok(!decoded.includes(value), `${value.slice(0, 3)}… not in the history decrypted either`);
-    assert.match(decoded, /"stack_?[tT]race":"[^"]*at /, 'decrypted, failures keep their stack traces (the scan covers them)');
+    const decoded = historyText(
+      await decrypted(structuredClone(history), new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'))),
+    );
+    for (const value of values)
+      assert.ok(!decoded.includes(value), `${value.slice(0, 3)}… not in the history decrypted either`);
+    assert.match(
+      decoded,
+      /"stack_?[tT]race":"[^"]*at /,
+      'decrypted, failures keep their stack traces (the scan covers them)',
+    );
     return decoded;
   }
 });

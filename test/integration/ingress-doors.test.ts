@@ -15,7 +15,17 @@ import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 // slow sender cannot keep a connection open, and connections past the limit are refused.
 
 const callback = (walletId: string) =>
-  JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [] });
+  JSON.stringify({
+    id: `TR_${walletId.slice(3)}`,
+    createdAt: 1_700_000_000_000,
+    source: 'bitcoin:EXTERNAL',
+    dest: walletSrn(walletId),
+    currency: 'BTC',
+    amount: 0.1,
+    status: 'CONFIRMED',
+    metadata: {},
+    tags: [],
+  });
 
 async function listen(app: FastifyInstance): Promise<{ url: string; port: number }> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -33,25 +43,47 @@ describe('ingress: callback secrets during a rotation', () => {
 
   it('accepts callbacks signed with any secret of the list and refuses others, signalling nothing', async () => {
     const [newest, previous] = ['SK-NEW-ROTATED', stack.secretKey];
-    const app = createIngress({ client: stack.client, taskQueue: stack.taskQueue, secretKey: newest, callbackSecrets: [newest, previous], maxBodyBytes: 16 * 1024, walletPollIntervalMs: 3_600_000 });
+    const app = createIngress({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      secretKey: newest,
+      callbackSecrets: [newest, previous],
+      maxBodyBytes: 16 * 1024,
+      walletPollIntervalMs: 3_600_000,
+    });
     const { url } = await listen(app);
     try {
-      for (const [walletId, secret, status] of [['WA_ROTNEW', newest, 200], ['WA_ROTOLD', previous, 200], ['WA_ROTOTHER', 'SK-NOT-LISTED', 401]] as const) {
+      for (const [walletId, secret, status] of [
+        ['WA_ROTNEW', newest, 200],
+        ['WA_ROTOLD', previous, 200],
+        ['WA_ROTOTHER', 'SK-NOT-LISTED', 401],
+      ] as const) {
         const body = callback(walletId);
-        const res = await request(`${url}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secret, body) }, body });
+        const res = await request(`${url}/callbacks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secret, body) },
+          body,
+        });
         await res.body.dump();
         assert.equal(res.statusCode, status, walletId);
       }
       await assert.rejects(stack.client.workflow.getHandle('wallet:WA_ROTOTHER').describe(), WorkflowNotFoundError);
     } finally {
       await app.close();
-      for (const id of ['WA_ROTNEW', 'WA_ROTOLD']) await stack.client.workflow.getHandle(walletWorkflowId(id)).terminate('test done').catch(() => {});
+      for (const id of ['WA_ROTNEW', 'WA_ROTOLD'])
+        await stack.client.workflow
+          .getHandle(walletWorkflowId(id))
+          .terminate('test done')
+          .catch(() => {});
     }
   });
 
   it('reads the list from PROVIDER_CALLBACK_SECRETS, newest first, defaulting to the secret key', () => {
     assert.deepEqual(loadConfig({ PROVIDER_SECRET_KEY: 'SK-A' }).ingress.callbackSecrets, ['SK-A']);
-    assert.deepEqual(loadConfig({ PROVIDER_SECRET_KEY: 'SK-A', PROVIDER_CALLBACK_SECRETS: 'SK-B, SK-A' }).ingress.callbackSecrets, ['SK-B', 'SK-A']);
+    assert.deepEqual(
+      loadConfig({ PROVIDER_SECRET_KEY: 'SK-A', PROVIDER_CALLBACK_SECRETS: 'SK-B, SK-A' }).ingress.callbackSecrets,
+      ['SK-B', 'SK-A'],
+    );
   });
 });
 
@@ -63,14 +95,23 @@ describe('ingress: a slow sender', () => {
   after(async () => stack?.stop());
 
   it('is cut off after INGRESS_REQUEST_TIMEOUT while others are served', async () => {
-    const app = createIngress({ client: stack.client, taskQueue: stack.taskQueue, secretKey: stack.secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 3_600_000, requestTimeoutMs: 1_000 });
+    const app = createIngress({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      secretKey: stack.secretKey,
+      maxBodyBytes: 16 * 1024,
+      walletPollIntervalMs: 3_600_000,
+      requestTimeoutMs: 1_000,
+    });
     const { url, port } = await listen(app);
     try {
       const socket = connect(port, '127.0.0.1');
       let answer = '';
       socket.on('data', (d) => (answer += d.toString()));
       const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
-      socket.write('POST /callbacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{');
+      socket.write(
+        'POST /callbacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{',
+      );
       // One byte every 200 ms: the whole body would take 100 s.
       const started = Date.now();
       const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
@@ -88,9 +129,17 @@ describe('ingress: a slow sender', () => {
   });
 
   it('refuses a connection past INGRESS_MAX_CONNECTIONS without an answer, and serves one again once a connection closes', async () => {
-    const app = createIngress({ client: stack.client, taskQueue: stack.taskQueue, secretKey: stack.secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 3_600_000, maxConnections: 2 });
+    const app = createIngress({
+      client: stack.client,
+      taskQueue: stack.taskQueue,
+      secretKey: stack.secretKey,
+      maxBodyBytes: 16 * 1024,
+      walletPollIntervalMs: 3_600_000,
+      maxConnections: 2,
+    });
     const { port } = await listen(app);
-    const open = () => new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    const open = () =>
+      new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
     const until = async (count: number) => {
       for (const started = Date.now(); (await open()) !== count; await new Promise((r) => setTimeout(r, 20))) {
         if (Date.now() - started > 3_000) assert.fail(`the ingress holds ${await open()} connections, not ${count}`);

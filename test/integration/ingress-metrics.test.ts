@@ -11,10 +11,25 @@ import { walletSrn } from '../../src/provider/srn.js';
 // durable signal, in Prometheus's text format.
 
 const callback = (walletId: string, over: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [], ...over });
+  JSON.stringify({
+    id: `TR_${walletId.slice(3)}`,
+    createdAt: 1_700_000_000_000,
+    source: 'bitcoin:EXTERNAL',
+    dest: walletSrn(walletId),
+    currency: 'BTC',
+    amount: 0.1,
+    status: 'CONFIRMED',
+    metadata: {},
+    tags: [],
+    ...over,
+  });
 
 async function post(baseUrl: string, body: string, signature: string) {
-  const res = await request(`${baseUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': signature }, body });
+  const res = await request(`${baseUrl}/callbacks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-signature': signature },
+    body,
+  });
   await res.body.dump();
   return res.statusCode;
 }
@@ -40,7 +55,11 @@ describe('ingress metrics', () => {
 
   it('counts callbacks by outcome and times the way to a durable signal', async () => {
     const before = await scrape(stack.ingressUrl);
-    assert.equal(before.get('payflows_callbacks_total{outcome="accepted"}'), 0, 'every outcome is exported from the start');
+    assert.equal(
+      before.get('payflows_callbacks_total{outcome="accepted"}'),
+      0,
+      'every outcome is exported from the start',
+    );
 
     const good = callback('WA_METRICS1');
     assert.equal(await post(stack.ingressUrl, good, callbackSignature(stack.secretKey, good)), 200);
@@ -51,19 +70,37 @@ describe('ingress metrics', () => {
     assert.equal(await post(stack.ingressUrl, big, callbackSignature(stack.secretKey, big)), 413);
 
     const after = await scrape(stack.ingressUrl);
-    const delta = (outcome: string) => (after.get(`payflows_callbacks_total{outcome="${outcome}"}`) ?? 0) - (before.get(`payflows_callbacks_total{outcome="${outcome}"}`) ?? 0);
+    const delta = (outcome: string) =>
+      (after.get(`payflows_callbacks_total{outcome="${outcome}"}`) ?? 0) -
+      (before.get(`payflows_callbacks_total{outcome="${outcome}"}`) ?? 0);
     assert.deepEqual(
-      { accepted: delta('accepted'), bad_signature: delta('bad_signature'), malformed: delta('malformed'), too_large: delta('too_large'), temporal_unavailable: delta('temporal_unavailable') },
+      {
+        accepted: delta('accepted'),
+        bad_signature: delta('bad_signature'),
+        malformed: delta('malformed'),
+        too_large: delta('too_large'),
+        temporal_unavailable: delta('temporal_unavailable'),
+      },
       { accepted: 1, bad_signature: 1, malformed: 1, too_large: 1, temporal_unavailable: 0 },
     );
     assert.equal(after.get('payflows_callback_signal_seconds_count'), 1);
     assert.ok((after.get('payflows_callback_signal_seconds_sum') ?? 0) > 0);
-    await stack.client.workflow.getHandle('wallet:WA_METRICS1').terminate('test done').catch(() => {});
+    await stack.client.workflow
+      .getHandle('wallet:WA_METRICS1')
+      .terminate('test done')
+      .catch(() => {});
   });
 
   it('counts callbacks that Temporal did not take', async () => {
     const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 });
-    const app = createIngress({ client: new Client({ connection }), taskQueue: 'none', secretKey: 'SK-DOWN', maxBodyBytes: 16 * 1024, walletPollIntervalMs: 60_000, temporalTimeoutMs: 1_000 });
+    const app = createIngress({
+      client: new Client({ connection }),
+      taskQueue: 'none',
+      secretKey: 'SK-DOWN',
+      maxBodyBytes: 16 * 1024,
+      walletPollIntervalMs: 60_000,
+      temporalTimeoutMs: 1_000,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

@@ -9,15 +9,32 @@ import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 
 const callback = (walletId: string, over: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'TR_INGRESS1', createdAt: 1_700_000_000_000, source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'CONFIRMED', metadata: {}, tags: [], ...over });
+  JSON.stringify({
+    id: 'TR_INGRESS1',
+    createdAt: 1_700_000_000_000,
+    source: 'bitcoin:EXTERNAL',
+    dest: walletSrn(walletId),
+    currency: 'BTC',
+    amount: 0.1,
+    status: 'CONFIRMED',
+    metadata: {},
+    tags: [],
+    ...over,
+  });
 
 async function post(baseUrl: string, body: string | Buffer, signature: string | undefined) {
   const res = await request(`${baseUrl}/callbacks`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(signature === undefined ? {} : { 'x-api-signature': signature }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(signature === undefined ? {} : { 'x-api-signature': signature }),
+    },
     body,
   });
-  return { status: res.statusCode, json: (await res.body.json()) as { error?: string; detail?: string; workflowIds?: string[] } };
+  return {
+    status: res.statusCode,
+    json: (await res.body.json()) as { error?: string; detail?: string; workflowIds?: string[] },
+  };
 }
 
 describe('ingress: only verified, well-formed callbacks reach a workflow', () => {
@@ -28,7 +45,11 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
   after(async () => stack?.stop());
 
   async function assertNoWorkflow(walletId: string) {
-    await assert.rejects(stack.client.workflow.getHandle(walletWorkflowId(walletId)).describe(), WorkflowNotFoundError, `no workflow for ${walletId}`);
+    await assert.rejects(
+      stack.client.workflow.getHandle(walletWorkflowId(walletId)).describe(),
+      WorkflowNotFoundError,
+      `no workflow for ${walletId}`,
+    );
   }
 
   it('401 for a missing signature', async () => {
@@ -40,7 +61,11 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
 
   it('401 for a body tampered with after signing', async () => {
     const signed = callback('WA_TAMPERED');
-    const answer = await post(stack.ingressUrl, signed.replace('0.1', '100'), callbackSignature(stack.secretKey, signed));
+    const answer = await post(
+      stack.ingressUrl,
+      signed.replace('0.1', '100'),
+      callbackSignature(stack.secretKey, signed),
+    );
     assert.equal(answer.status, 401);
     await assertNoWorkflow('WA_TAMPERED');
   });
@@ -103,7 +128,14 @@ describe('ingress: Temporal unreachable', () => {
     const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 });
     const client = new Client({ connection });
     const secret = 'SK-DOWN';
-    const app = createIngress({ client, taskQueue: 'none', secretKey: secret, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 60_000, temporalTimeoutMs: 1_000 });
+    const app = createIngress({
+      client,
+      taskQueue: 'none',
+      secretKey: secret,
+      maxBodyBytes: 16 * 1024,
+      walletPollIntervalMs: 60_000,
+      temporalTimeoutMs: 1_000,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -122,7 +154,7 @@ describe('ingress: Temporal unreachable', () => {
   });
 });
 
-describe('ingress: every wallet a transaction touches, and wallets that are not this account\'s', () => {
+describe("ingress: every wallet a transaction touches, and wallets that are not this account's", () => {
   let stack: Stack;
   before(async () => {
     stack = await startStack({ pollIntervalMs: 300 });
@@ -135,12 +167,16 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
     const body = callback(payee.walletId, { id: 'TR_BETWEEN1', source: walletSrn(payer.walletId), amount: 0.3 });
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.json.workflowIds?.sort(), [walletWorkflowId(payer.walletId), walletWorkflowId(payee.walletId)].sort());
+    assert.deepEqual(
+      answer.json.workflowIds?.sort(),
+      [walletWorkflowId(payer.walletId), walletWorkflowId(payee.walletId)].sort(),
+    );
     await eventually(async () => {
       assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: 0.3, pending: 0 });
       assert.deepEqual((await stack.wallets.state(payer.walletId)).balances.BTC, { confirmed: -0.3, pending: 0 });
     });
-    for (const wallet of [payer, payee]) await stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId)).terminate('test done');
+    for (const wallet of [payer, payee])
+      await stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId)).terminate('test done');
   });
 
   it('a signed callback for a wallet the provider does not know costs a few polls, then its workflow ends', async () => {
@@ -151,7 +187,11 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
     assert.deepEqual(await handle.result(), { outcome: 'UNKNOWN_WALLET', walletId: 'WA_NOSUCHWALLET', callbacks: 1 });
     const { events } = await handle.fetchHistory();
     // The first poll at once (a local activity's marker), then the watch's, each a not-found answer.
-    const polls = (events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' || e.activityTaskScheduledEventAttributes?.activityType?.name === 'watchWalletTransactions');
+    const polls = (events ?? []).filter(
+      (e) =>
+        e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ||
+        e.activityTaskScheduledEventAttributes?.activityType?.name === 'watchWalletTransactions',
+    );
     assert.equal(polls.length, 3);
   });
 
@@ -164,13 +204,20 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
       get(target, prop, receiver) {
         if (prop !== 'signalWithStart') return Reflect.get(target, prop, receiver);
         return (name: string, options: { workflowId: string }) => {
-          if (failPayee && options.workflowId === walletWorkflowId(payee.walletId)) return Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
+          if (failPayee && options.workflowId === walletWorkflowId(payee.walletId))
+            return Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
           return target.signalWithStart(name, options as never);
         };
       },
     });
     const client = new Proxy(stack.client, { get: (t, p, r) => (p === 'workflow' ? flaky : Reflect.get(t, p, r)) });
-    const app = createIngress({ client, taskQueue: stack.taskQueue, secretKey: stack.secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 300 });
+    const app = createIngress({
+      client,
+      taskQueue: stack.taskQueue,
+      secretKey: stack.secretKey,
+      maxBodyBytes: 16 * 1024,
+      walletPollIntervalMs: 300,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -190,7 +237,8 @@ describe('ingress: every wallet a transaction touches, and wallets that are not 
       });
     } finally {
       await app.close();
-      for (const wallet of [payer, payee]) await stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId)).terminate('test done');
+      for (const wallet of [payer, payee])
+        await stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId)).terminate('test done');
     }
   });
 });

@@ -26,17 +26,33 @@ describe('KYC resubmission (spec 3.2)', () => {
   after(async () => stack?.stop());
 
   const client = (opts: { timing?: Partial<TimingInput>; maxAttemptsPerField?: number }) =>
-    new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: { ...stack.timing, ...opts.timing }, maxAttemptsPerField: opts.maxAttemptsPerField });
+    new KycClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      claims: stack.claims,
+      timing: { ...stack.timing, ...opts.timing },
+      maxAttemptsPerField: opts.maxAttemptsPerField,
+    });
   const sandboxAccount = (accountId: string) => stack.sandbox.ctx.store.state.accounts[accountId]!.account;
-  const sandboxField = (accountId: string, fieldId: string) => sandboxAccount(accountId).profileFields.find((f) => f.fieldId === fieldId)!;
-  const reject = (accountId: string, fieldId: string, note: ReviewerNoteKey) => stack.op('POST', `/sandbox/accounts/${accountId}/fields/${fieldId}/reject`, { note });
-  const approve = (accountId: string, fieldId: string) => stack.op('POST', `/sandbox/accounts/${accountId}/fields/${fieldId}/approve`);
-  const awaiting = (s: KycState) => s.fields.filter((f) => f.awaiting).map((f) => f.fieldId).sort();
+  const sandboxField = (accountId: string, fieldId: string) =>
+    sandboxAccount(accountId).profileFields.find((f) => f.fieldId === fieldId)!;
+  const reject = (accountId: string, fieldId: string, note: ReviewerNoteKey) =>
+    stack.op('POST', `/sandbox/accounts/${accountId}/fields/${fieldId}/reject`, { note });
+  const approve = (accountId: string, fieldId: string) =>
+    stack.op('POST', `/sandbox/accounts/${accountId}/fields/${fieldId}/approve`);
+  const awaiting = (s: KycState) =>
+    s.fields
+      .filter((f) => f.awaiting)
+      .map((f) => f.fieldId)
+      .sort();
   const searchAttribute = async (workflowId: string, name: string) =>
-    (await stack.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes.getAll().find((p) => p.key.name === name)?.value;
+    (await stack.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes
+      .getAll()
+      .find((p) => p.key.name === name)?.value;
 
   it('asks for what the reviewer rejected, with reasons, sends it, and ends APPROVED', async () => {
-    const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' } });
+    const accountId = await accountWithProfile(stack, {
+      reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' },
+    });
     const id = await kyc.start(accountId);
     assert.equal(id, `kyc:${accountId}`);
     assert.equal(await kyc.start(accountId), id, 'a second start attaches');
@@ -48,9 +64,19 @@ describe('KYC resubmission (spec 3.2)', () => {
     });
     assert.equal(waiting.stage, 'WAITING_FOR_END_USER');
     const ssn = waiting.fields.find((f) => f.fieldId === 'individualSsn')!;
-    assertFields(ssn, { fieldType: 'STRING', status: 'OPEN', note: 'A valid social security number is required', reason: { code: 'ssn.invalid', provide: 'value' }, attempts: 0 });
+    assertFields(ssn, {
+      fieldType: 'STRING',
+      status: 'OPEN',
+      note: 'A valid social security number is required',
+      reason: { code: 'ssn.invalid', provide: 'value' },
+      attempts: 0,
+    });
     const governmentId = waiting.fields.find((f) => f.fieldId === 'individualGovernmentId')!;
-    assert.deepEqual(governmentId.reason, { code: 'identity.blurry', message: 'Take a new photo in good light; the text must be sharp', provide: 'document' });
+    assert.deepEqual(governmentId.reason, {
+      code: 'identity.blurry',
+      message: 'Take a new photo in good light; the text must be sharp',
+      provide: 'document',
+    });
     assert.ok(waiting.fields.filter((f) => !f.awaiting).every((f) => f.status === 'APPROVED'));
     await eventually(async () => {
       assert.equal(await searchAttribute(id, 'AccountId'), accountId);
@@ -60,10 +86,23 @@ describe('KYC resubmission (spec 3.2)', () => {
 
     const sentSsn = await kyc.submitValue(accountId, 'individualSsn', '123-45-6789');
     assertFields(sentSsn, { status: 'PENDING', attempts: 1, awaiting: false });
-    assertFields(sandboxField(accountId, 'individualSsn'), { status: 'PENDING', value: '123-45-6789' }, 'the provider got the value from the claim store');
-    const sentId = await kyc.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/jpeg', documentType: 'PASSPORT', documentSubType: 'FRONT' });
+    assertFields(
+      sandboxField(accountId, 'individualSsn'),
+      { status: 'PENDING', value: '123-45-6789' },
+      'the provider got the value from the claim store',
+    );
+    const sentId = await kyc.submitDocument(accountId, 'individualGovernmentId', {
+      bytes: JPEG,
+      contentType: 'image/jpeg',
+      documentType: 'PASSPORT',
+      documentSubType: 'FRONT',
+    });
     assertFields(sentId, { status: 'PENDING', attempts: 1 });
-    assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 2, 'the initial upload and the new one');
+    assert.equal(
+      (sandboxField(accountId, 'individualGovernmentId').value as string[]).length,
+      2,
+      'the initial upload and the new one',
+    );
     await eventually(async () => assert.equal(await searchAttribute(id, 'WaitingOnEndUser'), false));
     assert.equal((await kyc.state(accountId)).stage, 'UNDER_REVIEW');
 
@@ -94,8 +133,16 @@ describe('KYC resubmission (spec 3.2)', () => {
       assert.equal(field.awaiting, true);
       return field;
     });
-    assertFields(again, { status: 'OPEN', note: 'All four corners must be shown', reason: { code: 'identity.fourCorners' }, attempts: 1 });
-    const second = await twice.submitDocument(accountId, 'individualGovernmentId', { bytes: PDF, contentType: 'application/pdf' });
+    assertFields(again, {
+      status: 'OPEN',
+      note: 'All four corners must be shown',
+      reason: { code: 'identity.fourCorners' },
+      attempts: 1,
+    });
+    const second = await twice.submitDocument(accountId, 'individualGovernmentId', {
+      bytes: PDF,
+      contentType: 'application/pdf',
+    });
     assertFields(second, { status: 'PENDING', attempts: 2 });
     assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 3);
 
@@ -110,10 +157,21 @@ describe('KYC resubmission (spec 3.2)', () => {
     // would not get the new file.
     await kyc.start(accountId);
     await eventually(async () => assert.deepEqual(awaiting(await kyc.state(accountId)), ['individualGovernmentId']));
-    const third = await kyc.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/jpeg' });
+    const third = await kyc.submitDocument(accountId, 'individualGovernmentId', {
+      bytes: JPEG,
+      contentType: 'image/jpeg',
+    });
     assertFields(third, { status: 'PENDING', attempts: 1 });
-    assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 4, 'the provider got the new round\'s file');
-    assert.equal((await kyc.state(accountId)).submissions.individualGovernmentId, 1, 'the round counts its own submissions');
+    assert.equal(
+      (sandboxField(accountId, 'individualGovernmentId').value as string[]).length,
+      4,
+      "the provider got the new round's file",
+    );
+    assert.equal(
+      (await kyc.state(accountId)).submissions.individualGovernmentId,
+      1,
+      'the round counts its own submissions',
+    );
     await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test done');
   });
 
@@ -126,10 +184,16 @@ describe('KYC resubmission (spec 3.2)', () => {
     const mine = stack.reminders.filter((r) => r.workflowId === `kyc:${accountId}`);
     assert.ok(mine.length >= 2, `reminders were sent (${mine.length})`);
     assert.ok(mine.every((r) => r.process === 'kyc' && r.waitingFor.join() === 'individualSsn'));
-    assert.deepEqual(mine.map((r) => r.count), mine.map((_, i) => i + 1));
+    assert.deepEqual(
+      mine.map((r) => r.count),
+      mine.map((_, i) => i + 1),
+    );
     // The last reminder may still have been on its way when the run closed.
     const counted = (await short.state(accountId)).reminders;
-    assert.ok(counted >= mine.length && counted <= mine.length + 1, `${counted} reminders counted, ${mine.length} sent`);
+    assert.ok(
+      counted >= mine.length && counted <= mine.length + 1,
+      `${counted} reminders counted, ${mine.length} sent`,
+    );
     assert.equal(sandboxField(accountId, 'individualSsn').status, 'OPEN', 'nothing was sent');
   });
 
@@ -149,7 +213,10 @@ describe('KYC resubmission (spec 3.2)', () => {
   });
 
   it('refuses bad input to start and to every update, and changes nothing', async () => {
-    const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' }, pending: ['individualLegalName'] });
+    const accountId = await accountWithProfile(stack, {
+      reject: { individualSsn: 'ssn.invalid', individualGovernmentId: 'identity.blurry' },
+      pending: ['individualLegalName'],
+    });
     // No reminders during this test: state must stay as it was.
     const once = client({ timing: { reminderAfterMs: 600_000 }, maxAttemptsPerField: 1 });
     const refused = (field: string, pattern?: RegExp) => (err: unknown) => {
@@ -171,15 +238,43 @@ describe('KYC resubmission (spec 3.2)', () => {
     });
     const provider = structuredClone(sandboxAccount(accountId));
 
-    await assert.rejects(once.submitValue(accountId, 'individualGovernmentId', '123'), refused('fieldId', /individualGovernmentId is a DOCUMENT field.*submitDocument/));
-    await assert.rejects(once.submitDocument(accountId, 'individualSsn', { bytes: JPEG, contentType: 'image/jpeg' }), refused('fieldId', /individualSsn is a STRING field.*submitValue/));
-    await assert.rejects(once.submitValue(accountId, 'individualLegalName', 'Ada King'), refused('fieldId', /not awaiting input: it is PENDING/));
-    await assert.rejects(once.submitValue(accountId, 'individualShoeSize', '42'), refused('fieldId', /no profile field individualShoeSize/));
+    await assert.rejects(
+      once.submitValue(accountId, 'individualGovernmentId', '123'),
+      refused('fieldId', /individualGovernmentId is a DOCUMENT field.*submitDocument/),
+    );
+    await assert.rejects(
+      once.submitDocument(accountId, 'individualSsn', { bytes: JPEG, contentType: 'image/jpeg' }),
+      refused('fieldId', /individualSsn is a STRING field.*submitValue/),
+    );
+    await assert.rejects(
+      once.submitValue(accountId, 'individualLegalName', 'Ada King'),
+      refused('fieldId', /not awaiting input: it is PENDING/),
+    );
+    await assert.rejects(
+      once.submitValue(accountId, 'individualShoeSize', '42'),
+      refused('fieldId', /no profile field individualShoeSize/),
+    );
     await assert.rejects(once.submitValue(accountId, 'Bad Field', '42'), refused('fieldId'));
     await assert.rejects(once.submitValue(accountId, 'individualSsn', '  '), refused('value', /required/));
-    await assert.rejects(once.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/gif' }), refused('document.contentType', /image\/jpeg/));
-    await assert.rejects(once.submitDocument(accountId, 'individualGovernmentId', { bytes: Buffer.alloc(MAX_DOCUMENT_BYTES + 1), contentType: 'image/png' }), refused('document.size', /7\.75 MB/));
-    await assert.rejects(once.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/jpeg', documentSubType: 'SIDE' as 'FRONT' }), refused('documentSubType'));
+    await assert.rejects(
+      once.submitDocument(accountId, 'individualGovernmentId', { bytes: JPEG, contentType: 'image/gif' }),
+      refused('document.contentType', /image\/jpeg/),
+    );
+    await assert.rejects(
+      once.submitDocument(accountId, 'individualGovernmentId', {
+        bytes: Buffer.alloc(MAX_DOCUMENT_BYTES + 1),
+        contentType: 'image/png',
+      }),
+      refused('document.size', /7\.75 MB/),
+    );
+    await assert.rejects(
+      once.submitDocument(accountId, 'individualGovernmentId', {
+        bytes: JPEG,
+        contentType: 'image/jpeg',
+        documentSubType: 'SIDE' as 'FRONT',
+      }),
+      refused('documentSubType'),
+    );
     await assert.rejects(once.submitValue('AC_NOSUCHTHING', 'individualSsn', '123-45-6789'), ProcessNotFoundError);
 
     // Past the client's own checks, the workflow's validators are the authority.
@@ -187,9 +282,21 @@ describe('KYC resubmission (spec 3.2)', () => {
     const raw = (name: string, arg: unknown) => handle.executeUpdate(name, { args: [arg] });
     const causeIs = (pattern: RegExp) => (e: Error) => pattern.test((e.cause as Error)?.message ?? '');
     const ref = { ref: 'local:abc', sha256: '0'.repeat(64), size: 10 };
-    await assert.rejects(raw('submitValue', { fieldId: 'individualSsn', value: { ...ref, contentType: 'image/png' } }), causeIs(/^value\.contentType: /));
-    await assert.rejects(raw('submitValue', { fieldId: 'individualSsn', value: { ...ref, contentType: 'text/plain', sha256: 'nothex' } }), causeIs(/^value\.sha256: /));
-    await assert.rejects(raw('submitDocument', { fieldId: 'individualGovernmentId', document: { ...ref, contentType: 'image/png', size: MAX_DOCUMENT_BYTES + 1 } }), causeIs(/^document\.size: /));
+    await assert.rejects(
+      raw('submitValue', { fieldId: 'individualSsn', value: { ...ref, contentType: 'image/png' } }),
+      causeIs(/^value\.contentType: /),
+    );
+    await assert.rejects(
+      raw('submitValue', { fieldId: 'individualSsn', value: { ...ref, contentType: 'text/plain', sha256: 'nothex' } }),
+      causeIs(/^value\.sha256: /),
+    );
+    await assert.rejects(
+      raw('submitDocument', {
+        fieldId: 'individualGovernmentId',
+        document: { ...ref, contentType: 'image/png', size: MAX_DOCUMENT_BYTES + 1 },
+      }),
+      causeIs(/^document\.size: /),
+    );
     await assert.rejects(raw('submitDocument', { fieldId: 'individualGovernmentId' }), causeIs(/^document: /));
 
     assert.deepEqual(await once.state(accountId), before, 'the process did not move');
@@ -197,7 +304,10 @@ describe('KYC resubmission (spec 3.2)', () => {
 
     // With one attempt per field, a second submission of the same field is refused.
     await once.submitValue(accountId, 'individualSsn', '123-45-6789');
-    await assert.rejects(once.submitValue(accountId, 'individualSsn', '123-45-6789'), refused('fieldId', /already submitted 1 time/));
+    await assert.rejects(
+      once.submitValue(accountId, 'individualSsn', '123-45-6789'),
+      refused('fieldId', /already submitted 1 time/),
+    );
     await handle.terminate('test done');
   });
 
@@ -216,7 +326,11 @@ describe('KYC resubmission (spec 3.2)', () => {
     assert.doesNotMatch(historyText(history), /"ref":"local:/);
     // Decrypted with the payload key and decoded, the search below finds what is there.
     const text = historyText(await decrypted(history, new EncryptionCodec(Buffer.from(stack.payloadKey, 'base64'))));
-    assert.match(text, /"fieldId":"individualSsn","value":\{"ref":"local:[0-9a-f]{64}"/, 'the update carried a claim reference');
+    assert.match(
+      text,
+      /"fieldId":"individualSsn","value":\{"ref":"local:[0-9a-f]{64}"/,
+      'the update carried a claim reference',
+    );
     assert.ok(!text.includes(secret), 'the SSN is not in history');
     assert.ok(!text.includes(secret.replace(/-/g, '')), 'nor its digits');
   });

@@ -22,8 +22,11 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
 
   const newRef = () => `user-${randomUUID().slice(0, 8)}`;
   const searchAttribute = async (workflowId: string, name: string) =>
-    (await stack.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes.getAll().find((p) => p.key.name === name)?.value;
-  const linksOf = (userId: string) => Object.values(stack.sandbox.ctx.store.state.onboardingLinks).filter((l) => l.userId === userId).length;
+    (await stack.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes
+      .getAll()
+      .find((p) => p.key.name === name)?.value;
+  const linksOf = (userId: string) =>
+    Object.values(stack.sandbox.ctx.store.state.onboardingLinks).filter((l) => l.userId === userId).length;
 
   it('creates a DEBIT_CARD_L2 user, hands out a new link per request, and ends APPROVED with the higher limits', async () => {
     const userRef = newRef();
@@ -90,7 +93,10 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
   });
 
   it('reminds the end user after a quiet time and ends EXPIRED at the deadline', async () => {
-    const short = new OnboardingClient(stack.client, { taskQueue: stack.taskQueue, timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 3_000 } });
+    const short = new OnboardingClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 3_000 },
+    });
     const userRef = newRef();
     await short.start({ userRef, country: 'DE' });
     const result = await short.result(userRef);
@@ -104,8 +110,14 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
 
   it('refuses bad input to start and to the link request, and changes nothing', async () => {
     const userRef = newRef();
-    await assert.rejects(onboarding.start({ userRef, country: 'usa' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'country');
-    await assert.rejects(onboarding.start({ userRef: 'has space', country: 'US' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef');
+    await assert.rejects(
+      onboarding.start({ userRef, country: 'usa' }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'country',
+    );
+    await assert.rejects(
+      onboarding.start({ userRef: 'has space', country: 'US' }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef',
+    );
     await assert.rejects(onboarding.state(userRef), ProcessNotFoundError, 'nothing was started');
 
     await onboarding.start({ userRef, country: 'US' });
@@ -114,11 +126,18 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
       assert.equal(state.stage, 'WAITING_FOR_USER');
       return state;
     });
-    await assert.rejects(onboarding.onboardingLink('bad ref!'), (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef');
+    await assert.rejects(
+      onboarding.onboardingLink('bad ref!'),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef',
+    );
     // Past the client's own check, the workflow's validator is the authority.
     const handle = stack.client.workflow.getHandle(`onboarding:${userRef}`);
-    await assert.rejects(handle.executeUpdate('onboardingLink', { args: [{ userRef: 'someone-else' }] }), (e: Error) => /^userRef: this process onboards/.test((e.cause as Error)?.message ?? ''));
-    await assert.rejects(handle.executeUpdate('onboardingLink', { args: [{}] }), (e: Error) => /^userRef: /.test((e.cause as Error)?.message ?? ''));
+    await assert.rejects(handle.executeUpdate('onboardingLink', { args: [{ userRef: 'someone-else' }] }), (e: Error) =>
+      /^userRef: this process onboards/.test((e.cause as Error)?.message ?? ''),
+    );
+    await assert.rejects(handle.executeUpdate('onboardingLink', { args: [{}] }), (e: Error) =>
+      /^userRef: /.test((e.cause as Error)?.message ?? ''),
+    );
     assert.equal((await onboarding.state(userRef)).linksHandedOut, 0);
     assert.equal(linksOf(userId!), 0);
     await handle.terminate('test done');
@@ -131,7 +150,10 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
       const userRef = newRef();
       await onboarding.start({ userRef, country: 'US' });
       await eventually(async () => assert.equal((await onboarding.state(userRef)).stage, 'CREATING_USER'));
-      await assert.rejects(onboarding.onboardingLink(userRef), (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef' && /not created yet/.test(e.message));
+      await assert.rejects(
+        onboarding.onboardingLink(userRef),
+        (e: unknown) => e instanceof InputRejectedError && e.field === 'userRef' && /not created yet/.test(e.message),
+      );
       const created = await eventually(async () => {
         const state = await onboarding.state(userRef);
         assert.equal(state.stage, 'WAITING_FOR_USER');

@@ -13,10 +13,15 @@ import { startStack, type Stack } from '../helpers/stack.js';
 // example run as written from each, against a real stack.
 
 const README = readFileSync('README.md', 'utf8');
-const EXAMPLE = /<!-- package-example:start -->\n```js\n([\s\S]*?)```\n<!-- package-example:end -->/.exec(README)?.[1];
+const EXAMPLE = /<!-- package-example:start -->\n+```js\n([\s\S]*?)```\n+<!-- package-example:end -->/.exec(
+  README,
+)?.[1];
 // The provider client's example: type-checked only (it needs the provider's credentials, which it leaves to the reader).
-const PROVIDER_EXAMPLE = /<!-- provider-example:start -->\n```ts\n([\s\S]*?)```\n<!-- provider-example:end -->/.exec(README)?.[1];
-const PROVIDER_EXAMPLE_GIVENS = 'declare const baseUrl: string;\ndeclare const apiKey: string;\ndeclare const secretKey: string;\n';
+const PROVIDER_EXAMPLE = /<!-- provider-example:start -->\n+```ts\n([\s\S]*?)```\n+<!-- provider-example:end -->/.exec(
+  README,
+)?.[1];
+const PROVIDER_EXAMPLE_GIVENS =
+  'declare const baseUrl: string;\ndeclare const apiKey: string;\ndeclare const secretKey: string;\n';
 // A backend names what it passes to the processes and gets back, importing the types from payflows/client.
 const NAMED_TYPES = `import type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutState, ConnectedClients, KycOutcome, KycState, OnboardingResult, OpenWalletResult, OpenWalletRequest, Reconciliation, TimingInput, WalletView } from 'payflows/client';
 
@@ -36,8 +41,14 @@ export async function read(c: ConnectedClients, walletId: string) {
 }
 `;
 // The stack runs in this process: a consumer runs beside it, never blocking its event loop.
-const run = async (file: string, args: string[], opts: { cwd: string; env: Record<string, string> }) => (await promisify(execFile)(file, args, { ...opts, encoding: 'utf8', timeout: 60_000 })).stdout;
-const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd, stdio: 'pipe', encoding: 'utf8' });
+const run = async (file: string, args: string[], opts: { cwd: string; env: Record<string, string> }) =>
+  (await promisify(execFile)(file, args, { ...opts, encoding: 'utf8', timeout: 60_000 })).stdout;
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd,
+    stdio: 'pipe',
+    encoding: 'utf8',
+  });
 
 describe('the package, installed from its tarball', () => {
   let stack: Stack;
@@ -48,7 +59,10 @@ describe('the package, installed from its tarball', () => {
     root = mkdtempSync(join(tmpdir(), 'payflows-package-'));
     execFileSync('npm', ['run', 'build'], { stdio: 'pipe' });
     npm(['pack', '--pack-destination', root], process.cwd());
-    tarball = join(root, readdirSync(root).find((f) => f.endsWith('.tgz'))!);
+    tarball = join(
+      root,
+      readdirSync(root).find((f) => f.endsWith('.tgz'))!,
+    );
   });
   after(async () => {
     await stack?.stop();
@@ -89,13 +103,27 @@ describe('the package, installed from its tarball', () => {
     npm(['install', tarball], project);
     writeFileSync(join(project, 'example.js'), EXAMPLE!);
     const name = `pkg-js-${randomUUID().slice(0, 8)}`;
-    const out = await run(process.execPath, ['example.js'], { cwd: project, env: { ...consumerEnv(), WALLET_NAME: name } });
+    const out = await run(process.execPath, ['example.js'], {
+      cwd: project,
+      env: { ...consumerEnv(), WALLET_NAME: name },
+    });
     expectRun(out, 'js');
     // Nothing needs a TypeScript loader or a deep path.
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/payflows/package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    assert.deepEqual(Object.keys(manifest.exports).sort(), ['./client', './ingress', './package.json', './provider', './worker']);
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/payflows/package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    assert.deepEqual(Object.keys(manifest.exports).sort(), [
+      './client',
+      './ingress',
+      './package.json',
+      './provider',
+      './worker',
+    ]);
     for (const entry of ['client', 'provider', 'ingress', 'worker']) {
-      await run(process.execPath, ['--input-type=module', '-e', `await import('payflows/${entry}')`], { cwd: project, env: consumerEnv() });
+      await run(process.execPath, ['--input-type=module', '-e', `await import('payflows/${entry}')`], {
+        cwd: project,
+        env: consumerEnv(),
+      });
     }
   });
 
@@ -106,17 +134,42 @@ describe('the package, installed from its tarball', () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'backend-ts', private: true, type: 'module' }));
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', types: ['node'], noUncheckedIndexedAccess: true, skipLibCheck: true } }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          outDir: 'out',
+          types: ['node'],
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: true,
+        },
+      }),
     );
-    npm(['install', tarball, `typescript@${versions.devDependencies.typescript}`, `@types/node@${versions.devDependencies['@types/node']}`], project);
+    npm(
+      [
+        'install',
+        tarball,
+        `typescript@${versions.devDependencies.typescript}`,
+        `@types/node@${versions.devDependencies['@types/node']}`,
+      ],
+      project,
+    );
     writeFileSync(join(project, 'example.ts'), EXAMPLE!);
     writeFileSync(join(project, 'provider-example.ts'), PROVIDER_EXAMPLE_GIVENS + PROVIDER_EXAMPLE!);
     writeFileSync(join(project, 'named-types.ts'), NAMED_TYPES);
     // skipLibCheck as most projects set it: @temporalio/common's declarations import the
     // untyped `ms` package. The example's use of payflows' declarations is checked strictly.
-    await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: project, env: consumerEnv() }).catch((err: { stdout?: string }) => assert.fail(`tsc: ${err.stdout}`));
+    await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.'], {
+      cwd: project,
+      env: consumerEnv(),
+    }).catch((err: { stdout?: string }) => assert.fail(`tsc: ${err.stdout}`));
     const name = `pkg-ts-${randomUUID().slice(0, 8)}`;
-    const out = await run(process.execPath, ['out/example.js'], { cwd: project, env: { ...consumerEnv(), WALLET_NAME: name } });
+    const out = await run(process.execPath, ['out/example.js'], {
+      cwd: project,
+      env: { ...consumerEnv(), WALLET_NAME: name },
+    });
     expectRun(out, 'ts');
   });
 });

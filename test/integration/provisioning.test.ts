@@ -19,16 +19,20 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
   });
   after(async () => stack?.stop());
 
-  const boundAccounts = (secret: string) => stack.sandbox.ctx.store.state.credentials.filter((c) => c.secretKey === secret && c.accountId !== null);
+  const boundAccounts = (secret: string) =>
+    stack.sandbox.ctx.store.state.credentials.filter((c) => c.secretKey === secret && c.accountId !== null);
 
-  it('registers the secret and creates the token\'s account; the secret then signs with the returned key', async () => {
+  it("registers the secret and creates the token's account; the secret then signs with the returned key", async () => {
     const secret = generateClientSecret();
     const clientRef = `device-${randomUUID()}`;
     await provisioning.start({ clientRef, country: 'DE', secret });
     const result = await provisioning.result(clientRef);
     assert.equal(result.outcome, 'CREATED');
     assert.match(result.accountId ?? '', /^AC_/);
-    const signed = new ProviderClient({ baseUrl: stack.sandboxUrl, auth: { kind: 'signature', apiKey: result.apiKey, secretKey: secret } });
+    const signed = new ProviderClient({
+      baseUrl: stack.sandboxUrl,
+      auth: { kind: 'signature', apiKey: result.apiKey, secretKey: secret },
+    });
     assert.equal((await signed.call(readAccount, { params: { accountId: result.accountId! } })).country, 'DE');
     await signed.close();
     // Starting the same clientRef again attaches to the finished process: no second account.
@@ -59,16 +63,29 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
 
   it('refuses bad input before starting anything', async () => {
     const clientRef = `bad-${randomUUID()}`;
-    await assert.rejects(provisioning.start({ clientRef, country: 'DE', secret: 'short' }), (e: unknown) => e instanceof InputRejectedError && e.field === 'secret');
-    await assert.rejects(provisioning.start({ clientRef, country: 'Germany', secret: generateClientSecret() }), (e: unknown) => e instanceof InputRejectedError && e.field === 'country');
-    await assert.rejects(provisioning.start({ clientRef: 'has spaces', country: 'DE', secret: generateClientSecret() }), (e: unknown) => e instanceof InputRejectedError && e.field === 'clientRef');
+    await assert.rejects(
+      provisioning.start({ clientRef, country: 'DE', secret: 'short' }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'secret',
+    );
+    await assert.rejects(
+      provisioning.start({ clientRef, country: 'Germany', secret: generateClientSecret() }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'country',
+    );
+    await assert.rejects(
+      provisioning.start({ clientRef: 'has spaces', country: 'DE', secret: generateClientSecret() }),
+      (e: unknown) => e instanceof InputRejectedError && e.field === 'clientRef',
+    );
     await assert.rejects(stack.client.workflow.getHandle(`provision:${clientRef}`).describe(), WorkflowNotFoundError);
   });
 
   it('a worker killed while creating the account: the process finishes and the provider counts one creation', async () => {
     const taskQueue = `kill-${randomUUID()}`;
     const env = { ...stack.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue };
-    const crashing = new ProvisioningClient(stack.client, { taskQueue, claims: stack.claims, activityTimeoutMs: 5_000 });
+    const crashing = new ProvisioningClient(stack.client, {
+      taskQueue,
+      claims: stack.claims,
+      activityTimeoutMs: 5_000,
+    });
     const secret = generateClientSecret();
     const clientRef = `crash-${randomUUID()}`;
     // The provider holds the creation for a while, so that the worker dies with the call in flight.
@@ -76,10 +93,17 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
     let worker = await spawnWorker(env);
     try {
       const id = await crashing.start({ clientRef, country: 'FR', secret });
-      await eventually(async () => {
-        const pending = (await stack.client.workflow.getHandle(id).describe()).raw.pendingActivities ?? [];
-        assert.ok(pending.some((a) => a.activityType?.name === 'createAccountWithToken' && Number(a.attempt) === 1), 'the creation is in flight');
-      }, 30_000, 50);
+      await eventually(
+        async () => {
+          const pending = (await stack.client.workflow.getHandle(id).describe()).raw.pendingActivities ?? [];
+          assert.ok(
+            pending.some((a) => a.activityType?.name === 'createAccountWithToken' && Number(a.attempt) === 1),
+            'the creation is in flight',
+          );
+        },
+        30_000,
+        50,
+      );
       await kill(worker);
       await stack.op('DELETE', '/sandbox/knobs/faults');
       worker = await spawnWorker(env);
@@ -87,8 +111,13 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
       assert.equal(result.outcome, 'CREATED', `the retried creation found the first account: ${result.error}`);
       assert.equal(boundAccounts(secret).length, 1);
       assert.equal(boundAccounts(secret)[0]!.accountId, result.accountId);
-      const attempts = (await stack.client.workflow.getHandle(id).fetchHistory()).events?.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
-      assert.ok(attempts?.some((a) => Number(a) > 1), 'the creation ran again after the crash');
+      const attempts = (await stack.client.workflow.getHandle(id).fetchHistory()).events
+        ?.filter((e) => e.activityTaskStartedEventAttributes)
+        .map((e) => e.activityTaskStartedEventAttributes!.attempt);
+      assert.ok(
+        attempts?.some((a) => Number(a) > 1),
+        'the creation ran again after the crash',
+      );
     } finally {
       await kill(worker);
       await stack.op('DELETE', '/sandbox/knobs/faults');

@@ -18,9 +18,14 @@ import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 // off: the worker finishes the activity it runs and takes no new task; the ingress answers the
 // callback it is receiving and refuses new connections. The worker's health endpoint tells.
 
-async function health(port: number): Promise<{ status: number; body: { status: string; state: string; temporal: string } }> {
+async function health(
+  port: number,
+): Promise<{ status: number; body: { status: string; state: string; temporal: string } }> {
   const res = await request(`http://127.0.0.1:${port}/health`);
-  return { status: res.statusCode, body: (await res.body.json()) as { status: string; state: string; temporal: string } };
+  return {
+    status: res.statusCode,
+    body: (await res.body.json()) as { status: string; state: string; temporal: string },
+  };
 }
 
 /**
@@ -51,7 +56,12 @@ async function temporalDoor(target: string) {
     open = false;
     for (const socket of sockets) socket.destroy();
   };
-  return { address: `127.0.0.1:${(server.address() as { port: number }).port}`, shut, reopen: () => void (open = true), close: () => (shut(), server.close()) };
+  return {
+    address: `127.0.0.1:${(server.address() as { port: number }).port}`,
+    shut,
+    reopen: () => void (open = true),
+    close: () => (shut(), server.close()),
+  };
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -72,34 +82,60 @@ describe('graceful shutdown', () => {
   it('a worker drains on SIGTERM: the running activity completes once, its health turns 503, and it exits 0', async () => {
     const taskQueue = `drain-${randomUUID()}`;
     const healthPort = await freePort();
-    const env = { ...stack.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_SHUTDOWN_GRACE: '30s', WORKER_HEALTH_PORT: String(healthPort) };
-    const provisioning = new ProvisioningClient(stack.client, { taskQueue, claims: stack.claims, activityTimeoutMs: 60_000 });
+    const env = {
+      ...stack.workerEnv,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      WORKER_SHUTDOWN_GRACE: '30s',
+      WORKER_HEALTH_PORT: String(healthPort),
+    };
+    const provisioning = new ProvisioningClient(stack.client, {
+      taskQueue,
+      claims: stack.claims,
+      activityTimeoutMs: 60_000,
+    });
     // The provider holds the creation for a while, so that the signal comes with the call in flight.
     await stack.op('PUT', '/sandbox/knobs/faults', { route: 'POST /v3/accounts', latencyMs: 3_000 });
     let worker = await spawnWorker(env);
     try {
-      assert.deepEqual(await health(healthPort), { status: 200, body: { status: 'ok', state: 'RUNNING', temporal: 'connected' } });
+      assert.deepEqual(await health(healthPort), {
+        status: 200,
+        body: { status: 'ok', state: 'RUNNING', temporal: 'connected' },
+      });
       const clientRef = `drain-${randomUUID()}`;
       const id = await provisioning.start({ clientRef, country: 'FR', secret: generateClientSecret() });
-      await eventually(async () => {
-        const pending = (await stack.client.workflow.getHandle(id).describe()).raw.pendingActivities ?? [];
-        assert.ok(pending.some((a) => a.activityType?.name === 'createAccountWithToken' && a.lastStartedTime), 'the creation is running');
-      }, 30_000, 50);
+      await eventually(
+        async () => {
+          const pending = (await stack.client.workflow.getHandle(id).describe()).raw.pendingActivities ?? [];
+          assert.ok(
+            pending.some((a) => a.activityType?.name === 'createAccountWithToken' && a.lastStartedTime),
+            'the creation is running',
+          );
+        },
+        30_000,
+        50,
+      );
       const exit = exited(worker);
       worker.kill('SIGTERM');
       // The provider still holds the call: the worker is draining, and says so.
-      const draining = await eventually(async () => {
-        const answer = await health(healthPort);
-        assert.equal(answer.status, 503, 'a draining worker is not healthy');
-        return answer;
-      }, 2_500, 50);
+      const draining = await eventually(
+        async () => {
+          const answer = await health(healthPort);
+          assert.equal(answer.status, 503, 'a draining worker is not healthy');
+          return answer;
+        },
+        2_500,
+        50,
+      );
       assert.notEqual(draining.body.state, 'RUNNING');
       assert.equal(await exit, 0, 'a clean exit');
       const events = (await stack.client.workflow.getHandle(id).fetchHistory()).events ?? [];
       const completed = events.filter((e) => e.activityTaskCompletedEventAttributes);
       const started = events.filter((e) => e.activityTaskStartedEventAttributes);
       assert.ok(completed.length >= 1, 'the activity in flight reported its result before the worker left');
-      assert.ok(started.every((e) => Number(e.activityTaskStartedEventAttributes!.attempt) === 1), 'nothing ran twice');
+      assert.ok(
+        started.every((e) => Number(e.activityTaskStartedEventAttributes!.attempt) === 1),
+        'nothing ran twice',
+      );
       await stack.op('DELETE', '/sandbox/knobs/faults');
       worker = await spawnWorker(env);
       assert.equal((await provisioning.result(clientRef)).outcome, 'CREATED');
@@ -111,13 +147,21 @@ describe('graceful shutdown', () => {
   it("a worker whose Temporal stops answering says so: 503 with the reason within the check's deadline, 200 again once it answers", async () => {
     const door = await temporalDoor(stack.workerEnv.TEMPORAL_ADDRESS);
     const healthPort = await freePort();
-    const worker = await spawnWorker({ ...stack.workerEnv, TEMPORAL_ADDRESS: door.address, TEMPORAL_TASK_QUEUE: `unreachable-${randomUUID()}`, WORKER_HEALTH_PORT: String(healthPort) });
+    const worker = await spawnWorker({
+      ...stack.workerEnv,
+      TEMPORAL_ADDRESS: door.address,
+      TEMPORAL_TASK_QUEUE: `unreachable-${randomUUID()}`,
+      WORKER_HEALTH_PORT: String(healthPort),
+    });
     const ok = { status: 200, body: { status: 'ok', state: 'RUNNING', temporal: 'connected' } };
     try {
       assert.deepEqual(await health(healthPort), ok);
       door.shut();
       const asked = Date.now();
-      assert.deepEqual(await health(healthPort), { status: 503, body: { status: 'unavailable', state: 'RUNNING', temporal: 'unreachable' } });
+      assert.deepEqual(await health(healthPort), {
+        status: 503,
+        body: { status: 'unavailable', state: 'RUNNING', temporal: 'unreachable' },
+      });
       // Below the HEALTHCHECK script's 3 s: an orchestrator hears the reason, not a timeout.
       assert.ok(Date.now() - asked < 3_000, `answered in ${Date.now() - asked} ms`);
       door.reopen();
@@ -132,7 +176,14 @@ describe('graceful shutdown', () => {
     const port = await freePort();
     const taskQueue = `drain-ingress-${randomUUID()}`;
     const ingress = spawn(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], {
-      env: { ...process.env, ...stack.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue, INGRESS_PORT: String(port), INGRESS_SHUTDOWN_GRACE: '20s', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        ...stack.workerEnv,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        INGRESS_PORT: String(port),
+        INGRESS_SHUTDOWN_GRACE: '20s',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -141,21 +192,40 @@ describe('graceful shutdown', () => {
     try {
       await eventually(() => assert.match(output, /ingress listening/), 60_000, 100);
       const walletId = `WA_DRAIN${randomUUID().slice(0, 6).toUpperCase()}`;
-      const body = JSON.stringify({ id: `TR_${walletId.slice(3)}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.5, status: 'CONFIRMED', metadata: {}, tags: [] });
+      const body = JSON.stringify({
+        id: `TR_${walletId.slice(3)}`,
+        createdAt: Date.now(),
+        source: 'bitcoin:EXTERNAL',
+        dest: walletSrn(walletId),
+        currency: 'BTC',
+        amount: 0.5,
+        status: 'CONFIRMED',
+        metadata: {},
+        tags: [],
+      });
       const socket = connect(port, '127.0.0.1');
       await once(socket, 'connect');
       let answer = '';
       socket.on('data', (c: Buffer) => (answer += c.toString()));
       const half = Math.floor(body.length / 2);
-      socket.write(`POST /callbacks HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Api-Signature: ${callbackSignature(stack.secretKey, body)}\r\n\r\n${body.slice(0, half)}`);
+      socket.write(
+        `POST /callbacks HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Api-Signature: ${callbackSignature(stack.secretKey, body)}\r\n\r\n${body.slice(0, half)}`,
+      );
       await new Promise((r) => setTimeout(r, 300));
       const exit = exited(ingress);
       ingress.kill('SIGTERM');
       await eventually(() => assert.match(output, /ingress draining/), 10_000, 50);
-      await eventually(async () => {
-        const refused = await request(`http://127.0.0.1:${port}/metrics`).then(() => false, (err: { code?: string }) => err.code === 'ECONNREFUSED');
-        assert.ok(refused, 'a new connection is refused');
-      }, 10_000, 100);
+      await eventually(
+        async () => {
+          const refused = await request(`http://127.0.0.1:${port}/metrics`).then(
+            () => false,
+            (err: { code?: string }) => err.code === 'ECONNREFUSED',
+          );
+          assert.ok(refused, 'a new connection is refused');
+        },
+        10_000,
+        100,
+      );
       // The rest of the body, on the connection that was open before the signal (no FIN: a
       // half-closed request is one that Node's server gives up on).
       socket.write(body.slice(half));

@@ -17,7 +17,11 @@ const exporter = new InMemorySpanExporter();
 function ancestry(span: ReadableSpan, spans: ReadableSpan[]): string[] {
   const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
   const chain = [span.name];
-  for (let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined; parent; parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined) {
+  for (
+    let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+    parent;
+    parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined
+  ) {
     chain.unshift(parent.name);
   }
   return chain;
@@ -44,21 +48,50 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
       assert.ok(call, `no provider span among ${spans.map((s) => s.name).join(', ')}`);
       return { chain: ancestry(call, spans), spans, call };
     });
-    assert.deepEqual(chain.chain, ['StartWorkflow:openWalletWorkflow', 'RunWorkflow:openWalletWorkflow', 'StartActivity:createWallet', 'RunActivity:createWallet', 'provider create wallet']);
-    assert.equal(new Set(chain.chain.map((n) => chain.spans.find((s) => s.name === n)!.spanContext().traceId)).size, 1, 'one trace');
+    assert.deepEqual(chain.chain, [
+      'StartWorkflow:openWalletWorkflow',
+      'RunWorkflow:openWalletWorkflow',
+      'StartActivity:createWallet',
+      'RunActivity:createWallet',
+      'provider create wallet',
+    ]);
+    assert.equal(
+      new Set(chain.chain.map((n) => chain.spans.find((s) => s.name === n)!.spanContext().traceId)).size,
+      1,
+      'one trace',
+    );
     assert.equal(chain.call.attributes['http.response.status_code'], 200);
     // No payloads in span attributes: the name given to open() appears only inside the workflow
     // id, a business key that the README asks callers to keep free of personal data.
-    const mentions = chain.spans.flatMap((s) => Object.entries(s.attributes)).filter(([, v]) => String(v).includes(name));
-    assert.ok(mentions.length > 0 && mentions.every(([k, v]) => /workflow_?id$/i.test(k) && v === `open-wallet:${name}`), JSON.stringify(mentions));
+    const mentions = chain.spans
+      .flatMap((s) => Object.entries(s.attributes))
+      .filter(([, v]) => String(v).includes(name));
+    assert.ok(
+      mentions.length > 0 && mentions.every(([k, v]) => /workflow_?id$/i.test(k) && v === `open-wallet:${name}`),
+      JSON.stringify(mentions),
+    );
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
   });
 
   it('a callback: the ingress request down to the wallet workflow’s provider call', async () => {
     exporter.reset();
     const walletId = 'WA_TRACED1';
-    const body = JSON.stringify({ id: 'TR_TRACED1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.1, status: 'PENDING', metadata: {}, tags: [] });
-    const res = await request(`${stack.ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) }, body });
+    const body = JSON.stringify({
+      id: 'TR_TRACED1',
+      createdAt: Date.now(),
+      source: 'bitcoin:EXTERNAL',
+      dest: walletSrn(walletId),
+      currency: 'BTC',
+      amount: 0.1,
+      status: 'PENDING',
+      metadata: {},
+      tags: [],
+    });
+    const res = await request(`${stack.ingressUrl}/callbacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
+      body,
+    });
     await res.body.dump();
     assert.equal(res.statusCode, 200);
     // The wallet's run never ends, so its RunWorkflow span is still open: the chain is checked
@@ -69,7 +102,9 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
       const spans = exporter.getFinishedSpans();
       const root = spans.find((s) => s.name === 'callback');
       assert.ok(root, 'no callback span');
-      const call = spans.find((s) => s.name === 'provider list wallet transactions' && s.spanContext().traceId === root.spanContext().traceId);
+      const call = spans.find(
+        (s) => s.name === 'provider list wallet transactions' && s.spanContext().traceId === root.spanContext().traceId,
+      );
       assert.ok(call, `no provider span among ${spans.map((s) => s.name).join(', ')}`);
       // The workflow's own spans arrive through a sink once its task completes.
       assert.equal(ancestry(call, spans)[0], 'StartActivity:pollWalletTransactions');
@@ -78,10 +113,20 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
     const root = spans.find((s) => s.name === 'callback')!;
     const signal = spans.find((s) => s.name === 'SignalWithStartWorkflow:walletWorkflow')!;
     assert.equal(signal.parentSpanId, root.spanContext().spanId, 'the signal is the callback’s child');
-    assert.deepEqual(ancestry(call, spans), ['StartActivity:pollWalletTransactions', 'RunActivity:pollWalletTransactions', 'provider list wallet transactions']);
+    assert.deepEqual(ancestry(call, spans), [
+      'StartActivity:pollWalletTransactions',
+      'RunActivity:pollWalletTransactions',
+      'provider list wallet transactions',
+    ]);
     const trace = root.spanContext().traceId;
-    assert.ok([signal, call].every((s) => s.spanContext().traceId === trace), 'one trace');
+    assert.ok(
+      [signal, call].every((s) => s.spanContext().traceId === trace),
+      'one trace',
+    );
     assert.ok(!JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes)).includes(stack.secretKey));
-    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done').catch(() => {});
+    await stack.client.workflow
+      .getHandle(walletWorkflowId(walletId))
+      .terminate('test done')
+      .catch(() => {});
   });
 });

@@ -17,14 +17,27 @@ type Event = temporal.api.history.v1.IHistoryEvent;
 const INTERVAL = 200;
 const CEILING = 1_600;
 
-const ms = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) * 1000 + Math.round((d?.nanos ?? 0) / 1e6);
+const ms = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(d?.seconds ?? 0) * 1000 + Math.round((d?.nanos ?? 0) / 1e6);
 /** The waits before each watch's first poll. */
-const timers = (events: Event[]) => events.flatMap((e, at) => (e.timerStartedEventAttributes ? [{ at, ms: ms(e.timerStartedEventAttributes.startToFireTimeout) }] : []));
+const timers = (events: Event[]) =>
+  events.flatMap((e, at) =>
+    e.timerStartedEventAttributes ? [{ at, ms: ms(e.timerStartedEventAttributes.startToFireTimeout) }] : [],
+  );
 /** The watches the wallet scheduled, with their retry policy's intervals. */
 const watches = (events: Event[]) =>
   events.flatMap((event, at) => {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    return scheduled?.activityType?.name === 'watchWalletTransactions' ? [{ at, initial: ms(scheduled.retryPolicy?.initialInterval), max: ms(scheduled.retryPolicy?.maximumInterval), backoff: scheduled.retryPolicy?.backoffCoefficient }] : [];
+    return scheduled?.activityType?.name === 'watchWalletTransactions'
+      ? [
+          {
+            at,
+            initial: ms(scheduled.retryPolicy?.initialInterval),
+            max: ms(scheduled.retryPolicy?.maximumInterval),
+            backoff: scheduled.retryPolicy?.backoffCoefficient,
+          },
+        ]
+      : [];
   });
 
 describe('wallet: polling that costs what is needed', () => {
@@ -42,7 +55,10 @@ describe('wallet: polling that costs what is needed', () => {
       /** The watch's attempts so far and the history's length. */
       progress: async () => {
         const raw = (await handle.describe()).raw;
-        return { attempt: raw.pendingActivities?.[0]?.attempt ?? 0, historyLength: Number(raw.workflowExecutionInfo?.historyLength ?? 0) };
+        return {
+          attempt: raw.pendingActivities?.[0]?.attempt ?? 0,
+          historyLength: Number(raw.workflowExecutionInfo?.historyLength ?? 0),
+        };
       },
     };
   };
@@ -56,8 +72,16 @@ describe('wallet: polling that costs what is needed', () => {
       return found;
     }, 60_000);
     // The first poll after the interval (a timer, not a poll at once), the next ones twice as far apart each time.
-    assert.equal(timers(await wallet.events()).filter((t) => t.at < watch!.at).at(-1)?.ms, INTERVAL);
-    assert.deepEqual({ initial: watch?.initial, max: watch?.max, backoff: watch?.backoff }, { initial: 2 * INTERVAL, max: CEILING, backoff: 2 });
+    assert.equal(
+      timers(await wallet.events())
+        .filter((t) => t.at < watch!.at)
+        .at(-1)?.ms,
+      INTERVAL,
+    );
+    assert.deepEqual(
+      { initial: watch?.initial, max: watch?.max, backoff: watch?.backoff },
+      { initial: 2 * INTERVAL, max: CEILING, backoff: 2 },
+    );
     const early = await eventually(async () => {
       const progress = await wallet.progress();
       assert.ok(progress.attempt >= 3, JSON.stringify(progress));
@@ -70,7 +94,11 @@ describe('wallet: polling that costs what is needed', () => {
       return progress;
     }, 60_000);
     assert.equal(later.historyLength, early.historyLength);
-    assert.equal((await wallet.handle.query(walletQuery)).stats.polls, 0, 'no poll completed: nothing was found, and a wallet just opened is not polled at once');
+    assert.equal(
+      (await wallet.handle.query(walletQuery)).stats.polls,
+      0,
+      'no poll completed: nothing was found, and a wallet just opened is not polled at once',
+    );
   });
 
   it('a deposit whose callback was lost is found by the next poll and counted once; the polls start over from the interval', async () => {
@@ -94,7 +122,13 @@ describe('wallet: polling that costs what is needed', () => {
       return events;
     }, 60_000);
     const second = watches(events)[1]!;
-    assert.equal(timers(events).filter((t) => t.at < second.at).at(-1)?.ms, INTERVAL, 'the next watch starts from the interval');
+    assert.equal(
+      timers(events)
+        .filter((t) => t.at < second.at)
+        .at(-1)?.ms,
+      INTERVAL,
+      'the next watch starts from the interval',
+    );
   });
 
   it('a callback starts a watch that has backed off over from the interval, and its deposit counts once', async () => {
@@ -102,29 +136,62 @@ describe('wallet: polling that costs what is needed', () => {
     const wallet = follow(walletId);
     await eventually(async () => assert.ok((await wallet.progress()).attempt >= 4, 'four polls'), 60_000);
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
-    await eventually(async () => assert.deepEqual((await wallet.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }));
+    await eventually(async () =>
+      assert.deepEqual((await wallet.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }),
+    );
     const events = await wallet.events();
-    assert.ok(events.some((e) => e.activityTaskCancelRequestedEventAttributes), 'the backed-off watch was cancelled');
+    assert.ok(
+      events.some((e) => e.activityTaskCancelRequestedEventAttributes),
+      'the backed-off watch was cancelled',
+    );
     const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
     assert.equal(timers(events).find((t) => t.at > signalled)?.ms, INTERVAL, 'the new watch starts from the interval');
     // The new watch finds the deposit counted already: it keeps polling, and nothing is counted twice.
     await eventually(async () => assert.ok((await wallet.progress()).attempt >= 3, 'three polls'), 60_000);
-    assertFields(await wallet.handle.query(walletQuery), { stats: { callbacks: 1, recoveredByPoll: 0 }, balances: { BTC: { confirmed: 0.25 } } });
+    assertFields(await wallet.handle.query(walletQuery), {
+      stats: { callbacks: 1, recoveredByPoll: 0 },
+      balances: { BTC: { confirmed: 0.25 } },
+    });
   });
 
   it('a poll that fails (the provider down) leaves the wallet running: its callback still counts', async () => {
     const { id: walletId } = await stack.provider.call(createWallet, { body: { name: `down-${Date.now()}` } });
-    await stack.op('PUT', '/sandbox/knobs/faults', { route: 'GET /v2/wallet/:walletId/transactions', error: 'server', failNext: 10 });
+    await stack.op('PUT', '/sandbox/knobs/faults', {
+      route: 'GET /v2/wallet/:walletId/transactions',
+      error: 'server',
+      failNext: 10,
+    });
     try {
       // A callback starts the follower, which polls at once: every attempt of that poll fails.
-      const body = JSON.stringify({ id: `TR_DOWN${Date.now()}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.2, status: 'CONFIRMED', metadata: {}, tags: [] });
-      const res = await request(`${stack.ingressUrl}/callbacks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) }, body });
+      const body = JSON.stringify({
+        id: `TR_DOWN${Date.now()}`,
+        createdAt: Date.now(),
+        source: 'bitcoin:EXTERNAL',
+        dest: walletSrn(walletId),
+        currency: 'BTC',
+        amount: 0.2,
+        status: 'CONFIRMED',
+        metadata: {},
+        tags: [],
+      });
+      const res = await request(`${stack.ingressUrl}/callbacks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
+        body,
+      });
       await res.body.dump();
       assert.equal(res.statusCode, 200);
       const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
-      await eventually(async () => assert.equal((await handle.query(walletQuery)).stats.polls, 1, 'the poll was made'), 60_000);
+      await eventually(
+        async () => assert.equal((await handle.query(walletQuery)).stats.polls, 1, 'the poll was made'),
+        60_000,
+      );
       assert.equal((await handle.describe()).status.name, 'RUNNING');
-      assert.deepEqual((await handle.query(walletQuery)).balances.BTC, { confirmed: 0.2, pending: 0 }, JSON.stringify(await handle.query(walletQuery)));
+      assert.deepEqual(
+        (await handle.query(walletQuery)).balances.BTC,
+        { confirmed: 0.2, pending: 0 },
+        JSON.stringify(await handle.query(walletQuery)),
+      );
       await handle.terminate('test done');
     } finally {
       await stack.op('DELETE', '/sandbox/knobs/faults');

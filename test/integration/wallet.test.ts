@@ -27,14 +27,20 @@ describe('wallet: from creation to confirmed deposit', () => {
     const stored = stack.sandbox.ctx.store.state.wallets[opened.walletId]!;
     assert.equal(stored.callbackUrl, `${stack.ingressUrl}/callbacks`);
 
-    const pending = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'BTC', amount: 0.5 });
+    const pending = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${opened.walletId}/deposits`, {
+      currency: 'BTC',
+      amount: 0.5,
+    });
     assert.deepEqual(pending.json.delivery?.outcomes, [200], 'the ingress accepted the pending callback');
     await eventually(async () => {
       const state = await stack.wallets.state(opened.walletId);
       assert.deepEqual(state.balances.BTC, { confirmed: 0, pending: 0.5 });
     });
 
-    const confirmed = await stack.operator<OperatorTx>('POST', `/sandbox/transactions/${pending.json.transaction.id}/confirm`);
+    const confirmed = await stack.operator<OperatorTx>(
+      'POST',
+      `/sandbox/transactions/${pending.json.transaction.id}/confirm`,
+    );
     assert.deepEqual(confirmed.json.delivery?.outcomes, [200]);
     const state = await eventually(async () => {
       const queried = await stack.wallets.state(opened.walletId);
@@ -59,7 +65,11 @@ describe('wallet: from creation to confirmed deposit', () => {
     const { walletId } = await stack.wallets.open({ name: `carol-${Date.now()}` });
     await stack.operator('PUT', '/sandbox/knobs/callbacks', { repeat: 2 });
     try {
-      const res = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'ETH', amount: 1.25, confirmed: true });
+      const res = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, {
+        currency: 'ETH',
+        amount: 1.25,
+        confirmed: true,
+      });
       assert.deepEqual(res.json.delivery?.outcomes, [200, 200, 200], 'the same callback was delivered three times');
     } finally {
       await stack.operator('PUT', '/sandbox/knobs/callbacks', { repeat: 0 });
@@ -113,7 +123,11 @@ describe('wallet: from creation to confirmed deposit', () => {
 
   it('recognises an interest payout through the transfer it comes from', async () => {
     const { walletId } = await stack.wallets.open({ name: `erin-${Date.now()}`, type: 'SAVINGS' });
-    const res = await stack.operator<OperatorTx & { transfer: { id: string; source: string } }>('POST', `/sandbox/wallets/${walletId}/interest-payouts`, { currency: 'USD', amount: 3.21 });
+    const res = await stack.operator<OperatorTx & { transfer: { id: string; source: string } }>(
+      'POST',
+      `/sandbox/wallets/${walletId}/interest-payouts`,
+      { currency: 'USD', amount: 3.21 },
+    );
     assert.equal(res.json.transfer.source, INTEREST_PAYMENTS_SRN);
     assert.equal(res.json.transaction.source, `transfer:${res.json.transfer.id}`);
     const state = await eventually(async () => {
@@ -127,7 +141,11 @@ describe('wallet: from creation to confirmed deposit', () => {
 
   it('a deposit whose transfer is not interest stays a plain transfer', async () => {
     const { walletId } = await stack.wallets.open({ name: `frank-${Date.now()}` });
-    const payout = await stack.operator<OperatorTx & { transfer: { id: string } }>('POST', `/sandbox/wallets/${walletId}/interest-payouts`, { currency: 'USD', amount: 1 });
+    const payout = await stack.operator<OperatorTx & { transfer: { id: string } }>(
+      'POST',
+      `/sandbox/wallets/${walletId}/interest-payouts`,
+      { currency: 'USD', amount: 1 },
+    );
     // Make the same transfer look like it came from elsewhere, then replay its callback.
     stack.sandbox.ctx.store.state.transfers[payout.json.transfer.id]!.source = 'account:AC_SOMEONEELSE';
     const { walletId: other } = await stack.wallets.open({ name: `frank2-${Date.now()}` });
@@ -158,7 +176,11 @@ describe('wallet: a lost callback is recovered by polling', () => {
   it('sees a deposit whose callback was dropped', async () => {
     const { walletId } = await stack.wallets.open({ name: `gina-${Date.now()}` });
     await stack.operator('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
-    const res = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
+    const res = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, {
+      currency: 'BTC',
+      amount: 0.75,
+      confirmed: true,
+    });
     assert.deepEqual(res.json.delivery?.outcomes, ['dropped']);
     const state = await eventually(async () => {
       const queried = await stack.wallets.state(walletId);
@@ -214,9 +236,13 @@ describe('wallet: continue-as-new keeps the state', () => {
     assert.equal(state.stats.duplicates, 5);
     // The first run carried the ledger's second shape behind its patch: the marker precedes the
     // continue-as-new, so a worker without the change cannot take the run up.
-    const events = (await stack.client.workflow.getHandle(walletWorkflowId(walletId), firstRun).fetchHistory()).events ?? [];
-    const patchId = (e: (typeof events)[number]) => Buffer.from(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data ?? []).toString();
-    const marker = events.findIndex((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' && patchId(e).includes(LEDGER_V2_PATCH));
+    const events =
+      (await stack.client.workflow.getHandle(walletWorkflowId(walletId), firstRun).fetchHistory()).events ?? [];
+    const patchId = (e: (typeof events)[number]) =>
+      Buffer.from(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data ?? []).toString();
+    const marker = events.findIndex(
+      (e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' && patchId(e).includes(LEDGER_V2_PATCH),
+    );
     const canEvent = events.findIndex((e) => e.workflowExecutionContinuedAsNewEventAttributes);
     assert.ok(marker >= 0 && marker < canEvent, `patch marker at ${marker}, continue-as-new at ${canEvent}`);
     await latest.terminate('test done');
@@ -232,13 +258,22 @@ describe('wallet: reconciliation with the provider’s balances', () => {
 
   it('on request: no drift while they agree; a drift shown in the query and as BalanceDrift, never corrected', async () => {
     const { walletId } = await stack.wallets.open({ name: `reconciled-${Date.now()}` });
-    const dep = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.5, confirmed: true });
+    const dep = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, {
+      currency: 'BTC',
+      amount: 0.5,
+      confirmed: true,
+    });
     assert.equal(dep.status, 200);
-    await eventually(async () => assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: 0.5, pending: 0 }));
+    await eventually(async () =>
+      assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: 0.5, pending: 0 }),
+    );
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
 
     // A correction at the provider that sends no callback: the balances part.
-    const adjusted = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: 0.1 });
+    const adjusted = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, {
+      currency: 'BTC',
+      amount: 0.1,
+    });
     assert.equal(adjusted.status, 200);
     const found = await stack.wallets.reconcile(walletId);
     assert.deepEqual(found.drift, [{ currency: 'BTC', ledger: 0.5, provider: 0.6 }]);
@@ -246,7 +281,9 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     assert.deepEqual(state.reconciliation?.drift, found.drift);
     assert.deepEqual(state.balances.BTC, { confirmed: 0.5, pending: 0 }, 'the ledger is not corrected');
     const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
-    await eventually(async () => assert.deepEqual((await handle.describe()).typedSearchAttributes.get(BalanceDrift), true));
+    await eventually(async () =>
+      assert.deepEqual((await handle.describe()).typedSearchAttributes.get(BalanceDrift), true),
+    );
     await handle.terminate('test done');
   });
 
@@ -255,16 +292,29 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.3, confirmed: true });
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
-    assertFields(await stack.wallets.state(walletId), { balances: { BTC: { confirmed: 0.3 } }, stats: { recoveredByPoll: 1 } });
+    assertFields(await stack.wallets.state(walletId), {
+      balances: { BTC: { confirmed: 0.3 } },
+      stats: { recoveredByPoll: 1 },
+    });
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
   });
 
   it('at the configured interval, without being asked', async () => {
     const { walletId } = await stack.wallets.open({ name: `reconciled-timer-${Date.now()}` });
-    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('restarted with a short reconciliation interval');
-    const handle = await stack.client.workflow.start('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue: stack.taskQueue, args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: 1_000 }] });
+    await stack.client.workflow
+      .getHandle(walletWorkflowId(walletId))
+      .terminate('restarted with a short reconciliation interval');
+    const handle = await stack.client.workflow.start('walletWorkflow', {
+      workflowId: walletWorkflowId(walletId),
+      taskQueue: stack.taskQueue,
+      args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: 1_000 }],
+    });
     await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 25 });
-    await eventually(async () => assert.deepEqual((await stack.wallets.state(walletId)).reconciliation?.drift, [{ currency: 'USD', ledger: 0, provider: 25 }]));
+    await eventually(async () =>
+      assert.deepEqual((await stack.wallets.state(walletId)).reconciliation?.drift, [
+        { currency: 'USD', ledger: 0, provider: 25 },
+      ]),
+    );
     await handle.terminate('test done');
   });
 
@@ -273,26 +323,51 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     const opened = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await opened.terminate('restarted with a short history limit');
     const interval = 3_600_000;
-    const handle = await stack.client.workflow.start('walletWorkflow', { workflowId: walletWorkflowId(walletId), taskQueue: stack.taskQueue, args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: interval, maxHistoryEvents: 50 }] });
+    const handle = await stack.client.workflow.start('walletWorkflow', {
+      workflowId: walletWorkflowId(walletId),
+      taskQueue: stack.taskQueue,
+      args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: interval, maxHistoryEvents: 50 }],
+    });
     await stack.op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 5 });
     const found = await stack.wallets.reconcile(walletId);
     assert.deepEqual(found.drift, [{ currency: 'USD', ledger: 0, provider: 5 }]);
     // Enough callbacks to roll over to a new run.
-    for (let i = 0; i < 30; i++) await handle.signal('transaction', { id: `TR_RR${i}`, createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: walletSrn(walletId), currency: 'BTC', amount: 0.01, status: 'PENDING', metadata: {}, tags: [] });
+    for (let i = 0; i < 30; i++)
+      await handle.signal('transaction', {
+        id: `TR_RR${i}`,
+        createdAt: Date.now(),
+        source: 'bitcoin:EXTERNAL',
+        dest: walletSrn(walletId),
+        currency: 'BTC',
+        amount: 0.01,
+        status: 'PENDING',
+        metadata: {},
+        tags: [],
+      });
     const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await eventually(async () => assert.notEqual((await latest.describe()).runId, handle.firstExecutionRunId));
     assert.deepEqual((await stack.wallets.state(walletId)).reconciliation, found);
     // The new run's first task sets its timers: read them once it has.
     await eventually(async () => {
-      const timers = ((await latest.fetchHistory()).events ?? []).flatMap((e) => (e.timerStartedEventAttributes ? [Number(e.timerStartedEventAttributes.startToFireTimeout?.seconds ?? 0) * 1000] : []));
-      assert.ok(timers.some((ms) => ms < interval), `the new run waits what is left of the interval: ${timers.join(', ')} ms`);
+      const timers = ((await latest.fetchHistory()).events ?? []).flatMap((e) =>
+        e.timerStartedEventAttributes
+          ? [Number(e.timerStartedEventAttributes.startToFireTimeout?.seconds ?? 0) * 1000]
+          : [],
+      );
+      assert.ok(
+        timers.some((ms) => ms < interval),
+        `the new run waits what is left of the interval: ${timers.join(', ')} ms`,
+      );
     });
     await latest.terminate('test done');
   });
 
   it('refuses a bad adjustment at the sandbox and changes nothing', async () => {
     const { walletId } = await stack.wallets.open({ name: `adjust-bad-${Date.now()}` });
-    const bad = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: '__proto__', amount: 1 });
+    const bad = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, {
+      currency: '__proto__',
+      amount: 1,
+    });
     assert.equal(bad.status, 400);
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');

@@ -16,7 +16,14 @@ import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 
 /** Asserts a series is present without printing the whole exposition on failure. */
 function expectSeries(text: string, pattern: RegExp): void {
-  const names = [...new Set(text.split('\n').filter((l) => l.startsWith('payflows_')).map((l) => l.split('{')[0]))];
+  const names = [
+    ...new Set(
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('payflows_'))
+        .map((l) => l.split('{')[0]),
+    ),
+  ];
   assert.ok(pattern.test(text), `${pattern} not among the product's series: ${names.join(', ')}`);
 }
 
@@ -29,7 +36,8 @@ describe('worker telemetry', () => {
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     const destination = new Writable({
       write(chunk, _enc, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of String(chunk).split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
@@ -48,11 +56,19 @@ describe('worker telemetry', () => {
       const res = await request(metricsUrl);
       const body = await res.body.text();
       assert.equal(res.statusCode, 200);
-      expectSeries(body, /payflows_processes_finished_total\{[^}]*outcome="CREATED"[^}]*workflowType="provisioningWorkflow"/);
+      expectSeries(
+        body,
+        /payflows_processes_finished_total\{[^}]*outcome="CREATED"[^}]*workflowType="provisioningWorkflow"/,
+      );
       return body;
     });
     // The SDK's own: task latencies, schedule-to-start, sticky cache, pollers.
-    for (const name of ['temporal_workflow_task_execution_latency', 'temporal_activity_schedule_to_start_latency', 'temporal_sticky_cache_size', 'temporal_num_pollers']) {
+    for (const name of [
+      'temporal_workflow_task_execution_latency',
+      'temporal_activity_schedule_to_start_latency',
+      'temporal_sticky_cache_size',
+      'temporal_num_pollers',
+    ]) {
       assert.ok(text.includes(name), `${name} missing`);
     }
     expectSeries(text, /payflows_processes_started_total\{[^}]*workflowType="provisioningWorkflow"/);
@@ -80,7 +96,15 @@ describe('worker telemetry', () => {
       assert.doesNotMatch(await scrape(), drift, 'nothing counted for a reconciliation that found no drift');
 
       // A correction at the provider that sends no callback: the balances part.
-      assert.equal((await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 7 })).status, 200);
+      assert.equal(
+        (
+          await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, {
+            currency: 'USD',
+            amount: 7,
+          })
+        ).status,
+        200,
+      );
       assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, [{ currency: 'USD', ledger: 0, provider: 7 }]);
       const [, labels, value] = await eventually(async () => {
         const text = await scrape();

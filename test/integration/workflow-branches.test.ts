@@ -29,16 +29,28 @@ import { temporalAddress } from '../helpers/stack.js';
 type Mock = (...args: never[]) => Promise<unknown>;
 
 const quick = { pollInitialMs: 50, pollMaxMs: 200, reminderAfterMs: 60_000, deadlineMs: 60_000, stallAfterMs: 600_000 };
-const value: ClaimRef = { ref: 'local:value1', size: 9, contentType: 'text/plain', sha256: 'a'.repeat(64), keyed: true };
+const value: ClaimRef = {
+  ref: 'local:value1',
+  size: 9,
+  contentType: 'text/plain',
+  sha256: 'a'.repeat(64),
+  keyed: true,
+};
 const form: ClaimRef = { ref: 'local:form1', size: 2048, contentType: 'image/png', sha256: 'b'.repeat(64) };
 const shortId = () => randomUUID().replaceAll('-', '').slice(0, 10);
 
 // A claim store (or provider) that stays away: retryable failures, retried at once until the
 // activity's retry policy gives up (20 attempts for a submission).
-const unreachable = () => ApplicationFailure.create({ type: 'S3Error', message: 'the claim store answered 503', nextRetryDelay: '5ms' });
+const unreachable = () =>
+  ApplicationFailure.create({ type: 'S3Error', message: 'the claim store answered 503', nextRetryDelay: '5ms' });
 // A refusal as activities/provider-failure.ts reports the provider's error body.
 const refusal = (type: string, errorCode: string, problematicField = '') =>
-  ApplicationFailure.create({ type, message: `failed with 400 ${type}`, nonRetryable: true, details: [{ status: 400, type, errorCode, problematicField }] });
+  ApplicationFailure.create({
+    type,
+    message: `failed with 400 ${type}`,
+    nonRetryable: true,
+    details: [{ status: 400, type, errorCode, problematicField }],
+  });
 
 let client: Client;
 let connection: NativeConnection;
@@ -52,7 +64,9 @@ async function withWorker<T>(mocks: Record<string, Mock>, body: (taskQueue: stri
     connection,
     taskQueue,
     activities: mocks,
-    ...(bundle ? { workflowBundle: { codePath: bundle } } : { workflowsPath: new URL('../../workflows/index.ts', import.meta.url).pathname }),
+    ...(bundle
+      ? { workflowBundle: { codePath: bundle } }
+      : { workflowsPath: new URL('../../workflows/index.ts', import.meta.url).pathname }),
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
     // The run's bundle has the tracing interceptors: they need their sinks (exporting nothing here).
     sinks: workerTracingOptions(startTracing({ service: 'worker' })).sinks,
@@ -103,7 +117,10 @@ describe('KYC, activities mocked', () => {
     const sent: string[] = [];
     const deleted: string[] = [];
     const mocks = {
-      readProfile: async () => ({ status: 'OPEN', fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: ssnStatus, note: 'does not match' }] }),
+      readProfile: async () => ({
+        status: 'OPEN',
+        fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: ssnStatus, note: 'does not match' }],
+      }),
       submitProfileValue: async (input: { idempotencyKey: string }) => {
         keysTried.add(input.idempotencyKey);
         if (outage) throw unreachable();
@@ -118,9 +135,18 @@ describe('KYC, activities mocked', () => {
     try {
       const result = await withWorker(mocks, async (taskQueue) => {
         // One attempt per field: had the lost submission used it up, the second would be refused.
-        const kyc = new KycClient(client, { taskQueue, claims: new LocalClaimStore(claimsDir), timing: quick, maxAttemptsPerField: 1 });
+        const kyc = new KycClient(client, {
+          taskQueue,
+          claims: new LocalClaimStore(claimsDir),
+          timing: quick,
+          maxAttemptsPerField: 1,
+        });
         await kyc.start(accountId);
-        await waitFor(() => kyc.state(accountId), (state) => state.stage === 'WAITING_FOR_END_USER', 'the field to await input');
+        await waitFor(
+          () => kyc.state(accountId),
+          (state) => state.stage === 'WAITING_FOR_END_USER',
+          'the field to await input',
+        );
 
         const lost = await kyc.submitValue(accountId, 'individualSsn', '123-45-6789').then(
           () => assert.fail('the value cannot have been delivered'),
@@ -128,7 +154,10 @@ describe('KYC, activities mocked', () => {
         );
         assert.ok(lost instanceof NotDeliveredError, `a NotDeliveredError, not ${String(lost)}`);
         assert.equal(lost.field, 'individualSsn');
-        assert.match(lost.message, /did not answer before the retries gave up \(last failure: S3Error\); nothing was used up: hand it in again later$/);
+        assert.match(
+          lost.message,
+          /did not answer before the retries gave up \(last failure: S3Error\); nothing was used up: hand it in again later$/,
+        );
         const ssn = (await kyc.state(accountId)).fields.find((field) => field.fieldId === 'individualSsn');
         assert.deepEqual({ attempts: ssn?.attempts, awaiting: ssn?.awaiting }, { attempts: 0, awaiting: true });
         assert.equal(deleted.length, 1, 'personal data is kept no longer than the submission needs it');
@@ -151,7 +180,10 @@ describe('KYC, activities mocked', () => {
     const accountId = `AC_${shortId()}`;
     const deleted: string[] = [];
     const mocks = {
-      readProfile: async () => ({ status: 'OPEN', fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: 'OPEN', note: null }] }),
+      readProfile: async () => ({
+        status: 'OPEN',
+        fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: 'OPEN', note: null }],
+      }),
       submitProfileValue: async () => {
         throw refusal('ValidationException', 'ssn.format', 'value');
       },
@@ -159,9 +191,19 @@ describe('KYC, activities mocked', () => {
       sendReminder: async () => undefined,
     };
     await withWorker(mocks, async (taskQueue) => {
-      const handle = await client.workflow.start('kycWorkflow', { taskQueue, workflowId: `kyc:${accountId}`, args: [{ accountId, timing: quick }] });
-      await waitFor(() => handle.query(kycStateQuery), (state) => state.stage === 'WAITING_FOR_END_USER', 'the field to await input');
-      const refused = await updateRefusal(handle.executeUpdate(submitValueUpdate, { args: [{ fieldId: 'individualSsn', value }] }));
+      const handle = await client.workflow.start('kycWorkflow', {
+        taskQueue,
+        workflowId: `kyc:${accountId}`,
+        args: [{ accountId, timing: quick }],
+      });
+      await waitFor(
+        () => handle.query(kycStateQuery),
+        (state) => state.stage === 'WAITING_FOR_END_USER',
+        'the field to await input',
+      );
+      const refused = await updateRefusal(
+        handle.executeUpdate(submitValueUpdate, { args: [{ fieldId: 'individualSsn', value }] }),
+      );
       assert.equal(refused, 'individualSsn: the provider refused the submission: ValidationException (ssn.format)');
       assert.deepEqual(deleted, [value.ref]);
       await handle.terminate('test over');
@@ -178,7 +220,12 @@ describe('ACH follow-up, activities mocked', () => {
     let outage = true;
     const deleted: string[] = [];
     const mocks = {
-      readPaymentMethodState: async () => ({ status, waitingFor: status === 'AWAITING_FOLLOWUP' ? ['ACH_FORM'] : [], rejectionMessage: null, sourceOfFunds: null }),
+      readPaymentMethodState: async () => ({
+        status,
+        waitingFor: status === 'AWAITING_FOLLOWUP' ? ['ACH_FORM'] : [],
+        rejectionMessage: null,
+        sourceOfFunds: null,
+      }),
       submitAchForm: async () => {
         if (outage) throw unreachable();
         forms += 1;
@@ -195,7 +242,12 @@ describe('ACH follow-up, activities mocked', () => {
         workflowId: `ach-followup:${paymentMethodId}`,
         args: [{ paymentMethodId, accountId, timing: quick }],
       });
-      const awaitingForm = () => waitFor(() => handle.query(achStateQuery), (state) => state.stage === 'WAITING_FOR_FORM', 'the form to be awaited');
+      const awaitingForm = () =>
+        waitFor(
+          () => handle.query(achStateQuery),
+          (state) => state.stage === 'WAITING_FOR_FORM',
+          'the form to be awaited',
+        );
       await awaitingForm();
       const lost = await handle.executeUpdate(submitAchFormUpdate, { args: [form] }).then(
         () => assert.fail('the form cannot have been delivered'),
@@ -205,17 +257,29 @@ describe('ACH follow-up, activities mocked', () => {
         { type: lost.type, message: lost.message },
         {
           type: NOT_DELIVERED,
-          message: 'form: it could not be delivered: the provider or the claim store did not answer before the retries gave up (last failure: S3Error); hand it in again later',
+          message:
+            'form: it could not be delivered: the provider or the claim store did not answer before the retries gave up (last failure: S3Error); hand it in again later',
         },
       );
       assert.equal((await awaitingForm()).formsSubmitted, 0);
-      await waitFor(async () => deleted.length, (count) => count === 1, 'the undelivered form to be deleted');
+      await waitFor(
+        async () => deleted.length,
+        (count) => count === 1,
+        'the undelivered form to be deleted',
+      );
       outage = false;
 
       const refused = await updateRefusal(handle.executeUpdate(submitAchFormUpdate, { args: [form] }));
-      assert.match(refused, /^form: the provider refused it: ValidationException \(paymentMethod.invalidStatus\); check that the payment method still asks for the form/);
+      assert.match(
+        refused,
+        /^form: the provider refused it: ValidationException \(paymentMethod.invalidStatus\); check that the payment method still asks for the form/,
+      );
       // The update answers first; the form is deleted right after.
-      await waitFor(async () => deleted.length, (count) => count === 2, 'the refused form to be deleted');
+      await waitFor(
+        async () => deleted.length,
+        (count) => count === 2,
+        'the refused form to be deleted',
+      );
       const afterRefusal = await awaitingForm();
       assert.equal(afterRefusal.formsSubmitted, 0, 'a refused form is not counted');
 
@@ -233,7 +297,17 @@ describe('onboarding, activities mocked', () => {
     const userId = `US_${shortId()}`;
     let status = 'OPEN';
     const reminders: string[] = [];
-    const low = { dailyTotal: 100, weeklyTotal: 500, yearlyTotal: 5_000, dailyTotalSpent: 0, weeklyTotalSpent: 0, yearlyTotalSpent: 0, dailyRemaining: 100, weeklyRemaining: 500, yearlyRemaining: 5_000 };
+    const low = {
+      dailyTotal: 100,
+      weeklyTotal: 500,
+      yearlyTotal: 5_000,
+      dailyTotalSpent: 0,
+      weeklyTotalSpent: 0,
+      yearlyTotalSpent: 0,
+      dailyRemaining: 100,
+      weeklyRemaining: 500,
+      yearlyRemaining: 5_000,
+    };
     const mocks = {
       createHigherLimitsUser: async () => ({ userId, status: 'OPEN' }),
       readUserStatus: async () => ({ status }),
@@ -243,10 +317,22 @@ describe('onboarding, activities mocked', () => {
     };
     const result = await withWorker(mocks, async (taskQueue) => {
       const timing = { ...quick, reminderAfterMs: 300 };
-      const handle = await client.workflow.start('onboardingWorkflow', { taskQueue, workflowId: `onboarding:${userRef}`, args: [{ userRef, country: 'US', timing }] });
-      await waitFor(() => handle.query(onboardingStateQuery), (state) => state.reminders >= 2, 'two reminders while the user owes the verification');
+      const handle = await client.workflow.start('onboardingWorkflow', {
+        taskQueue,
+        workflowId: `onboarding:${userRef}`,
+        args: [{ userRef, country: 'US', timing }],
+      });
+      await waitFor(
+        () => handle.query(onboardingStateQuery),
+        (state) => state.reminders >= 2,
+        'two reminders while the user owes the verification',
+      );
       status = 'PENDING';
-      const underReview = await waitFor(() => handle.query(onboardingStateQuery), (state) => state.stage === 'UNDER_REVIEW', 'the review');
+      const underReview = await waitFor(
+        () => handle.query(onboardingStateQuery),
+        (state) => state.stage === 'UNDER_REVIEW',
+        'the review',
+      );
       // Three quiet times under review: no reminder, the user owes nothing.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       assert.equal((await handle.query(onboardingStateQuery)).reminders, underReview.reminders);
@@ -254,7 +340,10 @@ describe('onboarding, activities mocked', () => {
       return handle.result();
     });
     assert.equal(result.outcome, 'LIMITS_NOT_RAISED');
-    assert.ok(reminders.length >= 2 && reminders.every((waitingFor) => waitingFor === 'ONBOARDING'), `reminders: ${reminders.join(' | ')}`);
+    assert.ok(
+      reminders.length >= 2 && reminders.every((waitingFor) => waitingFor === 'ONBOARDING'),
+      `reminders: ${reminders.join(' | ')}`,
+    );
   });
 });
 
@@ -267,15 +356,35 @@ describe('checkout and provisioning, activities mocked', () => {
       },
     };
     const result = await withWorker(mocks, async (taskQueue) => {
-      const input = { orderRef, sourceAmount: 10, sourceCurrency: 'USD', destCurrency: 'USD', dest: `wallet:WA_${shortId()}`, timing: quick };
-      const handle = await client.workflow.start('checkoutWorkflow', { taskQueue, workflowId: `checkout:${orderRef}`, args: [input] });
+      const input = {
+        orderRef,
+        sourceAmount: 10,
+        sourceCurrency: 'USD',
+        destCurrency: 'USD',
+        dest: `wallet:WA_${shortId()}`,
+        timing: quick,
+      };
+      const handle = await client.workflow.start('checkoutWorkflow', {
+        taskQueue,
+        workflowId: `checkout:${orderRef}`,
+        args: [input],
+      });
       return handle.result();
     });
-    assert.deepEqual({ outcome: result.outcome, failureReason: result.failureReason }, { outcome: 'FAILED', failureReason: 'failed with 400 ValidationException' });
+    assert.deepEqual(
+      { outcome: result.outcome, failureReason: result.failureReason },
+      { outcome: 'FAILED', failureReason: 'failed with 400 ValidationException' },
+    );
   });
 
   it('a second account creation (400 ValidationException, no field at fault) ends ALREADY_BOUND; another refusal fails the run', async () => {
-    const secret: ClaimRef = { ref: 'local:secret1', size: 36, contentType: 'text/plain', sha256: 'c'.repeat(64), keyed: true };
+    const secret: ClaimRef = {
+      ref: 'local:secret1',
+      size: 36,
+      contentType: 'text/plain',
+      sha256: 'c'.repeat(64),
+      keyed: true,
+    };
     const run = (creationRefusal: ApplicationFailure) =>
       withWorker(
         {
@@ -287,12 +396,19 @@ describe('checkout and provisioning, activities mocked', () => {
         },
         async (taskQueue) => {
           const clientRef = `client-${shortId()}`;
-          const handle = await client.workflow.start('provisioningWorkflow', { taskQueue, workflowId: `provisioning:${clientRef}`, args: [{ clientRef, secret, country: 'US' }] });
+          const handle = await client.workflow.start('provisioningWorkflow', {
+            taskQueue,
+            workflowId: `provisioning:${clientRef}`,
+            args: [{ clientRef, secret, country: 'US' }],
+          });
           return handle.result();
         },
       );
     const bound = await run(refusal('ValidationException', 'anything'));
-    assert.deepEqual({ outcome: bound.outcome, accountId: bound.accountId }, { outcome: 'ALREADY_BOUND', accountId: null });
+    assert.deepEqual(
+      { outcome: bound.outcome, accountId: bound.accountId },
+      { outcome: 'ALREADY_BOUND', accountId: null },
+    );
     await assert.rejects(run(refusal('ValidationException', 'country.invalid', 'country')), WorkflowFailedError);
   });
 });
@@ -316,27 +432,57 @@ describe('wallet, activities mocked', () => {
         return { changed: [], cursor: { since: cursor.since, seen: cursor.seen } };
       },
       watchWalletTransactions: async () => {
-        throw ApplicationFailure.create({ type: 'NothingNewYet', message: 'nothing new', category: ApplicationFailureCategory.BENIGN });
+        throw ApplicationFailure.create({
+          type: 'NothingNewYet',
+          message: 'nothing new',
+          category: ApplicationFailureCategory.BENIGN,
+        });
       },
       readTransferSummary: async () => ({ id: 'TF_1', source: 'wallet:WA_other', status: 'COMPLETED' }),
     };
     await withWorker(mocks, async (taskQueue) => {
       // Every pass of the loop is past the history limit: the wallet wants to continue-as-new at once.
       const input = { walletId, pollIntervalMs: 3_600_000, maxHistoryEvents: 1, opened: true };
-      const handle = await client.workflow.start('walletWorkflow', { taskQueue, workflowId: `wallet:${walletId}`, args: [input] });
+      const handle = await client.workflow.start('walletWorkflow', {
+        taskQueue,
+        workflowId: `wallet:${walletId}`,
+        args: [input],
+      });
       const reconciled = handle.executeUpdate(reconcileUpdate);
-      await waitFor(async () => balanceReads, (reads) => reads === 1, 'the reconciliation to read the balances');
+      await waitFor(
+        async () => balanceReads,
+        (reads) => reads === 1,
+        'the reconciliation to read the balances',
+      );
       // A callback while the reconciliation waits on the provider: the loop records it and stops
       // at continue-as-new, which waits for the update.
-      const tx = { id: 'TR_1', createdAt: Date.now(), source: 'bitcoin:EXTERNAL', dest: `wallet:${walletId}`, currency: 'BTC', amount: 1, status: 'PENDING' };
+      const tx = {
+        id: 'TR_1',
+        createdAt: Date.now(),
+        source: 'bitcoin:EXTERNAL',
+        dest: `wallet:${walletId}`,
+        currency: 'BTC',
+        amount: 1,
+        status: 'PENDING',
+      };
       await handle.signal(transactionSignal, tx as never);
-      await waitFor(() => handle.query(walletQuery), (view) => view.stats.callbacks === 1 && view.queued === 0, 'the callback to be recorded');
+      await waitFor(
+        () => handle.query(walletQuery),
+        (view) => view.stats.callbacks === 1 && view.queued === 0,
+        'the callback to be recorded',
+      );
       releaseFirstRead();
-      const deadlock = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the reconciliation never finished: deadlock')), 20_000));
+      const deadlock = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the reconciliation never finished: deadlock')), 20_000),
+      );
       const reconciliation = await Promise.race([reconciled, deadlock]);
       assert.deepEqual(reconciliation.drift, [{ currency: 'BTC', ledger: 0, provider: 5 }]);
       assert.equal(polls, 1, 'the poll the reconciliation asked for was made');
-      const latest = await waitFor(() => client.workflow.getHandle(`wallet:${walletId}`).describe(), (run) => run.runId !== handle.firstExecutionRunId, 'the wallet to continue-as-new');
+      const latest = await waitFor(
+        () => client.workflow.getHandle(`wallet:${walletId}`).describe(),
+        (run) => run.runId !== handle.firstExecutionRunId,
+        'the wallet to continue-as-new',
+      );
       assert.equal(latest.status.name, 'RUNNING');
       await client.workflow.getHandle(`wallet:${walletId}`).terminate('test over');
     });

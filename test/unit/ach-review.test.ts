@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyMethodState, asksForForm, type MethodState, newAchState, reviewDecision, reviewGoesOn } from '../../workflows/lib/ach-review.js';
+import {
+  applyMethodState,
+  asksForForm,
+  type MethodState,
+  newAchState,
+  reviewDecision,
+  reviewGoesOn,
+} from '../../workflows/lib/ach-review.js';
 
 // The ACH follow-up's decisions (spec 3.1), without a server: what the payment method's state asks
 // of the end user, when the review is decided, and how the source of funds is reported.
 
-const method = (status: MethodState['status'], waitingFor: string[] = [], sourceOfFunds: MethodState['sourceOfFunds'] = null): MethodState => ({
+const method = (
+  status: MethodState['status'],
+  waitingFor: string[] = [],
+  sourceOfFunds: MethodState['sourceOfFunds'] = null,
+): MethodState => ({
   status,
   waitingFor,
   rejectionMessage: null,
@@ -20,7 +31,8 @@ describe('ACH review: what the payment method asks for', () => {
   });
 
   it('the review goes on while PENDING or awaiting a follow-up other than the form; a form owed or a decision stops the wait', () => {
-    const waits = (status: MethodState['status'], waitingFor: string[] = []) => reviewGoesOn(method(status, waitingFor));
+    const waits = (status: MethodState['status'], waitingFor: string[] = []) =>
+      reviewGoesOn(method(status, waitingFor));
     assert.deepEqual(
       {
         pending: waits('PENDING'),
@@ -35,7 +47,10 @@ describe('ACH review: what the payment method asks for', () => {
 
   it('APPROVED, ACTIVE and REJECTED decide the review; any other status does not', () => {
     assert.deepEqual(
-      (['APPROVED', 'ACTIVE', 'REJECTED', 'PENDING', 'AWAITING_FOLLOWUP'] as const).map((status) => ({ status, decision: reviewDecision(status) })),
+      (['APPROVED', 'ACTIVE', 'REJECTED', 'PENDING', 'AWAITING_FOLLOWUP'] as const).map((status) => ({
+        status,
+        decision: reviewDecision(status),
+      })),
       [
         { status: 'APPROVED', decision: 'APPROVED' },
         { status: 'ACTIVE', decision: 'ACTIVE' },

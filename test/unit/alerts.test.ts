@@ -12,7 +12,10 @@ describe('alert rules', () => {
   it('pass promtool check and promtool rule tests', () => {
     const check = execFileSync(PROMTOOL, ['check', 'rules', 'deploy/prometheus/alerts.yml'], { encoding: 'utf8' });
     assert.match(check, /SUCCESS: 6 rules found/);
-    const tests = execFileSync(PROMTOOL, ['test', 'rules', 'alerts.test.yml'], { cwd: 'deploy/prometheus', encoding: 'utf8' });
+    const tests = execFileSync(PROMTOOL, ['test', 'rules', 'alerts.test.yml'], {
+      cwd: 'deploy/prometheus',
+      encoding: 'utf8',
+    });
     assert.match(tests, /SUCCESS/);
   });
 

@@ -40,7 +40,12 @@ describe('checkout rules: before reserving', () => {
   });
 
   it('the review for higher limits is decided once approved or closed, and says why approval did not come', () => {
-    assert.deepEqual(answers(['APPROVED', 'CLOSED', 'OPEN', 'PENDING'], approvalDecided), { APPROVED: true, CLOSED: true, OPEN: false, PENDING: false });
+    assert.deepEqual(answers(['APPROVED', 'CLOSED', 'OPEN', 'PENDING'], approvalDecided), {
+      APPROVED: true,
+      CLOSED: true,
+      OPEN: false,
+      PENDING: false,
+    });
     assert.equal(notApprovedReason('CLOSED'), 'the user is closed');
     assert.equal(notApprovedReason('PENDING'), 'the user was not approved for higher limits before the deadline');
   });
@@ -112,14 +117,17 @@ describe('checkout rules: the purchase', () => {
   });
 
   it('is COMPLETED only once its transfer is, and waits while the transfer may still move', () => {
-    assert.deepEqual(answers(['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED', 'COMPLETED', 'FAILED'], transferInFlight), {
-      PREVIEW: true,
-      UNCONFIRMED: true,
-      PENDING: true,
-      INITIATED: true,
-      COMPLETED: false,
-      FAILED: false,
-    });
+    assert.deepEqual(
+      answers(['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED', 'COMPLETED', 'FAILED'], transferInFlight),
+      {
+        PREVIEW: true,
+        UNCONFIRMED: true,
+        PENDING: true,
+        INITIATED: true,
+        COMPLETED: false,
+        FAILED: false,
+      },
+    );
     assert.deepEqual(transferEnding('TF_1', 'COMPLETED'), { outcome: 'COMPLETED', failureReason: null });
     assert.deepEqual(transferEnding('TF_1', 'REVERSED'), {
       outcome: 'FAILED',

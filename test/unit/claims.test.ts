@@ -27,34 +27,59 @@ describe('claim store: what end users provide travels by reference', () => {
     // Nor its plain hash, which trying all nine-digit numbers would reverse.
     assert.notEqual(ssn.sha256, createHash('sha256').update('123-45-6789').digest('hex'));
     assert.equal(ssn.keyed, true);
-    assert.notEqual((await putValue(new LocalClaimStore(`${dir}-other`), '123-45-6789')).sha256, ssn.sha256, 'each store has its own key');
+    assert.notEqual(
+      (await putValue(new LocalClaimStore(`${dir}-other`), '123-45-6789')).sha256,
+      ssn.sha256,
+      'each store has its own key',
+    );
   });
 
   it('refuses bytes that are not the ones referenced, and references it does not know', async () => {
     const ref = await store.put(Buffer.from('original'), 'text/plain');
     writeFileSync(join(dir, ref.ref.slice('local:'.length)), 'tampered');
-    await assert.rejects(store.get(ref), (e: unknown) => e instanceof ClaimIntegrityError && /not a sealed claim/.test(e.message));
+    await assert.rejects(
+      store.get(ref),
+      (e: unknown) => e instanceof ClaimIntegrityError && /not a sealed claim/.test(e.message),
+    );
     // Sealed bytes of another claim, moved under this name, do not open either.
     const other = await store.put(Buffer.from('other'), 'text/plain');
     copyFileSync(join(dir, other.ref.slice('local:'.length)), join(dir, ref.ref.slice('local:'.length)));
-    await assert.rejects(store.get(ref), (e: unknown) => e instanceof ClaimIntegrityError && /does not open/.test(e.message));
+    await assert.rejects(
+      store.get(ref),
+      (e: unknown) => e instanceof ClaimIntegrityError && /does not open/.test(e.message),
+    );
     await assert.rejects(store.get({ ...ref, ref: 's3:bucket-key' }), ClaimIntegrityError);
     await assert.rejects(store.get({ ...ref, ref: `local:${'0'.repeat(64)}` }), /not in the claim store/);
     const value = await putValue(store, '1990-01-01');
-    await assert.rejects(store.get({ ...value, keyed: false }), ClaimIntegrityError, 'a keyed digest is checked as keyed');
+    await assert.rejects(
+      store.get({ ...value, keyed: false }),
+      ClaimIntegrityError,
+      'a keyed digest is checked as keyed',
+    );
   });
 
   it('keeps nothing in plain text: each claim sealed under a data key of its own, wrapped by the claim key', async () => {
     const key = randomBytes(32);
     const sealed = new LocalClaimStore(`${dir}-sealed`, { key });
     const ssn = await putValue(sealed, '078-05-1120', 'AC_PERSON1');
-    const doc = await sealed.put(Buffer.from('%PDF passport of Jane Roe'), 'application/pdf', { subject: 'AC_PERSON1' });
-    const onDisk = readdirSync(`${dir}-sealed`).map((f) => readFileSync(join(`${dir}-sealed`, f)).toString('latin1')).join('\n');
-    for (const plain of ['078-05-1120', 'Jane Roe', 'PDF']) assert.ok(!onDisk.includes(plain), `${plain} is not on disk`);
-    assert.ok(!readdirSync(`${dir}-sealed`).includes('.claim-key'), 'with CLAIM_ENCRYPTION_KEY no claim key is kept beside the claims');
+    const doc = await sealed.put(Buffer.from('%PDF passport of Jane Roe'), 'application/pdf', {
+      subject: 'AC_PERSON1',
+    });
+    const onDisk = readdirSync(`${dir}-sealed`)
+      .map((f) => readFileSync(join(`${dir}-sealed`, f)).toString('latin1'))
+      .join('\n');
+    for (const plain of ['078-05-1120', 'Jane Roe', 'PDF'])
+      assert.ok(!onDisk.includes(plain), `${plain} is not on disk`);
+    assert.ok(
+      !readdirSync(`${dir}-sealed`).includes('.claim-key'),
+      'with CLAIM_ENCRYPTION_KEY no claim key is kept beside the claims',
+    );
     assert.equal((await sealed.get(ssn)).toString(), '078-05-1120');
     // Another key does not open them; after a rotation the previous key still does.
-    await assert.rejects(new LocalClaimStore(`${dir}-sealed`, { key: randomBytes(32) }).get(doc), /neither CLAIM_ENCRYPTION_KEY nor one of CLAIM_PREVIOUS_KEYS/);
+    await assert.rejects(
+      new LocalClaimStore(`${dir}-sealed`, { key: randomBytes(32) }).get(doc),
+      /neither CLAIM_ENCRYPTION_KEY nor one of CLAIM_PREVIOUS_KEYS/,
+    );
     const rotated = new LocalClaimStore(`${dir}-sealed`, { key: randomBytes(32), previousKeys: [key] });
     assert.equal((await rotated.get(doc)).toString(), '%PDF passport of Jane Roe');
     rmSync(`${dir}-sealed`, { recursive: true, force: true });
@@ -66,10 +91,17 @@ describe('claim store: what end users provide travels by reference', () => {
     const keyed = new LocalClaimStore(folder, { key });
     const ssn = await putValue(keyed, '078-05-1120', 'AC_PERSON2');
     assert.equal((await keyed.get(ssn)).toString(), '078-05-1120');
-    assert.deepEqual(readdirSync(folder).filter((f) => f.startsWith('.')), [], 'no key file of any kind beside the claims');
+    assert.deepEqual(
+      readdirSync(folder).filter((f) => f.startsWith('.')),
+      [],
+      'no key file of any kind beside the claims',
+    );
     // The digest depends on the claim key alone, as on S3: another folder, the same key, the same digest.
     assert.equal((await putValue(new LocalClaimStore(`${folder}-2`, { key }), '078-05-1120')).sha256, ssn.sha256);
-    assert.notEqual((await putValue(new LocalClaimStore(`${folder}-2`, { key: randomBytes(32) }), '078-05-1120')).sha256, ssn.sha256);
+    assert.notEqual(
+      (await putValue(new LocalClaimStore(`${folder}-2`, { key: randomBytes(32) }), '078-05-1120')).sha256,
+      ssn.sha256,
+    );
     rmSync(folder, { recursive: true, force: true });
     rmSync(`${folder}-2`, { recursive: true, force: true });
   });
@@ -84,14 +116,23 @@ describe('claim store: what end users provide travels by reference', () => {
     const name = randomBytes(32).toString('hex');
     writeFileSync(join(folder, name), seal(Buffer.from('123-45-6789'), key, name));
     writeFileSync(join(folder, `${name}.meta`), JSON.stringify({ createdAt: Date.now(), subject: 'AC_OLD' }));
-    const old = { ref: `local:${name}`, size: 11, contentType: 'text/plain; charset=utf-8', sha256: createHmac('sha256', legacyKey).update('123-45-6789').digest('hex'), keyed: true };
+    const old = {
+      ref: `local:${name}`,
+      size: 11,
+      contentType: 'text/plain; charset=utf-8',
+      sha256: createHmac('sha256', legacyKey).update('123-45-6789').digest('hex'),
+      keyed: true,
+    };
     const keyed = new LocalClaimStore(folder, { key });
     assert.equal((await keyed.get(old)).toString(), '123-45-6789', 'a value stored before the upgrade still verifies');
     // New values are digested under the derived key, not the file's.
     const fresh = await putValue(keyed, '123-45-6789');
     assert.notEqual(fresh.sha256, old.sha256);
     assert.equal((await keyed.get(fresh)).toString(), '123-45-6789');
-    await assert.rejects(keyed.get({ ...old, sha256: createHmac('sha256', randomBytes(32)).update('123-45-6789').digest('hex') }), ClaimIntegrityError);
+    await assert.rejects(
+      keyed.get({ ...old, sha256: createHmac('sha256', randomBytes(32)).update('123-45-6789').digest('hex') }),
+      ClaimIntegrityError,
+    );
     // Once the operator deletes the file (after CLAIM_RETENTION), nothing makes it again.
     rmSync(join(folder, '.hmac-key'));
     await keyed.get(fresh);
@@ -107,18 +148,35 @@ describe('claim store: what end users provide travels by reference', () => {
     const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
     const phase1 = new LocalClaimStore(folder, { key: oldKey, previousKeys: [newKey] });
     const phase2 = new LocalClaimStore(folder, { key: newKey, previousKeys: [oldKey] });
-    const byPhase1 = [await putValue(phase1, '078-05-1120', 'AC_ROT'), await phase1.put(Buffer.from('%PDF old'), 'application/pdf')];
-    const byPhase2 = [await putValue(phase2, '987-65-4321', 'AC_ROT'), await phase2.put(Buffer.from('%PDF new'), 'application/pdf')];
-    assert.deepEqual(await Promise.all(byPhase1.map(async (r) => (await phase2.get(r)).toString())), ['078-05-1120', '%PDF old'], 'the new writer reads the old');
-    assert.deepEqual(await Promise.all(byPhase2.map(async (r) => (await phase1.get(r)).toString())), ['987-65-4321', '%PDF new'], 'the old writer, with the new key as previous, reads the new');
+    const byPhase1 = [
+      await putValue(phase1, '078-05-1120', 'AC_ROT'),
+      await phase1.put(Buffer.from('%PDF old'), 'application/pdf'),
+    ];
+    const byPhase2 = [
+      await putValue(phase2, '987-65-4321', 'AC_ROT'),
+      await phase2.put(Buffer.from('%PDF new'), 'application/pdf'),
+    ];
+    assert.deepEqual(
+      await Promise.all(byPhase1.map(async (r) => (await phase2.get(r)).toString())),
+      ['078-05-1120', '%PDF old'],
+      'the new writer reads the old',
+    );
+    assert.deepEqual(
+      await Promise.all(byPhase2.map(async (r) => (await phase1.get(r)).toString())),
+      ['987-65-4321', '%PDF new'],
+      'the old writer, with the new key as previous, reads the new',
+    );
     // Why phase 1 comes first: a process that has only the old key cannot read the new writer's claims.
-    await assert.rejects(new LocalClaimStore(folder, { key: oldKey }).get(byPhase2[1]!), (e: unknown) => e instanceof ClaimUnavailableError && /CLAIM_PREVIOUS_KEYS/.test(e.message));
+    await assert.rejects(
+      new LocalClaimStore(folder, { key: oldKey }).get(byPhase2[1]!),
+      (e: unknown) => e instanceof ClaimUnavailableError && /CLAIM_PREVIOUS_KEYS/.test(e.message),
+    );
     // After the retention, the old key is dropped: the new writer's claims need nothing else.
     assert.equal((await new LocalClaimStore(folder, { key: newKey }).get(byPhase2[0]!)).toString(), '987-65-4321');
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('deletes claims (again is no error), erases one person\'s claims on request, and sweeps old ones', async () => {
+  it("deletes claims (again is no error), erases one person's claims on request, and sweeps old ones", async () => {
     const folder = `${dir}-life`;
     const keyed = new LocalClaimStore(folder, { key: randomBytes(32) });
     const a1 = await putValue(keyed, '111-22-3333', 'AC_A');
@@ -129,12 +187,16 @@ describe('claim store: what end users provide travels by reference', () => {
     await assert.rejects(keyed.get(a1), /not in the claim store .*deleted after the provider accepted it/);
     assert.equal(await keyed.eraseSubject('AC_A'), 1);
     await assert.rejects(keyed.get(a2), ClaimIntegrityError);
-    assert.equal((await keyed.get(b1)).toString(), '444-55-6666', 'another person\'s claims stay');
+    assert.equal((await keyed.get(b1)).toString(), '444-55-6666', "another person's claims stay");
     assert.equal(await keyed.eraseSubject('AC_NOBODY'), 0);
     await assert.rejects(keyed.eraseSubject(''), /give the subject/);
     assert.equal(await keyed.sweep(Date.now() - 60_000), 0, 'nothing is older than a minute');
     assert.equal(await keyed.sweep(Date.now() + 1), 1);
-    assert.deepEqual(readdirSync(folder).filter((f) => !f.startsWith('.')), [], 'no file of a claim is left');
+    assert.deepEqual(
+      readdirSync(folder).filter((f) => !f.startsWith('.')),
+      [],
+      'no file of a claim is left',
+    );
     rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -26,22 +26,38 @@ describe('finding the temporal CLI', () => {
   const cached = fakeBinary(cacheDir({ XDG_CACHE_HOME: cacheHome }));
 
   it('TEMPORAL_CLI_PATH comes first', async () => {
-    const found = await findTemporalCli({ env: { TEMPORAL_CLI_PATH: explicit, PATH: pathDir, XDG_CACHE_HOME: cacheHome } });
+    const found = await findTemporalCli({
+      env: { TEMPORAL_CLI_PATH: explicit, PATH: pathDir, XDG_CACHE_HOME: cacheHome },
+    });
     assert.deepEqual(found, { kind: 'binary', path: explicit, source: 'TEMPORAL_CLI_PATH' });
   });
 
   it('a TEMPORAL_CLI_PATH that is not executable is an error naming the variable', async () => {
-    await assert.rejects(findTemporalCli({ env: { TEMPORAL_CLI_PATH: join(root, 'missing') } }), /TEMPORAL_CLI_PATH=.*not an executable/);
+    await assert.rejects(
+      findTemporalCli({ env: { TEMPORAL_CLI_PATH: join(root, 'missing') } }),
+      /TEMPORAL_CLI_PATH=.*not an executable/,
+    );
   });
 
   it('then `temporal` on PATH, then the cache outside the repo', async () => {
-    assert.deepEqual(await findTemporalCli({ env: { PATH: pathDir, XDG_CACHE_HOME: cacheHome } }), { kind: 'binary', path: fromPath, source: 'PATH' });
-    assert.deepEqual(await findTemporalCli({ env: { PATH: join(root, 'empty'), XDG_CACHE_HOME: cacheHome } }), { kind: 'binary', path: cached, source: 'cache' });
+    assert.deepEqual(await findTemporalCli({ env: { PATH: pathDir, XDG_CACHE_HOME: cacheHome } }), {
+      kind: 'binary',
+      path: fromPath,
+      source: 'PATH',
+    });
+    assert.deepEqual(await findTemporalCli({ env: { PATH: join(root, 'empty'), XDG_CACHE_HOME: cacheHome } }), {
+      kind: 'binary',
+      path: cached,
+      source: 'cache',
+    });
     assert.ok(cached.includes(`temporal-cli-${CLI_VERSION}`), 'the cache is per CLI version');
   });
 
   it('with nothing found and building not allowed, falls back to the SDK download', async () => {
-    const found = await findTemporalCli({ env: { PATH: join(root, 'empty'), XDG_CACHE_HOME: join(root, 'nocache') }, build: false });
+    const found = await findTemporalCli({
+      env: { PATH: join(root, 'empty'), XDG_CACHE_HOME: join(root, 'nocache') },
+      build: false,
+    });
     assert.equal(found.kind, 'sdk-download');
   });
 });

@@ -28,31 +28,54 @@ describe('codec server: a credential, always, off the embedded stack', () => {
   after(async () => live?.close());
 
   const secret = async () => {
-    const [p] = await codec.encode([{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"123-45-6789"') }]);
-    return { payloads: [{ metadata: Object.fromEntries(Object.entries(p!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(p!.data!).toString('base64') }] };
+    const [p] = await codec.encode([
+      { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"123-45-6789"') },
+    ]);
+    return {
+      payloads: [
+        {
+          metadata: Object.fromEntries(
+            Object.entries(p!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')]),
+          ),
+          data: Buffer.from(p!.data!).toString('base64'),
+        },
+      ],
+    };
   };
   const decode = async (headers: Record<string, string>) => {
-    const res = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(await secret()) });
+    const res = await request(`${url}/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(await secret()),
+    });
     const text = await res.body.text();
     return { status: res.statusCode, text };
   };
   const signIn = async (token: string, origin = url) => {
-    const res = await request(`${url}/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: new URLSearchParams({ token }).toString() });
+    const res = await request(`${url}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ token }).toString(),
+    });
     await res.body.dump();
     return { status: res.statusCode, cookie: String(res.headers['set-cookie'] ?? '') };
   };
 
-  it('the Web UI\'s Origin alone decrypts nothing: a forged Origin is refused', async () => {
+  it("the Web UI's Origin alone decrypts nothing: a forged Origin is refused", async () => {
     const r = await decode({ origin: UI });
     assert.equal(r.status, 401);
     assert.ok(!r.text.includes('123-45-6789'));
     assert.match(r.text, /\/session|Bearer/);
   });
 
-  it('the bearer token decrypts (the CLI\'s --codec-auth)', async () => {
+  it("the bearer token decrypts (the CLI's --codec-auth)", async () => {
     const r = await decode({ authorization: `Bearer ${TOKEN}` });
     assert.equal(r.status, 200);
-    assert.ok(Buffer.from((JSON.parse(r.text) as { payloads: Array<{ data: string }> }).payloads[0]!.data, 'base64').toString().includes('123-45-6789'));
+    assert.ok(
+      Buffer.from((JSON.parse(r.text) as { payloads: Array<{ data: string }> }).payloads[0]!.data, 'base64')
+        .toString()
+        .includes('123-45-6789'),
+    );
   });
 
   it('signing in at /session gives the browser a cookie that decrypts from the Web UI; a wrong token gets none', async () => {
@@ -84,7 +107,11 @@ describe('codec server: a credential, always, off the embedded stack', () => {
     assert.match(codecAccessProblem(access, '127.0.0.1', { embedded: false }) ?? '', /CODEC_SERVER_TOKEN/);
     assert.match(codecAccessProblem(access, '0.0.0.0', { embedded: false }) ?? '', /CODEC_SERVER_TOKEN/);
     assert.match(codecAccessProblem(access, '0.0.0.0', { embedded: true }) ?? '', /CODEC_SERVER_TOKEN/);
-    assert.equal(codecAccessProblem(access, '127.0.0.1', { embedded: true }), undefined, 'npm run dev: loopback, the UI by its Origin');
+    assert.equal(
+      codecAccessProblem(access, '127.0.0.1', { embedded: true }),
+      undefined,
+      'npm run dev: loopback, the UI by its Origin',
+    );
     assert.equal(codecAccessProblem({ ...access, token: TOKEN }, '0.0.0.0', { embedded: false }), undefined);
   });
 });

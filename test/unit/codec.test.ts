@@ -27,7 +27,11 @@ describe('payload encryption', () => {
     await assert.rejects(codec.decode([altered]), /altered/);
     await assert.rejects(new EncryptionCodec(randomBytes(32)).decode([enc!]), /PAYLOAD_ENCRYPTION_KEY/);
     const rotated = new EncryptionCodec(randomBytes(32), [(codec as unknown as { key: Buffer }).key]);
-    assert.deepEqual(defaultPayloadConverter.fromPayload((await rotated.decode([enc!]))[0]!), secret, 'an old key still reads after a rotation');
+    assert.deepEqual(
+      defaultPayloadConverter.fromPayload((await rotated.decode([enc!]))[0]!),
+      secret,
+      'an old key still reads after a rotation',
+    );
     const plain = payload({ a: 1 });
     assert.deepEqual(await codec.decode([plain]), [plain]);
   });
@@ -40,17 +44,37 @@ describe('payload encryption', () => {
     const phase2 = new EncryptionCodec(newKey, [oldKey]);
     const [byPhase1] = await phase1.encode([payload(secret)]);
     const [byPhase2] = await phase2.encode([payload({ ...secret, link: 'https://verify.example.test/s/new' })]);
-    assert.deepEqual(defaultPayloadConverter.fromPayload((await phase2.decode([byPhase1!]))[0]!), secret, 'the new writer reads the old');
-    assert.equal((defaultPayloadConverter.fromPayload((await phase1.decode([byPhase2!]))[0]!) as typeof secret).link, 'https://verify.example.test/s/new', 'the old writer, with the new key as previous, reads the new');
+    assert.deepEqual(
+      defaultPayloadConverter.fromPayload((await phase2.decode([byPhase1!]))[0]!),
+      secret,
+      'the new writer reads the old',
+    );
+    assert.equal(
+      (defaultPayloadConverter.fromPayload((await phase1.decode([byPhase2!]))[0]!) as typeof secret).link,
+      'https://verify.example.test/s/new',
+      'the old writer, with the new key as previous, reads the new',
+    );
     // Why phase 1 comes first: a process that has only the old key cannot read the new writer's payloads.
     await assert.rejects(new EncryptionCodec(oldKey).decode([byPhase2!]), /PAYLOAD_PREVIOUS_KEYS/);
     // After the retention, the old key is dropped: the new writer's payloads need nothing else.
-    assert.deepEqual(defaultPayloadConverter.fromPayload((await new EncryptionCodec(newKey).decode([byPhase2!]))[0]!), { ...secret, link: 'https://verify.example.test/s/new' });
+    assert.deepEqual(defaultPayloadConverter.fromPayload((await new EncryptionCodec(newKey).decode([byPhase2!]))[0]!), {
+      ...secret,
+      link: 'https://verify.example.test/s/new',
+    });
   });
 
   const wireOf = async (value: unknown) => {
     const [enc] = await codec.encode([payload(value)]);
-    return { payloads: [{ metadata: Object.fromEntries(Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])), data: Buffer.from(enc!.data!).toString('base64') }] };
+    return {
+      payloads: [
+        {
+          metadata: Object.fromEntries(
+            Object.entries(enc!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')]),
+          ),
+          data: Buffer.from(enc!.data!).toString('base64'),
+        },
+      ],
+    };
   };
   const UI = 'http://127.0.0.1:8233';
 
@@ -60,19 +84,34 @@ describe('payload encryption', () => {
     const live = createCodecServer(codec, { allowedOrigins: [UI], allowedHosts: [`127.0.0.1:${port}`] });
     await live.listen({ port, host: '127.0.0.1' });
     try {
-      const res = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: UI }, body: JSON.stringify(await wireOf(secret)) });
+      const res = await request(`${url}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: UI },
+        body: JSON.stringify(await wireOf(secret)),
+      });
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['access-control-allow-origin'], UI);
       const out = (await res.body.json()) as { payloads: Array<{ data: string }> };
       assert.deepEqual(JSON.parse(Buffer.from(out.payloads[0]!.data, 'base64').toString()), secret);
-      const pre = await request(`${url}/decode`, { method: 'OPTIONS', headers: { origin: UI, 'access-control-request-method': 'POST' } });
+      const pre = await request(`${url}/decode`, {
+        method: 'OPTIONS',
+        headers: { origin: UI, 'access-control-request-method': 'POST' },
+      });
       assert.equal(pre.statusCode, 204);
       await pre.body.dump();
-      const bad = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', origin: UI }, body: '{"payloads": 3}' });
+      const bad = await request(`${url}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: UI },
+        body: '{"payloads": 3}',
+      });
       assert.equal(bad.statusCode, 400);
       await bad.body.dump();
       // Without a token, nothing but the UI's origin may call: a script on this machine needs the token.
-      const bare = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await wireOf(secret)) });
+      const bare = await request(`${url}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(await wireOf(secret)),
+      });
       assert.equal(bare.statusCode, 401);
       await bare.body.dump();
     } finally {
@@ -81,10 +120,18 @@ describe('payload encryption', () => {
   });
 
   it('refuses another origin and a rebound host name, and decrypts nothing for them', async () => {
-    const verdict = (headers: Record<string, string>) => authorised({ allowedOrigins: [UI], allowedHosts: ['127.0.0.1:4030'] }, headers);
+    const verdict = (headers: Record<string, string>) =>
+      authorised({ allowedOrigins: [UI], allowedHosts: ['127.0.0.1:4030'] }, headers);
     assert.deepEqual(verdict({ host: '127.0.0.1:4030', origin: UI }), { ok: true });
-    assert.equal((verdict({ host: 'evil.example.test:4030', origin: 'http://evil.example.test:4030' }) as { status: number }).status, 403);
-    assert.equal((verdict({ host: '127.0.0.1:4030', origin: 'http://evil.example.test' }) as { status: number }).status, 403);
+    assert.equal(
+      (verdict({ host: 'evil.example.test:4030', origin: 'http://evil.example.test:4030' }) as { status: number })
+        .status,
+      403,
+    );
+    assert.equal(
+      (verdict({ host: '127.0.0.1:4030', origin: 'http://evil.example.test' }) as { status: number }).status,
+      403,
+    );
     assert.equal((verdict({ origin: UI }) as { status: number }).status, 403);
   });
 
@@ -96,7 +143,11 @@ describe('payload encryption', () => {
     const url = `http://127.0.0.1:${port}`;
     try {
       const call = async (authorization: string | undefined, body: unknown) => {
-        const res = await request(`${url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: JSON.stringify(body) });
+        const res = await request(`${url}/decode`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+          body: JSON.stringify(body),
+        });
         return { status: res.statusCode, json: (await res.body.json()) as { payloads?: unknown[]; error?: string } };
       };
       assert.equal((await call(undefined, await wireOf(secret))).status, 401);
@@ -111,8 +162,19 @@ describe('payload encryption', () => {
   });
 
   it('will not listen off loopback without a token', () => {
-    assert.match(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '0.0.0.0', { embedded: true }) ?? '', /CODEC_SERVER_TOKEN/);
-    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [], token: 'x'.repeat(32) }, '0.0.0.0', { embedded: false }), undefined);
-    assert.equal(codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '127.0.0.1', { embedded: true }), undefined);
+    assert.match(
+      codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '0.0.0.0', { embedded: true }) ?? '',
+      /CODEC_SERVER_TOKEN/,
+    );
+    assert.equal(
+      codecAccessProblem({ allowedOrigins: [], allowedHosts: [], token: 'x'.repeat(32) }, '0.0.0.0', {
+        embedded: false,
+      }),
+      undefined,
+    );
+    assert.equal(
+      codecAccessProblem({ allowedOrigins: [], allowedHosts: [] }, '127.0.0.1', { embedded: true }),
+      undefined,
+    );
   });
 });

@@ -24,7 +24,9 @@ type Service = {
   stop_grace_period?: string;
   healthcheck?: { disable?: boolean };
 };
-const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+};
 const s = compose.services;
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)?.[1]);
@@ -40,12 +42,25 @@ describe('docker-compose.yml and the Dockerfile', () => {
     assert.equal(s['temporal-schema']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
     assert.equal(s['temporal-namespace']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
     assert.equal(s['temporal-ui']!.image, `temporalio/ui:${UI_VERSION.slice(1)}`);
-    assert.ok(Object.values(s).every((svc) => !svc.image?.includes('auto-setup')), 'the deprecated auto-setup image is gone');
+    assert.ok(
+      Object.values(s).every((svc) => !svc.image?.includes('auto-setup')),
+      'the deprecated auto-setup image is gone',
+    );
   });
 
   it('configures the server with the same file and setup script that `npm run cluster` runs', () => {
-    assert.deepEqual(s.temporal!.entrypoint, ['temporal-server', '--root', '/', '--config', 'etc/temporal/payflows', '--env', 'production', 'start']);
-    for (const name of ['temporal', 'temporal-schema', 'temporal-namespace']) assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
+    assert.deepEqual(s.temporal!.entrypoint, [
+      'temporal-server',
+      '--root',
+      '/',
+      '--config',
+      'etc/temporal/payflows',
+      '--env',
+      'production',
+      'start',
+    ]);
+    for (const name of ['temporal', 'temporal-schema', 'temporal-namespace'])
+      assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
     assert.deepEqual(s['temporal-schema']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'schema']);
     assert.deepEqual(s['temporal-namespace']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'namespace']);
     assert.deepEqual(s.temporal!.depends_on, { 'temporal-schema': { condition: 'service_completed_successfully' } });
@@ -60,7 +75,10 @@ describe('docker-compose.yml and the Dockerfile', () => {
   });
 
   it('gives the server the dynamic config that the dev server gets', () => {
-    const config = parse(readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8')) as Record<string, Array<{ value: unknown }>>;
+    const config = parse(readFileSync('deploy/temporal/dynamicconfig.yaml', 'utf8')) as Record<
+      string,
+      Array<{ value: unknown }>
+    >;
     for (const entry of DYNAMIC_CONFIG) {
       const [key, value] = entry.split('=') as [string, string];
       assert.deepEqual(config[key], [{ value: JSON.parse(value) }], key);
@@ -68,18 +86,33 @@ describe('docker-compose.yml and the Dockerfile', () => {
   });
 
   it('gives every process that encrypts or decrypts payloads the key from the same place', () => {
-    const users = Object.entries(s).filter(([, svc]) => svc.environment?.TEMPORAL_ADDRESS !== undefined && svc.build !== undefined);
+    const users = Object.entries(s).filter(
+      ([, svc]) => svc.environment?.TEMPORAL_ADDRESS !== undefined && svc.build !== undefined,
+    );
     assert.deepEqual(users.map(([n]) => n).sort(), ['codec-server', 'ingress', 'worker']);
     const keys = new Set(users.map(([, svc]) => svc.environment!.PAYLOAD_ENCRYPTION_KEY));
     assert.equal(keys.size, 1);
-    assert.match([...keys][0]!, /^\$\{PAYLOAD_ENCRYPTION_KEY:\?/, 'from .env, required: no process makes a key of its own');
+    assert.match(
+      [...keys][0]!,
+      /^\$\{PAYLOAD_ENCRYPTION_KEY:\?/,
+      'from .env, required: no process makes a key of its own',
+    );
     assert.match(readFileSync('.env.example', 'utf8'), /^PAYLOAD_ENCRYPTION_KEY=$/m);
   });
 
   it('takes every secret from .env and documents each in .env.example', () => {
     const text = readFileSync('docker-compose.yml', 'utf8');
     const required = [...new Set([...text.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!))].sort();
-    assert.deepEqual(required, ['CLAIM_ENCRYPTION_KEY', 'CODEC_SERVER_TOKEN', 'INGRESS_PUBLIC_URL', 'PAYLOAD_ENCRYPTION_KEY', 'POSTGRES_PASSWORD', 'PROVIDER_ACCOUNT_ID', 'PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY']);
+    assert.deepEqual(required, [
+      'CLAIM_ENCRYPTION_KEY',
+      'CODEC_SERVER_TOKEN',
+      'INGRESS_PUBLIC_URL',
+      'PAYLOAD_ENCRYPTION_KEY',
+      'POSTGRES_PASSWORD',
+      'PROVIDER_ACCOUNT_ID',
+      'PROVIDER_API_KEY',
+      'PROVIDER_SECRET_KEY',
+    ]);
     const example = readFileSync('.env.example', 'utf8');
     for (const name of required) assert.match(example, new RegExp(`^${name}=`, 'm'), name);
     assert.doesNotMatch(text, /PASSWORD: temporal\b|POSTGRES_PWD: temporal\b/, 'no password written in the file');
@@ -99,29 +132,49 @@ describe('docker-compose.yml and the Dockerfile', () => {
   });
 
   it("publishes Temporal, the UI, the codec server and the sandbox on the host's loopback only; the ingress is the public door", () => {
-    for (const name of ['temporal', 'temporal-ui', 'codec-server', 'sandbox']) for (const p of s[name]!.ports ?? []) assert.match(p, /^127\.0\.0\.1:/, `${name} ${p}`);
+    for (const name of ['temporal', 'temporal-ui', 'codec-server', 'sandbox'])
+      for (const p of s[name]!.ports ?? []) assert.match(p, /^127\.0\.0\.1:/, `${name} ${p}`);
     assert.deepEqual(s.ingress!.ports, ['4020:4020']);
-    for (const name of ['postgresql', 'worker', 'temporal-schema', 'temporal-namespace']) assert.equal(s[name]!.ports, undefined, name);
+    for (const name of ['postgresql', 'worker', 'temporal-schema', 'temporal-namespace'])
+      assert.equal(s[name]!.ports, undefined, name);
   });
 
   it('runs the product from the compiled image (no tsx, no npm), with grace periods the orchestrator waits for', () => {
-    for (const [name, entry] of [['worker', 'dist/worker/main.js'], ['ingress', 'dist/src/ingress/main.js'], ['codec-server', 'dist/src/temporal/codec-server-main.js'], ['sandbox', 'dist/src/sandbox/main.js']] as const) {
+    for (const [name, entry] of [
+      ['worker', 'dist/worker/main.js'],
+      ['ingress', 'dist/src/ingress/main.js'],
+      ['codec-server', 'dist/src/temporal/codec-server-main.js'],
+      ['sandbox', 'dist/src/sandbox/main.js'],
+    ] as const) {
       assert.deepEqual(s[name]!.command, ['node', entry], name);
       assert.equal(s[name]!.build, '.');
     }
     assert.doesNotMatch(JSON.stringify(compose), /tsx|npm run/);
     assert.ok(seconds(s.worker!.stop_grace_period!) > seconds(s.worker!.environment!.WORKER_SHUTDOWN_GRACE!) + 5);
     assert.ok(seconds(s.ingress!.stop_grace_period!) > seconds(s.ingress!.environment!.INGRESS_SHUTDOWN_GRACE!));
-    assert.ok(s.worker!.volumes!.some((v) => v.startsWith('claims:')), 'the claim store is a volume the workers share');
+    assert.ok(
+      s.worker!.volumes!.some((v) => v.startsWith('claims:')),
+      'the claim store is a volume the workers share',
+    );
   });
 
   it("the image's HEALTHCHECK asks the /health of the process that the container runs, on the port it serves it on", () => {
-    const containers: Array<[string, string[], Record<string, string>]> = [["the image's default command", imageCmd, imageEnv]];
-    for (const [name, svc] of Object.entries(s)) if (svc.build === '.' && !svc.healthcheck?.disable) containers.push([name, svc.command as string[], { ...imageEnv, ...svc.environment }]);
-    assert.deepEqual(containers.map(([n]) => n).sort(), ['ingress', "the image's default command", 'worker'], 'the others serve no /health and say so (healthcheck: disable)');
+    const containers: Array<[string, string[], Record<string, string>]> = [
+      ["the image's default command", imageCmd, imageEnv],
+    ];
+    for (const [name, svc] of Object.entries(s))
+      if (svc.build === '.' && !svc.healthcheck?.disable)
+        containers.push([name, svc.command as string[], { ...imageEnv, ...svc.environment }]);
+    assert.deepEqual(
+      containers.map(([n]) => n).sort(),
+      ['ingress', "the image's default command", 'worker'],
+      'the others serve no /health and say so (healthcheck: disable)',
+    );
     for (const [name, command, env] of containers) {
       // Only the settings that place /health: the rest are compose's ${…} placeholders.
-      const config = loadConfig(Object.fromEntries(Object.entries(env).filter(([k]) => /^(WORKER_HEALTH_|INGRESS_PORT$)/.test(k))));
+      const config = loadConfig(
+        Object.fromEntries(Object.entries(env).filter(([k]) => /^(WORKER_HEALTH_|INGRESS_PORT$)/.test(k))),
+      );
       const worker = command.at(-1) === 'dist/worker/main.js';
       assert.ok(worker || command.at(-1) === 'dist/src/ingress/main.js', name);
       assert.ok(!worker || config.worker.health, `${name}: the worker serves /health only with WORKER_HEALTH_PORT`);
@@ -131,8 +184,17 @@ describe('docker-compose.yml and the Dockerfile', () => {
     }
     // Under tini or docker-init, the command is further along PID 1's arguments; HEALTHCHECK_URL
     // wins; without a known command (outside a container) the environment decides, as before.
-    assert.equal(healthcheckUrl(['/sbin/docker-init', '--', '/usr/bin/tini', '--', 'node', 'dist/src/ingress/main.js'], { ...imageEnv, INGRESS_PORT: '8080' }), 'http://127.0.0.1:8080/health');
-    assert.equal(healthcheckUrl(imageCmd, { ...imageEnv, HEALTHCHECK_URL: 'http://127.0.0.1:1/ready' }), 'http://127.0.0.1:1/ready');
+    assert.equal(
+      healthcheckUrl(['/sbin/docker-init', '--', '/usr/bin/tini', '--', 'node', 'dist/src/ingress/main.js'], {
+        ...imageEnv,
+        INGRESS_PORT: '8080',
+      }),
+      'http://127.0.0.1:8080/health',
+    );
+    assert.equal(
+      healthcheckUrl(imageCmd, { ...imageEnv, HEALTHCHECK_URL: 'http://127.0.0.1:1/ready' }),
+      'http://127.0.0.1:1/ready',
+    );
     assert.throws(() => healthcheckUrl(imageCmd, {}), /WORKER_HEALTH_PORT/);
     assert.equal(healthcheckUrl(['/sbin/init'], { INGRESS_PORT: '4021' }), 'http://127.0.0.1:4021/health');
   });

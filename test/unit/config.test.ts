@@ -19,7 +19,13 @@ describe('configuration', () => {
   });
 
   it('follows what is set', () => {
-    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal:7233', PROVIDER_BASE_URL: 'https://api.example.test/', SANDBOX_PORT: '5000', WALLET_POLL_INTERVAL: '30s', INGRESS_PUBLIC_URL: 'https://hooks.example.test' });
+    const c = loadConfig({
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      PROVIDER_BASE_URL: 'https://api.example.test/',
+      SANDBOX_PORT: '5000',
+      WALLET_POLL_INTERVAL: '30s',
+      INGRESS_PUBLIC_URL: 'https://hooks.example.test',
+    });
     assert.equal(c.temporal.embedded, false);
     assert.equal(c.provider.baseUrl, 'https://api.example.test');
     assert.equal(c.provider.usesSandbox, false);
@@ -28,12 +34,23 @@ describe('configuration', () => {
   });
 
   it('a bad value stops start-up with a message that names the variable', () => {
-    for (const [name, value] of [['SANDBOX_PORT', 'eighty'], ['PROVIDER_BASE_URL', 'ftp://x'], ['WALLET_POLL_INTERVAL', 'soon'], ['INGRESS_PORT', '70000'], ['PROVIDER_BASE_URL', 'https://user:pw@api.example.test'], ['PROVIDER_BASE_URL', 'https://api.example.test/?format=json']] as const) {
-      assert.throws(() => loadConfig({ [name]: value }), (err: unknown) => {
-        assert.ok(err instanceof ConfigError);
-        assert.match(err.message, new RegExp(`${name}=`));
-        return true;
-      }, name);
+    for (const [name, value] of [
+      ['SANDBOX_PORT', 'eighty'],
+      ['PROVIDER_BASE_URL', 'ftp://x'],
+      ['WALLET_POLL_INTERVAL', 'soon'],
+      ['INGRESS_PORT', '70000'],
+      ['PROVIDER_BASE_URL', 'https://user:pw@api.example.test'],
+      ['PROVIDER_BASE_URL', 'https://api.example.test/?format=json'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, new RegExp(`${name}=`));
+          return true;
+        },
+        name,
+      );
     }
   });
 
@@ -41,10 +58,18 @@ describe('configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'payflows-connect-'));
     const keyFile = join(dir, 'payload.key');
     // Nothing listens on port 1: had it tried to connect, the error would be a connection failure.
-    const env = { TEMPORAL_ADDRESS: '127.0.0.1:1', PAYLOAD_KEY_FILE: keyFile, CLAIM_STORE_DIR: join(dir, 'claims'), CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+    const env = {
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      PAYLOAD_KEY_FILE: keyFile,
+      CLAIM_STORE_DIR: join(dir, 'claims'),
+      CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    };
     await assert.rejects(connectClients({ env }), (err: unknown) => {
       assert.ok(err instanceof ConfigError, String(err));
-      assert.match(err.message, /^The client refuses to start: Temporal is at 127\.0\.0\.1:1, a server this process did not start/);
+      assert.match(
+        err.message,
+        /^The client refuses to start: Temporal is at 127\.0\.0\.1:1, a server this process did not start/,
+      );
       assert.match(err.message, /\n  PAYLOAD_ENCRYPTION_KEY: \S/);
       assert.doesNotMatch(err.message, /CLAIM_ENCRYPTION_KEY/, 'only what is missing is named');
       return true;
@@ -62,7 +87,10 @@ describe('configuration', () => {
   });
 
   it('refuses a claim retention no longer than the process deadline, naming both: the sweep would take claims a process may still send', () => {
-    assert.throws(() => loadConfig({ CLAIM_RETENTION: '7d' }), /CLAIM_RETENTION="7d": must be longer than PROCESS_DEADLINE/);
+    assert.throws(
+      () => loadConfig({ CLAIM_RETENTION: '7d' }),
+      /CLAIM_RETENTION="7d": must be longer than PROCESS_DEADLINE/,
+    );
     assert.throws(() => loadConfig({ CLAIM_RETENTION: '20d', PROCESS_DEADLINE: '20d' }), /CLAIM_RETENTION=/);
     assert.equal(loadConfig({ CLAIM_RETENTION: '15d' }).claims.retentionMs, 15 * 86_400_000);
   });

@@ -8,7 +8,16 @@ const reference = (input: string | Uint8Array) => createHash('sha256').update(in
 
 describe('idempotency keys: a digest that workflow code can compute', () => {
   it('the pure SHA-256 agrees with node:crypto on strings of every kind', () => {
-    const strings = ['', 'abc', 'open-wallet:user-4711', 'é\n✓', '名前 😀 \u0000 \t', 'lone \ud800 surrogate', 'lone low \udc00 too', 'a'.repeat(10_000)];
+    const strings = [
+      '',
+      'abc',
+      'open-wallet:user-4711',
+      'é\n✓',
+      '名前 😀 \u0000 \t',
+      'lone \ud800 surrogate',
+      'lone low \udc00 too',
+      'a'.repeat(10_000),
+    ];
     // Every length around the padding boundaries (55, 56, 63, 64 bytes...).
     for (let n = 0; n <= 130; n++) strings.push('x'.repeat(n));
     for (const s of strings) {

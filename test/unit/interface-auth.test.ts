@@ -7,7 +7,11 @@ import { requestSignature } from '../../src/provider/signing.js';
 import { assertFields } from '../helpers/assert.js';
 import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const isDenied = (code?: string) => (e: unknown) => e instanceof ProviderError && e.status === 401 && e.body.type === 'AccessDeniedException' && (code === undefined || e.body.errorCode === code);
+const isDenied = (code?: string) => (e: unknown) =>
+  e instanceof ProviderError &&
+  e.status === 401 &&
+  e.body.type === 'AccessDeniedException' &&
+  (code === undefined || e.body.errorCode === code);
 
 describe('auth modes and masquerade (spec 5)', () => {
   let sandbox: TestSandbox;
@@ -24,60 +28,97 @@ describe('auth modes and masquerade (spec 5)', () => {
   it('signature and bearer auth work on every kind of call', async () => {
     const bearer = sandbox.client({ kind: 'bearer', token: MASTER.secretKey });
     const acc = await bearer.call(api.createAccount, { body: { country: 'US' } });
-    assert.equal((await sandbox.master.call(api.readAccount, { params: { accountId: acc.id }, masqueradeAs: acc.id })).id, acc.id);
-    assert.equal((await bearer.call(api.readAccount, { params: { accountId: acc.id }, masqueradeAs: acc.id })).id, acc.id);
+    assert.equal(
+      (await sandbox.master.call(api.readAccount, { params: { accountId: acc.id }, masqueradeAs: acc.id })).id,
+      acc.id,
+    );
+    assert.equal(
+      (await bearer.call(api.readAccount, { params: { accountId: acc.id }, masqueradeAs: acc.id })).id,
+      acc.id,
+    );
     assert.ok((await bearer.call(api.listPaymentMethods)).data);
   });
 
   it('the onboarding link call needs no timestamp (spec 4.7); other signed calls do', async () => {
     const user = await sandbox.master.call(api.createUser, { body: {} });
     const url = `${sandbox.url}/v3/idverify/users/${user.id}`;
-    const res = await request(url, { headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, url) } });
+    const res = await request(url, {
+      headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, url) },
+    });
     assert.equal(res.statusCode, 200);
     await res.body.dump();
     const other = `${sandbox.url}/v3/users/${user.id}`;
-    const refused = await request(other, { headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, other) } });
+    const refused = await request(other, {
+      headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, other) },
+    });
     assert.equal(refused.statusCode, 401);
     assert.equal(((await refused.body.json()) as { errorCode: string }).errorCode, 'accessDenied.missingTimestamp');
   });
 
   it('a user SRN reaches the user; the bare user id is taken as an account and refused (spec 5.4)', async () => {
     const user = await sandbox.master.call(api.createUser, { body: {} });
-    assert.equal((await sandbox.master.call(api.readUser, { params: { userId: user.id }, masqueradeAs: `user:${user.id}` })).id, user.id);
+    assert.equal(
+      (await sandbox.master.call(api.readUser, { params: { userId: user.id }, masqueradeAs: `user:${user.id}` })).id,
+      user.id,
+    );
     // The client refuses the bare id before sending; sent anyway, the sandbox reads it as an account.
     const url = `${sandbox.url}/v3/users/${user.id}?masqueradeAs=${user.id}&timestamp=${sandbox.clock.now}`;
-    const res = await request(url, { headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, url) } });
+    const res = await request(url, {
+      headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, url) },
+    });
     assert.equal(res.statusCode, 401);
     assert.equal(((await res.body.json()) as { errorCode: string }).errorCode, 'accessDenied.masquerade');
   });
 
-  it('a parent masquerades only as its own sub-accounts and users; another tenant\'s are AccessDeniedException', async () => {
+  it("a parent masquerades only as its own sub-accounts and users; another tenant's are AccessDeniedException", async () => {
     const theirs = await other.master.call(api.createAccount, { body: { country: 'US' } });
     // The other sandbox is another tenant; copy its account into this one's state under another parent.
     sandbox.state.accounts[theirs.id] = { ...other.state.accounts[theirs.id]!, parentId: 'AC_SOMEONEELSE' };
-    await assert.rejects(sandbox.master.call(api.readAccount, { params: { accountId: theirs.id }, masqueradeAs: theirs.id }), isDenied('accessDenied.masquerade'));
-    await assert.rejects(sandbox.master.call(api.readAccount, { params: { accountId: theirs.id } }), isDenied('accessDenied.notOwner'));
+    await assert.rejects(
+      sandbox.master.call(api.readAccount, { params: { accountId: theirs.id }, masqueradeAs: theirs.id }),
+      isDenied('accessDenied.masquerade'),
+    );
+    await assert.rejects(
+      sandbox.master.call(api.readAccount, { params: { accountId: theirs.id } }),
+      isDenied('accessDenied.notOwner'),
+    );
     const foreignUser = await other.master.call(api.createUser, { body: {} });
     sandbox.state.users[foreignUser.id] = { ...other.state.users[foreignUser.id]!, ownerAccountId: 'AC_SOMEONEELSE' };
-    await assert.rejects(sandbox.master.call(api.readUser, { params: { userId: foreignUser.id }, masqueradeAs: `user:${foreignUser.id}` }), isDenied('accessDenied.masquerade'));
+    await assert.rejects(
+      sandbox.master.call(api.readUser, { params: { userId: foreignUser.id }, masqueradeAs: `user:${foreignUser.id}` }),
+      isDenied('accessDenied.masquerade'),
+    );
   });
 
   it('masqueradeAs is inside the signature: changing it after signing is refused', async () => {
     const acc = await sandbox.master.call(api.createAccount, { body: { country: 'US' } });
     const signed = `${sandbox.url}/v3/accounts/${acc.id}?masqueradeAs=${acc.id}&timestamp=${sandbox.clock.now}`;
     const sent = signed.replace(`masqueradeAs=${acc.id}`, 'masqueradeAs=AC_ELSEWHERE');
-    const res = await request(sent, { headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, signed) } });
+    const res = await request(sent, {
+      headers: { 'x-api-key': MASTER.apiKey, 'x-api-signature': requestSignature(MASTER.secretKey, signed) },
+    });
     assert.equal(res.statusCode, 401);
     assert.equal(((await res.body.json()) as { errorCode: string }).errorCode, 'accessDenied.invalidSignature');
   });
 
-  it('a user\'s payment method: owner user:<id> with masqueradeAs the same user (open-points)', async () => {
+  it("a user's payment method: owner user:<id> with masqueradeAs the same user (open-points)", async () => {
     const user = await sandbox.master.call(api.createUser, { body: {} });
-    const body = { paymentMethodType: 'LOCAL_TRANSFER' as const, country: 'US', accountNumber: '000123123123', owner: `user:${user.id}` };
+    const body = {
+      paymentMethodType: 'LOCAL_TRANSFER' as const,
+      country: 'US',
+      accountNumber: '000123123123',
+      owner: `user:${user.id}`,
+    };
     const pm = await sandbox.master.call(api.createPaymentMethod, { body, masqueradeAs: `user:${user.id}` });
     assert.equal(pm.owner, `user:${user.id}`);
-    await assert.rejects(sandbox.master.call(api.createPaymentMethod, { body }), (e: unknown) => e instanceof ProviderError && e.body.problematicField === 'owner');
-    await assert.rejects(sandbox.master.call(api.readPaymentMethod, { params: { paymentMethodId: pm.id } }), isDenied('accessDenied.notOwner'));
+    await assert.rejects(
+      sandbox.master.call(api.createPaymentMethod, { body }),
+      (e: unknown) => e instanceof ProviderError && e.body.problematicField === 'owner',
+    );
+    await assert.rejects(
+      sandbox.master.call(api.readPaymentMethod, { params: { paymentMethodId: pm.id } }),
+      isDenied('accessDenied.notOwner'),
+    );
   });
 });
 
@@ -88,12 +129,26 @@ describe('fault knobs', () => {
 
   it('fail the next requests of a route with 5xx, 429 or a transient error, then recover; nothing is created meanwhile', async () => {
     // A creating call (POST) is retried unless the provider says the failure is not transient (README, provider client).
-    for (const [error, status, transient] of [['server', 500, false], ['rate-limit', 429, true], ['transient', 500, true]] as const) {
+    for (const [error, status, transient] of [
+      ['server', 500, false],
+      ['rate-limit', 429, true],
+      ['transient', 500, true],
+    ] as const) {
       await sandbox.op('PUT', '/sandbox/knobs/faults', { route: 'POST /v2/wallets', error, failNext: 1 });
       const before = Object.keys(sandbox.state.wallets).length;
-      await assert.rejects(sandbox.master.call(api.createWallet, { body: { name: 'x' } }), (e: unknown) => e instanceof ProviderError && e.status === status && e.body.transient === transient && e.retryable === (error !== 'server'));
+      await assert.rejects(
+        sandbox.master.call(api.createWallet, { body: { name: 'x' } }),
+        (e: unknown) =>
+          e instanceof ProviderError &&
+          e.status === status &&
+          e.body.transient === transient &&
+          e.retryable === (error !== 'server'),
+      );
       assert.equal(Object.keys(sandbox.state.wallets).length, before);
-      assert.ok(await sandbox.master.call(api.createWallet, { body: { name: 'x' } }), `${error}: the next request succeeds`);
+      assert.ok(
+        await sandbox.master.call(api.createWallet, { body: { name: 'x' } }),
+        `${error}: the next request succeeds`,
+      );
     }
   });
 
@@ -108,7 +163,10 @@ describe('fault knobs', () => {
   });
 
   it('refuses a knob it does not understand', async () => {
-    const refused = await sandbox.operator<{ problematicField: string }>('PUT', '/sandbox/knobs/faults', { route: 'wallets', failNext: 1 });
+    const refused = await sandbox.operator<{ problematicField: string }>('PUT', '/sandbox/knobs/faults', {
+      route: 'wallets',
+      failNext: 1,
+    });
     assertFields(refused, { status: 400, json: { problematicField: 'route' } });
     assert.deepEqual((await sandbox.op<{ data: unknown[] }>('GET', '/sandbox/knobs/faults')).data, []);
   });

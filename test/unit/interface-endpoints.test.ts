@@ -48,23 +48,36 @@ describe('every endpoint, client against sandbox', () => {
   it('wallets and transfers', async () => {
     const wallet = await call(endpoints.createWallet, { body: { name: 'endpoints', callbackUrl: hooksUrl } });
     assert.equal((await call(endpoints.readWallet, { params: { walletId: wallet.id } })).id, wallet.id);
-    const payout = await sandbox.op<{ transfer: { id: string } }>('POST', `/sandbox/wallets/${wallet.id}/interest-payouts`, { currency: 'USD', amount: 5 });
+    const payout = await sandbox.op<{ transfer: { id: string } }>(
+      'POST',
+      `/sandbox/wallets/${wallet.id}/interest-payouts`,
+      { currency: 'USD', amount: 5 },
+    );
     const list = await call(endpoints.listWalletTransactions, { params: { walletId: wallet.id } });
     assert.equal(list.data.length, 1);
     const tf = await call(endpoints.readTransfer, { params: { transferId: payout.transfer.id } });
-    assertFields(tf.statusHistories, [{ state: 'INITIATED', statusOrder: 0 }, { state: 'COMPLETED', statusOrder: 5100 }]);
+    assertFields(tf.statusHistories, [
+      { state: 'INITIATED', statusOrder: 0 },
+      { state: 'COMPLETED', statusOrder: 5100 },
+    ]);
     // The callback arrived at the wallet's callbackUrl, signed with the account's secret (spec 6.4).
     assert.equal(received.length, 1);
     assert.equal(received[0]!.signature, callbackSignature(MASTER.secretKey, received[0]!.body));
   });
 
   it('accounts: create, read, resubmit, upload a document', async () => {
-    const acc = await call(endpoints.createAccount, { body: { country: 'US', profileFields: [{ fieldId: 'individualLegalName', value: 'Ada Lovelace' }] } });
+    const acc = await call(endpoints.createAccount, {
+      body: { country: 'US', profileFields: [{ fieldId: 'individualLegalName', value: 'Ada Lovelace' }] },
+    });
     assert.match(acc.id, /^AC_/);
     assert.equal(acc.status, 'OPEN');
     const read = await call(endpoints.readAccount, { params: { accountId: acc.id }, masqueradeAs: acc.id });
     assert.equal(read.id, acc.id);
-    const updated = await call(endpoints.updateAccount, { params: { accountId: acc.id }, body: { profileFields: [{ fieldId: 'individualSsn', value: '123-45-6789' }] }, masqueradeAs: `account:${acc.id}` });
+    const updated = await call(endpoints.updateAccount, {
+      params: { accountId: acc.id },
+      body: { profileFields: [{ fieldId: 'individualSsn', value: '123-45-6789' }] },
+      masqueradeAs: `account:${acc.id}`,
+    });
     assert.equal(updated.profileFields.find((f) => f.fieldId === 'individualSsn')?.status, 'PENDING');
     const uploaded = await call(endpoints.uploadDocument, {
       params: { accountId: acc.id, fieldId: 'individualGovernmentId' },
@@ -76,15 +89,25 @@ describe('every endpoint, client against sandbox', () => {
     assert.equal(gov.status, 'PENDING');
     assert.match((gov.value as string[])[0]!, /^DO_/);
     const doc = sandbox.state.documents[(gov.value as string[])[0]!]!;
-    assertFields(doc, { size: PDF.length, contentType: 'application/pdf', documentType: 'GOVT_ID', documentSubType: 'FRONT' });
+    assertFields(doc, {
+      size: PDF.length,
+      contentType: 'application/pdf',
+      documentType: 'GOVT_ID',
+      documentSubType: 'FRONT',
+    });
   });
 
   it('users, limits and the onboarding link', async () => {
     await sandbox.op('POST', `/sandbox/accounts/${MASTER.accountId}/features`, { debitCardL2: true });
-    const user = await call(endpoints.createUser, { body: { fields: { country: 'US' }, blockchains: ['ALL'], immediate: true, scopes: ['DEBIT_CARD_L2'] } });
+    const user = await call(endpoints.createUser, {
+      body: { fields: { country: 'US' }, blockchains: ['ALL'], immediate: true, scopes: ['DEBIT_CARD_L2'] },
+    });
     assert.equal(user.status, 'PENDING');
     assert.deepEqual(Object.keys(user.depositAddresses ?? {}).sort(), ['BTC', 'ETH']);
-    assert.equal((await call(endpoints.readUser, { params: { userId: user.id }, masqueradeAs: `user:${user.id}` })).id, user.id);
+    assert.equal(
+      (await call(endpoints.readUser, { params: { userId: user.id }, masqueradeAs: `user:${user.id}` })).id,
+      user.id,
+    );
     const limits = await call(endpoints.calculateLimits, { body: { accountId: MASTER.accountId, userId: user.id } });
     assert.equal(limits.weeklyRemaining, limits.weeklyTotal);
     const link = await call(endpoints.readOnboardingLink, { params: { userId: user.id } });
@@ -93,26 +116,54 @@ describe('every endpoint, client against sandbox', () => {
   });
 
   it('reservations and orders', async () => {
-    const reserved = await call(endpoints.reserveOrder, { body: { sourceAmount: 25, sourceCurrency: 'USD', destCurrency: 'USD', lockFields: ['sourceAmount'], redirectUrl: 'https://shop.example.test/done' } });
+    const reserved = await call(endpoints.reserveOrder, {
+      body: {
+        sourceAmount: 25,
+        sourceCurrency: 'USD',
+        destCurrency: 'USD',
+        lockFields: ['sourceAmount'],
+        redirectUrl: 'https://shop.example.test/done',
+      },
+    });
     const url = new URL(reserved.url);
     assert.equal(url.searchParams.get('reservation'), reserved.reservation);
     assert.equal(url.searchParams.get('accountId'), MASTER.accountId);
-    assert.equal((await call(endpoints.readReservation, { params: { reservationId: reserved.reservation } })).status, 'OPEN');
-    const done = await sandbox.op<{ order: { id: string } }>('POST', `/sandbox/reservations/${reserved.reservation}/complete`);
+    assert.equal(
+      (await call(endpoints.readReservation, { params: { reservationId: reserved.reservation } })).status,
+      'OPEN',
+    );
+    const done = await sandbox.op<{ order: { id: string } }>(
+      'POST',
+      `/sandbox/reservations/${reserved.reservation}/complete`,
+    );
     const order = await call(endpoints.readOrder, { params: { orderId: done.order.id } });
     assert.equal(order.status, 'COMPLETE');
   });
 
   it('payment methods: create with blockchains, list, read, attach later, ACH follow-up', async () => {
-    const pm = await call(endpoints.createPaymentMethod, { body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789', routingNumber: '011000015', attachBlockchains: ['BTC'] } });
+    const pm = await call(endpoints.createPaymentMethod, {
+      body: {
+        paymentMethodType: 'LOCAL_TRANSFER',
+        country: 'US',
+        accountNumber: '000123456789',
+        routingNumber: '011000015',
+        attachBlockchains: ['BTC'],
+      },
+    });
     assert.equal(pm.linkType, 'LOCAL_TRANSFER');
     assert.deepEqual(Object.keys(pm.blockchains ?? {}), ['BTC']);
     assert.ok((await call(endpoints.listPaymentMethods)).data.some((m) => m.id === pm.id));
     assert.equal((await call(endpoints.readPaymentMethod, { params: { paymentMethodId: pm.id } })).id, pm.id);
-    const attached = await call(endpoints.attachBlockchains, { params: { paymentMethodId: pm.id }, body: { blockchain: 'ETH' } });
+    const attached = await call(endpoints.attachBlockchains, {
+      params: { paymentMethodId: pm.id },
+      body: { blockchain: 'ETH' },
+    });
     assert.deepEqual(Object.keys(attached.blockchains ?? {}).sort(), ['BTC', 'ETH']);
     await sandbox.op('POST', `/sandbox/payment-methods/${pm.id}/request-ach-form`);
-    const followed = await call(endpoints.submitFollowup, { params: { paymentMethodId: pm.id }, body: { bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0]), contentType: 'image/jpeg' } });
+    const followed = await call(endpoints.submitFollowup, {
+      params: { paymentMethodId: pm.id },
+      body: { bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0]), contentType: 'image/jpeg' },
+    });
     assert.deepEqual(followed.waitingPrompts, []);
   });
 
@@ -123,14 +174,28 @@ describe('every endpoint, client against sandbox', () => {
     const creds = await registerClientToken({ baseUrl: sandbox.url, secret, now: () => sandbox.clock.now });
     assert.match(creds.apiKey, /^AK-/);
     // Before an account exists, only account creation is open to the token.
-    await assert.rejects(creds.bearer.call(endpoints.listPaymentMethods), (e: unknown) => e instanceof ProviderError && e.body.errorCode === 'accessDenied.noAccount');
+    await assert.rejects(
+      creds.bearer.call(endpoints.listPaymentMethods),
+      (e: unknown) => e instanceof ProviderError && e.body.errorCode === 'accessDenied.noAccount',
+    );
     const acc = await creds.bearer.call(endpoints.createAccount, { body: { country: 'DE' } });
     assert.equal((await creds.bearer.call(endpoints.readAccount, { params: { accountId: acc.id } })).id, acc.id);
-    assert.equal((await creds.signed.call(endpoints.readAccount, { params: { accountId: acc.id } })).id, acc.id, 'the secret signs with the returned API key');
+    assert.equal(
+      (await creds.signed.call(endpoints.readAccount, { params: { accountId: acc.id } })).id,
+      acc.id,
+      'the secret signs with the returned API key',
+    );
     // Spec 7.1: a second account creation with the bound token fails.
     const before = Object.keys(sandbox.state.accounts).length;
     // What the contract and open-points document for it: a failure, 400 ValidationException, no field at fault.
-    await assert.rejects(creds.bearer.call(endpoints.createAccount, { body: { country: 'DE' } }), (e: unknown) => e instanceof ProviderError && e.status === 400 && e.body.type === 'ValidationException' && !e.body.problematicField);
+    await assert.rejects(
+      creds.bearer.call(endpoints.createAccount, { body: { country: 'DE' } }),
+      (e: unknown) =>
+        e instanceof ProviderError &&
+        e.status === 400 &&
+        e.body.type === 'ValidationException' &&
+        !e.body.problematicField,
+    );
     assert.equal(Object.keys(sandbox.state.accounts).length, before);
     await creds.bearer.close();
     await creds.signed.close();
@@ -138,6 +203,9 @@ describe('every endpoint, client against sandbox', () => {
 
   it('no endpoint of the interface was left untested', () => {
     const all = Object.values(endpoints).map((e) => e.name);
-    assert.deepEqual(all.filter((n) => !called.has(n)), []);
+    assert.deepEqual(
+      all.filter((n) => !called.has(n)),
+      [],
+    );
   });
 });

@@ -232,9 +232,20 @@ describe('KYC fields: attempts', () => {
     const state = roundAfterRead([ssn('OPEN')]);
     const ssnField = field(state, 'individualSsn');
     startAttempt(state, ssnField);
-    const refused = { refused: { type: 'ValidationException', message: 'value 123-45-6789 refused', status: 400, errorCode: 'ssn.format', problematicField: null } };
+    const refused = {
+      refused: {
+        type: 'ValidationException',
+        message: 'value 123-45-6789 refused',
+        status: 400,
+        errorCode: 'ssn.format',
+        problematicField: null,
+      },
+    };
     assert.equal(recordNotSent(ssnField, refused), 'ValidationException (ssn.format)');
-    assert.deepEqual({ attempts: ssnField.attempts, error: ssnField.error }, { attempts: 0, error: 'ValidationException (ssn.format)' });
+    assert.deepEqual(
+      { attempts: ssnField.attempts, error: ssnField.error },
+      { attempts: 0, error: 'ValidationException (ssn.format)' },
+    );
     assert.equal(notSentReason(refused), 'the provider refused the submission: ValidationException (ssn.format)');
   });
 
@@ -242,9 +253,14 @@ describe('KYC fields: attempts', () => {
     const state = roundAfterRead([ssn('OPEN')]);
     const ssnField = field(state, 'individualSsn');
     startAttempt(state, ssnField);
-    const notDelivered = { notDelivered: 'the provider or the claim store did not answer before the retries gave up (last failure: S3Error)' };
+    const notDelivered = {
+      notDelivered: 'the provider or the claim store did not answer before the retries gave up (last failure: S3Error)',
+    };
     recordNotSent(ssnField, notDelivered);
-    assert.deepEqual({ attempts: ssnField.attempts, error: ssnField.error }, { attempts: 0, error: notDelivered.notDelivered });
+    assert.deepEqual(
+      { attempts: ssnField.attempts, error: ssnField.error },
+      { attempts: 0, error: notDelivered.notDelivered },
+    );
     assert.equal(
       notSentReason(notDelivered),
       'it could not be delivered: the provider or the claim store did not answer before the retries gave up (last failure: S3Error); nothing was used up: hand it in again later',
@@ -252,7 +268,12 @@ describe('KYC fields: attempts', () => {
   });
 
   it('an update whose input was not sent fails as SubmissionFailed, for good; one not delivered as NotDelivered', () => {
-    const submission = { fieldId: 'individualSsn', claim: valueRef, send: async () => ({ status: 'PENDING' }), done: true };
+    const submission = {
+      fieldId: 'individualSsn',
+      claim: valueRef,
+      send: async () => ({ status: 'PENDING' }),
+      done: true,
+    };
     const refused = notSent({ ...submission, error: 'the provider refused the submission: ValidationException' });
     assertFields(refused, {
       type: 'SubmissionFailed',
@@ -260,7 +281,11 @@ describe('KYC fields: attempts', () => {
       message: 'individualSsn: the provider refused the submission: ValidationException',
     });
     const lost = notSent({ ...submission, error: 'it could not be delivered: …', notDelivered: true });
-    assertFields(lost, { type: NOT_DELIVERED, nonRetryable: true, message: 'individualSsn: it could not be delivered: …' });
+    assertFields(lost, {
+      type: NOT_DELIVERED,
+      nonRetryable: true,
+      message: 'individualSsn: it could not be delivered: …',
+    });
     assert.deepEqual(lost.details, [{ field: 'individualSsn' }], 'the client names the field');
   });
 });

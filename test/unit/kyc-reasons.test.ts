@@ -54,7 +54,10 @@ describe('KYC reasons: a reviewer note becomes something the end user can act on
       message: 'Provide your proof of address (a utility bill or bank statement)',
       provide: 'document',
     });
-    assert.equal(reasonFor({ fieldId: 'individualShoeSize', fieldType: 'STRING' }, '').message, 'Provide your individualShoeSize');
+    assert.equal(
+      reasonFor({ fieldId: 'individualShoeSize', fieldType: 'STRING' }, '').message,
+      'Provide your individualShoeSize',
+    );
   });
 
   it('what to provide follows the field type, not the note', () => {

@@ -1,12 +1,30 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
-import { balances, classify, emptyLedger, fromCarried, type LedgerStateV1, LIMITS, recent, record } from '../../workflows/lib/ledger.js';
+import {
+  balances,
+  classify,
+  emptyLedger,
+  fromCarried,
+  type LedgerStateV1,
+  LIMITS,
+  recent,
+  record,
+} from '../../workflows/lib/ledger.js';
 import { walletSrn } from '../../src/provider/srn.js';
 
 const WALLET_ID = 'WA_LEDGER';
 const tx = (id: string, status: string, amount = 1, extra: Partial<Transaction> = {}): Transaction => ({
-  id, createdAt: 1, source: 'bitcoin:EXTERNAL', dest: walletSrn(WALLET_ID), currency: 'BTC', amount, status, metadata: {}, tags: [], ...extra,
+  id,
+  createdAt: 1,
+  source: 'bitcoin:EXTERNAL',
+  dest: walletSrn(WALLET_ID),
+  currency: 'BTC',
+  amount,
+  status,
+  metadata: {},
+  tags: [],
+  ...extra,
 });
 
 describe('ledger: each transaction counts once', () => {
@@ -24,7 +42,15 @@ describe('ledger: each transaction counts once', () => {
     assert.equal(record(ledger, tx('TR_1', 'CONFIRMED', 2), 'callback'), 'duplicate');
     assert.equal(record(ledger, tx('TR_1', 'PENDING', 2), 'callback'), 'stale');
     assert.deepEqual(balances(ledger).BTC, { confirmed: 2, pending: 0 });
-    assert.deepEqual(ledger.stats, { callbacks: 3, duplicates: 1, stale: 1, polls: 0, recoveredByPoll: 0, expired: 0, rejected: 0 });
+    assert.deepEqual(ledger.stats, {
+      callbacks: 3,
+      duplicates: 1,
+      stale: 1,
+      polls: 0,
+      recoveredByPoll: 0,
+      expired: 0,
+      rejected: 0,
+    });
   });
 
   it('outgoing transactions reduce the balance', () => {
@@ -49,7 +75,11 @@ describe('ledger: each transaction counts once', () => {
     for (let i = 0; i < count; i++) record(ledger, tx(`TR_${i}`, 'CONFIRMED', 1), 'callback');
     assert.equal(Object.keys(ledger.entries).length, LIMITS.recentEntries);
     assert.ok(ledger.entries.TR_PENDING, 'the pending entry was kept');
-    assert.equal(record(ledger, tx('TR_0', 'CONFIRMED', 1), 'callback'), 'duplicate', 'an evicted id is still recognised');
+    assert.equal(
+      record(ledger, tx('TR_0', 'CONFIRMED', 1), 'callback'),
+      'duplicate',
+      'an evicted id is still recognised',
+    );
     assert.deepEqual(balances(ledger).BTC, { confirmed: count, pending: 7 });
   });
 });
@@ -57,7 +87,8 @@ describe('ledger: each transaction counts once', () => {
 describe('ledger: amounts and reversals after settlement', () => {
   const DAY = 86_400_000;
   const fill = (ledger: ReturnType<typeof emptyLedger>, count: number, from = 0, createdAt = 1) => {
-    for (let i = from; i < from + count; i++) record(ledger, tx(`TR_FILL${i}`, 'CONFIRMED', 1, { createdAt }), 'callback');
+    for (let i = from; i < from + count; i++)
+      record(ledger, tx(`TR_FILL${i}`, 'CONFIRMED', 1, { createdAt }), 'callback');
   };
 
   it('the confirmed amount counts, not the pending estimate', () => {
@@ -102,7 +133,10 @@ describe('ledger: amounts and reversals after settlement', () => {
     const ledger = emptyLedger(WALLET_ID);
     const now = 400 * DAY;
     record(ledger, tx('TR_NOW', 'CONFIRMED', 1, { createdAt: now }), 'callback');
-    assert.equal(record(ledger, tx('TR_ANCIENT', 'CONFIRMED', 7, { createdAt: now - LIMITS.windowMs - DAY }), 'callback'), 'expired');
+    assert.equal(
+      record(ledger, tx('TR_ANCIENT', 'CONFIRMED', 7, { createdAt: now - LIMITS.windowMs - DAY }), 'callback'),
+      'expired',
+    );
     assert.equal(record(ledger, tx('TR_RECENT', 'CONFIRMED', 2, { createdAt: now - DAY }), 'callback'), 'new');
     assert.deepEqual(balances(ledger).BTC, { confirmed: 3, pending: 0 });
     assert.equal(ledger.stats.expired, 1);
@@ -113,7 +147,8 @@ describe('ledger: amounts and reversals after settlement', () => {
     const saved = LIMITS.settledRecords;
     LIMITS.settledRecords = 50;
     try {
-      for (let i = 0; i < LIMITS.recentEntries + 80; i++) record(ledger, tx(`TR_C${i}`, 'CONFIRMED', 1, { createdAt: 1_000 + i }), 'callback');
+      for (let i = 0; i < LIMITS.recentEntries + 80; i++)
+        record(ledger, tx(`TR_C${i}`, 'CONFIRMED', 1, { createdAt: 1_000 + i }), 'callback');
       assert.equal(Object.keys(ledger.settled).length, 50);
       // TR_C0 was forgotten, but it is older than the horizon: a resend is not counted again.
       assert.equal(record(ledger, tx('TR_C0', 'CONFIRMED', 1, { createdAt: 1_000 }), 'callback'), 'expired');
@@ -125,7 +160,12 @@ describe('ledger: amounts and reversals after settlement', () => {
 
   it('a full window of records fits well inside one continue-as-new payload (2 MB)', () => {
     const ledger = emptyLedger(WALLET_ID);
-    for (let i = 0; i < LIMITS.settledRecords + LIMITS.recentEntries; i++) record(ledger, tx(`TR_${(1e9 + i).toString(36).toUpperCase()}`, 'CONFIRMED', 0.12345678, { createdAt: 1_700_000_000_000 + i }), 'poll');
+    for (let i = 0; i < LIMITS.settledRecords + LIMITS.recentEntries; i++)
+      record(
+        ledger,
+        tx(`TR_${(1e9 + i).toString(36).toUpperCase()}`, 'CONFIRMED', 0.12345678, { createdAt: 1_700_000_000_000 + i }),
+        'poll',
+      );
     const bytes = Buffer.byteLength(JSON.stringify(ledger));
     assert.equal(Object.keys(ledger.settled).length, LIMITS.settledRecords);
     assert.ok(bytes < 1_000_000, `${bytes} bytes carried`);
@@ -142,16 +182,28 @@ describe('ledger: odd input', () => {
     assert.equal(ledger.stats.rejected, 2);
   });
 
-  it('the ledger\'s tables have no prototype, also after a continue-as-new', () => {
+  it("the ledger's tables have no prototype, also after a continue-as-new", () => {
     const ledger = fromCarried(JSON.parse(JSON.stringify(emptyLedger(WALLET_ID))));
-    for (const table of [ledger.entries, ledger.settled, ledger.settledTotals, balances(ledger)]) assert.equal(Object.getPrototypeOf(table), null);
+    for (const table of [ledger.entries, ledger.settled, ledger.settledTotals, balances(ledger)])
+      assert.equal(Object.getPrototypeOf(table), null);
   });
 });
 
 describe('ledger: the shape carried before version 2', () => {
   const v1: LedgerStateV1 = {
     walletId: WALLET_ID,
-    entries: { TR_E: { id: 'TR_E', currency: 'BTC', amount: 1, status: 'PENDING', kind: 'deposit', source: 'bitcoin:X', createdAt: 1, firstSeenVia: 'callback' } },
+    entries: {
+      TR_E: {
+        id: 'TR_E',
+        currency: 'BTC',
+        amount: 1,
+        status: 'PENDING',
+        kind: 'deposit',
+        source: 'bitcoin:X',
+        createdAt: 1,
+        firstSeenVia: 'callback',
+      },
+    },
     order: ['TR_E'],
     settledIds: ['TR_S1', 'TR_S2'],
     settledTotals: { BTC: 4 },
@@ -175,7 +227,11 @@ describe('ledger: the shape carried before version 2', () => {
     const ledger = fromCarried({ ...structuredClone(v1), settledIds: ['TR_S1', 'TR_R'] });
     assert.equal(classify(ledger, tx('TR_R', 'REVERSED', 5)), 'advanced', 'a poll still brings it to the ledger');
     const outcome = record(ledger, tx('TR_R', 'REVERSED', 5), 'callback');
-    assert.deepEqual(balances(ledger).BTC, { confirmed: 4, pending: 1 }, 'the amount was never counted: nothing to take back');
+    assert.deepEqual(
+      balances(ledger).BTC,
+      { confirmed: 4, pending: 1 },
+      'the amount was never counted: nothing to take back',
+    );
     assert.equal(outcome, 'unapplied');
     assert.equal(ledger.stats.unapplied, 1);
     assert.equal(record(ledger, tx('TR_R', 'REVERSED', 5), 'callback'), 'duplicate', 'a resend is a repeat');
@@ -185,12 +241,17 @@ describe('ledger: the shape carried before version 2', () => {
   });
 
   it('other ended notices for remembered ids move no balance either, also after a later continue-as-new', () => {
-    const carriedAgain = JSON.parse(JSON.stringify(fromCarried({ ...structuredClone(v1), settledIds: ['TR_C', 'TR_F', 'TR_X', 'TR_OUT'] }))) as ReturnType<typeof emptyLedger>;
+    const carriedAgain = JSON.parse(
+      JSON.stringify(fromCarried({ ...structuredClone(v1), settledIds: ['TR_C', 'TR_F', 'TR_X', 'TR_OUT'] })),
+    ) as ReturnType<typeof emptyLedger>;
     const ledger = fromCarried(carriedAgain);
     assert.equal(record(ledger, tx('TR_C', 'CANCELLED', 2), 'callback'), 'unapplied');
     assert.equal(record(ledger, tx('TR_F', 'FAILED', 2), 'poll'), 'unapplied');
     assert.equal(record(ledger, tx('TR_X', 'EXPIRED', 2), 'callback'), 'unapplied');
-    assert.equal(record(ledger, tx('TR_OUT', 'REVERSED', 3, { source: walletSrn(WALLET_ID), dest: 'bitcoin:bc1q' }), 'callback'), 'unapplied');
+    assert.equal(
+      record(ledger, tx('TR_OUT', 'REVERSED', 3, { source: walletSrn(WALLET_ID), dest: 'bitcoin:bc1q' }), 'callback'),
+      'unapplied',
+    );
     assert.deepEqual(balances(ledger).BTC, { confirmed: 4, pending: 1 });
     assert.equal(ledger.stats.unapplied, 4);
     assert.equal(fromCarried(JSON.parse(JSON.stringify(ledger))).stats.unapplied, 4, 'carried across continue-as-new');

@@ -8,7 +8,8 @@ function capture() {
   const lines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk, _enc, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of String(chunk).split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -49,8 +50,20 @@ describe('structured logs', () => {
   });
 
   it('keeps what an operator needs: ids, types, statuses', () => {
-    const scrubbed = scrub({ workflowId: 'kyc:AC_1', runId: 'r-1', activityType: 'sendValue', status: 400, fieldId: 'individualSsn' });
-    assert.deepEqual(scrubbed, { workflowId: 'kyc:AC_1', runId: 'r-1', activityType: 'sendValue', status: 400, fieldId: 'individualSsn' });
+    const scrubbed = scrub({
+      workflowId: 'kyc:AC_1',
+      runId: 'r-1',
+      activityType: 'sendValue',
+      status: 400,
+      fieldId: 'individualSsn',
+    });
+    assert.deepEqual(scrubbed, {
+      workflowId: 'kyc:AC_1',
+      runId: 'r-1',
+      activityType: 'sendValue',
+      status: 400,
+      fieldId: 'individualSsn',
+    });
   });
 
   it('survives cycles and deep nesting', () => {
@@ -63,7 +76,12 @@ describe('structured logs', () => {
     const { lines, destination } = capture();
     const logger = temporalLogger(createLogger({ service: 'worker', level: 'info', destination }));
     logger.debug('not shown');
-    logger.log('WARN', 'activity failed', { workflowId: 'wallet:WA_1', runId: 'r-9', activityType: 'listWalletTransactions', secretKey: 'SK' });
+    logger.log('WARN', 'activity failed', {
+      workflowId: 'wallet:WA_1',
+      runId: 'r-9',
+      activityType: 'listWalletTransactions',
+      secretKey: 'SK',
+    });
     assert.equal(lines.length, 1);
     assert.equal(lines[0]?.level, 'warn');
     assert.equal(lines[0]?.workflowId, 'wallet:WA_1');
@@ -76,7 +94,13 @@ describe('structured logs', () => {
 describe('request logs', () => {
   it('serialise fastify requests with their headers redacted', () => {
     const { lines, destination } = capture();
-    const req = { method: 'POST', url: '/callbacks', headers: { 'x-api-signature': 'abcdef', 'content-type': 'application/json' }, socket: { remoteAddress: '127.0.0.1', remotePort: 1 }, id: 'req-1' };
+    const req = {
+      method: 'POST',
+      url: '/callbacks',
+      headers: { 'x-api-signature': 'abcdef', 'content-type': 'application/json' },
+      socket: { remoteAddress: '127.0.0.1', remotePort: 1 },
+      id: 'req-1',
+    };
     createLogger({ service: 'ingress', destination }).info({ req }, 'incoming request');
     const logged = lines[0]?.req as { method: string; url: string; headers: Record<string, string> };
     assert.equal(logged.method, 'POST');

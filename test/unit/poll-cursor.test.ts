@@ -1,12 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { changedSince, nextCursor, type Observation, type PollCursor, POLL_LOOKBACK_MS } from '../../src/provider/transaction-observation.js';
+import {
+  changedSince,
+  nextCursor,
+  type Observation,
+  type PollCursor,
+  POLL_LOOKBACK_MS,
+} from '../../src/provider/transaction-observation.js';
 import { emptyLedger, ledgerCursor, record } from '../../workflows/lib/ledger.js';
 import { walletSrn } from '../../src/provider/srn.js';
 
 const WALLET_ID = 'WA_CURSOR';
 const T0 = 1_800_000_000_000;
-const tx = (id: string, createdAt: number, status = 'CONFIRMED'): Observation => ({ id, createdAt, source: 'bitcoin:EXTERNAL', dest: walletSrn(WALLET_ID), currency: 'BTC', amount: 1, status, confirmedAt: null });
+const tx = (id: string, createdAt: number, status = 'CONFIRMED'): Observation => ({
+  id,
+  createdAt,
+  source: 'bitcoin:EXTERNAL',
+  dest: walletSrn(WALLET_ID),
+  currency: 'BTC',
+  amount: 1,
+  status,
+  confirmedAt: null,
+});
 const none: PollCursor = { since: 0, seen: [], open: {}, ended: [] };
 
 /** A poll as the workflow and the activity make it together, against one ledger. */
@@ -29,7 +44,11 @@ describe('poll cursor: a poll returns only what could change the ledger', () => 
   it('a new transaction, and a new status of a pending one, are returned; nothing else', () => {
     const ledger = emptyLedger(WALLET_ID);
     const first = poll([tx('TR_2', T0 + 2, 'PENDING'), tx('TR_1', T0 + 1)], ledger, none);
-    const second = poll([tx('TR_3', T0 + 3, 'PENDING'), tx('TR_2', T0 + 2, 'CONFIRMED'), tx('TR_1', T0 + 1)], ledger, first.next);
+    const second = poll(
+      [tx('TR_3', T0 + 3, 'PENDING'), tx('TR_2', T0 + 2, 'CONFIRMED'), tx('TR_1', T0 + 1)],
+      ledger,
+      first.next,
+    );
     assert.deepEqual(second.changed, ['TR_2', 'TR_3']);
   });
 

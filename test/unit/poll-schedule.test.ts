@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { afterCallback, afterPoll, PENDING_FACTOR, pollDelay, quietCallsPerDay } from '../../workflows/lib/poll-schedule.js';
+import {
+  afterCallback,
+  afterPoll,
+  PENDING_FACTOR,
+  pollDelay,
+  quietCallsPerDay,
+} from '../../workflows/lib/poll-schedule.js';
 
 const timing = { intervalMs: 60_000, maxMs: 90 * 60_000 };
 
@@ -17,7 +23,10 @@ function quietWaits(polls: number, pending = false): number[] {
 
 describe('poll schedule: a quiet wallet is asked less and less often', () => {
   it('the wait doubles after every empty poll, from the interval up to the ceiling', () => {
-    assert.deepEqual(quietWaits(9).map((ms) => ms / 60_000), [1, 2, 4, 8, 16, 32, 64, 90, 90]);
+    assert.deepEqual(
+      quietWaits(9).map((ms) => ms / 60_000),
+      [1, 2, 4, 8, 16, 32, 64, 90, 90],
+    );
   });
 
   it('a wallet that stays quiet costs 16 polls a day at the defaults, within the goal of 24', () => {
@@ -42,7 +51,11 @@ describe('poll schedule: a quiet wallet is asked less and less often', () => {
 
   it('while a transaction is pending the wait stays within a few intervals', () => {
     assert.equal(Math.max(...quietWaits(20, true)), PENDING_FACTOR * 60_000);
-    assert.equal(pollDelay({ intervalMs: 1_000, maxMs: 3_000 }, { quietPolls: 9 }, true), 3_000, 'never past the ceiling');
+    assert.equal(
+      pollDelay({ intervalMs: 1_000, maxMs: 3_000 }, { quietPolls: 9 }, true),
+      3_000,
+      'never past the ceiling',
+    );
   });
 
   it('a ceiling below the interval keeps the interval, and a long quiet stays finite', () => {

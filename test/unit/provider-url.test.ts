@@ -10,13 +10,19 @@ import { ProviderInputError } from '../../src/provider/errors.js';
 // what a URL parser (and so the provider) sees, for every value a caller can pass.
 const agent = new MockAgent();
 agent.disableNetConnect();
-const client = (baseUrl: string) => new ProviderClient({ baseUrl, auth: { kind: 'signature', apiKey: 'AK', secretKey: 'SK' }, dispatcher: agent });
+const client = (baseUrl: string) =>
+  new ProviderClient({ baseUrl, auth: { kind: 'signature', apiKey: 'AK', secretKey: 'SK' }, dispatcher: agent });
 
 const awkward = ['plain', 'two words', "!'()*~-._", 'é✓😀', '\u0000&=?#/+%', 'a%20b', '%', ''];
 
 describe('the URL the client signs', () => {
   it('is the one a URL parser makes of base, path and query, for awkward values', () => {
-    for (const base of ['https://api.example.test', 'https://api.example.test/', 'http://127.0.0.1:4010/base/', 'https://API.Example.test:443/v']) {
+    for (const base of [
+      'https://api.example.test',
+      'https://api.example.test/',
+      'http://127.0.0.1:4010/base/',
+      'https://API.Example.test:443/v',
+    ]) {
       const c = client(base);
       for (const value of awkward) {
         const path = `/v3/things/${encodeURIComponent(value)}`;
@@ -29,14 +35,28 @@ describe('the URL the client signs', () => {
   });
 
   it('refuses a path value that a URL parser would turn into another path, before sending', async () => {
-    const loose = defineEndpoint({ name: 'read thing', method: 'GET', path: '/v3/things/:id', params: z.object({ id: z.string() }), response: z.unknown() });
+    const loose = defineEndpoint({
+      name: 'read thing',
+      method: 'GET',
+      path: '/v3/things/:id',
+      params: z.object({ id: z.string() }),
+      response: z.unknown(),
+    });
     for (const id of ['.', '..']) {
-      await assert.rejects(client('https://api.example.test').call(loose, { params: { id } }), (e: unknown) => e instanceof ProviderInputError && e.field === 'id' && /"\."/.test(e.message));
+      await assert.rejects(
+        client('https://api.example.test').call(loose, { params: { id } }),
+        (e: unknown) => e instanceof ProviderInputError && e.field === 'id' && /"\."/.test(e.message),
+      );
     }
   });
 
   it('refuses a base URL whose credentials, query or fragment would be signed but not sent', () => {
-    for (const base of ['https://u:p@api.example.test', 'https://api.example.test/?a=1', 'https://api.example.test/#x', 'ftp://api.example.test']) {
+    for (const base of [
+      'https://u:p@api.example.test',
+      'https://api.example.test/?a=1',
+      'https://api.example.test/#x',
+      'ftp://api.example.test',
+    ]) {
       assert.throws(() => client(base), /base URL/);
     }
   });

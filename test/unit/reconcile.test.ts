@@ -8,10 +8,13 @@ describe('reconciliation: the ledger against the provider', () => {
   });
 
   it('names each currency that differs, including one only either side knows', () => {
-    assert.deepEqual(findDrift({ BTC: { confirmed: 1, pending: 0 }, ETH: { confirmed: 2, pending: 0 } }, { BTC: 1.5, USD: 10 }), [
-      { currency: 'BTC', ledger: 1, provider: 1.5 },
-      { currency: 'ETH', ledger: 2, provider: 0 },
-      { currency: 'USD', ledger: 0, provider: 10 },
-    ]);
+    assert.deepEqual(
+      findDrift({ BTC: { confirmed: 1, pending: 0 }, ETH: { confirmed: 2, pending: 0 } }, { BTC: 1.5, USD: 10 }),
+      [
+        { currency: 'BTC', ledger: 1, provider: 1.5 },
+        { currency: 'ETH', ledger: 2, provider: 0 },
+        { currency: 'USD', ledger: 0, provider: 10 },
+      ],
+    );
   });
 });

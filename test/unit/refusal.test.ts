@@ -14,7 +14,17 @@ const validation = ApplicationFailure.create({
   type: 'ValidationException',
   message: 'submitProfileValue failed with 400 ValidationException',
   nonRetryable: true,
-  details: [{ call: 'submitProfileValue', status: 400, type: 'ValidationException', errorCode: 'ssn.format', subType: '', exceptionId: 'x', problematicField: 'value' }],
+  details: [
+    {
+      call: 'submitProfileValue',
+      status: 400,
+      type: 'ValidationException',
+      errorCode: 'ssn.format',
+      subType: '',
+      exceptionId: 'x',
+      problematicField: 'value',
+    },
+  ],
 });
 
 describe('refusal: what a failed activity means to a process', () => {
@@ -32,30 +42,48 @@ describe('refusal: what a failed activity means to a process', () => {
   });
 
   it('a refusal of our own client (no provider body) has no status, code or field', () => {
-    const input = ApplicationFailure.create({ type: 'ProviderInputError', message: 'the header cannot be sent', nonRetryable: true });
+    const input = ApplicationFailure.create({
+      type: 'ProviderInputError',
+      message: 'the header cannot be sent',
+      nonRetryable: true,
+    });
     const refusal = providerRefusal(failed(input, 'NON_RETRYABLE_FAILURE'));
     assert.deepEqual(
-      { type: refusal?.type, status: refusal?.status, errorCode: refusal?.errorCode, problematicField: refusal?.problematicField },
+      {
+        type: refusal?.type,
+        status: refusal?.status,
+        errorCode: refusal?.errorCode,
+        problematicField: refusal?.problematicField,
+      },
       { type: 'ProviderInputError', status: null, errorCode: null, problematicField: null },
     );
     assert.equal(refusalLabel(refusal!), 'ProviderInputError');
   });
 
   it('retries that gave up, or an attempt timing out, are no refusal: the call was not delivered', () => {
-    const outage = ApplicationFailure.create({ type: 'S3Error', message: 'claim store answered 503', nonRetryable: false });
+    const outage = ApplicationFailure.create({
+      type: 'S3Error',
+      message: 'claim store answered 503',
+      nonRetryable: false,
+    });
     assert.equal(providerRefusal(failed(outage, 'MAXIMUM_ATTEMPTS_REACHED')), null);
     assert.deepEqual(sendFailure(failed(outage, 'MAXIMUM_ATTEMPTS_REACHED')), {
       notDelivered: 'the provider or the claim store did not answer before the retries gave up (last failure: S3Error)',
     });
     const timeout = new TimeoutFailure('activity timed out', undefined, 'START_TO_CLOSE');
     assert.deepEqual(sendFailure(failed(timeout, 'TIMEOUT')), {
-      notDelivered: 'the provider or the claim store did not answer before the retries gave up (last failure: TimeoutFailure)',
+      notDelivered:
+        'the provider or the claim store did not answer before the retries gave up (last failure: TimeoutFailure)',
     });
   });
 
   it('an error that is no activity failure is neither: the workflow lets it fail the task', () => {
     assert.equal(providerRefusal(new Error('a bug')), null);
     assert.equal(sendFailure(new Error('a bug')), null);
-    assert.equal(sendFailure(validation), null, 'an ApplicationFailure thrown by the workflow itself is no activity failure');
+    assert.equal(
+      sendFailure(validation),
+      null,
+      'an ApplicationFailure thrown by the workflow itself is no activity failure',
+    );
   });
 });

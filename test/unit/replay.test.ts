@@ -15,7 +15,9 @@ import { untracedWorkflowInterceptorModules } from '../../worker/create-worker.j
 Runtime.install({ logger: new DefaultLogger('WARN') });
 // The recorded histories are encrypted with the fixture key, as every payload is in a deployment.
 const dataConverter = encryptingDataConverter(new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64')));
-const histories = readdirSync('test/histories').filter((f) => f.endsWith('.json')).map((f) => join('test/histories', f));
+const histories = readdirSync('test/histories')
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => join('test/histories', f));
 
 describe('replay of recorded histories', () => {
   it('the current workflows replay every recorded history', async () => {

@@ -21,7 +21,8 @@ describe('safe configuration', () => {
   it('the embedded stack needs nothing: sandbox keys, a loopback callback URL, a key file it makes', () => {
     const keyFile = join(dir(), 'payload.key');
     const c = loadConfig({ PAYLOAD_KEY_FILE: keyFile });
-    for (const role of ['worker', 'ingress', 'client', 'codec-server'] as const) assert.deepEqual(missingSettings(c, role), [], role);
+    for (const role of ['worker', 'ingress', 'client', 'codec-server'] as const)
+      assert.deepEqual(missingSettings(c, role), [], role);
     assert.equal(c.provider.apiKey, SANDBOX_CREDENTIALS.apiKey);
     assert.equal(c.ingress.publicUrl, 'http://127.0.0.1:4020');
     codecFromConfig(c.payloads);
@@ -35,35 +36,67 @@ describe('safe configuration', () => {
     assert.equal(c.provider.accountId, undefined);
     assert.equal(c.ingress.publicUrl, undefined);
     assert.deepEqual(c.ingress.callbackSecrets, []);
-    assert.deepEqual(missingSettings(c, 'worker'), ['PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY', 'PROVIDER_ACCOUNT_ID', 'INGRESS_PUBLIC_URL']);
+    assert.deepEqual(missingSettings(c, 'worker'), [
+      'PROVIDER_API_KEY',
+      'PROVIDER_SECRET_KEY',
+      'PROVIDER_ACCOUNT_ID',
+      'INGRESS_PUBLIC_URL',
+    ]);
     assert.deepEqual(missingSettings(c, 'ingress'), ['PROVIDER_CALLBACK_SECRETS']);
     assert.deepEqual(missingSettings(c, 'client'), [], 'a backend client needs no provider keys');
-    assert.throws(() => requireSettings(c, 'worker'), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.match(err.message, /PROVIDER_BASE_URL is set \(https:\/\/api\.provider\.example\)/);
-      for (const name of ['PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY', 'PROVIDER_ACCOUNT_ID', 'INGRESS_PUBLIC_URL']) assert.match(err.message, new RegExp(`\\n  ${name}: \\S`), name);
-      return true;
-    });
+    assert.throws(
+      () => requireSettings(c, 'worker'),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /PROVIDER_BASE_URL is set \(https:\/\/api\.provider\.example\)/);
+        for (const name of ['PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY', 'PROVIDER_ACCOUNT_ID', 'INGRESS_PUBLIC_URL'])
+          assert.match(err.message, new RegExp(`\\n  ${name}: \\S`), name);
+        return true;
+      },
+    );
     // Whatever path builds a provider client, it cannot build one with the sandbox's keys.
     assert.throws(() => providerFromConfig(c), /PROVIDER_API_KEY/);
-    const ok = loadConfig({ PROVIDER_BASE_URL: 'https://api.provider.example', PROVIDER_API_KEY: 'AK-REAL', PROVIDER_SECRET_KEY: 'SK-REAL', PROVIDER_ACCOUNT_ID: 'AC_REAL1', INGRESS_PUBLIC_URL: 'https://hooks.example', PAYLOAD_ENCRYPTION_KEY: KEY });
+    const ok = loadConfig({
+      PROVIDER_BASE_URL: 'https://api.provider.example',
+      PROVIDER_API_KEY: 'AK-REAL',
+      PROVIDER_SECRET_KEY: 'SK-REAL',
+      PROVIDER_ACCOUNT_ID: 'AC_REAL1',
+      INGRESS_PUBLIC_URL: 'https://hooks.example',
+      PAYLOAD_ENCRYPTION_KEY: KEY,
+    });
     assert.deepEqual(missingSettings(ok, 'worker'), []);
     assert.deepEqual(ok.ingress.callbackSecrets, ['SK-REAL'], 'the secret key verifies callbacks');
   });
 
   it('pointed at a Temporal server it did not start, a process never makes a payload key of its own', () => {
     const keyFile = join(dir(), 'payload.key');
-    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_KEY_FILE: keyFile, CLAIM_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: dir() });
+    const c = loadConfig({
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+      PAYLOAD_KEY_FILE: keyFile,
+      CLAIM_ENCRYPTION_KEY: KEY,
+      CLAIM_STORE_DIR: dir(),
+    });
     assert.equal(c.temporal.embedded, false);
-    for (const role of ['worker', 'client', 'codec-server'] as const) assert.deepEqual(missingSettings(c, role), ['PAYLOAD_ENCRYPTION_KEY'], role);
-    assert.deepEqual(missingSettings(c, 'ingress'), ['PROVIDER_CALLBACK_SECRETS', 'PAYLOAD_ENCRYPTION_KEY'], 'and the callback secret (see below)');
-    assert.throws(() => requireSettings(c, 'client'), /Temporal is at temporal\.example:7233[\s\S]*PAYLOAD_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/);
+    for (const role of ['worker', 'client', 'codec-server'] as const)
+      assert.deepEqual(missingSettings(c, role), ['PAYLOAD_ENCRYPTION_KEY'], role);
+    assert.deepEqual(
+      missingSettings(c, 'ingress'),
+      ['PROVIDER_CALLBACK_SECRETS', 'PAYLOAD_ENCRYPTION_KEY'],
+      'and the callback secret (see below)',
+    );
+    assert.throws(
+      () => requireSettings(c, 'client'),
+      /Temporal is at temporal\.example:7233[\s\S]*PAYLOAD_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/,
+    );
     assert.throws(() => codecFromConfig(c.payloads), /PAYLOAD_ENCRYPTION_KEY is not set/);
     assert.ok(!existsSync(keyFile), 'no key file was made');
     // Beside `npm run dev`, the key file that the embedded stack made is read.
     writeFileSync(keyFile, KEY);
     assert.deepEqual(missingSettings(c, 'worker'), []);
-    assert.equal(codecFromConfig(c.payloads).keyId, codecFromConfig({ key: KEY, previousKeys: [], keyFile: '/nonexistent', mayCreateKeyFile: false }).keyId);
+    assert.equal(
+      codecFromConfig(c.payloads).keyId,
+      codecFromConfig({ key: KEY, previousKeys: [], keyFile: '/nonexistent', mayCreateKeyFile: false }).keyId,
+    );
   });
 
   it("pointed at a Temporal server it did not start, the ingress never verifies callbacks with the sandbox's published secret", () => {
@@ -72,12 +105,18 @@ describe('safe configuration', () => {
     const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY });
     assert.deepEqual(c.ingress.callbackSecrets, []);
     assert.deepEqual(missingSettings(c, 'ingress'), ['PROVIDER_CALLBACK_SECRETS']);
-    assert.throws(() => requireSettings(c, 'ingress'), (err: unknown) => {
-      assert.ok(err instanceof ConfigError);
-      assert.match(err.message, /The ingress refuses to start: Temporal is at temporal\.example:7233, a server this process did not start/);
-      assert.match(err.message, /\n  PROVIDER_CALLBACK_SECRETS: or PROVIDER_SECRET_KEY: .*dashboard/);
-      return true;
-    });
+    assert.throws(
+      () => requireSettings(c, 'ingress'),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(
+          err.message,
+          /The ingress refuses to start: Temporal is at temporal\.example:7233, a server this process did not start/,
+        );
+        assert.match(err.message, /\n  PROVIDER_CALLBACK_SECRETS: or PROVIDER_SECRET_KEY: .*dashboard/);
+        return true;
+      },
+    );
     // The same from a profile file.
     const file = join(dir(), 'temporal.toml');
     writeFileSync(file, '[profile.default]\naddress = "cloud.example:7233"\n');
@@ -85,66 +124,174 @@ describe('safe configuration', () => {
     assert.deepEqual(fromFile.ingress.callbackSecrets, []);
     assert.deepEqual(missingSettings(fromFile, 'ingress'), ['PROVIDER_CALLBACK_SECRETS']);
     // Given, the secret verifies callbacks; the embedded stack keeps the sandbox's own.
-    assert.deepEqual(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, PROVIDER_SECRET_KEY: 'SK-SANDBOX-OWN' }).ingress.callbackSecrets, ['SK-SANDBOX-OWN']);
-    assert.deepEqual(missingSettings(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, PROVIDER_CALLBACK_SECRETS: 'SK-B,SK-A' }), 'ingress'), []);
+    assert.deepEqual(
+      loadConfig({
+        TEMPORAL_ADDRESS: 'temporal.example:7233',
+        PAYLOAD_ENCRYPTION_KEY: KEY,
+        PROVIDER_SECRET_KEY: 'SK-SANDBOX-OWN',
+      }).ingress.callbackSecrets,
+      ['SK-SANDBOX-OWN'],
+    );
+    assert.deepEqual(
+      missingSettings(
+        loadConfig({
+          TEMPORAL_ADDRESS: 'temporal.example:7233',
+          PAYLOAD_ENCRYPTION_KEY: KEY,
+          PROVIDER_CALLBACK_SECRETS: 'SK-B,SK-A',
+        }),
+        'ingress',
+      ),
+      [],
+    );
     assert.deepEqual(loadConfig({}).ingress.callbackSecrets, [SANDBOX_CREDENTIALS.secretKey]);
   });
 
   it('pointed at a Temporal server it did not start, the claim store keeps no key of its own: CLAIM_ENCRYPTION_KEY for workers and clients', () => {
     const claims = dir();
-    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: claims });
+    const c = loadConfig({
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+      PAYLOAD_ENCRYPTION_KEY: KEY,
+      CLAIM_STORE_DIR: claims,
+    });
     assert.deepEqual(missingSettings(c, 'worker'), ['CLAIM_ENCRYPTION_KEY']);
     assert.deepEqual(missingSettings(c, 'client'), ['CLAIM_ENCRYPTION_KEY']);
-    assert.deepEqual(missingSettings(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: claims, PROVIDER_SECRET_KEY: 'SK-A' }), 'ingress'), [], 'the ingress holds no claim');
-    assert.throws(() => requireSettings(c, 'worker'), /CLAIM_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/);
+    assert.deepEqual(
+      missingSettings(
+        loadConfig({
+          TEMPORAL_ADDRESS: 'temporal.example:7233',
+          PAYLOAD_ENCRYPTION_KEY: KEY,
+          CLAIM_STORE_DIR: claims,
+          PROVIDER_SECRET_KEY: 'SK-A',
+        }),
+        'ingress',
+      ),
+      [],
+      'the ingress holds no claim',
+    );
+    assert.throws(
+      () => requireSettings(c, 'worker'),
+      /CLAIM_ENCRYPTION_KEY: make it once with `openssl rand -base64 32`/,
+    );
     assert.throws(() => claimStoreFromConfig(c), /CLAIM_ENCRYPTION_KEY is not set/);
     assert.ok(!existsSync(join(claims, '.claim-key')), 'no key was made');
-    assert.deepEqual(missingSettings(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY, CLAIM_STORE_DIR: claims, CLAIM_ENCRYPTION_KEY: KEY }), 'worker'), []);
+    assert.deepEqual(
+      missingSettings(
+        loadConfig({
+          TEMPORAL_ADDRESS: 'temporal.example:7233',
+          PAYLOAD_ENCRYPTION_KEY: KEY,
+          CLAIM_STORE_DIR: claims,
+          CLAIM_ENCRYPTION_KEY: KEY,
+        }),
+        'worker',
+      ),
+      [],
+    );
     assert.throws(() => loadConfig({ CLAIM_ENCRYPTION_KEY: 'short' }), /CLAIM_ENCRYPTION_KEY=/);
     // The embedded stack's store keeps its own, so `npm run dev` needs nothing.
-    assert.deepEqual(missingSettings(loadConfig({ CLAIM_STORE_DIR: claims, PAYLOAD_KEY_FILE: join(claims, 'p.key') }), 'worker'), []);
+    assert.deepEqual(
+      missingSettings(loadConfig({ CLAIM_STORE_DIR: claims, PAYLOAD_KEY_FILE: join(claims, 'p.key') }), 'worker'),
+      [],
+    );
   });
 
   it("a Temporal profile file counts the same as the environment, and TEMPORAL_* variables configure the connection as Temporal's SDKs read them", () => {
     const file = join(dir(), 'temporal.toml');
-    writeFileSync(file, '[profile.default]\naddress = "cloud.example:7233"\nnamespace = "payments.abc12"\napi_key = "from-profile"\n\n[profile.staging]\naddress = "staging.example:7233"\n');
-    const fromFile = loadConfig({ TEMPORAL_CONFIG_FILE: file, PAYLOAD_KEY_FILE: join(dir(), 'none.key'), CLAIM_STORE_DIR: dir() });
+    writeFileSync(
+      file,
+      '[profile.default]\naddress = "cloud.example:7233"\nnamespace = "payments.abc12"\napi_key = "from-profile"\n\n[profile.staging]\naddress = "staging.example:7233"\n',
+    );
+    const fromFile = loadConfig({
+      TEMPORAL_CONFIG_FILE: file,
+      PAYLOAD_KEY_FILE: join(dir(), 'none.key'),
+      CLAIM_STORE_DIR: dir(),
+    });
     assert.equal(fromFile.temporal.embedded, false);
     assert.equal(fromFile.temporal.address, 'cloud.example:7233');
     assert.equal(fromFile.temporal.namespace, 'payments.abc12');
     assert.equal(fromFile.temporal.connection.apiKey, 'from-profile');
     assert.ok(fromFile.temporal.connection.tls, 'an API key implies TLS');
     assert.deepEqual(missingSettings(fromFile, 'worker'), ['PAYLOAD_ENCRYPTION_KEY', 'CLAIM_ENCRYPTION_KEY']);
-    assert.equal(loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' }).temporal.address, 'staging.example:7233');
-    const env = loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_ADDRESS: 'other.example:7233', TEMPORAL_NAMESPACE: 'ns', TEMPORAL_TLS_SERVER_NAME: 'frontend.example' });
+    assert.equal(
+      loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' }).temporal.address,
+      'staging.example:7233',
+    );
+    const env = loadConfig({
+      TEMPORAL_CONFIG_FILE: file,
+      TEMPORAL_ADDRESS: 'other.example:7233',
+      TEMPORAL_NAMESPACE: 'ns',
+      TEMPORAL_TLS_SERVER_NAME: 'frontend.example',
+    });
     assert.equal(env.temporal.address, 'other.example:7233', 'the environment wins over the file');
     assert.equal(env.temporal.namespace, 'ns');
-    assert.equal((env.temporal.connection.tls as { serverNameOverride?: string }).serverNameOverride, 'frontend.example');
-    assert.throws(() => loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'missing' }), (err: unknown) => err instanceof ConfigError && /TEMPORAL_CONFIG_FILE=.*profile missing/.test(err.message));
+    assert.equal(
+      (env.temporal.connection.tls as { serverNameOverride?: string }).serverNameOverride,
+      'frontend.example',
+    );
+    assert.throws(
+      () => loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'missing' }),
+      (err: unknown) => err instanceof ConfigError && /TEMPORAL_CONFIG_FILE=.*profile missing/.test(err.message),
+    );
     const bad = join(dir(), 'bad.toml');
     writeFileSync(bad, 'not toml [');
     assert.throws(() => loadConfig({ TEMPORAL_CONFIG_FILE: bad }), ConfigError);
-    assert.equal(loadConfig({}).temporal.connection.address, '127.0.0.1:7233', 'no address anywhere: the embedded server');
+    assert.equal(
+      loadConfig({}).temporal.connection.address,
+      '127.0.0.1:7233',
+      'no address anywhere: the embedded server',
+    );
   });
 
   it('worker and ingress settings: grace periods, concurrency, cache and health, each checked', () => {
-    const c = loadConfig({ WORKER_SHUTDOWN_GRACE: '45s', INGRESS_SHUTDOWN_GRACE: '5s', WORKER_MAX_CONCURRENT_ACTIVITIES: '20', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '8', WORKER_MAX_CACHED_WORKFLOWS: '500', WORKER_HEALTH_PORT: '9470' });
-    assert.deepEqual(c.worker, { shutdownGraceMs: 45_000, maxConcurrentActivities: 20, maxConcurrentWorkflowTasks: 8, maxCachedWorkflows: 500, health: { host: '127.0.0.1', port: 9470 } });
+    const c = loadConfig({
+      WORKER_SHUTDOWN_GRACE: '45s',
+      INGRESS_SHUTDOWN_GRACE: '5s',
+      WORKER_MAX_CONCURRENT_ACTIVITIES: '20',
+      WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '8',
+      WORKER_MAX_CACHED_WORKFLOWS: '500',
+      WORKER_HEALTH_PORT: '9470',
+    });
+    assert.deepEqual(c.worker, {
+      shutdownGraceMs: 45_000,
+      maxConcurrentActivities: 20,
+      maxConcurrentWorkflowTasks: 8,
+      maxCachedWorkflows: 500,
+      health: { host: '127.0.0.1', port: 9470 },
+    });
     assert.equal(c.ingress.shutdownGraceMs, 5_000);
-    for (const [name, value] of [['WORKER_SHUTDOWN_GRACE', 'later'], ['WORKER_MAX_CONCURRENT_ACTIVITIES', '0'], ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', '1'], ['WORKER_MAX_CACHED_WORKFLOWS', '-1'], ['WORKER_HEALTH_PORT', '99999']] as const) {
+    for (const [name, value] of [
+      ['WORKER_SHUTDOWN_GRACE', 'later'],
+      ['WORKER_MAX_CONCURRENT_ACTIVITIES', '0'],
+      ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', '1'],
+      ['WORKER_MAX_CACHED_WORKFLOWS', '-1'],
+      ['WORKER_HEALTH_PORT', '99999'],
+    ] as const) {
       assert.throws(() => loadConfig({ [name]: value }), new RegExp(`${name}=`), name);
     }
   });
 
-  for (const [entry, role] of [['worker/main.ts', 'worker'], ['src/ingress/main.ts', 'ingress'], ['src/temporal/codec-server-main.ts', 'codec-server']] as const) {
+  for (const [entry, role] of [
+    ['worker/main.ts', 'worker'],
+    ['src/ingress/main.ts', 'ingress'],
+    ['src/temporal/codec-server-main.ts', 'codec-server'],
+  ] as const) {
     it(`\`${entry}\` refuses to start without its secrets, says which, and leaves nothing behind`, () => {
       const keyFile = join(dir(), 'payload.key');
-      const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: dir(), TEMPORAL_ADDRESS: '127.0.0.1:1', PROVIDER_BASE_URL: 'https://api.provider.example', PAYLOAD_KEY_FILE: keyFile };
+      const env: Record<string, string> = {
+        PATH: process.env.PATH ?? '',
+        HOME: dir(),
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        PROVIDER_BASE_URL: 'https://api.provider.example',
+        PAYLOAD_KEY_FILE: keyFile,
+      };
       const run = spawnSync(process.execPath, ['--import', 'tsx', entry], { env, encoding: 'utf8', timeout: 60_000 });
       assert.equal(run.status, 78, run.stderr);
       assert.match(run.stderr, new RegExp(`The ${role} refuses to start`));
       assert.match(run.stderr, /PAYLOAD_ENCRYPTION_KEY: make it once/);
-      if (role === 'worker') assert.match(run.stderr, /PROVIDER_API_KEY[\s\S]*PROVIDER_SECRET_KEY[\s\S]*PROVIDER_ACCOUNT_ID[\s\S]*INGRESS_PUBLIC_URL/);
+      if (role === 'worker')
+        assert.match(
+          run.stderr,
+          /PROVIDER_API_KEY[\s\S]*PROVIDER_SECRET_KEY[\s\S]*PROVIDER_ACCOUNT_ID[\s\S]*INGRESS_PUBLIC_URL/,
+        );
       if (role === 'ingress') assert.match(run.stderr, /PROVIDER_CALLBACK_SECRETS/);
       assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
       assert.ok(!existsSync(keyFile));
@@ -152,8 +299,17 @@ describe('safe configuration', () => {
   }
 
   it('`src/ingress/main.ts` pointed at a Temporal server it did not start refuses to start without the callback secret, even against the sandbox', () => {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: dir(), TEMPORAL_ADDRESS: '127.0.0.1:1', PAYLOAD_ENCRYPTION_KEY: KEY };
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], { env, encoding: 'utf8', timeout: 60_000 });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir(),
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      PAYLOAD_ENCRYPTION_KEY: KEY,
+    };
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(run.status, 78, run.stderr);
     assert.match(run.stderr, /The ingress refuses to start: Temporal is at 127\.0\.0\.1:1/);
     assert.match(run.stderr, /PROVIDER_CALLBACK_SECRETS: or PROVIDER_SECRET_KEY/);

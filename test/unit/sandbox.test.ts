@@ -23,8 +23,16 @@ describe('sandbox provider: auth and error bodies', () => {
   const walletCount = () => Object.keys(sandbox.ctx.store.state.wallets).length;
 
   /** Expects a ProviderError with the documented body, and returns it. */
-  async function fails(call: Promise<unknown>, status: number, type: string, errorCode?: RegExp): Promise<ProviderError> {
-    const err = await call.then(() => assert.fail('expected a failure'), (e: unknown) => e);
+  async function fails(
+    call: Promise<unknown>,
+    status: number,
+    type: string,
+    errorCode?: RegExp,
+  ): Promise<ProviderError> {
+    const err = await call.then(
+      () => assert.fail('expected a failure'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ProviderError, String(err));
     assert.equal(err.status, status);
     assert.equal(err.body.type, type);
@@ -42,7 +50,9 @@ describe('sandbox provider: auth and error bodies', () => {
   after(async () => sandbox?.close());
 
   it('accepts a correctly signed request and its response parses with the client schema', async () => {
-    const wallet = await client().call(createWallet, { body: { name: 'u1', callbackUrl: 'http://127.0.0.1:9/callbacks' } });
+    const wallet = await client().call(createWallet, {
+      body: { name: 'u1', callbackUrl: 'http://127.0.0.1:9/callbacks' },
+    });
     assert.match(wallet.id, /^WA_[A-Z0-9]{11}$/);
     assert.equal(wallet.srn, walletSrn(wallet.id));
     assert.equal(wallet.status, null);
@@ -55,16 +65,35 @@ describe('sandbox provider: auth and error bodies', () => {
 
   it('refuses a wrong signature, and creates nothing', async () => {
     const before = walletCount();
-    await fails(client({ auth: { kind: 'signature', apiKey: API_KEY, secretKey: 'wrong' } }).call(createWallet, { body: { name: 'x' } }), 401, 'AccessDeniedException', /invalidSignature/);
+    await fails(
+      client({ auth: { kind: 'signature', apiKey: API_KEY, secretKey: 'wrong' } }).call(createWallet, {
+        body: { name: 'x' },
+      }),
+      401,
+      'AccessDeniedException',
+      /invalidSignature/,
+    );
     assert.equal(walletCount(), before);
   });
 
   it('refuses a stale timestamp', async () => {
-    await fails(client({ now: () => Date.now() - 10 * 60_000 }).call(createWallet, { body: { name: 'x' } }), 401, 'AccessDeniedException', /staleTimestamp/);
+    await fails(
+      client({ now: () => Date.now() - 10 * 60_000 }).call(createWallet, { body: { name: 'x' } }),
+      401,
+      'AccessDeniedException',
+      /staleTimestamp/,
+    );
   });
 
   it('refuses an unknown API key', async () => {
-    await fails(client({ auth: { kind: 'signature', apiKey: 'AK-NOBODY', secretKey: SECRET } }).call(createWallet, { body: { name: 'x' } }), 401, 'AccessDeniedException', /invalidApiKey/);
+    await fails(
+      client({ auth: { kind: 'signature', apiKey: 'AK-NOBODY', secretKey: SECRET } }).call(createWallet, {
+        body: { name: 'x' },
+      }),
+      401,
+      'AccessDeniedException',
+      /invalidApiKey/,
+    );
   });
 
   it('refuses a request without credentials', async () => {
@@ -75,9 +104,15 @@ describe('sandbox provider: auth and error bodies', () => {
   });
 
   it('accepts bearer auth with the secret key, refuses an unknown token', async () => {
-    const wallet = await client({ auth: { kind: 'bearer', token: SECRET } }).call(createWallet, { body: { name: 'bearer' } });
+    const wallet = await client({ auth: { kind: 'bearer', token: SECRET } }).call(createWallet, {
+      body: { name: 'bearer' },
+    });
     assert.match(wallet.id, /^WA_/);
-    await fails(client({ auth: { kind: 'bearer', token: 'SK-NOPE' } }).call(createWallet, { body: { name: 'x' } }), 401, 'AccessDeniedException');
+    await fails(
+      client({ auth: { kind: 'bearer', token: 'SK-NOPE' } }).call(createWallet, { body: { name: 'x' } }),
+      401,
+      'AccessDeniedException',
+    );
   });
 
   it('verifies over the URL as received, including query parameters it does not use', async () => {
@@ -88,15 +123,38 @@ describe('sandbox provider: auth and error bodies', () => {
   it('refuses a body that differs from the one signed', async () => {
     const signedUrl = `${url}/v2/wallets?timestamp=${Date.now()}`;
     const sig = requestSignature(SECRET, signedUrl, '{"name":"a"}');
-    const res = await request(signedUrl, { method: 'POST', headers: { 'x-api-key': API_KEY, 'x-api-signature': sig, 'x-api-version': '2', 'content-type': 'application/json' }, body: '{"name":"b"}' });
+    const res = await request(signedUrl, {
+      method: 'POST',
+      headers: {
+        'x-api-key': API_KEY,
+        'x-api-signature': sig,
+        'x-api-version': '2',
+        'content-type': 'application/json',
+      },
+      body: '{"name":"b"}',
+    });
     assert.equal(res.statusCode, 401);
     assert.equal(errorBody.parse(await res.body.json()).errorCode, 'accessDenied.invalidSignature');
   });
 
   /** A correctly signed raw request, for bodies the client would refuse to send. */
-  async function signedRaw(method: string, path: string, body: string, headers: Record<string, string> = { 'x-api-version': '2' }) {
+  async function signedRaw(
+    method: string,
+    path: string,
+    body: string,
+    headers: Record<string, string> = { 'x-api-version': '2' },
+  ) {
     const signedUrl = `${url}${path}?timestamp=${Date.now()}`;
-    const res = await request(signedUrl, { method: method as 'POST', headers: { 'x-api-key': API_KEY, 'x-api-signature': requestSignature(SECRET, signedUrl, body), 'content-type': 'application/json', ...headers }, body });
+    const res = await request(signedUrl, {
+      method: method as 'POST',
+      headers: {
+        'x-api-key': API_KEY,
+        'x-api-signature': requestSignature(SECRET, signedUrl, body),
+        'content-type': 'application/json',
+        ...headers,
+      },
+      body,
+    });
     return { status: res.statusCode, body: errorBody.parse(await res.body.json()) };
   }
 
@@ -126,18 +184,32 @@ describe('sandbox provider: auth and error bodies', () => {
   });
 
   it('replays a request with the same Idempotency-Key instead of creating twice; refuses the key for another body', async () => {
-    const created = await client().call(createWallet, { body: { name: 'idem' }, idempotencyKey: 'open-wallet:idem/create-wallet' });
+    const created = await client().call(createWallet, {
+      body: { name: 'idem' },
+      idempotencyKey: 'open-wallet:idem/create-wallet',
+    });
     const before = walletCount();
-    const replayed = await client().call(createWallet, { body: { name: 'idem' }, idempotencyKey: 'open-wallet:idem/create-wallet' });
+    const replayed = await client().call(createWallet, {
+      body: { name: 'idem' },
+      idempotencyKey: 'open-wallet:idem/create-wallet',
+    });
     assert.equal(replayed.id, created.id);
     assert.equal(walletCount(), before);
-    await fails(client().call(createWallet, { body: { name: 'other' }, idempotencyKey: 'open-wallet:idem/create-wallet' }), 400, 'ValidationException');
+    await fails(
+      client().call(createWallet, { body: { name: 'other' }, idempotencyKey: 'open-wallet:idem/create-wallet' }),
+      400,
+      'ValidationException',
+    );
   });
 
   it('operator routes refuse bad input with the same error body and change nothing', async () => {
     const wallet = await client().call(createWallet, { body: { name: 'op' } });
     const post = async (path: string, body: unknown) => {
-      const res = await request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await request(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.statusCode, json: (await res.body.json()) as { problematicField?: string; type?: string } };
     };
     const before = Object.keys(sandbox.ctx.store.state.transactions).length;
@@ -165,13 +237,19 @@ describe('sandbox provider: state survives a restart', () => {
     const stateFile = join(dir, 'state.json');
     const first = createSandbox({ apiKey: API_KEY, secretKey: SECRET, stateFile });
     const url1 = await first.listen(0);
-    const wallet = await new ProviderClient({ baseUrl: url1, auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET } }).call(createWallet, { body: { name: 'durable' } });
+    const wallet = await new ProviderClient({
+      baseUrl: url1,
+      auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET },
+    }).call(createWallet, { body: { name: 'durable' } });
     await first.close();
 
     const second = createSandbox({ apiKey: API_KEY, secretKey: SECRET, stateFile });
     const url2 = await second.listen(0);
     try {
-      const again = await new ProviderClient({ baseUrl: url2, auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET } }).call(readWallet, { params: { walletId: wallet.id } });
+      const again = await new ProviderClient({
+        baseUrl: url2,
+        auth: { kind: 'signature', apiKey: API_KEY, secretKey: SECRET },
+      }).call(readWallet, { params: { walletId: wallet.id } });
       assert.equal(again.name, 'durable');
     } finally {
       await second.close();

@@ -25,6 +25,10 @@ describe('provisioning: what counts as the second account creation of spec 7.1',
     assert.equal(isSecondAccountCreation(refusal({ status: 401, type: 'AccessDeniedException' })), false);
     assert.equal(isSecondAccountCreation(refusal({ status: 500, type: 'UnknownException' })), false);
     assert.equal(isSecondAccountCreation(refusal({ type: 'TransferException' })), false);
-    assert.equal(isSecondAccountCreation(refusal({ status: null })), false, 'a refusal of our own client, before sending');
+    assert.equal(
+      isSecondAccountCreation(refusal({ status: null })),
+      false,
+      'a refusal of our own client, before sending',
+    );
   });
 });

@@ -23,7 +23,10 @@ describe('wallet activities: the watch and the poll', () => {
   const proxy = createServer((req, res) => {
     // A provider that knows wallets but does not list their transactions: its list path is unknown.
     const path = req.url!.includes('/transactions') ? '/v2/no-such-route' : req.url!;
-    void request(`${sb.url}${path}`, { method: req.method as 'GET', headers: req.headers as Record<string, string> }).then(async (r) => {
+    void request(`${sb.url}${path}`, {
+      method: req.method as 'GET',
+      headers: req.headers as Record<string, string>,
+    }).then(async (r) => {
       res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'application/json') });
       res.end(Buffer.from(await r.body.arrayBuffer()));
     });
@@ -37,8 +40,16 @@ describe('wallet activities: the watch and the poll', () => {
     proxy.close();
     await sb.sandbox.close();
   });
-  const activities = (baseUrl: string) => createWalletActivities({ provider: new ProviderClient({ baseUrl, auth }), callbackUrl: 'http://127.0.0.1:1/callbacks' });
-  const benign = (err: unknown) => err instanceof ApplicationFailure && err.category === ApplicationFailureCategory.BENIGN && err.type === 'NothingNewYet' && !err.nonRetryable;
+  const activities = (baseUrl: string) =>
+    createWalletActivities({
+      provider: new ProviderClient({ baseUrl, auth }),
+      callbackUrl: 'http://127.0.0.1:1/callbacks',
+    });
+  const benign = (err: unknown) =>
+    err instanceof ApplicationFailure &&
+    err.category === ApplicationFailureCategory.BENIGN &&
+    err.type === 'NothingNewYet' &&
+    !err.nonRetryable;
 
   it('an attempt that finds nothing fails benignly, to be retried; one that finds a deposit answers it', async () => {
     const provider = new ProviderClient({ baseUrl: sb.url, auth });
@@ -48,14 +59,21 @@ describe('wallet activities: the watch and the poll', () => {
     await sb.op('POST', `/sandbox/wallets/${wallet.id}/deposits`, { currency: 'BTC', amount: 0.5, confirmed: true });
     const answer: PollAnswer = await new MockActivityEnvironment().run(watchWalletTransactions, wallet.id, cursor);
     assert.ok('changed' in answer);
-    assert.deepEqual(answer.changed.map((t) => ({ amount: t.amount, status: t.status })), [{ amount: 0.5, status: 'CONFIRMED' }]);
+    assert.deepEqual(
+      answer.changed.map((t) => ({ amount: t.amount, status: t.status })),
+      [{ amount: 0.5, status: 'CONFIRMED' }],
+    );
   });
 
   it('a wallet the provider does not know is notFound; one it knows but does not list is cannotList', async () => {
     const provider = new ProviderClient({ baseUrl: sb.url, auth });
     const wallet = await provider.call(createWallet, { body: { name: `unlisted-${Date.now()}` } });
     const env = new MockActivityEnvironment();
-    assert.deepEqual(await env.run(activities(sb.url).pollWalletTransactions, 'WA_NOSUCHWALLET', cursor), { notFound: true });
-    assert.deepEqual(await env.run(activities(proxyUrl).pollWalletTransactions, wallet.id, cursor), { cannotList: true });
+    assert.deepEqual(await env.run(activities(sb.url).pollWalletTransactions, 'WA_NOSUCHWALLET', cursor), {
+      notFound: true,
+    });
+    assert.deepEqual(await env.run(activities(proxyUrl).pollWalletTransactions, wallet.id, cursor), {
+      cannotList: true,
+    });
   });
 });

@@ -39,7 +39,10 @@ export type FormAnswer = { refused?: string; notDelivered?: string };
 
 /** A refused form, with what to check before handing one in again (spec 3.1 and 3.2's end). */
 export function formRefused(refusal: Refusal): string {
-  const what = refusal.status === 404 ? 'the payment method is not this account\'s, or is gone' : 'check that the payment method still asks for the form and that the file is a legible photo or scan of the signed authorization';
+  const what =
+    refusal.status === 404
+      ? "the payment method is not this account's, or is gone"
+      : 'check that the payment method still asks for the form and that the file is a legible photo or scan of the signed authorization';
   return `the provider refused it: ${refusalLabel(refusal)}; ${what}, then hand it in again`;
 }
 

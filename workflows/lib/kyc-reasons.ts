@@ -20,7 +20,8 @@ const ADVICE: Record<ReviewerNoteKey, string> = {
   'identity.blurry': 'Take a new photo in good light; the text must be sharp',
   'identity.fourCorners': 'Take a new photo with the whole document in the frame; all four corners must show',
   'identity.documentRequired': "Upload a passport, driver's license or another government-issued ID",
-  'identity.unsupportedType': "This kind of document is not accepted; upload a passport, driver's license or another government-issued ID",
+  'identity.unsupportedType':
+    "This kind of document is not accepted; upload a passport, driver's license or another government-issued ID",
   'identity.expired': 'Your document has expired; upload one that is still valid',
   'address.translationNeeded': 'Upload a translated copy of your proof of address',
   'address.mismatch': 'Upload a utility bill or bank statement that shows the address in your profile',
@@ -47,7 +48,12 @@ export const fieldLabel = (fieldId: string): string => LABELS[fieldId] ?? fieldI
 
 // Notes are matched by text, forgiving case, spacing and a closing full stop: the provider's
 // wording is what the account record carries.
-const normalize = (text: string) => text.trim().replace(/\s+/g, ' ').replace(/[.!]+$/, '').toLowerCase();
+const normalize = (text: string) =>
+  text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/[.!]+$/, '')
+    .toLowerCase();
 const byText = new Map<string, ReviewerNoteKey>(
   (Object.keys(REVIEWER_NOTES) as ReviewerNoteKey[]).map((key) => [normalize(REVIEWER_NOTES[key].text), key]),
 );
@@ -69,5 +75,9 @@ export function reasonFor(field: { fieldId: string; fieldType: string }, note: s
   }
   const key = noteKey(note);
   if (key) return { code: key, message: ADVICE[key], provide };
-  return { code: 'reviewer-note', message: `The reviewer wrote: "${note.trim()}". Provide your ${label} again with this in mind`, provide };
+  return {
+    code: 'reviewer-note',
+    message: `The reviewer wrote: "${note.trim()}". Provide your ${label} again with this in mind`,
+    provide,
+  };
 }

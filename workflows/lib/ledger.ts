@@ -116,7 +116,13 @@ export function emptyLedger(walletId: string): LedgerState {
 /** The ledger a new run starts from: what the previous run carried, in either shape. */
 export function fromCarried(carried: LedgerState | LedgerStateV1): LedgerState {
   if ('version' in carried && carried.version === 2) {
-    return { ...carried, entries: table(carried.entries), settled: table(carried.settled), settledTotals: table(carried.settledTotals), stats: { ...carried.stats } };
+    return {
+      ...carried,
+      entries: table(carried.entries),
+      settled: table(carried.settled),
+      settledTotals: table(carried.settledTotals),
+      stats: { ...carried.stats },
+    };
   }
   const v1 = carried as LedgerStateV1;
   // The first shape kept ids only, and evicted every settled entry: confirmed ones (their amounts
@@ -164,7 +170,10 @@ function compare(known: string, seen: string): 'advanced' | 'duplicate' | 'stale
 }
 
 /** What the ledger would do with this observation, without changing anything. */
-export function classify(state: LedgerState, tx: Pick<Transaction, 'id' | 'status' | 'createdAt' | 'currency'>): Outcome {
+export function classify(
+  state: LedgerState,
+  tx: Pick<Transaction, 'id' | 'status' | 'createdAt' | 'currency'>,
+): Outcome {
   if (!CURRENCY.test(tx.currency)) return 'rejected';
   const entry = Object.hasOwn(state.entries, tx.id) ? state.entries[tx.id] : undefined;
   if (entry) return compare(entry.status, tx.status);
@@ -224,7 +233,8 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
   } else if (settled) {
     // A settled transaction moved on after it left the recent entries: a reversal takes back
     // what its confirmation counted.
-    if (isConfirmed(settled[2]) && !isConfirmed(tx.status)) state.settledTotals[settled[0]] = (state.settledTotals[settled[0]] ?? 0) - settled[1]!;
+    if (isConfirmed(settled[2]) && !isConfirmed(tx.status))
+      state.settledTotals[settled[0]] = (state.settledTotals[settled[0]] ?? 0) - settled[1]!;
     settled[2] = tx.status;
   } else {
     const entry = state.entries[tx.id]!;
@@ -246,7 +256,8 @@ function evict(state: LedgerState): void {
     if (idx < 0) return;
     const [id] = state.order.splice(idx, 1) as [string];
     const entry = state.entries[id]!;
-    if (isConfirmed(entry.status)) state.settledTotals[entry.currency] = (state.settledTotals[entry.currency] ?? 0) + entry.amount;
+    if (isConfirmed(entry.status))
+      state.settledTotals[entry.currency] = (state.settledTotals[entry.currency] ?? 0) + entry.amount;
     delete state.entries[id];
     state.settled[id] = [entry.currency, entry.amount, entry.status, entry.createdAt];
   }
@@ -301,7 +312,10 @@ function round(amount: number): number {
 }
 
 export function recent(state: LedgerState, limit = 50): Entry[] {
-  return state.order.slice(-limit).reverse().map((id) => state.entries[id]!);
+  return state.order
+    .slice(-limit)
+    .reverse()
+    .map((id) => state.entries[id]!);
 }
 
 /** The ledger's part of a poll cursor: what is still open, and what recently ended unconfirmed. */

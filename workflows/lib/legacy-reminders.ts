@@ -5,7 +5,11 @@ import { condition } from '@temporalio/workflow';
 // Remove with the patch's last phase (the README's "Changing a workflow"), once no such run is open.
 
 /** ACH, started each time the form is awaited: a reminder per quiet time until the form or another stage comes. */
-export async function achRemindersBeforePatch(afterMs: number, awaited: () => boolean, remind: () => Promise<unknown>): Promise<void> {
+export async function achRemindersBeforePatch(
+  afterMs: number,
+  awaited: () => boolean,
+  remind: () => Promise<unknown>,
+): Promise<void> {
   while (!(await condition(() => !awaited(), afterMs))) await remind();
 }
 
@@ -20,7 +24,10 @@ export async function onboardingRemindersBeforePatch(legacy: {
 }): Promise<void> {
   while (legacy.followed()) {
     const seen = legacy.heard();
-    const moved = await condition(() => legacy.heard() !== seen || legacy.expired() || !legacy.followed(), legacy.afterMs);
+    const moved = await condition(
+      () => legacy.heard() !== seen || legacy.expired() || !legacy.followed(),
+      legacy.afterMs,
+    );
     if (!moved && legacy.owed()) await legacy.remind();
     if (legacy.expired()) return;
   }

@@ -21,7 +21,10 @@ export const PENDING_FACTOR = 8;
 
 /** The longest wait: the ceiling, or a few intervals while a transaction is pending. */
 export function pollCeiling(timing: PollTiming, pending: boolean): number {
-  return Math.max(timing.intervalMs, pending ? Math.min(timing.maxMs, timing.intervalMs * PENDING_FACTOR) : timing.maxMs);
+  return Math.max(
+    timing.intervalMs,
+    pending ? Math.min(timing.maxMs, timing.intervalMs * PENDING_FACTOR) : timing.maxMs,
+  );
 }
 
 export function pollDelay(timing: PollTiming, pace: PollPace, pending: boolean): number {

@@ -11,14 +11,24 @@ export function validate<T extends z.ZodType>(schema: T, input: unknown): z.outp
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.map(String).join('.') || 'input';
-    throw ApplicationFailure.create({ type: INPUT_REJECTED, message: `${field}: ${issue.message}`, details: [{ field }], nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: INPUT_REJECTED,
+      message: `${field}: ${issue.message}`,
+      details: [{ field }],
+      nonRetryable: true,
+    });
   }
   return parsed.data;
 }
 
 /** Rejects an update that is valid in shape but not now (the process is elsewhere). */
 export function rejectInput(field: string, message: string): never {
-  throw ApplicationFailure.create({ type: INPUT_REJECTED, message: `${field}: ${message}`, details: [{ field }], nonRetryable: true });
+  throw ApplicationFailure.create({
+    type: INPUT_REJECTED,
+    message: `${field}: ${message}`,
+    details: [{ field }],
+    nonRetryable: true,
+  });
 }
 
 /** Where the process stands, for the UI's list: its stage and whether it waits on the end user. */
@@ -30,7 +40,11 @@ export function showStatus(status: string, waitingOnEndUser: boolean): void {
 }
 
 /** Moves the process to a stage and shows it (one search-attribute command each time). */
-export function enterStage<Stage extends string>(state: { stage: Stage }, stage: Stage, waitingOnEndUser: boolean): void {
+export function enterStage<Stage extends string>(
+  state: { stage: Stage },
+  stage: Stage,
+  waitingOnEndUser: boolean,
+): void {
   state.stage = stage;
   showStatus(stage, waitingOnEndUser);
 }
@@ -45,7 +59,12 @@ export function pollProvider(timing: Timing) {
   setHandler(refreshSignal, () => {
     refresh = true;
   });
-  return async function pollUntil<T>(read: () => Promise<T>, done: (seen: T) => boolean, wake: () => boolean = () => false, what = 'the provider to move on'): Promise<T> {
+  return async function pollUntil<T>(
+    read: () => Promise<T>,
+    done: (seen: T) => boolean,
+    wake: () => boolean = () => false,
+    what = 'the provider to move on',
+  ): Promise<T> {
     let delay = timing.pollInitialMs;
     let waited = 0;
     for (;;) {

@@ -43,7 +43,9 @@ export function sendFailure(err: unknown): SendFailure | null {
   if (refusal) return { refused: refusal };
   const cause = err.cause;
   const last = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : (cause?.name ?? 'ActivityFailure');
-  return { notDelivered: `the provider or the claim store did not answer before the retries gave up (last failure: ${last})` };
+  return {
+    notDelivered: `the provider or the claim store did not answer before the retries gave up (last failure: ${last})`,
+  };
 }
 
 /** A refusal as shown to a person and kept in history: type and code, never the message (it may quote the input). */

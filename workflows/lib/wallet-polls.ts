@@ -1,4 +1,11 @@
-import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+} from '@temporalio/workflow';
 import type { WalletActivities } from '../../activities/wallets.js';
 import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
 import { POLL } from './activity-options.js';

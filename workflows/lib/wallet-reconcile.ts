@@ -10,7 +10,12 @@ import { findDrift, type Reconciliation } from './reconcile.js';
 
 const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 
-export async function reconcileWallet(wallet: { walletId: string; quiet: boolean; ledgerBalances: () => Record<string, Balance>; freshPoll: () => Promise<void> }): Promise<Reconciliation> {
+export async function reconcileWallet(wallet: {
+  walletId: string;
+  quiet: boolean;
+  ledgerBalances: () => Record<string, Balance>;
+  freshPoll: () => Promise<void>;
+}): Promise<Reconciliation> {
   const compare = async (): Promise<Reconciliation> => {
     const provider = await lookups.readWalletBalances(wallet.walletId);
     return { checkedAt: provider.checkedAt, drift: findDrift(wallet.ledgerBalances(), provider.available) };
@@ -24,8 +29,17 @@ export async function reconcileWallet(wallet: { walletId: string; quiet: boolean
   }
   upsertSearchAttributes([{ key: BalanceDrift, value: found.drift.length > 0 }]);
   if (found.drift.length > 0) {
-    metricMeter.createCounter('payflows_balance_drift_found', 'reconciliations', 'Reconciliations that found the ledger and the provider apart').add(1);
-    log.warn('the ledger and the provider disagree on the balance; not corrected', { walletId: wallet.walletId, drift: found.drift });
+    metricMeter
+      .createCounter(
+        'payflows_balance_drift_found',
+        'reconciliations',
+        'Reconciliations that found the ledger and the provider apart',
+      )
+      .add(1);
+    log.warn('the ledger and the provider disagree on the balance; not corrected', {
+      walletId: wallet.walletId,
+      drift: found.drift,
+    });
   }
   return found;
 }
@@ -35,14 +49,20 @@ export async function reconcileWallet(wallet: { walletId: string; quiet: boolean
  * since the last comparison, so that a busy wallet, continuing-as-new more often than the
  * interval, is still reconciled. A comparison that cannot read the provider waits for the next.
  */
-export async function reconcileEvery(intervalMs: number, last: Reconciliation | undefined, reconcile: () => Promise<unknown>): Promise<never> {
+export async function reconcileEvery(
+  intervalMs: number,
+  last: Reconciliation | undefined,
+  reconcile: () => Promise<unknown>,
+): Promise<never> {
   const sinceLast = last ? workflowInfo().runStartTime.getTime() - last.checkedAt : 0;
   let wait = last ? Math.max(1_000, intervalMs - sinceLast) : intervalMs;
   for (;;) {
     await sleep(wait);
     wait = intervalMs;
     await reconcile().catch((err: unknown) => {
-      log.warn('the reconciliation could not read the provider; will try at the next interval', { error: (err as Error).message });
+      log.warn('the reconciliation could not read the provider; will try at the next interval', {
+        error: (err as Error).message,
+      });
     });
   }
 }

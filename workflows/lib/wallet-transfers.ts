@@ -30,7 +30,9 @@ export function transferLookups(ledger: LedgerState): () => void {
       const final = providerRefusal(err) !== null;
       const entry = ledger.entries[txId];
       if (final && entry) entry.transferResolved = true;
-      const message = final ? 'the transfer cannot be read; the deposit stays a plain transfer' : 'the transfer could not be read yet; will try again';
+      const message = final
+        ? 'the transfer cannot be read; the deposit stays a plain transfer'
+        : 'the transfer could not be read yet; will try again';
       log.warn(message, { transferId, error: err.cause?.message });
     } finally {
       resolving.delete(txId);
@@ -39,7 +41,8 @@ export function transferLookups(ledger: LedgerState): () => void {
 
   return () => {
     for (const entry of Object.values(ledger.entries)) {
-      if (entry.transferId && !entry.transferResolved && !resolving.has(entry.id)) void resolve(entry.id, entry.transferId);
+      if (entry.transferId && !entry.transferResolved && !resolving.has(entry.id))
+        void resolve(entry.id, entry.transferId);
     }
   };
 }

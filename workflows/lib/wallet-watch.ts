@@ -1,4 +1,10 @@
-import { ActivityCancellationType, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  sleep,
+} from '@temporalio/workflow';
 import type { WalletActivities } from '../../activities/wallets.js';
 import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
 import { afterPoll, pollCeiling, pollDelay, type PollPace, type PollTiming } from './poll-schedule.js';
@@ -31,7 +37,11 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
         startToCloseTimeout: '1 minute',
         // A watch given up for a fresh one need not wait for an attempt under way.
         cancellationType: ActivityCancellationType.TRY_CANCEL,
-        retry: { initialInterval: pollDelay(timing, afterPoll(pace, 0), pending), backoffCoefficient: 2, maximumInterval: pollCeiling(timing, pending) },
+        retry: {
+          initialInterval: pollDelay(timing, afterPoll(pace, 0), pending),
+          backoffCoefficient: 2,
+          maximumInterval: pollCeiling(timing, pending),
+        },
       });
       const scope = new CancellationScope();
       // Past its first interval the watch is backing off: a callback then starts it over.

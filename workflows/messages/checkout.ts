@@ -8,13 +8,24 @@ import { timing } from './common.js';
 // shared by the workflow and its client.
 
 /** The backend's own reference for its order: a business key, never personal data. */
-export const orderRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'orderRef must be 1 to 100 letters, digits, _ . or -');
+export const orderRef = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'orderRef must be 1 to 100 letters, digits, _ . or -');
 
 export const checkoutWorkflowId = (ref: string) => `checkout:${ref}`;
 
 /** The buyer's personal data of spec 2.6 is refused by name: the hosted page collects it, so it never enters history. */
 const notHere = z.never({ message: 'personal data is collected by the hosted page; leave it out' }).optional();
-const collectedByHostedPage = { email: notHere, phone: notHere, firstName: notHere, lastName: notHere, street1: notHere, city: notHere, state: notHere, postalCode: notHere };
+const collectedByHostedPage = {
+  email: notHere,
+  phone: notHere,
+  firstName: notHere,
+  lastName: notHere,
+  street1: notHere,
+  city: notHere,
+  state: notHere,
+  postalCode: notHere,
+};
 
 export const checkoutInput = z
   .object({
@@ -22,7 +33,12 @@ export const checkoutInput = z
     sourceAmount: z.number().positive('sourceAmount must be positive'),
     sourceCurrency: currencyCode,
     destCurrency: currencyCode,
-    dest: z.string().regex(new RegExp(`^(?:wallet:${idPattern('WA')}|account:${idPattern('AC')})$`), 'dest must be an SRN such as wallet:WA_<id> or account:AC_<id>'),
+    dest: z
+      .string()
+      .regex(
+        new RegExp(`^(?:wallet:${idPattern('WA')}|account:${idPattern('AC')})$`),
+        'dest must be an SRN such as wallet:WA_<id> or account:AC_<id>',
+      ),
     redirectUrl: z.url().optional(),
     failureRedirectUrl: z.url().optional(),
     /**
@@ -41,7 +57,12 @@ export const checkoutInput = z
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (v.requireHigherLimits && !v.userId) ctx.addIssue({ code: 'custom', path: ['userId'], message: 'requireHigherLimits needs the userId of the user to wait for' });
+    if (v.requireHigherLimits && !v.userId)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['userId'],
+        message: 'requireHigherLimits needs the userId of the user to wait for',
+      });
   });
 export type CheckoutInput = Omit<z.input<typeof checkoutInput>, keyof typeof collectedByHostedPage>;
 
@@ -53,7 +74,12 @@ export const purchaseRedirect = z
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (!v.transferId && !v.orderId) ctx.addIssue({ code: 'custom', path: ['orderId'], message: 'send the orderId or the transferId of the redirect' });
+    if (!v.transferId && !v.orderId)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['orderId'],
+        message: 'send the orderId or the transferId of the redirect',
+      });
   });
 export type PurchaseRedirect = z.infer<typeof purchaseRedirect>;
 
@@ -63,7 +89,8 @@ export interface HostedPage {
   reservation: string;
 }
 
-export type CheckoutStage = 'WAITING_FOR_APPROVAL' | 'CHECKING_LIMITS' | 'RESERVING' | 'WAITING_FOR_PURCHASE' | 'CONFIRMING' | 'DONE';
+export type CheckoutStage =
+  'WAITING_FOR_APPROVAL' | 'CHECKING_LIMITS' | 'RESERVING' | 'WAITING_FOR_PURCHASE' | 'CONFIRMING' | 'DONE';
 export type CheckoutOutcome = 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'OVER_LIMIT' | 'NOT_APPROVED';
 
 export interface CheckoutState {

@@ -17,9 +17,17 @@ export const timing = z.object({
   /** Quiet time before an end user who owes input is reminded. */
   reminderAfterMs: z.number().int().min(10).default(86_400_000),
   /** How long the process waits for the end user in all before giving up. */
-  deadlineMs: z.number().int().min(10).default(14 * 86_400_000),
+  deadlineMs: z
+    .number()
+    .int()
+    .min(10)
+    .default(14 * 86_400_000),
   /** How long one wait on the provider may last before the process fails as stalled (history stays bounded). */
-  stallAfterMs: z.number().int().min(10).default(30 * 86_400_000),
+  stallAfterMs: z
+    .number()
+    .int()
+    .min(10)
+    .default(30 * 86_400_000),
 });
 export type Timing = z.infer<typeof timing>;
 export type TimingInput = z.input<typeof timing>;

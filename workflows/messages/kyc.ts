@@ -39,7 +39,11 @@ export const valueRef = claimRef.extend({
 /** A file for a DOCUMENT field, kept in the claim store (open-points "Upload a document"). */
 export const documentRef = claimRef.extend({
   contentType: z.enum(documentMimeTypes, { message: `the document must be one of ${documentMimeTypes.join(', ')}` }),
-  size: z.number().int().positive('the document is empty').max(MAX_DOCUMENT_BYTES, 'the document is larger than 7.75 MB'),
+  size: z
+    .number()
+    .int()
+    .positive('the document is empty')
+    .max(MAX_DOCUMENT_BYTES, 'the document is larger than 7.75 MB'),
 });
 
 export const valueSubmission = z.object({ fieldId, value: valueRef });

@@ -8,7 +8,9 @@ import { timing } from './common.js';
 // the workflow and its client.
 
 /** The backend's own reference for its user: a business key, never personal data. */
-export const userRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'userRef must be 1 to 100 letters, digits, _ . or -');
+export const userRef = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'userRef must be 1 to 100 letters, digits, _ . or -');
 
 export const onboardingWorkflowId = (ref: string) => `onboarding:${ref}`;
 

@@ -9,7 +9,9 @@ export const provisioningWorkflowId = (clientRef: string) => `provision:${client
 
 export const provisioningInput = z.object({
   /** The backend's reference for the client (device, app install) whose token this is. */
-  clientRef: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'clientRef is 1 to 100 letters, digits, dot, dash or underscore'),
+  clientRef: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'clientRef is 1 to 100 letters, digits, dot, dash or underscore'),
   /** The client's secret, kept in the claim store: a secret never enters workflow history. */
   secret: claimRef,
   country: countryCode,

@@ -20,7 +20,7 @@ export const walletInput = z.object({
 export type WalletInputFields = z.input<typeof walletInput>;
 
 export const openWalletInput = z.object({
-  name: z.string().trim().min(1, 'name is required: your unique identifier for the wallet\'s user').max(256),
+  name: z.string().trim().min(1, "name is required: your unique identifier for the wallet's user").max(256),
   type: walletType.optional(),
   notes: z.string().max(2000).optional(),
   pollIntervalMs: z.number().int().min(100),
@@ -28,4 +28,3 @@ export const openWalletInput = z.object({
   reconcileIntervalMs: z.number().int().min(1_000).optional(),
 });
 export type OpenWalletInput = z.infer<typeof openWalletInput>;
-

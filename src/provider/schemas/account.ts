@@ -47,9 +47,17 @@ export const createAccountRequest = z.object({
 export type CreateAccountRequest = z.input<typeof createAccountRequest>;
 
 /** Resubmitting profile field values (the real service's "Update Account"; not in the contract). */
-export const updateAccountRequest = z.object({ profileFields: z.array(fieldValue).min(1, 'profileFields needs at least one field') });
+export const updateAccountRequest = z.object({
+  profileFields: z.array(fieldValue).min(1, 'profileFields needs at least one field'),
+});
 export type UpdateAccountRequest = z.input<typeof updateAccountRequest>;
 
 /** Fields that accept documents (open-points "Upload a document"). */
-export const documentFieldIds = ['individualGovernmentId', 'individualProofOfAddress', 'individualAchAuthorizationForm'] as const;
-export const documentFieldId = z.enum(documentFieldIds, { message: `fieldId must be one of ${documentFieldIds.join(', ')}` });
+export const documentFieldIds = [
+  'individualGovernmentId',
+  'individualProofOfAddress',
+  'individualAchAuthorizationForm',
+] as const;
+export const documentFieldId = z.enum(documentFieldIds, {
+  message: `fieldId must be one of ${documentFieldIds.join(', ')}`,
+});

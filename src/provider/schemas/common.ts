@@ -35,7 +35,9 @@ export const orderId = prefixedId('WO', 'an order id');
 export const userOwner = z.string().regex(new RegExp(`^user:${idPattern('US')}$`), 'owner must be user:US_<id>');
 
 export const epochMs = z.number().int().nonnegative();
-export const currencyCode = z.string().regex(/^[A-Z0-9]{2,10}$/, { message: 'a currency code must be upper-case, e.g. BTC or USD' });
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z0-9]{2,10}$/, { message: 'a currency code must be upper-case, e.g. BTC or USD' });
 /** A map of currency code to amount, as in balances and fees. */
 export const amounts = z.record(z.string(), z.number());
 /** Fields that the spec shows only as null: accepted as null or any value (spec 2.2, "Gaps"). */

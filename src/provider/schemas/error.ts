@@ -24,11 +24,17 @@ const optionalText = z
   .optional();
 
 export const errorBody = z.object({
-  language: z.string().nullish().transform((v) => v ?? 'en'),
+  language: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? 'en'),
   exceptionId: z.string(),
   type: z.string(),
   message: z.string(),
-  transient: z.boolean().nullish().transform((v) => v ?? false),
+  transient: z
+    .boolean()
+    .nullish()
+    .transform((v) => v ?? false),
   errorCode: optionalText,
   subType: optionalText,
   compositeType: optionalText,

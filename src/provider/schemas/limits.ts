@@ -9,7 +9,13 @@ export const limitsRequest = z.object({
   walletType: z.enum(['DEBIT_CARD', 'APPLE_PAY']).optional(),
   sourceCurrency: z.string().optional(),
   address: z
-    .object({ street1: z.string().optional(), city: z.string().optional(), state: z.string().optional(), postalCode: z.string().optional(), country: countryCode.optional() })
+    .object({
+      street1: z.string().optional(),
+      city: z.string().optional(),
+      state: z.string().optional(),
+      postalCode: z.string().optional(),
+      country: countryCode.optional(),
+    })
     .optional(),
 });
 export type LimitsRequest = z.input<typeof limitsRequest>;

@@ -43,16 +43,25 @@ export const paymentMethod = z.object({
 });
 export type PaymentMethod = z.infer<typeof paymentMethod>;
 
-const attachList = z.union([z.tuple([z.literal('ALL')]), z.array(z.string().regex(/^[A-Z0-9]{2,10}$/, 'a currency code such as BTC'))]);
+const attachList = z.union([
+  z.tuple([z.literal('ALL')]),
+  z.array(z.string().regex(/^[A-Z0-9]{2,10}$/, 'a currency code such as BTC')),
+]);
 
 /** Creation body: the contract shows none; these are the fields the sandbox and the real service's docs use. */
 export const createPaymentMethodRequest = z.object({
   paymentMethodType: z.enum(['LOCAL_TRANSFER', 'WIRE_TRANSFER']),
   country: countryCode,
-  currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .default('USD'),
   beneficiaryType: z.enum(['INDIVIDUAL', 'CORPORATE', 'UNKNOWN']).default('INDIVIDUAL'),
   accountNumber: z.string().regex(/^\d{4,17}$/, 'accountNumber must be 4 to 17 digits'),
-  routingNumber: z.string().regex(/^\d{9}$/, 'routingNumber must be 9 digits').optional(),
+  routingNumber: z
+    .string()
+    .regex(/^\d{9}$/, 'routingNumber must be 9 digits')
+    .optional(),
   nameOnMethod: z.string().min(1).optional(),
   nickname: z.string().optional(),
   /** Spec 2.2 rule 2: currency codes, or ALL. */
@@ -63,7 +72,12 @@ export const createPaymentMethodRequest = z.object({
 export type CreatePaymentMethodRequest = z.input<typeof createPaymentMethodRequest>;
 
 export const attachBlockchainsRequest = z.object({
-  blockchain: z.string().regex(/^(ALL|[A-Z0-9]{2,10}(,[A-Z0-9]{2,10})*)$/, 'blockchain must be ALL or comma-separated currency codes such as BTC,ETH'),
+  blockchain: z
+    .string()
+    .regex(
+      /^(ALL|[A-Z0-9]{2,10}(,[A-Z0-9]{2,10})*)$/,
+      'blockchain must be ALL or comma-separated currency codes such as BTC,ETH',
+    ),
   notifyUrl: z.url().optional(),
   muteMessages: z.boolean().optional(),
 });

@@ -7,13 +7,25 @@ export const reservationRequest = z
     sourceAmount: z.number().positive().optional(),
     destAmount: z.number().positive().optional(),
     amountIncludeFees: z.boolean().optional(),
-    sourceCurrency: z.string().regex(/^[A-Z0-9]{2,10}$/).optional(),
-    destCurrency: z.string().regex(/^[A-Z0-9]{2,10}$/).optional(),
+    sourceCurrency: z
+      .string()
+      .regex(/^[A-Z0-9]{2,10}$/)
+      .optional(),
+    destCurrency: z
+      .string()
+      .regex(/^[A-Z0-9]{2,10}$/)
+      .optional(),
     lockFields: z.array(z.string()).optional(),
     referrerAccountId: accountId.optional(),
     country: z.string().optional(),
     email: z.email().optional(),
-    dest: z.string().regex(/^(account|wallet|ethereum|bitcoin):[A-Za-z0-9_-]+$/, 'dest must be an SRN such as account:AC_<id> or wallet:WA_<id>').optional(),
+    dest: z
+      .string()
+      .regex(
+        /^(account|wallet|ethereum|bitcoin):[A-Za-z0-9_-]+$/,
+        'dest must be an SRN such as account:AC_<id> or wallet:WA_<id>',
+      )
+      .optional(),
     city: z.string().optional(),
     phone: z.string().optional(),
     paymentMethod: z.string().optional(),
@@ -30,9 +42,15 @@ export const reservationRequest = z
     if (request.sourceAmount !== undefined && request.destAmount !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['destAmount'], message: 'send sourceAmount or destAmount, not both' });
     }
-    const locked = (request.lockFields ?? []).some((f) => ['sourceAmount', 'destAmount', 'sourceCurrency', 'amount'].includes(f));
+    const locked = (request.lockFields ?? []).some((f) =>
+      ['sourceAmount', 'destAmount', 'sourceCurrency', 'amount'].includes(f),
+    );
     if (locked && request.sourceAmount === undefined && request.destAmount === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['sourceAmount'], message: 'a locked amount needs sourceAmount or destAmount' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sourceAmount'],
+        message: 'a locked amount needs sourceAmount or destAmount',
+      });
     }
     if (locked && request.sourceCurrency === undefined) {
       ctx.addIssue({ code: 'custom', path: ['sourceCurrency'], message: 'a locked amount needs sourceCurrency' });

@@ -3,7 +3,9 @@ import { currencyCode, epochMs, transactionId, unknownNullable } from './common.
 
 // Spec 2.4: the callback payload. Only CONFIRMED is documented; a transaction first seen on a
 // blockchain is "reported pending", so any other upper-case status is accepted as-is.
-export const transactionStatus = z.string().regex(/^[A-Z_]+$/, { message: 'status must be an upper-case word such as PENDING or CONFIRMED' });
+export const transactionStatus = z
+  .string()
+  .regex(/^[A-Z_]+$/, { message: 'status must be an upper-case word such as PENDING or CONFIRMED' });
 
 export const transaction = z.object({
   id: transactionId,

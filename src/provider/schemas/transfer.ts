@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { amounts, epochMs, transferId } from './common.js';
 
 // Spec 3.3 and open-points: the statuses that occur.
-export const transferStatus = z.enum(['PREVIEW', 'UNCONFIRMED', 'PENDING', 'COMPLETED', 'EXPIRED', 'FAILED', 'REVERSED', 'INITIATED']);
+export const transferStatus = z.enum([
+  'PREVIEW',
+  'UNCONFIRMED',
+  'PENDING',
+  'COMPLETED',
+  'EXPIRED',
+  'FAILED',
+  'REVERSED',
+  'INITIATED',
+]);
 
 export const statusHistory = z.object({
   id: z.string(),

@@ -7,7 +7,9 @@ export const DEBIT_CARD_L2 = 'DEBIT_CARD_L2';
 
 export const createUserRequest = z.object({
   fields: z.record(z.string(), z.unknown()).default({}),
-  blockchains: z.array(z.string().regex(/^(ALL|[A-Z0-9]{2,10})$/, 'blockchains holds currency codes or ALL')).default([]),
+  blockchains: z
+    .array(z.string().regex(/^(ALL|[A-Z0-9]{2,10})$/, 'blockchains holds currency codes or ALL'))
+    .default([]),
   immediate: z.boolean().default(false),
   scopes: z.array(z.string().regex(/^[A-Z0-9_]+$/, 'a scope is an upper-case name such as DEBIT_CARD_L2')).default([]),
 });

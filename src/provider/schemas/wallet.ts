@@ -28,7 +28,7 @@ export const verificationData = z.object({
 });
 
 export const createWalletRequest = z.object({
-  name: z.string().trim().min(1, 'name is required: the caller\'s unique identifier for the user').max(256),
+  name: z.string().trim().min(1, "name is required: the caller's unique identifier for the user").max(256),
   callbackUrl: z.url({ protocol: /^https?$/ }).optional(),
   notes: z.string().max(2000).optional(),
   type: walletType.optional(),

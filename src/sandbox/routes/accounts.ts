@@ -21,96 +21,155 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
 
   // Open-points "Create account". A parent's keys create sub-accounts; a client-held token
   // creates its own account once and is bound to it (spec 5.3; a second creation fails, spec 7.1).
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true }, ({ cred, actor, body: req }) => {
-    if (cred.kind === 'client-token' && cred.accountId !== null) {
-      throw new SandboxError('ValidationException', `This token is already bound to account ${cred.accountId}; a client-held token creates one account`);
-    }
-    if (req.referrerAccountId && !state.accounts[req.referrerAccountId]) throw validationError('referrerAccountId', `no account ${req.referrerAccountId}`, req.referrerAccountId);
-    const given = new Map<string, unknown>();
-    req.profileFields.forEach((requested, index) => {
-      const def = fieldDefinition(requested.fieldId);
-      if (!def) throw validationError(`profileFields.${index}.fieldId`, `unknown profile field; known: ${PROFILE_FIELDS.map((d) => d.fieldId).join(', ')}`, requested.fieldId);
-      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${index}.value`, `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it with POST /v3/accounts/:accountId/${requested.fieldId}`, requested.value);
-      given.set(requested.fieldId, requested.value);
-    });
-    const id = newId('AC');
-    const rec: AccountRecord = {
-      account: {
-        id,
-        status: 'OPEN',
-        type: req.type ?? 'INDIVIDUAL',
-        country: req.country,
-        createdAt: ctx.now(),
-        depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
-        totalBalances: {},
-        availableBalances: {},
-        profileFields: PROFILE_FIELDS.filter((d) => d.required || given.has(d.fieldId)).map((d) => newField(d.fieldId, d.fieldType, given.get(d.fieldId))),
-      },
-      parentId: cred.kind === 'client-token' ? null : actor.principalId,
-      features: { debitCardL2: false, userApi: false },
-    };
-    refreshStatus(rec);
-    state.accounts[id] = rec;
-    if (cred.kind === 'client-token') cred.accountId = id;
-    return rec.account;
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true },
+    ({ cred, actor, body: req }) => {
+      if (cred.kind === 'client-token' && cred.accountId !== null) {
+        throw new SandboxError(
+          'ValidationException',
+          `This token is already bound to account ${cred.accountId}; a client-held token creates one account`,
+        );
+      }
+      if (req.referrerAccountId && !state.accounts[req.referrerAccountId])
+        throw validationError('referrerAccountId', `no account ${req.referrerAccountId}`, req.referrerAccountId);
+      const given = new Map<string, unknown>();
+      req.profileFields.forEach((requested, index) => {
+        const def = fieldDefinition(requested.fieldId);
+        if (!def)
+          throw validationError(
+            `profileFields.${index}.fieldId`,
+            `unknown profile field; known: ${PROFILE_FIELDS.map((d) => d.fieldId).join(', ')}`,
+            requested.fieldId,
+          );
+        if (def.fieldType !== 'STRING')
+          throw validationError(
+            `profileFields.${index}.value`,
+            `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it with POST /v3/accounts/:accountId/${requested.fieldId}`,
+            requested.value,
+          );
+        given.set(requested.fieldId, requested.value);
+      });
+      const id = newId('AC');
+      const rec: AccountRecord = {
+        account: {
+          id,
+          status: 'OPEN',
+          type: req.type ?? 'INDIVIDUAL',
+          country: req.country,
+          createdAt: ctx.now(),
+          depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
+          totalBalances: {},
+          availableBalances: {},
+          profileFields: PROFILE_FIELDS.filter((d) => d.required || given.has(d.fieldId)).map((d) =>
+            newField(d.fieldId, d.fieldType, given.get(d.fieldId)),
+          ),
+        },
+        parentId: cred.kind === 'client-token' ? null : actor.principalId,
+        features: { debitCardL2: false, userApi: false },
+      };
+      refreshStatus(rec);
+      state.accounts[id] = rec;
+      if (cred.kind === 'client-token') cred.accountId = id;
+      return rec.account;
+    },
+  );
 
   // 4.4
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/accounts/:accountId' }, ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account);
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'GET', path: '/v3/accounts/:accountId' },
+    ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account,
+  );
 
   // Resubmitting data (not in the contract; the real service's "Update Account"): OPEN → PENDING.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest }, ({ actor, params, body: req }) => {
-    const rec = accountFor(ctx, actor, params.accountId!);
-    // Check every field first: a request with one bad field changes none.
-    const changes = req.profileFields.map((requested, index) => {
-      const def = fieldDefinition(requested.fieldId);
-      if (!def) throw validationError(`profileFields.${index}.fieldId`, 'unknown profile field', requested.fieldId);
-      if (def.fieldType !== 'STRING') throw validationError(`profileFields.${index}.value`, `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`, requested.value);
-      if (requested.value === null || requested.value === undefined || requested.value === '') throw validationError(`profileFields.${index}.value`, 'a value is required', requested.value);
-      const field = rec.account.profileFields.find((p) => p.fieldId === requested.fieldId);
-      if (field?.status === 'APPROVED') throw validationError(`profileFields.${index}.fieldId`, `${requested.fieldId} is already approved`, requested.fieldId);
-      return { def, field, value: requested.value };
-    });
-    for (const change of changes) {
-      if (change.field) Object.assign(change.field, { value: change.value, status: 'PENDING', note: null });
-      else rec.account.profileFields.push(newField(change.def.fieldId, change.def.fieldType, change.value));
-    }
-    refreshStatus(rec);
-    return rec.account;
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest },
+    ({ actor, params, body: req }) => {
+      const rec = accountFor(ctx, actor, params.accountId!);
+      // Check every field first: a request with one bad field changes none.
+      const changes = req.profileFields.map((requested, index) => {
+        const def = fieldDefinition(requested.fieldId);
+        if (!def) throw validationError(`profileFields.${index}.fieldId`, 'unknown profile field', requested.fieldId);
+        if (def.fieldType !== 'STRING')
+          throw validationError(
+            `profileFields.${index}.value`,
+            `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`,
+            requested.value,
+          );
+        if (requested.value === null || requested.value === undefined || requested.value === '')
+          throw validationError(`profileFields.${index}.value`, 'a value is required', requested.value);
+        const field = rec.account.profileFields.find((p) => p.fieldId === requested.fieldId);
+        if (field?.status === 'APPROVED')
+          throw validationError(
+            `profileFields.${index}.fieldId`,
+            `${requested.fieldId} is already approved`,
+            requested.fieldId,
+          );
+        return { def, field, value: requested.value };
+      });
+      for (const change of changes) {
+        if (change.field) Object.assign(change.field, { value: change.value, status: 'PENDING', note: null });
+        else rec.account.profileFields.push(newField(change.def.fieldId, change.def.fieldType, change.value));
+      }
+      refreshStatus(rec);
+      return rec.account;
+    },
+  );
 
   // 4.10 with open-points "Upload a document": raw bytes, their MIME type, at most 7.75 MB.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/accounts/:accountId/:fieldId' }, ({ req, actor, params, raw, query }) => {
-    const rec = accountFor(ctx, actor, params.accountId!);
-    const fieldId = params.fieldId!;
-    if (!(documentFieldIds as readonly string[]).includes(fieldId)) throw validationError('fieldId', `documents go to ${documentFieldIds.join(', ')}`, fieldId);
-    const contentType = mimeType(req.headers['content-type']);
-    if (!(documentMimeTypes as readonly string[]).includes(contentType)) throw validationError('Content-Type', `send the file's MIME type, one of ${documentMimeTypes.join(', ')}`, contentType);
-    const size = raw?.length ?? 0;
-    if (size === 0) throw validationError('body', 'the body must be the file\'s bytes');
-    if (size > MAX_DOCUMENT_BYTES) throw validationError('body', `the file is ${size} bytes; at most ${MAX_DOCUMENT_BYTES} (7.75 MB)`, size);
-    if (query.documentSubType && !['FRONT', 'BACK'].includes(query.documentSubType)) throw validationError('documentSubType', 'FRONT or BACK', query.documentSubType);
-    let field = rec.account.profileFields.find((f) => f.fieldId === fieldId);
-    if (field?.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
-    const doc = {
-      id: newId('DO'),
-      accountId: rec.account.id,
-      fieldId,
-      contentType,
-      size,
-      sha256: createHash('sha256').update(raw!).digest('hex'),
-      ...(query.documentType ? { documentType: query.documentType } : {}),
-      ...(query.documentSubType ? { documentSubType: query.documentSubType } : {}),
-    };
-    state.documents[doc.id] = doc;
-    if (!field) {
-      field = newField(fieldId, 'DOCUMENT', undefined);
-      rec.account.profileFields.push(field);
-    }
-    field.value = [...(Array.isArray(field.value) ? (field.value as string[]) : []), doc.id];
-    field.status = 'PENDING';
-    field.note = null;
-    refreshStatus(rec);
-    return rec.account;
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'POST', path: '/v3/accounts/:accountId/:fieldId' },
+    ({ req, actor, params, raw, query }) => {
+      const rec = accountFor(ctx, actor, params.accountId!);
+      const fieldId = params.fieldId!;
+      if (!(documentFieldIds as readonly string[]).includes(fieldId))
+        throw validationError('fieldId', `documents go to ${documentFieldIds.join(', ')}`, fieldId);
+      const contentType = mimeType(req.headers['content-type']);
+      if (!(documentMimeTypes as readonly string[]).includes(contentType))
+        throw validationError(
+          'Content-Type',
+          `send the file's MIME type, one of ${documentMimeTypes.join(', ')}`,
+          contentType,
+        );
+      const size = raw?.length ?? 0;
+      if (size === 0) throw validationError('body', "the body must be the file's bytes");
+      if (size > MAX_DOCUMENT_BYTES)
+        throw validationError('body', `the file is ${size} bytes; at most ${MAX_DOCUMENT_BYTES} (7.75 MB)`, size);
+      if (query.documentSubType && !['FRONT', 'BACK'].includes(query.documentSubType))
+        throw validationError('documentSubType', 'FRONT or BACK', query.documentSubType);
+      let field = rec.account.profileFields.find((f) => f.fieldId === fieldId);
+      if (field?.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
+      const doc = {
+        id: newId('DO'),
+        accountId: rec.account.id,
+        fieldId,
+        contentType,
+        size,
+        sha256: createHash('sha256').update(raw!).digest('hex'),
+        ...(query.documentType ? { documentType: query.documentType } : {}),
+        ...(query.documentSubType ? { documentSubType: query.documentSubType } : {}),
+      };
+      state.documents[doc.id] = doc;
+      if (!field) {
+        field = newField(fieldId, 'DOCUMENT', undefined);
+        rec.account.profileFields.push(field);
+      }
+      field.value = [...(Array.isArray(field.value) ? (field.value as string[]) : []), doc.id];
+      field.status = 'PENDING';
+      field.note = null;
+      refreshStatus(rec);
+      return rec.account;
+    },
+  );
 }

@@ -34,66 +34,113 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
   /** A reservation that may still be used, or the error that says why not. */
   const usable = (id: string) => {
     const record = currentReservation(ctx, id);
-    if (record.status === 'USED') throw new SandboxError('ValidationException', `reservation ${id} was already used; a reservation is used once`, { errorCode: 'reservation.alreadyUsed', problematicField: 'reservation' });
-    if (record.status === 'EXPIRED') throw new SandboxError('ValidationException', `reservation ${id} expired; create a new one`, { errorCode: 'reservation.expired', problematicField: 'reservation' });
+    if (record.status === 'USED')
+      throw new SandboxError('ValidationException', `reservation ${id} was already used; a reservation is used once`, {
+        errorCode: 'reservation.alreadyUsed',
+        problematicField: 'reservation',
+      });
+    if (record.status === 'EXPIRED')
+      throw new SandboxError('ValidationException', `reservation ${id} expired; create a new one`, {
+        errorCode: 'reservation.expired',
+        problematicField: 'reservation',
+      });
     return record;
   };
 
   // The buyer pays on the hosted page: RUNNING_CHECKS → PROCESSING (transfer assigned) → COMPLETE,
   // and the transfer deposits into the reservation's dest, with a callback for a wallet.
-  operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/complete', completeBody, async ({ reservation }, body) => {
-    const record = usable(reservation!);
-    const req = record.request;
-    const amount = body.amount ?? req.sourceAmount ?? req.destAmount;
-    if (amount === undefined) throw validationError('amount', 'the reservation locks no amount; send the amount the buyer paid', undefined);
-    const order: Order = {
-      id: newId('WO'),
-      reservation: record.id,
-      status: 'RUNNING_CHECKS',
-      transferId: null,
-      sourceAmount: amount,
-      sourceCurrency: req.sourceCurrency ?? 'USD',
-      destCurrency: req.destCurrency ?? req.sourceCurrency ?? 'USD',
-      dest: req.dest,
-      owner: record.owner,
-      failureReason: null,
-      createdAt: ctx.now(),
-    };
-    record.status = 'USED';
-    record.orderId = order.id;
-    state.orders[order.id] = order;
-    // Spec 8: every limit, monthly included, for every purchase (without owner: the standard ones).
-    const over = exceededBy(ctx, record, amount);
-    if (over) {
-      Object.assign(order, { status: 'FAILED', failureReason: over.errorCode });
-      return { order, limit: over, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: over.errorCode }) };
-    }
-    const transfer = completedTransfer(`account:${record.accountId}`, CARD_PROCESSING_SRN, req.dest, order.destCurrency, amount, ctx.now(), 'WALLET_ORDER');
-    transfer.sourceCurrency = order.sourceCurrency;
-    state.transfers[transfer.id] = transfer;
-    Object.assign(order, { status: 'COMPLETE', transferId: transfer.id });
-    const walletId = walletIdFromSrn(req.dest);
-    let transaction;
-    let delivery;
-    if (walletId && state.wallets[walletId]) {
-      transaction = depositFromTransfer(ctx, transfer, state.wallets[walletId], `Card purchase, order ${order.id}`, null);
-      delivery = await deliverCallback(ctx, transaction);
-    } else {
-      const acc = state.accounts[req.dest.replace(/^account:/, '')]?.account;
-      if (acc) {
-        acc.availableBalances = { ...acc.availableBalances, [order.destCurrency]: (acc.availableBalances?.[order.destCurrency] ?? 0) + amount };
-        acc.totalBalances = { ...acc.totalBalances, [order.destCurrency]: (acc.totalBalances?.[order.destCurrency] ?? 0) + amount };
+  operatorRoute(
+    app,
+    ctx,
+    'POST',
+    '/sandbox/reservations/:reservation/complete',
+    completeBody,
+    async ({ reservation }, body) => {
+      const record = usable(reservation!);
+      const req = record.request;
+      const amount = body.amount ?? req.sourceAmount ?? req.destAmount;
+      if (amount === undefined)
+        throw validationError('amount', 'the reservation locks no amount; send the amount the buyer paid', undefined);
+      const order: Order = {
+        id: newId('WO'),
+        reservation: record.id,
+        status: 'RUNNING_CHECKS',
+        transferId: null,
+        sourceAmount: amount,
+        sourceCurrency: req.sourceCurrency ?? 'USD',
+        destCurrency: req.destCurrency ?? req.sourceCurrency ?? 'USD',
+        dest: req.dest,
+        owner: record.owner,
+        failureReason: null,
+        createdAt: ctx.now(),
+      };
+      record.status = 'USED';
+      record.orderId = order.id;
+      state.orders[order.id] = order;
+      // Spec 8: every limit, monthly included, for every purchase (without owner: the standard ones).
+      const over = exceededBy(ctx, record, amount);
+      if (over) {
+        Object.assign(order, { status: 'FAILED', failureReason: over.errorCode });
+        return {
+          order,
+          limit: over,
+          redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: over.errorCode }),
+        };
       }
-    }
-    return {
-      order,
-      transfer,
-      transaction,
-      delivery,
-      // Open-points: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
-      redirect: redirect(req.redirectUrl, { transferId: transfer.id, orderId: order.id, accountId: record.accountId, dest: req.dest, fees: 0, destAmount: amount }),
-    };
-  });
+      const transfer = completedTransfer(
+        `account:${record.accountId}`,
+        CARD_PROCESSING_SRN,
+        req.dest,
+        order.destCurrency,
+        amount,
+        ctx.now(),
+        'WALLET_ORDER',
+      );
+      transfer.sourceCurrency = order.sourceCurrency;
+      state.transfers[transfer.id] = transfer;
+      Object.assign(order, { status: 'COMPLETE', transferId: transfer.id });
+      const walletId = walletIdFromSrn(req.dest);
+      let transaction;
+      let delivery;
+      if (walletId && state.wallets[walletId]) {
+        transaction = depositFromTransfer(
+          ctx,
+          transfer,
+          state.wallets[walletId],
+          `Card purchase, order ${order.id}`,
+          null,
+        );
+        delivery = await deliverCallback(ctx, transaction);
+      } else {
+        const acc = state.accounts[req.dest.replace(/^account:/, '')]?.account;
+        if (acc) {
+          acc.availableBalances = {
+            ...acc.availableBalances,
+            [order.destCurrency]: (acc.availableBalances?.[order.destCurrency] ?? 0) + amount,
+          };
+          acc.totalBalances = {
+            ...acc.totalBalances,
+            [order.destCurrency]: (acc.totalBalances?.[order.destCurrency] ?? 0) + amount,
+          };
+        }
+      }
+      return {
+        order,
+        transfer,
+        transaction,
+        delivery,
+        // Open-points: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
+        redirect: redirect(req.redirectUrl, {
+          transferId: transfer.id,
+          orderId: order.id,
+          accountId: record.accountId,
+          dest: req.dest,
+          fees: 0,
+          destAmount: amount,
+        }),
+      };
+    },
+  );
 
   operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/fail', failBody, ({ reservation }, body) => {
     const record = usable(reservation!);
@@ -118,15 +165,35 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
   });
 
   // Spec 2.2 rule 3: a deposit to an attached address is converted and liquidated to the method.
-  operatorRoute(app, ctx, 'POST', '/sandbox/payment-methods/:paymentMethodId/blockchain-deposits', liquidationBody, ({ paymentMethodId }, body) => {
-    const rec = lookup(state.paymentMethods, paymentMethodId!, 'Payment method');
-    const address = rec.method.blockchains?.[body.currency];
-    if (!address) throw validationError('currency', `no ${body.currency} address is attached to ${rec.method.id}; attach it first`, body.currency);
-    const network = DEPOSIT_NETWORKS[body.currency]!.network;
-    const transfer = completedTransfer(`account:${rec.accountId}`, `${network}:${address}`, rec.method.srn, rec.method.defaultCurrency, body.amount, ctx.now(), 'LIQUIDATION');
-    transfer.sourceCurrency = body.currency;
-    transfer.exchangeRate = null;
-    state.transfers[transfer.id] = transfer;
-    return { transfer };
-  });
+  operatorRoute(
+    app,
+    ctx,
+    'POST',
+    '/sandbox/payment-methods/:paymentMethodId/blockchain-deposits',
+    liquidationBody,
+    ({ paymentMethodId }, body) => {
+      const rec = lookup(state.paymentMethods, paymentMethodId!, 'Payment method');
+      const address = rec.method.blockchains?.[body.currency];
+      if (!address)
+        throw validationError(
+          'currency',
+          `no ${body.currency} address is attached to ${rec.method.id}; attach it first`,
+          body.currency,
+        );
+      const network = DEPOSIT_NETWORKS[body.currency]!.network;
+      const transfer = completedTransfer(
+        `account:${rec.accountId}`,
+        `${network}:${address}`,
+        rec.method.srn,
+        rec.method.defaultCurrency,
+        body.amount,
+        ctx.now(),
+        'LIQUIDATION',
+      );
+      transfer.sourceCurrency = body.currency;
+      transfer.exchangeRate = null;
+      state.transfers[transfer.id] = transfer;
+      return { transfer };
+    },
+  );
 }

@@ -24,7 +24,9 @@ const depositBody = z.object({
 const payoutBody = z.object({ currency: z.string().min(1).default('USD'), amount });
 /** A manual correction at the provider: the balance moves, no transaction, no callback. */
 const adjustmentBody = z.object({ currency: currencyCode, amount: z.number().finite() });
-const knobsBody = z.object({ drop: z.number().int().min(0).optional(), repeat: z.number().int().min(0).max(10).optional() }).strict();
+const knobsBody = z
+  .object({ drop: z.number().int().min(0).optional(), repeat: z.number().int().min(0).max(10).optional() })
+  .strict();
 
 export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { store } = ctx;
@@ -35,7 +37,12 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
   operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/deposits', depositBody, async ({ walletId }, body) => {
     const wallet = walletById(walletId!);
     const net = DEPOSIT_NETWORKS[body.currency];
-    if (!net) throw validationError('currency', `no deposit address for ${body.currency}; use one of ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, body.currency);
+    if (!net)
+      throw validationError(
+        'currency',
+        `no deposit address for ${body.currency}; use one of ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`,
+        body.currency,
+      );
     const tx = newTransaction(ctx, {
       source: `${net.network}:EXTERNAL`,
       dest: wallet.srn,
@@ -51,41 +58,91 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     return { transaction: tx, delivery: await deliver(tx) };
   });
 
-  operatorRoute(app, ctx, 'POST', '/sandbox/transactions/:transactionId/confirm', undefined, async ({ transactionId }) => {
-    const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
-    if (tx.status !== 'PENDING') throw validationError('status', `transaction ${tx.id} is ${tx.status}; only a PENDING one can be confirmed`, tx.status);
-    tx.status = 'CONFIRMED';
-    tx.confirmedAt = ctx.now();
-    credit(walletById(walletIdFromSrn(tx.dest) ?? tx.dest), tx, true);
-    ctx.changed();
-    return { transaction: tx, delivery: await deliver(tx) };
-  });
+  operatorRoute(
+    app,
+    ctx,
+    'POST',
+    '/sandbox/transactions/:transactionId/confirm',
+    undefined,
+    async ({ transactionId }) => {
+      const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
+      if (tx.status !== 'PENDING')
+        throw validationError(
+          'status',
+          `transaction ${tx.id} is ${tx.status}; only a PENDING one can be confirmed`,
+          tx.status,
+        );
+      tx.status = 'CONFIRMED';
+      tx.confirmedAt = ctx.now();
+      credit(walletById(walletIdFromSrn(tx.dest) ?? tx.dest), tx, true);
+      ctx.changed();
+      return { transaction: tx, delivery: await deliver(tx) };
+    },
+  );
 
   // Spec 6.5: an interest payout is a completed transfer from the interest-payments service,
   // then a transaction into the wallet whose source is that transfer.
-  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/interest-payouts', payoutBody, async ({ walletId }, body) => {
-    const wallet = walletById(walletId!);
-    const now = ctx.now();
-    const transfer = completedTransfer(INTEREST_PAYMENTS_SRN, INTEREST_PAYMENTS_SRN, wallet.srn, body.currency, body.amount, now, 'ADMIN_CREDIT');
-    store.state.transfers[transfer.id] = transfer;
-    const tx = depositFromTransfer(ctx, transfer, wallet, `Interest payment, transfer ${transfer.id}`, INTEREST_PAYMENTS_SRN);
-    ctx.changed();
-    return { transfer, transaction: tx, delivery: await deliver(tx) };
-  });
+  operatorRoute(
+    app,
+    ctx,
+    'POST',
+    '/sandbox/wallets/:walletId/interest-payouts',
+    payoutBody,
+    async ({ walletId }, body) => {
+      const wallet = walletById(walletId!);
+      const now = ctx.now();
+      const transfer = completedTransfer(
+        INTEREST_PAYMENTS_SRN,
+        INTEREST_PAYMENTS_SRN,
+        wallet.srn,
+        body.currency,
+        body.amount,
+        now,
+        'ADMIN_CREDIT',
+      );
+      store.state.transfers[transfer.id] = transfer;
+      const tx = depositFromTransfer(
+        ctx,
+        transfer,
+        wallet,
+        `Interest payment, transfer ${transfer.id}`,
+        INTEREST_PAYMENTS_SRN,
+      );
+      ctx.changed();
+      return { transfer, transaction: tx, delivery: await deliver(tx) };
+    },
+  );
 
-  operatorRoute(app, ctx, 'POST', '/sandbox/transactions/:transactionId/resend-callback', undefined, async ({ transactionId }) => {
-    const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
-    return { transaction: tx, delivery: await deliver(tx) };
-  });
+  operatorRoute(
+    app,
+    ctx,
+    'POST',
+    '/sandbox/transactions/:transactionId/resend-callback',
+    undefined,
+    async ({ transactionId }) => {
+      const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
+      return { transaction: tx, delivery: await deliver(tx) };
+    },
+  );
 
-  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/balance-adjustments', adjustmentBody, ({ walletId }, body) => {
-    const wallet = walletById(walletId!);
-    for (const field of ['balances', 'availableBalances', 'totalBalances'] as const) wallet[field][body.currency] = (wallet[field][body.currency] ?? 0) + body.amount;
-    ctx.changed();
-    return { walletId: wallet.id, balances: wallet.balances };
-  });
+  operatorRoute(
+    app,
+    ctx,
+    'POST',
+    '/sandbox/wallets/:walletId/balance-adjustments',
+    adjustmentBody,
+    ({ walletId }, body) => {
+      const wallet = walletById(walletId!);
+      for (const field of ['balances', 'availableBalances', 'totalBalances'] as const)
+        wallet[field][body.currency] = (wallet[field][body.currency] ?? 0) + body.amount;
+      ctx.changed();
+      return { walletId: wallet.id, balances: wallet.balances };
+    },
+  );
   operatorRoute(app, ctx, 'GET', '/sandbox/knobs/callbacks', undefined, () => ({ ...ctx.callbacks.knobs }));
   operatorRoute(app, ctx, 'PUT', '/sandbox/knobs/callbacks', knobsBody, (_p, body) => ctx.callbacks.setKnobs(body));
-  operatorRoute(app, ctx, 'GET', '/sandbox/callbacks', undefined, () => ({ data: ctx.callbacks.log.slice(-100).reverse() }));
+  operatorRoute(app, ctx, 'GET', '/sandbox/callbacks', undefined, () => ({
+    data: ctx.callbacks.log.slice(-100).reverse(),
+  }));
   app.get('/sandbox/health', async () => ({ status: 'ok' }));
 }

@@ -20,35 +20,71 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, a
   const { state } = ctx.store;
 
   // 4.3 with open-points: used once, lives 15 minutes by default; the URL carries accountId and reservation.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/orders/reserve', body: reservationRequest }, ({ actor, body: req, publicBase }) => {
-    if (req.owner) {
-      const userId = req.owner.slice('user:'.length);
-      if (state.users[userId]?.ownerAccountId !== actor.accountId) {
-        throw new SandboxError('AccessDeniedException', `owner ${req.owner} is not a user of account ${actor.accountId}`, { errorCode: 'accessDenied.notOwner', problematicField: 'owner' });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'POST', path: '/v3/orders/reserve', body: reservationRequest },
+    ({ actor, body: req, publicBase }) => {
+      if (req.owner) {
+        const userId = req.owner.slice('user:'.length);
+        if (state.users[userId]?.ownerAccountId !== actor.accountId) {
+          throw new SandboxError(
+            'AccessDeniedException',
+            `owner ${req.owner} is not a user of account ${actor.accountId}`,
+            { errorCode: 'accessDenied.notOwner', problematicField: 'owner' },
+          );
+        }
       }
-    }
-    const dest = req.dest ?? `account:${actor.accountId}`;
-    if (dest.startsWith('wallet:') && own(state.wallets, walletIdFromSrn(dest) ?? '')?.owner !== `account:${actor.accountId}`) throw validationError('dest', `${dest} is not a wallet of this account`, dest);
-    if (dest.startsWith('account:') && dest !== `account:${actor.accountId}`) throw validationError('dest', 'an account dest must be the reserving account', dest);
-    const id = newId('RS');
-    state.reservations[id] = { id, accountId: actor.accountId, request: { ...req, dest }, owner: req.owner ?? null, expiresAt: ctx.now() + ctx.reservationTtlMs, status: 'OPEN', orderId: null };
-    const url = new URL('/sandbox/checkout', publicBase);
-    url.searchParams.set('accountId', actor.accountId);
-    url.searchParams.set('reservation', id);
-    return { url: url.href, reservation: id };
-  });
+      const dest = req.dest ?? `account:${actor.accountId}`;
+      if (
+        dest.startsWith('wallet:') &&
+        own(state.wallets, walletIdFromSrn(dest) ?? '')?.owner !== `account:${actor.accountId}`
+      )
+        throw validationError('dest', `${dest} is not a wallet of this account`, dest);
+      if (dest.startsWith('account:') && dest !== `account:${actor.accountId}`)
+        throw validationError('dest', 'an account dest must be the reserving account', dest);
+      const id = newId('RS');
+      state.reservations[id] = {
+        id,
+        accountId: actor.accountId,
+        request: { ...req, dest },
+        owner: req.owner ?? null,
+        expiresAt: ctx.now() + ctx.reservationTtlMs,
+        status: 'OPEN',
+        orderId: null,
+      };
+      const url = new URL('/sandbox/checkout', publicBase);
+      url.searchParams.set('accountId', actor.accountId);
+      url.searchParams.set('reservation', id);
+      return { url: url.href, reservation: id };
+    },
+  );
 
   // Not in the contract: a reservation's state (modelled on the real service's order tracking).
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/reservation/:reservationId' }, ({ actor, params }) => {
-    const record = currentReservation(ctx, params.reservationId!);
-    if (record.accountId !== actor.accountId) throw notFound('Reservation', record.id);
-    return { reservation: record.id, status: record.status, expiresAt: record.expiresAt, owner: record.owner, orderId: record.orderId };
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'GET', path: '/v3/orders/reservation/:reservationId' },
+    ({ actor, params }) => {
+      const record = currentReservation(ctx, params.reservationId!);
+      if (record.accountId !== actor.accountId) throw notFound('Reservation', record.id);
+      return {
+        reservation: record.id,
+        status: record.status,
+        expiresAt: record.expiresAt,
+        owner: record.owner,
+        orderId: record.orderId,
+      };
+    },
+  );
 
   // Not in the contract: an order's status (the real service's "Track Widget Order").
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/:orderId' }, ({ actor, params }) => {
     const order = own(state.orders, params.orderId!);
-    if (!order || state.reservations[order.reservation]?.accountId !== actor.accountId) throw notFound('Order', params.orderId!);
+    if (!order || state.reservations[order.reservation]?.accountId !== actor.accountId)
+      throw notFound('Order', params.orderId!);
     return order;
   });
 }

@@ -14,8 +14,14 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: SandboxContext,
     const parsed = clientSecret.safeParse(secret);
     if (!parsed.success) throw validationError('secretKey', parsed.error.issues[0]!.message, secret);
     const existing = ctx.store.credentialBySecret(parsed.data);
-    if (existing && existing.kind !== 'client-token') throw validationError('secretKey', 'choose another secret', '(hidden)');
-    const cred = existing ?? { apiKey: `AK-${newId('CT').slice(3)}`, secretKey: parsed.data, accountId: null, kind: 'client-token' as const };
+    if (existing && existing.kind !== 'client-token')
+      throw validationError('secretKey', 'choose another secret', '(hidden)');
+    const cred = existing ?? {
+      apiKey: `AK-${newId('CT').slice(3)}`,
+      secretKey: parsed.data,
+      accountId: null,
+      kind: 'client-token' as const,
+    };
     if (!existing) ctx.store.state.credentials.push(cred);
     ctx.changed();
     return { apiKey: cred.apiKey, authenticatedAs: null };

@@ -10,7 +10,11 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: SandboxContext
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/transfers/:transferId' }, ({ actor, params }) => {
     const transfer = ctx.store.state.transfers[params.transferId!];
     const destWallet = transfer && walletIdFromSrn(transfer.dest);
-    const visible = transfer && (transfer.owner === `account:${actor.accountId}` || ctx.store.state.wallets[destWallet ?? '']?.owner === `account:${actor.accountId}` || transfer.dest === `account:${actor.accountId}`);
+    const visible =
+      transfer &&
+      (transfer.owner === `account:${actor.accountId}` ||
+        ctx.store.state.wallets[destWallet ?? '']?.owner === `account:${actor.accountId}` ||
+        transfer.dest === `account:${actor.accountId}`);
     if (!transfer || !visible) throw notFound('Transfer', params.transferId!);
     return transfer;
   });

@@ -18,55 +18,109 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, au
   const { state } = ctx.store;
 
   // Open-points "Create user".
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/users', body: createUserRequest }, ({ actor, body: req }) => {
-    const owner = state.accounts[actor.accountId]!;
-    if (actor.userId) throw new SandboxError('AccessDeniedException', 'A user cannot create users; use the account\'s own keys', { errorCode: 'accessDenied.notOwner' });
-    if (!owner.features.userApi) {
-      throw new SandboxError('AccessDeniedException', 'The User API is not activated for this account; the service operator activates it (spec 8 rule 3)', { errorCode: 'accessDenied.userApiNotActivated' });
-    }
-    req.scopes.forEach((scope, index) => {
-      if (!KNOWN_SCOPES.includes(scope)) throw validationError(`scopes.${index}`, `unknown scope; known: ${KNOWN_SCOPES.join(', ')}`, scope);
-    });
-    if (req.scopes.includes(DEBIT_CARD_L2) && !owner.features.debitCardL2) {
-      throw new SandboxError('AccessDeniedException', 'DEBIT_CARD_L2 must first be configured for this account by the service operator (spec 8 rule 2)', { errorCode: 'accessDenied.scopeNotConfigured' });
-    }
-    const currencies = req.blockchains.includes('ALL') ? Object.keys(DEPOSIT_NETWORKS) : req.blockchains;
-    currencies.forEach((currency, index) => {
-      if (!DEPOSIT_NETWORKS[currency]) throw validationError(`blockchains.${index}`, `no such blockchain; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`, currency);
-    });
-    const user: User = {
-      id: newId('US'),
-      // immediate: the call returns at once and the user is PENDING (open-points).
-      status: req.immediate ? 'PENDING' : 'OPEN',
-      fields: req.fields,
-      depositAddresses: Object.fromEntries(currencies.map((c) => [c, DEPOSIT_NETWORKS[c]!.address()])),
-      totalBalances: {},
-      availableBalances: {},
-      scopes: req.scopes,
-      createdAt: ctx.now(),
-    };
-    state.users[user.id] = { user, ownerAccountId: actor.accountId };
-    return user;
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'POST', path: '/v3/users', body: createUserRequest },
+    ({ actor, body: req }) => {
+      const owner = state.accounts[actor.accountId]!;
+      if (actor.userId)
+        throw new SandboxError('AccessDeniedException', "A user cannot create users; use the account's own keys", {
+          errorCode: 'accessDenied.notOwner',
+        });
+      if (!owner.features.userApi) {
+        throw new SandboxError(
+          'AccessDeniedException',
+          'The User API is not activated for this account; the service operator activates it (spec 8 rule 3)',
+          { errorCode: 'accessDenied.userApiNotActivated' },
+        );
+      }
+      req.scopes.forEach((scope, index) => {
+        if (!KNOWN_SCOPES.includes(scope))
+          throw validationError(`scopes.${index}`, `unknown scope; known: ${KNOWN_SCOPES.join(', ')}`, scope);
+      });
+      if (req.scopes.includes(DEBIT_CARD_L2) && !owner.features.debitCardL2) {
+        throw new SandboxError(
+          'AccessDeniedException',
+          'DEBIT_CARD_L2 must first be configured for this account by the service operator (spec 8 rule 2)',
+          { errorCode: 'accessDenied.scopeNotConfigured' },
+        );
+      }
+      const currencies = req.blockchains.includes('ALL') ? Object.keys(DEPOSIT_NETWORKS) : req.blockchains;
+      currencies.forEach((currency, index) => {
+        if (!DEPOSIT_NETWORKS[currency])
+          throw validationError(
+            `blockchains.${index}`,
+            `no such blockchain; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`,
+            currency,
+          );
+      });
+      const user: User = {
+        id: newId('US'),
+        // immediate: the call returns at once and the user is PENDING (open-points).
+        status: req.immediate ? 'PENDING' : 'OPEN',
+        fields: req.fields,
+        depositAddresses: Object.fromEntries(currencies.map((c) => [c, DEPOSIT_NETWORKS[c]!.address()])),
+        totalBalances: {},
+        availableBalances: {},
+        scopes: req.scopes,
+        createdAt: ctx.now(),
+      };
+      state.users[user.id] = { user, ownerAccountId: actor.accountId };
+      return user;
+    },
+  );
 
   // 4.5
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/users/:userId' }, ({ actor, params }) => userFor(ctx, actor, params.userId!).user);
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'GET', path: '/v3/users/:userId' },
+    ({ actor, params }) => userFor(ctx, actor, params.userId!).user,
+  );
 
   // 4.6: the parent account asks about one of its users.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest }, ({ actor, body: req }) => {
-    if (req.accountId !== actor.accountId) {
-      throw new SandboxError('AccessDeniedException', `accountId ${req.accountId} is not the account making the request (${actor.accountId})`, { errorCode: 'accessDenied.notOwner', problematicField: 'accountId' });
-    }
-    const rec = userFor(ctx, { accountId: actor.accountId, principalId: actor.principalId }, req.userId);
-    return limitsFor(ctx, rec, req.address?.country ?? countryOf(ctx, rec));
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest },
+    ({ actor, body: req }) => {
+      if (req.accountId !== actor.accountId) {
+        throw new SandboxError(
+          'AccessDeniedException',
+          `accountId ${req.accountId} is not the account making the request (${actor.accountId})`,
+          { errorCode: 'accessDenied.notOwner', problematicField: 'accountId' },
+        );
+      }
+      const rec = userFor(ctx, { accountId: actor.accountId, principalId: actor.principalId }, req.userId);
+      return limitsFor(ctx, rec, req.address?.country ?? countryOf(ctx, rec));
+    },
+  );
 
   // 4.7: a new link on every request, valid 30 minutes; no timestamp needed.
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/idverify/users/:userId', timestampOptional: true }, ({ actor, params, publicBase }) => {
-    const rec = userFor(ctx, actor, params.userId!);
-    const token = newHex(16);
-    const link = { token, userId: rec.user.id, applicantId: newId('VA'), expiresAt: ctx.now() + ONBOARDING_LINK_TTL_MS };
-    state.onboardingLinks[token] = link;
-    return { accountId: rec.user.id, verificationApplicantId: link.applicantId, verificationLinkUrl: `${publicBase}/sandbox/idverify/${token}` };
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'GET', path: '/v3/idverify/users/:userId', timestampOptional: true },
+    ({ actor, params, publicBase }) => {
+      const rec = userFor(ctx, actor, params.userId!);
+      const token = newHex(16);
+      const link = {
+        token,
+        userId: rec.user.id,
+        applicantId: newId('VA'),
+        expiresAt: ctx.now() + ONBOARDING_LINK_TTL_MS,
+      };
+      state.onboardingLinks[token] = link;
+      return {
+        accountId: rec.user.id,
+        verificationApplicantId: link.applicantId,
+        verificationLinkUrl: `${publicBase}/sandbox/idverify/${token}`,
+      };
+    },
+  );
 }

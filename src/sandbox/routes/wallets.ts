@@ -22,32 +22,40 @@ export function walletOf(ctx: SandboxContext, accountId: string, walletId: strin
 
 export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   // 4.1
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ actor, body: req }) => {
-    const id = newId('WA');
-    const wallet: Wallet = {
-      id,
-      srn: walletSrn(id),
-      name: req.name,
-      owner: `account:${actor.accountId}`,
-      type: req.type ?? 'DEFAULT',
-      status: null,
-      createdAt: ctx.now(),
-      callbackUrl: req.callbackUrl ?? null,
-      notes: req.notes ?? null,
-      depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
-      balances: {},
-      totalBalances: {},
-      availableBalances: {},
-      realtimeChannel: `wallet_${id.toLowerCase()}`,
-      verificationData: req.verificationData ?? null,
-    };
-    ctx.store.state.wallets[id] = wallet;
-    ctx.changed();
-    return wallet;
-  });
+  providerRoute(
+    app,
+    ctx,
+    auth,
+    { method: 'POST', path: '/v2/wallets', body: createWalletRequest },
+    ({ actor, body: req }) => {
+      const id = newId('WA');
+      const wallet: Wallet = {
+        id,
+        srn: walletSrn(id),
+        name: req.name,
+        owner: `account:${actor.accountId}`,
+        type: req.type ?? 'DEFAULT',
+        status: null,
+        createdAt: ctx.now(),
+        callbackUrl: req.callbackUrl ?? null,
+        notes: req.notes ?? null,
+        depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
+        balances: {},
+        totalBalances: {},
+        availableBalances: {},
+        realtimeChannel: `wallet_${id.toLowerCase()}`,
+        verificationData: req.verificationData ?? null,
+      };
+      ctx.store.state.wallets[id] = wallet;
+      ctx.changed();
+      return wallet;
+    },
+  );
 
   // Lookup, as the real service documented it (not in the contract).
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId' }, ({ actor, params }) => walletOf(ctx, actor.accountId, params.walletId!));
+  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId' }, ({ actor, params }) =>
+    walletOf(ctx, actor.accountId, params.walletId!),
+  );
 
   // A wallet's transactions, newest first (in no document; see src/provider/endpoints.ts).
   providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ actor, params }) => {
