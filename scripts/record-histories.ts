@@ -1,17 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
 import { createClients } from '../src/client/index.js';
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
-import { loadConfig, temporalAddress } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { generateClientSecret } from '../src/provider/client-token.js';
 import * as api from '../src/provider/endpoints.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { walletSrn } from '../src/provider/srn.js';
-import { findTemporalCli } from '../src/temporal/cli.js';
 import { openWalletWorkflowId } from '../workflows/messages/wallet.js';
+import { historyWriter } from './lib/history-file.js';
 import { accountWithProfile, PNG_DOCUMENT } from './fixtures/account.js';
 import { operatorCalls } from './fixtures/operator.js';
 
@@ -23,8 +21,6 @@ import { operatorCalls } from './fixtures/operator.js';
 // purpose, in a way that running workflows can take (or after they have all finished).
 
 const config = loadConfig();
-const cli = await findTemporalCli();
-if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
 const connection = await Connection.connect(config.temporal.connection);
 const client = clientFor(connection, config);
 const clients = createClients(client, config, claimStoreFromConfig(config), { pollInitialMs: 200, pollMaxMs: 1_000 });
@@ -35,28 +31,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // `-- wallet` records the wallet's stories alone; HISTORY_SUFFIX names the files apart
 // (wallet-<suffix>.json), so that histories recorded before a change stay beside the new ones.
 const only = process.argv[2];
-const suffix = process.env.HISTORY_SUFFIX ? `-${process.env.HISTORY_SUFFIX}` : '';
-const save = (file: string, workflowId: string, runId?: string) => {
-  // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
-  const args = [
-    'workflow',
-    'show',
-    '--address',
-    temporalAddress(config),
-    '--namespace',
-    config.temporal.namespace,
-    '--workflow-id',
-    workflowId,
-    ...(runId ? ['--run-id', runId] : []),
-    '--output',
-    'json',
-  ];
-  const json = execFileSync(cli.path, args, { encoding: 'utf8' });
-  writeFileSync(`test/histories/${file}${suffix}.json`, json);
-  console.log(
-    `wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`,
-  );
-};
+const save = await historyWriter(config);
 
 // Wallet: opened, a deposit pending then confirmed, a repeat, an interest payout, some polls.
 const name = `history-${Date.now()}`;

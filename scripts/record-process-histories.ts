@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
 import { AchFollowupClient } from '../src/client/ach-followup.js';
@@ -7,12 +5,12 @@ import { CheckoutClient, CheckoutEndedError } from '../src/client/checkout.js';
 import { KycClient } from '../src/client/kyc.js';
 import { OnboardingClient } from '../src/client/onboarding.js';
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
-import { loadConfig, temporalAddress } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
 import * as api from '../src/provider/endpoints.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
-import { findTemporalCli } from '../src/temporal/cli.js';
 import { clientFor } from '../src/temporal/connection.js';
 import type { TimingInput } from '../workflows/messages/common.js';
+import { historyWriter } from './lib/history-file.js';
 import { accountWithProfile, type AccountShape, PNG_DOCUMENT } from './fixtures/account.js';
 import { operatorCalls } from './fixtures/operator.js';
 
@@ -25,15 +23,12 @@ import { operatorCalls } from './fixtures/operator.js';
 // apart as in record-histories.ts.
 
 const config = loadConfig();
-const cli = await findTemporalCli();
-if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
-const cliPath = cli.path;
+const save = await historyWriter(config);
 const connection = await Connection.connect(config.temporal.connection);
 const client = clientFor(connection, config);
 const claims = claimStoreFromConfig(config);
 const provider = providerFromConfig(config);
 const taskQueue = config.temporal.taskQueue;
-const suffix = process.env.HISTORY_SUFFIX ? `-${process.env.HISTORY_SUFFIX}` : '';
 const MASTER = config.provider.accountId;
 
 /** Short timings, so that every story ends within seconds. */
@@ -56,27 +51,6 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-function save(file: string, workflowId: string): void {
-  // The CLI writes the JSON form that historyFromJSON reads (the same as the UI's export).
-  const args = [
-    'workflow',
-    'show',
-    '--address',
-    temporalAddress(config),
-    '--namespace',
-    config.temporal.namespace,
-    '--workflow-id',
-    workflowId,
-    '--output',
-    'json',
-  ];
-  const json = execFileSync(cliPath, args, { encoding: 'utf8' });
-  writeFileSync(`test/histories/${file}${suffix}.json`, json);
-  console.log(
-    `wrote test/histories/${file}${suffix}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`,
-  );
 }
 
 function expect(what: string, actual: unknown, wanted: unknown): void {

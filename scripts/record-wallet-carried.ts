@@ -1,16 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
-import { loadConfig, temporalAddress } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
 import { createWallet } from '../src/provider/endpoints.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { callbackSignature } from '../src/provider/signing.js';
-import { findTemporalCli } from '../src/temporal/cli.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { providerCredentials } from '../src/required-settings.js';
 import { walletWorkflowId } from '../workflows/messages/wallet.js';
 import { walletSrn } from '../src/provider/srn.js';
+import { historyWriter } from './lib/history-file.js';
 
 // With the stack running as in scripts/record-histories.ts: records a wallet run that starts from a
 // ledger carried across continue-as-new in the shape of the time (evicted ids and totals), takes a
@@ -20,8 +18,7 @@ import { walletSrn } from '../src/provider/srn.js';
 const label = process.argv[2];
 if (!label) throw new Error('usage: record-wallet-carried.ts <label>');
 const config = loadConfig();
-const cli = await findTemporalCli();
-if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
+const save = await historyWriter(config);
 const connection = await Connection.connect(config.temporal.connection);
 const client = clientFor(connection, config);
 
@@ -93,26 +90,7 @@ for (const body of [
   console.log(`callback: ${res.statusCode}`);
   await res.body.dump();
 }
-await new Promise((r) => setTimeout(r, 5_000));
-const json = execFileSync(
-  cli.path,
-  [
-    'workflow',
-    'show',
-    '--address',
-    temporalAddress(config),
-    '--namespace',
-    config.temporal.namespace,
-    '--workflow-id',
-    workflowId,
-    '--output',
-    'json',
-  ],
-  { encoding: 'utf8' },
-);
-writeFileSync(`test/histories/wallet-carried-${label}.json`, json);
-console.log(
-  `wrote test/histories/wallet-carried-${label}.json (${(JSON.parse(json) as { events: unknown[] }).events.length} events)`,
-);
+await new Promise((resolve) => setTimeout(resolve, 5_000));
+save(`wallet-carried-${label}`, workflowId);
 await client.workflow.getHandle(workflowId).terminate('history recorded');
 await connection.close();

@@ -8,24 +8,11 @@ import { loadConfig } from '../../src/config.js';
 import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { walletSrn } from '../../src/provider/srn.js';
 import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { depositCallback } from '../helpers/callback.js';
 
 // The public ingress's small doors: a rotation of the provider's secret loses no callback, a
 // slow sender cannot keep a connection open, and connections past the limit are refused.
-
-const callback = (walletId: string) =>
-  JSON.stringify({
-    id: `TR_${walletId.slice(3)}`,
-    createdAt: 1_700_000_000_000,
-    source: 'bitcoin:EXTERNAL',
-    dest: walletSrn(walletId),
-    currency: 'BTC',
-    amount: 0.1,
-    status: 'CONFIRMED',
-    metadata: {},
-    tags: [],
-  });
 
 async function listen(app: FastifyInstance): Promise<{ url: string; port: number }> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -58,7 +45,7 @@ describe('ingress: callback secrets during a rotation', () => {
         ['WA_ROTOLD', previous, 200],
         ['WA_ROTOTHER', 'SK-NOT-LISTED', 401],
       ] as const) {
-        const body = callback(walletId);
+        const body = depositCallback(walletId);
         const res = await request(`${url}/callbacks`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secret, body) },

@@ -5,24 +5,10 @@ import { request } from 'undici';
 import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { walletSrn } from '../../src/provider/srn.js';
+import { depositCallback } from '../helpers/callback.js';
 
 // GET /metrics on the ingress: each callback counted by what became of it, and the time to a
 // durable signal, in Prometheus's text format.
-
-const callback = (walletId: string, over: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    id: `TR_${walletId.slice(3)}`,
-    createdAt: 1_700_000_000_000,
-    source: 'bitcoin:EXTERNAL',
-    dest: walletSrn(walletId),
-    currency: 'BTC',
-    amount: 0.1,
-    status: 'CONFIRMED',
-    metadata: {},
-    tags: [],
-    ...over,
-  });
 
 async function post(baseUrl: string, body: string, signature: string) {
   const res = await request(`${baseUrl}/callbacks`, {
@@ -61,12 +47,12 @@ describe('ingress metrics', () => {
       'every outcome is exported from the start',
     );
 
-    const good = callback('WA_METRICS1');
+    const good = depositCallback('WA_METRICS1');
     assert.equal(await post(stack.ingressUrl, good, callbackSignature(stack.secretKey, good)), 200);
     assert.equal(await post(stack.ingressUrl, good, callbackSignature('SK-OTHER', good)), 401);
-    const malformed = callback('WA_METRICS2', { amount: 'lots' });
+    const malformed = depositCallback('WA_METRICS2', { amount: 'lots' });
     assert.equal(await post(stack.ingressUrl, malformed, callbackSignature(stack.secretKey, malformed)), 400);
-    const big = callback('WA_METRICS3', { message: 'x'.repeat(32 * 1024) });
+    const big = depositCallback('WA_METRICS3', { message: 'x'.repeat(32 * 1024) });
     assert.equal(await post(stack.ingressUrl, big, callbackSignature(stack.secretKey, big)), 413);
 
     const after = await scrape(stack.ingressUrl);
@@ -105,7 +91,7 @@ describe('ingress metrics', () => {
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     try {
-      const body = callback('WA_METRICSDOWN');
+      const body = depositCallback('WA_METRICSDOWN');
       assert.equal(await post(url, body, callbackSignature('SK-DOWN', body)), 503);
       const series = await scrape(url);
       assert.equal(series.get('payflows_callbacks_total{outcome="temporal_unavailable"}'), 1);

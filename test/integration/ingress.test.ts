@@ -7,20 +7,7 @@ import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
-
-const callback = (walletId: string, over: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    id: 'TR_INGRESS1',
-    createdAt: 1_700_000_000_000,
-    source: 'bitcoin:EXTERNAL',
-    dest: walletSrn(walletId),
-    currency: 'BTC',
-    amount: 0.1,
-    status: 'CONFIRMED',
-    metadata: {},
-    tags: [],
-    ...over,
-  });
+import { depositCallback } from '../helpers/callback.js';
 
 async function post(baseUrl: string, body: string | Buffer, signature: string | undefined) {
   const res = await request(`${baseUrl}/callbacks`, {
@@ -53,14 +40,14 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
   }
 
   it('401 for a missing signature', async () => {
-    const answer = await post(stack.ingressUrl, callback('WA_UNSIGNED'), undefined);
+    const answer = await post(stack.ingressUrl, depositCallback('WA_UNSIGNED'), undefined);
     assert.equal(answer.status, 401);
     assert.match(answer.json.detail ?? '', /HMAC-SHA256/);
     await assertNoWorkflow('WA_UNSIGNED');
   });
 
   it('401 for a body tampered with after signing', async () => {
-    const signed = callback('WA_TAMPERED');
+    const signed = depositCallback('WA_TAMPERED');
     const answer = await post(
       stack.ingressUrl,
       signed.replace('0.1', '100'),
@@ -71,7 +58,7 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
   });
 
   it('401 for a signature made with another key', async () => {
-    const body = callback('WA_OTHERKEY');
+    const body = depositCallback('WA_OTHERKEY');
     const answer = await post(stack.ingressUrl, body, callbackSignature('SK-SOMEONE-ELSE', body));
     assert.equal(answer.status, 401);
     await assertNoWorkflow('WA_OTHERKEY');
@@ -80,11 +67,11 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
   it('400 for signed bodies that are not JSON, miss fields, or name no wallet', async () => {
     const cases: Array<[string, string, RegExp]> = [
       ['WA_NOTJSON', '{"id":"TR_1", dest: wallet:WA_NOTJSON', /not JSON/],
-      ['WA_NOAMOUNT', callback('WA_NOAMOUNT', { amount: 'lots' }), /amount/],
-      ['WA_BADID', callback('WA_BADID', { id: 'XX_1' }), /id/],
-      ['WA_NODEST', callback('WA_NODEST', { dest: 'account:AC_1' }), /wallet SRN/],
-      ['WA_PROTO', callback('WA_PROTO', { currency: '__proto__' }), /currency/],
-      ['WA_LOWER', callback('WA_LOWER', { currency: 'btc' }), /currency/],
+      ['WA_NOAMOUNT', depositCallback('WA_NOAMOUNT', { amount: 'lots' }), /amount/],
+      ['WA_BADID', depositCallback('WA_BADID', { id: 'XX_1' }), /id/],
+      ['WA_NODEST', depositCallback('WA_NODEST', { dest: 'account:AC_1' }), /wallet SRN/],
+      ['WA_PROTO', depositCallback('WA_PROTO', { currency: '__proto__' }), /currency/],
+      ['WA_LOWER', depositCallback('WA_LOWER', { currency: 'btc' }), /currency/],
     ];
     for (const [walletId, body, detail] of cases) {
       const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
@@ -95,14 +82,14 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
   });
 
   it('413 for an oversized body', async () => {
-    const body = callback('WA_TOOBIG', { message: 'x'.repeat(32 * 1024) });
+    const body = depositCallback('WA_TOOBIG', { message: 'x'.repeat(32 * 1024) });
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 413);
     await assertNoWorkflow('WA_TOOBIG');
   });
 
   it('200 only once the signal is accepted: a callback for a wallet not followed yet starts its workflow', async () => {
-    const body = callback('WA_STARTEDBYCB');
+    const body = depositCallback('WA_STARTEDBYCB');
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.json.workflowIds, ['wallet:WA_STARTEDBYCB']);
@@ -140,7 +127,7 @@ describe('ingress: Temporal unreachable', () => {
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     try {
-      const body = callback('WA_DOWN');
+      const body = depositCallback('WA_DOWN');
       const answer = await post(url, body, callbackSignature(secret, body));
       assert.equal(answer.status, 503);
       assert.match(answer.json.detail ?? '', /send it again/);
@@ -164,7 +151,7 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
   it('a transfer between two of our wallets reaches both: the source pays, the destination receives', async () => {
     const payer = await stack.wallets.open({ name: `payer-${Date.now()}` });
     const payee = await stack.wallets.open({ name: `payee-${Date.now()}` });
-    const body = callback(payee.walletId, { id: 'TR_BETWEEN1', source: walletSrn(payer.walletId), amount: 0.3 });
+    const body = depositCallback(payee.walletId, { id: 'TR_BETWEEN1', source: walletSrn(payer.walletId), amount: 0.3 });
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 200);
     assert.deepEqual(
@@ -180,7 +167,7 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
   });
 
   it('a signed callback for a wallet the provider does not know costs a few polls, then its workflow ends', async () => {
-    const body = callback('WA_NOSUCHWALLET');
+    const body = depositCallback('WA_NOSUCHWALLET');
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 200);
     const handle = stack.client.workflow.getHandle('wallet:WA_NOSUCHWALLET');
@@ -222,7 +209,7 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     try {
-      const body = callback(payee.walletId, { id: 'TR_HALFWAY1', source: walletSrn(payer.walletId), amount: 1 });
+      const body = depositCallback(payee.walletId, { id: 'TR_HALFWAY1', source: walletSrn(payer.walletId), amount: 1 });
       const first = await post(url, body, callbackSignature(stack.secretKey, body));
       assert.equal(first.status, 503);
       assert.match(first.json.detail ?? '', new RegExp(walletWorkflowId(payee.walletId)));

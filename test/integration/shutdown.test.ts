@@ -11,8 +11,8 @@ import { callbackSignature } from '../../src/provider/signing.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker } from '../helpers/worker-process.js';
-import { walletSrn } from '../../src/provider/srn.js';
 import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { depositCallback } from '../helpers/callback.js';
 
 // SIGTERM, as an orchestrator sends it before a redeploy, drains a process instead of cutting it
 // off: the worker finishes the activity it runs and takes no new task; the ingress answers the
@@ -192,17 +192,7 @@ describe('graceful shutdown', () => {
     try {
       await eventually(() => assert.match(output, /ingress listening/), 60_000, 100);
       const walletId = `WA_DRAIN${randomUUID().slice(0, 6).toUpperCase()}`;
-      const body = JSON.stringify({
-        id: `TR_${walletId.slice(3)}`,
-        createdAt: Date.now(),
-        source: 'bitcoin:EXTERNAL',
-        dest: walletSrn(walletId),
-        currency: 'BTC',
-        amount: 0.5,
-        status: 'CONFIRMED',
-        metadata: {},
-        tags: [],
-      });
+      const body = depositCallback(walletId, { createdAt: Date.now(), amount: 0.5 });
       const socket = connect(port, '127.0.0.1');
       await once(socket, 'connect');
       let answer = '';
