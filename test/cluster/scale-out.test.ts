@@ -108,6 +108,9 @@ describe('scale-out on the PostgreSQL cluster', () => {
   });
 
   it('Prometheus scrapes both workers, both ingress replicas and the Temporal server, with the product series of each', async () => {
+    // A provider call after worker-1's restart: its counter started again from nothing, and the
+    // wallets of the first test may all have been created on it before the kill.
+    await wallets.open({ name: `scale-metrics-${randomUUID().slice(0, 8)}` });
     const targets = [
       ...cluster.workerMetrics,
       ...cluster.ingressUrls.map((u) => u.replace('http://', '')),
