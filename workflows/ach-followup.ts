@@ -1,6 +1,5 @@
 import {
   allHandlersFinished,
-  ApplicationFailure,
   condition,
   patched,
   proxyActivities,
@@ -15,7 +14,7 @@ import {
   applyMethodState,
   asksForForm,
   type FormAnswer,
-  formRefused,
+  formNotSent,
   newAchState,
   reviewDecision,
   reviewGoesOn,
@@ -26,9 +25,9 @@ import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { achRemindersBeforePatch } from './lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate } from './lib/process.js';
-import { sendFailure } from './lib/refusal.js';
+import { notSentFailure, sendFailure } from './lib/refusal.js';
 import { REMINDERS_WHILE_OWED_PATCH, remindWhileOwed } from './lib/reminders.js';
-import { type ClaimRef, NOT_DELIVERED } from './messages/common.js';
+import type { ClaimRef } from './messages/common.js';
 import { achFollowupInput, achForm, achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
 import type { AchFollowupInput, AchOutcome, AchResult, AchState } from './messages/ach-followup.js';
 
@@ -131,8 +130,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
       if (failure === null) throw err;
       // Refused (the method moved on, say) or not delivered: the update fails, the process goes on.
       state.formsSubmitted -= 1;
-      if ('refused' in failure) answerForm({ refused: formRefused(failure.refused) });
-      else answerForm({ notDelivered: `it could not be delivered: ${failure.notDelivered}; hand it in again later` });
+      answerForm({ error: formNotSent(failure), failure });
       enterStage(state, 'CHECKING', false);
     }
     // Taken, refused or not delivered, the form in the claim store is needed no longer (a form
@@ -141,7 +139,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   }
 
   async function finish(outcome: AchOutcome): Promise<AchResult> {
-    answerForm({ refused: `the process ended (${outcome}) before the form could be sent` });
+    answerForm({ error: `the process ended (${outcome}) before the form could be sent` });
     enterStage(state, 'DONE', false);
     state.outcome = outcome;
     showStatus(outcome, false);
@@ -161,20 +159,13 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     form = submitted;
     answer = undefined;
     await condition(() => answer !== undefined);
-    const { refused, notDelivered } = answer!;
+    const { error, failure } = answer!;
     answer = undefined;
-    if (refused) rejectInput('form', refused);
-    if (notDelivered)
-      throw ApplicationFailure.create({
-        type: NOT_DELIVERED,
-        message: `form: ${notDelivered}`,
-        details: [{ field: 'form' }],
-        nonRetryable: true,
-      });
+    if (error) throw notSentFailure('form', error, failure ?? null);
     return state;
   }
 
-  /** Answers the update that handed in the form: taken (no argument), refused, or not delivered. */
+  /** Answers the update that handed in the form: taken (no argument), or why not. */
   function answerForm(failed: FormAnswer = {}): void {
     if (form === undefined) return;
     form = undefined;

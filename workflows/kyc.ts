@@ -127,7 +127,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
       }
       if (failure) {
         submission.error = round.notSentReason(failure);
-        submission.notDelivered = 'notDelivered' in failure;
+        submission.failure = failure;
       }
       // Accepted, refused, not delivered or moot: the process needs the value no longer (input
       // handed in again is a new claim), and personal data is kept no longer than needed.

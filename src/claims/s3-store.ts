@@ -5,6 +5,7 @@ import { seal } from './envelope.js';
 import { EMPTY_SHA256, sha256Hex, signV4, type SigV4Credentials } from './sigv4.js';
 import {
   claimDigest,
+  ClaimGoneError,
   ClaimIntegrityError,
   type ClaimStore,
   ClaimUnavailableError,
@@ -90,8 +91,8 @@ export class S3ClaimStore implements ClaimStore {
         throw new ClaimUnavailableError(
           `claim store GET ${this.describe()}: 404 ${code}; check the bucket in CLAIM_STORE_URL`,
         );
-      throw new ClaimIntegrityError(
-        `${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, or erased`,
+      throw new ClaimGoneError(
+        `${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, erased, or stored in another claim store (check CLAIM_STORE_URL)`,
       );
     }
     return openClaim(res.body, ref, name, this.keys);

@@ -21,7 +21,7 @@ export interface PutOptions {
 
 export interface ClaimStore {
   put(bytes: Uint8Array, contentType: string, opts?: PutOptions): Promise<ClaimRef>;
-  /** The stored bytes; throws ClaimIntegrityError when they are not what the reference says. */
+  /** The stored bytes; throws ClaimGoneError when they are gone, ClaimIntegrityError when they are not what the reference says. */
   get(ref: ClaimRef): Promise<Buffer>;
   /** Deletes claims; one already gone is no error. */
   delete(refs: ClaimRef[]): Promise<void>;
@@ -32,8 +32,8 @@ export interface ClaimStore {
 }
 
 /**
- * The claim is gone (deleted, swept, erased) or is not what its reference says: no retry changes
- * that, so the activity that needed it ends at once.
+ * The claim is not what its reference says (changed bytes, another claim's, another digest, a
+ * reference of another store): no retry changes that, so the activity that needed it ends at once.
  */
 export class ClaimIntegrityError extends Error {
   override name = 'ClaimIntegrityError';
@@ -41,13 +41,30 @@ export class ClaimIntegrityError extends Error {
 }
 
 /**
- * The claim could not be read now (the store's server or disk failed, or it was sealed under a key
- * this process lacks): it may well be whole, so the activity is retried rather than given up,
- * since a process treats a failed submission as refused and deletes its claim.
+ * The claim is not in the store: deleted after use, swept after its retention, erased, or stored
+ * in another store than this process reads. No retry brings it back: the activity ends at once.
+ */
+export class ClaimGoneError extends Error {
+  override name = 'ClaimGoneError';
+  readonly retryable = false;
+}
+
+/**
+ * The claim could not be read now (the store's server or disk failed): it may well be whole, so
+ * the activity is retried rather than given up, since a process deletes a claim it could not send.
  */
 export class ClaimUnavailableError extends Error {
   override name = 'ClaimUnavailableError';
   readonly retryable = true;
+}
+
+/**
+ * Sealed under a claim key this process was not given: the claim is likely whole and the setup
+ * is not. Retried like any unavailability (a redeploy with the key may come within the retries);
+ * once they give up, the process reports it as its claim store's, naming the key.
+ */
+export class ClaimKeyMissingError extends ClaimUnavailableError {
+  override name = 'ClaimKeyMissingError';
 }
 
 /** The key of personal values' digests: derived from a claim key, so that nothing else needs keeping. */
@@ -79,7 +96,7 @@ export function openClaim(
     bytes = open(sealed, keys, name);
   } catch (err) {
     if (err instanceof MissingClaimKeyError)
-      throw new ClaimUnavailableError(
+      throw new ClaimKeyMissingError(
         `${ref.ref}: ${err.message}; give this process the same keys as the one that stored it`,
       );
     throw new ClaimIntegrityError(`${ref.ref}: ${(err as Error).message}`);
@@ -147,8 +164,8 @@ export class LocalClaimStore implements ClaimStore {
       const code = (err as NodeJS.ErrnoException).code;
       // Only "no such file" says the claim is gone; any other failure may pass, and the claim with it.
       if (code === 'ENOENT')
-        throw new ClaimIntegrityError(
-          `${ref.ref} is not in the claim store at ${this.dir}: deleted after the provider accepted it, swept after its retention, or erased`,
+        throw new ClaimGoneError(
+          `${ref.ref} is not in the claim store at ${this.dir}: deleted after the provider accepted it, swept after its retention, erased, or stored in another claim store (check CLAIM_STORE_DIR)`,
         );
       throw new ClaimUnavailableError(
         `${ref.ref} could not be read from the claim store at ${this.dir} (${code ?? (err as Error).message}); check CLAIM_STORE_DIR, its volume and its permissions`,

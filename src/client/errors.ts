@@ -1,4 +1,6 @@
-// Named errors of the client for backend services, each saying what to do next.
+import type { ClaimFailureReason } from '../claims/failures.js';
+
+// Named errors of the client for backend services, each saying what to do next and whose failure it is.
 
 export class ProcessNotFoundError extends Error {
   override name = 'ProcessNotFoundError';
@@ -26,6 +28,38 @@ export class NotDeliveredError extends Error {
   constructor(
     readonly field: string,
     detail: string,
+  ) {
+    super(`${field}: ${detail}`);
+  }
+}
+
+/**
+ * The provider refused the input (its error type and code, and HTTP status): check what was handed
+ * in, then hand it in again. No attempt was used up.
+ */
+export class ProviderRefusedError extends Error {
+  override name = 'ProviderRefusedError';
+  constructor(
+    readonly field: string,
+    detail: string,
+    readonly refusal: { type: string; errorCode: string | null; status: number | null },
+  ) {
+    super(`${field}: ${detail}`);
+  }
+}
+
+/**
+ * Our own claim store could not give back what was handed in: its bytes are not those referenced
+ * (`integrity`), it is not in the store the workers read (`gone`), or it was sealed under a claim
+ * key the workers lack (`key-missing`). Nothing reached the provider and no attempt was used up;
+ * the end user is not at fault: an operator fixes the store or its keys, then the input is handed in again.
+ */
+export class ClaimStoreError extends Error {
+  override name = 'ClaimStoreError';
+  constructor(
+    readonly field: string,
+    detail: string,
+    readonly reason: ClaimFailureReason,
   ) {
     super(`${field}: ${detail}`);
   }

@@ -11,10 +11,18 @@ import { WalletsClient } from './wallets.js';
 
 // `payflows/client`: what a backend service imports.
 export { CheckoutEndedError } from './checkout.js';
-export { AlreadyFinishedError, InputRejectedError, NotDeliveredError, ProcessNotFoundError } from './errors.js';
+export {
+  AlreadyFinishedError,
+  ClaimStoreError,
+  InputRejectedError,
+  NotDeliveredError,
+  ProcessNotFoundError,
+  ProviderRefusedError,
+} from './errors.js';
+export type { ClaimFailureReason } from '../claims/failures.js';
 export { connectClients, type ConnectedClients } from './connect.js';
 export { AchFollowupClient, CheckoutClient, KycClient, OnboardingClient, ProvisioningClient, WalletsClient };
-export { type ClaimStore, ClaimIntegrityError, LocalClaimStore } from '../claims/store.js';
+export { type ClaimStore, ClaimGoneError, ClaimIntegrityError, LocalClaimStore } from '../claims/store.js';
 export { ConfigError, loadConfig } from '../config.js';
 
 // What a backend passes to the processes and gets back from them, by name (types only: the

@@ -14,17 +14,34 @@ import {
   type Workflow,
 } from '@temporalio/common';
 import type { z } from 'zod';
-import { INPUT_REJECTED, NOT_DELIVERED } from '../../workflows/messages/common.js';
+import type { ClaimFailureReason } from '../claims/failures.js';
+import {
+  CLAIM_STORE_FAILED,
+  INPUT_REJECTED,
+  NOT_DELIVERED,
+  PROVIDER_REFUSED,
+} from '../../workflows/messages/common.js';
 import {
   AlreadyFinishedError,
+  ClaimStoreError,
   InputRejectedError,
   NotDeliveredError,
   ProcessNotFoundError,
+  ProviderRefusedError,
   rejectInput,
 } from './errors.js';
 
 // What every process client does: start or attach by business key, send input through updates,
 // read state through queries, await the result; with named errors a backend can act on.
+
+/** What a process's update failure carries beside its message (workflows/lib/refusal.ts). */
+type UpdateFailureDetails = {
+  field?: string;
+  type?: string;
+  errorCode?: string | null;
+  status?: number | null;
+  reason?: ClaimFailureReason;
+};
 
 export interface ProcessClientOptions {
   taskQueue: string;
@@ -107,10 +124,18 @@ export class ProcessClient {
   private async explain(workflowId: string, err: unknown): Promise<unknown> {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
       const { type, message, details } = err.cause;
-      const field = (details?.[0] as { field?: string } | undefined)?.field ?? 'input';
+      const info = (details?.[0] ?? {}) as UpdateFailureDetails;
+      const field = info.field ?? 'input';
       const detail = message.replace(new RegExp(`^${field}: `), '');
       if (type === INPUT_REJECTED) return new InputRejectedError(field, detail);
       if (type === NOT_DELIVERED) return new NotDeliveredError(field, detail);
+      if (type === PROVIDER_REFUSED)
+        return new ProviderRefusedError(field, detail, {
+          type: info.type ?? 'Error',
+          errorCode: info.errorCode ?? null,
+          status: info.status ?? null,
+        });
+      if (type === CLAIM_STORE_FAILED) return new ClaimStoreError(field, detail, info.reason ?? 'integrity');
     }
     const notFound =
       err instanceof WorkflowNotFoundError ||

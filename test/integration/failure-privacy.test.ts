@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Worker } from '@temporalio/worker';
 import { Agent, MockAgent } from 'undici';
+import { ProviderRefusedError } from '../../src/client/errors.js';
 import { KycClient } from '../../src/client/kyc.js';
 import { ProvisioningClient } from '../../src/client/provisioning.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
@@ -102,8 +103,9 @@ describe('failures keep personal data out of history', () => {
     { timeout: 120_000 },
     async () => {
       const { kyc, accountId } = await kycAwaitingSsn();
-      await assert.rejects(kyc.submitValue(accountId, 'individualSsn', SSN), (e: Error) =>
-        /refused the submission/.test((e.cause as Error)?.message),
+      await assert.rejects(
+        kyc.submitValue(accountId, 'individualSsn', SSN),
+        (e: Error) => e instanceof ProviderRefusedError && /refused the submission/.test(e.message),
       );
       // The account is gone at the provider, whose refusal quotes the holder's SSN: the next read of
       // the profile fails for good (not retried), and with it the process.

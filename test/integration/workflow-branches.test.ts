@@ -7,8 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import { type Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { LocalClaimStore } from '../../src/claims/store.js';
-import { NotDeliveredError } from '../../src/client/errors.js';
+import { createAccountActivities } from '../../activities/accounts.js';
+import { type ClaimStore, LocalClaimStore } from '../../src/claims/store.js';
+import { ClaimStoreError, NotDeliveredError, ProviderRefusedError } from '../../src/client/errors.js';
+import { ProviderError } from '../../src/provider/errors.js';
+import type { ProviderClient } from '../../src/provider/client.js';
 import { KycClient } from '../../src/client/kyc.js';
 import { loadConfig } from '../../src/config.js';
 import { codecFromConfig, encryptingDataConverter } from '../../src/temporal/codec.js';
@@ -208,6 +211,120 @@ describe('KYC, activities mocked', () => {
       assert.deepEqual(deleted, [value.ref]);
       await handle.terminate('test over');
     });
+  });
+  it("whose failure it is: our claim store's (gone, changed, key missing) is never the provider's refusal, and each is an error of its own", async () => {
+    const accountId = `AC_${shortId()}`;
+    const dirs = [mkdtempSync(join(tmpdir(), 'branches-client-')), mkdtempSync(join(tmpdir(), 'branches-worker-'))];
+    const [clientDir, workerDir] = dirs as [string, string];
+    const key = randomBytes(32);
+    const clientStore = new LocalClaimStore(clientDir, { key });
+    // The worker's claim store and provider, changed from case to case; the activity is the real one.
+    let workerClaims: ClaimStore = clientStore;
+    let providerRefuses = false;
+    const provider = {
+      call: async () => {
+        if (!providerRefuses) throw new Error('this test sends nothing to the provider');
+        throw new ProviderError('PATCH /v2/accounts/{id} (update account)', 400, {
+          language: 'en',
+          exceptionId: 'e1',
+          type: 'ValidationException',
+          errorCode: 'ssn.format',
+          message: 'the SSN 123-45-6789 is not valid',
+          transient: false,
+        });
+      },
+    } as unknown as ProviderClient;
+    const deleted: string[] = [];
+    const mocks = {
+      readProfile: async () => ({
+        status: 'OPEN',
+        fields: [{ fieldId: 'individualSsn', fieldType: 'STRING', status: 'OPEN', note: null }],
+      }),
+      submitProfileValue: async (
+        input: Parameters<ReturnType<typeof createAccountActivities>['submitProfileValue']>[0],
+      ) => {
+        try {
+          return await createAccountActivities({ provider, claims: workerClaims }).submitProfileValue(input);
+        } catch (err) {
+          if (err instanceof ApplicationFailure) throw err;
+          // A retryable failure (a key the worker lacks), retried at once until the policy gives up.
+          throw ApplicationFailure.create({
+            type: (err as Error).name,
+            message: (err as Error).message,
+            nextRetryDelay: '5ms',
+          });
+        }
+      },
+      deleteClaims: async (refs: ClaimRef[]) => void deleted.push(...refs.map((ref) => ref.ref)),
+      sendReminder: async () => undefined,
+    };
+    try {
+      await withWorker(mocks, async (taskQueue) => {
+        // A store that hands out a wrong digest: what the worker reads is not what was referenced.
+        let misreference = false;
+        const claims: ClaimStore = Object.assign(Object.create(clientStore) as ClaimStore, {
+          put: async (...args: Parameters<ClaimStore['put']>) => {
+            const ref = await clientStore.put(...args);
+            return misreference ? { ...ref, sha256: 'f'.repeat(64) } : ref;
+          },
+        });
+        // One attempt per field: had any failure used it up, the next submission would be refused.
+        const kyc = new KycClient(client, { taskQueue, claims, timing: quick, maxAttemptsPerField: 1 });
+        await kyc.start(accountId);
+        await waitFor(
+          () => kyc.state(accountId),
+          (state) => state.stage === 'WAITING_FOR_END_USER',
+          'the field to await input',
+        );
+        const submitted = () =>
+          kyc.submitValue(accountId, 'individualSsn', '123-45-6789').then(
+            () => assert.fail('the value cannot have been sent'),
+            (err: unknown) => err,
+          );
+        const ours = async (reason: string, type: string) => {
+          const err = await submitted();
+          assert.ok(err instanceof ClaimStoreError, `a ClaimStoreError for ${reason}, not ${String(err)}`);
+          assert.equal(err.reason, reason);
+          assert.equal(err.field, 'individualSsn');
+          assert.match(err.message, new RegExp(`^individualSsn: our claim store could not give it back \\(${type}\\)`));
+          assert.doesNotMatch(err.message, /provider/);
+          const ssn = (await kyc.state(accountId)).fields.find((field) => field.fieldId === 'individualSsn');
+          assert.deepEqual(
+            { attempts: ssn?.attempts, awaiting: ssn?.awaiting, error: ssn?.error },
+            { attempts: 0, awaiting: true, error: `claim store: ${type}` },
+          );
+        };
+
+        // The cluster's case before client.env: the client stored it where the worker does not read.
+        workerClaims = new LocalClaimStore(workerDir, { key });
+        await ours('gone', 'ClaimGoneError');
+        workerClaims = clientStore;
+        misreference = true;
+        await ours('integrity', 'ClaimIntegrityError');
+        misreference = false;
+        workerClaims = new LocalClaimStore(clientDir, { key: randomBytes(32) });
+        await ours('key-missing', 'ClaimKeyMissingError');
+
+        workerClaims = clientStore;
+        providerRefuses = true;
+        const refused = await submitted();
+        assert.ok(refused instanceof ProviderRefusedError, `a ProviderRefusedError, not ${String(refused)}`);
+        assert.deepEqual(refused.refusal, { type: 'ValidationException', errorCode: 'ssn.format', status: 400 });
+        assert.equal(
+          refused.message,
+          'individualSsn: the provider refused the submission: ValidationException (ssn.format)',
+        );
+        assert.doesNotMatch(
+          refused.message,
+          /123-45-6789/,
+          "the provider's message, which quotes the value, stays out",
+        );
+        assert.equal(deleted.length, 4, 'each claim deleted once its submission was handled');
+        await client.workflow.getHandle(`kyc:${accountId}`).terminate('test over');
+      });
+    } finally {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

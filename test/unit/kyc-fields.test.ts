@@ -22,7 +22,12 @@ import {
   startAttempt,
   updateProgress,
 } from '../../workflows/lib/kyc-fields.js';
-import { INPUT_REJECTED, NOT_DELIVERED } from '../../workflows/messages/common.js';
+import {
+  CLAIM_STORE_FAILED,
+  INPUT_REJECTED,
+  NOT_DELIVERED,
+  PROVIDER_REFUSED,
+} from '../../workflows/messages/common.js';
 import type { KycField, KycState } from '../../workflows/messages/kyc.js';
 import { assertFields } from '../helpers/assert.js';
 
@@ -267,26 +272,63 @@ describe('KYC fields: attempts', () => {
     );
   });
 
-  it('an update whose input was not sent fails as SubmissionFailed, for good; one not delivered as NotDelivered', () => {
+  it("an update whose input was not sent fails by whose failure it was: the provider's, our claim store's, not delivered, or the input's", () => {
     const submission = {
       fieldId: 'individualSsn',
       claim: valueRef,
       send: async () => ({ status: 'PENDING' }),
       done: true,
     };
-    const refused = notSent({ ...submission, error: 'the provider refused the submission: ValidationException' });
-    assertFields(refused, {
-      type: 'SubmissionFailed',
-      nonRetryable: true,
-      message: 'individualSsn: the provider refused the submission: ValidationException',
+    const refusal = {
+      type: 'ValidationException',
+      message: 'failed with 400',
+      status: 400,
+      errorCode: 'ssn.format',
+      problematicField: 'value',
+    };
+    const refused = notSent({
+      ...submission,
+      error: 'the provider refused the submission: ValidationException (ssn.format)',
+      failure: { refused: refusal },
     });
-    const lost = notSent({ ...submission, error: 'it could not be delivered: …', notDelivered: true });
+    assertFields(refused, {
+      type: PROVIDER_REFUSED,
+      nonRetryable: true,
+      message: 'individualSsn: the provider refused the submission: ValidationException (ssn.format)',
+    });
+    assert.deepEqual(refused.details, [
+      { field: 'individualSsn', type: 'ValidationException', errorCode: 'ssn.format', status: 400 },
+    ]);
+    const gone = { claim: { reason: 'gone' as const, type: 'ClaimGoneError' } };
+    const ours = notSent({ ...submission, error: notSentReason(gone), failure: gone });
+    assertFields(ours, { type: CLAIM_STORE_FAILED, nonRetryable: true });
+    assert.match(ours.message, /^individualSsn: our claim store could not give it back \(ClaimGoneError\)/);
+    assert.doesNotMatch(ours.message, /provider refused/);
+    assert.deepEqual(ours.details, [{ field: 'individualSsn', reason: 'gone', type: 'ClaimGoneError' }]);
+    const lost = notSent({
+      ...submission,
+      error: 'it could not be delivered: …',
+      failure: { notDelivered: 'the provider or the claim store did not answer' },
+    });
     assertFields(lost, {
       type: NOT_DELIVERED,
       nonRetryable: true,
       message: 'individualSsn: it could not be delivered: …',
     });
     assert.deepEqual(lost.details, [{ field: 'individualSsn' }], 'the client names the field');
+    const moot = notSent({ ...submission, error: 'individualSsn is APPROVED now; nothing was sent' });
+    assertFields(moot, { type: INPUT_REJECTED, nonRetryable: true });
+  });
+
+  it("the field shows whose failure it was, by type only: our claim store's is not the provider's", () => {
+    const state = roundAfterRead([ssn('OPEN')]);
+    const ssnField = field(state, 'individualSsn');
+    startAttempt(state, ssnField);
+    recordNotSent(ssnField, { claim: { reason: 'integrity', type: 'ClaimIntegrityError' } });
+    assert.deepEqual(
+      { attempts: ssnField.attempts, error: ssnField.error },
+      { attempts: 0, error: 'claim store: ClaimIntegrityError' },
+    );
   });
 });
 

@@ -10,7 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockAgent } from 'undici';
 import { toActivityFailure } from '../../activities/provider-failure.js';
 import { S3ClaimStore, s3Location } from '../../src/claims/s3-store.js';
-import { ClaimIntegrityError, LocalClaimStore, putValue } from '../../src/claims/store.js';
+import { ClaimGoneError, LocalClaimStore, putValue } from '../../src/claims/store.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import { calculateLimits, createWallet, readTransfer } from '../../src/provider/endpoints.js';
 import {
@@ -380,15 +380,17 @@ describe('activity failures: only errors known to be permanent end an activity a
     const doc = await local.put(Buffer.from('original'), 'text/plain');
     await local.delete([doc]);
     const missing = await local.get(doc).catch((e: unknown) => e);
-    assert.ok(missing instanceof ClaimIntegrityError);
+    assert.ok(missing instanceof ClaimGoneError);
     const failure = toActivityFailure(missing);
     assert.ok(failure instanceof ApplicationFailure && failure.nonRetryable);
-    assert.equal(failure.type, 'ClaimIntegrityError');
+    assert.equal(failure.type, 'ClaimGoneError', 'a type of its own: the process tells it from a refusal by it');
     assert.match(failure.message, /not in the claim store/);
 
     const changed = await local.put(Buffer.from('original'), 'text/plain');
     writeFileSync(join(dir, changed.ref.slice('local:'.length)), 'tampered');
-    assert.equal(endsAtOnce(await local.get(changed).catch((e: unknown) => e)), true, 'changed bytes');
+    const tampered = toActivityFailure(await local.get(changed).catch((e: unknown) => e));
+    assert.ok(tampered instanceof ApplicationFailure && tampered.nonRetryable, 'changed bytes');
+    assert.equal(tampered.type, 'ClaimIntegrityError');
     const value = await putValue(local, '078-05-1120');
     assert.equal(
       endsAtOnce(await local.get({ ...value, sha256: 'f'.repeat(64) }).catch((e: unknown) => e)),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/common';
-import { providerRefusal, refusalLabel, sendFailure } from '../../workflows/lib/refusal.js';
+import { failureLabel, providerRefusal, refusalLabel, sendFailure } from '../../workflows/lib/refusal.js';
 
 // How a process reads a failed activity (workflows/lib/refusal.ts): the provider's refusal as a
 // typed value, told apart from a call whose retries gave up.
@@ -58,6 +58,34 @@ describe('refusal: what a failed activity means to a process', () => {
       { type: 'ProviderInputError', status: null, errorCode: null, problematicField: null },
     );
     assert.equal(refusalLabel(refusal!), 'ProviderInputError');
+    assert.deepEqual(
+      sendFailure(failed(input, 'NON_RETRYABLE_FAILURE')),
+      { rejected: 'ProviderInputError' },
+      'to a process that sends input, it is our own check, not the provider refusing',
+    );
+  });
+
+  it("our own claim store's failures are never the provider's refusal: integrity, gone, key missing, by type", () => {
+    // As activities/provider-failure.ts turns ClaimIntegrityError and ClaimGoneError into failures: non-retryable.
+    for (const [type, reason] of [
+      ['ClaimIntegrityError', 'integrity'],
+      ['ClaimGoneError', 'gone'],
+    ] as const) {
+      const cause = ApplicationFailure.create({
+        type,
+        message: 'local:… is not in the claim store',
+        nonRetryable: true,
+      });
+      assert.equal(providerRefusal(failed(cause, 'NON_RETRYABLE_FAILURE')), null, type);
+      const failure = sendFailure(failed(cause, 'NON_RETRYABLE_FAILURE'));
+      assert.deepEqual(failure, { claim: { reason, type } });
+      assert.equal(failureLabel(failure!), `claim store: ${type}`);
+    }
+    // A key the worker lacks is retried (a redeploy may bring it); when the retries give up on it, it is still ours.
+    const keyMissing = ApplicationFailure.create({ type: 'ClaimKeyMissingError', message: 'sealed with claim key …' });
+    assert.deepEqual(sendFailure(failed(keyMissing, 'MAXIMUM_ATTEMPTS_REACHED')), {
+      claim: { reason: 'key-missing', type: 'ClaimKeyMissingError' },
+    });
   });
 
   it('retries that gave up, or an attempt timing out, are no refusal: the call was not delivered', () => {

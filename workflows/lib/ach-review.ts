@@ -1,6 +1,6 @@
 import type { PaymentMethodActivities } from '../../activities/payment-methods.js';
 import type { AchOutcome, AchState } from '../messages/ach-followup.js';
-import { type Refusal, refusalLabel } from './refusal.js';
+import { ownFailureReason, type Refusal, refusalLabel, type SendFailure } from './refusal.js';
 
 // The bookkeeping of an ACH follow-up (spec 3.1), apart from the commands that carry it out: what
 // the payment method's state asks of the end user, and how the account's source of funds moved.
@@ -34,8 +34,11 @@ export function applyMethodState(state: AchState, method: MethodState): void {
   }
 }
 
-/** What the update that handed in a form hears: nothing when the provider took it. */
-export type FormAnswer = { refused?: string; notDelivered?: string };
+/**
+ * What the update that handed in a form hears: nothing when the provider took it; otherwise why
+ * not, and whose failure that was (none: the process ended first, so the input is rejected).
+ */
+export type FormAnswer = { error?: string; failure?: SendFailure };
 
 /** A refused form, with what to check before handing one in again (spec 3.1 and 3.2's end). */
 export function formRefused(refusal: Refusal): string {
@@ -44,6 +47,13 @@ export function formRefused(refusal: Refusal): string {
       ? "the payment method is not this account's, or is gone"
       : 'check that the payment method still asks for the form and that the file is a legible photo or scan of the signed authorization';
   return `the provider refused it: ${refusalLabel(refusal)}; ${what}, then hand it in again`;
+}
+
+/** What the update hears of a form that was not sent: the provider's refusal with what to check, or ours. */
+export function formNotSent(failure: SendFailure): string {
+  if ('refused' in failure) return formRefused(failure.refused);
+  if ('notDelivered' in failure) return `it could not be delivered: ${failure.notDelivered}; hand it in again later`;
+  return ownFailureReason(failure);
 }
 
 export function newAchState(paymentMethodId: string): AchState {

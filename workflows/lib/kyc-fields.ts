@@ -1,12 +1,12 @@
-import { ApplicationFailure } from '@temporalio/workflow';
+import type { ApplicationFailure } from '@temporalio/workflow';
 import type { AccountActivities } from '../../activities/accounts.js';
 import { documentFieldIds } from '../../src/provider/schemas/account.js';
-import { type ClaimRef, NOT_DELIVERED } from '../messages/common.js';
+import type { ClaimRef } from '../messages/common.js';
 import { documentSubmission, valueSubmission } from '../messages/kyc.js';
 import type { DocumentSubmission, KycField, KycOutcome, KycStage, KycState, ValueSubmission } from '../messages/kyc.js';
 import { type Provide, reasonFor } from './kyc-reasons.js';
 import { rejectInput, validate } from './process.js';
-import { refusalLabel, type SendFailure } from './refusal.js';
+import { failureLabel, notSentFailure, ownFailureReason, refusalLabel, type SendFailure } from './refusal.js';
 
 // The bookkeeping of a KYC round (spec 3.2), apart from the commands that carry it out: which
 // fields await the end user, the stage, attempts, the checks an update must pass and how the round
@@ -27,8 +27,8 @@ export interface Submission {
   done: boolean;
   /** Why it was not sent, for the end user's update. */
   error: string | null;
-  /** It was not sent because it could not be delivered (no refusal): the update fails as NOT_DELIVERED. */
-  notDelivered?: boolean;
+  /** Why it was not sent, by whose failure (none when it was moot or the round ended first): the update's failure type. */
+  failure?: SendFailure | null;
 }
 
 /** The submissions not sent yet: their fields await no more input meanwhile. */
@@ -201,27 +201,30 @@ export function recordSent(field: KycField, status: string): void {
 }
 
 /**
- * Records a submission that was not sent for good: refused by the provider, or not delivered
- * (its retries gave up). No attempt is used up; the field shows why, by type and code only
- * (never the provider's message: it may quote the input).
+ * Records a submission that was not sent for good: refused by the provider, failed by our claim
+ * store or our own check, or not delivered (its retries gave up). No attempt is used up; the
+ * field shows why, by type and code only (never the provider's message: it may quote the input).
  */
 export function recordNotSent(field: KycField, failure: SendFailure): string {
   field.attempts -= 1;
-  field.error = 'refused' in failure ? refusalLabel(failure.refused) : failure.notDelivered;
+  field.error = failureLabel(failure);
   return field.error;
 }
 
 /** What the end user's update hears of a submission that was not sent. */
 export function notSentReason(failure: SendFailure): string {
   if ('refused' in failure) return `the provider refused the submission: ${refusalLabel(failure.refused)}`;
-  return `it could not be delivered: ${failure.notDelivered}; nothing was used up: hand it in again later`;
+  if ('notDelivered' in failure)
+    return `it could not be delivered: ${failure.notDelivered}; nothing was used up: hand it in again later`;
+  return ownFailureReason(failure);
 }
 
-/** The failure of an update whose input was not sent: refused, moot or the round ended first (SubmissionFailed), or not delivered. */
+/**
+ * The failure of an update whose input was not sent, typed by whose it is (refusal.ts): the
+ * provider's refusal, our claim store, not delivered; moot or the round ended first: input rejected.
+ */
 export function notSent(submission: Submission): ApplicationFailure {
-  const message = `${submission.fieldId}: ${submission.error}`;
-  const type = submission.notDelivered ? NOT_DELIVERED : 'SubmissionFailed';
-  return ApplicationFailure.create({ type, message, details: [{ field: submission.fieldId }], nonRetryable: true });
+  return notSentFailure(submission.fieldId, submission.error ?? 'not sent', submission.failure ?? null);
 }
 
 /** The provider is done with the account: approved (as a whole or field by field) or closed. */

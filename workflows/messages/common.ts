@@ -44,3 +44,16 @@ export const INPUT_REJECTED = 'InputRejected';
  * input may be handed in again later. Its details name the field.
  */
 export const NOT_DELIVERED = 'NotDelivered';
+
+/**
+ * The type of an update's failure when the provider refused its input: the details carry the
+ * field, the provider's error type, code and HTTP status (never its message: it may quote the input).
+ */
+export const PROVIDER_REFUSED = 'ProviderRefused';
+
+/**
+ * The type of an update's failure when our own claim store could not give back what was handed in
+ * (details: the field, and the reason: integrity, gone or key-missing). Nothing was sent to the
+ * provider and no attempt was used up; an operator fixes the store or its keys.
+ */
+export const CLAIM_STORE_FAILED = 'ClaimStoreFailed';
