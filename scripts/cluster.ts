@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeClientFiles } from './lib/client-env.js';
 import { type ProductCluster, startProduct } from './lib/product-processes.js';
 import { startTemporalCluster, type TemporalCluster } from './lib/temporal-cluster.js';
 
@@ -74,10 +75,19 @@ if (temporal && product && !abort.signal.aborted) {
   say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks; metrics at /metrics)`);
   say(`worker metrics     ${product.workerMetrics.join(', ')}; health ${product.workerHealth.join(', ')}`);
   say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics})`);
-  say(
-    `payload key        in ${join(dir, 'payload.key')} (TEMPORAL_ADDRESS=${temporal.address} PAYLOAD_ENCRYPTION_KEY=$(cat …) for npm run demo)`,
-  );
-  writeFileSync(join(dir, 'payload.key'), product.payloadKey, { mode: 0o600 });
+  const files = writeClientFiles(dir, {
+    temporalAddress: temporal.address,
+    namespace: temporal.namespace,
+    taskQueue: product.taskQueue,
+    payloadKey: product.payloadKey,
+    claimsDir: product.claimsDir,
+    claimKey: product.claimKey,
+    sandboxPort: new URL(product.sandboxUrl).port,
+    uiPort: new URL(product.uiUrl).port,
+  });
+  say(`keys               ${files.payloadKey}, ${files.claimKey} (readable by their owner only)`);
+  say(`backend settings   ${files.clientEnv} (Temporal, the payload key, the claim store and its key, the sandbox)`);
+  say(`run the demo       set -a; . ${files.clientEnv}; npm run demo`);
   say('ready');
   await new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }));
 }

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { goTool, TOOLS } from './go-tools.js';
-import { type RunningPrometheus, startPrometheus } from './prometheus.js';
+import { ensurePrometheus, type RunningPrometheus, startPrometheus } from './prometheus.js';
 import { whileBuilding } from './temporal-cluster.js';
 
 // The product's processes around a Temporal cluster, each an OS process in a working folder of
@@ -45,6 +45,8 @@ export interface ProductCluster {
   payloadKey: string;
   secretKey: string;
   claimsDir: string;
+  /** CLAIM_ENCRYPTION_KEY of the workers: a backend client that hands in claims needs the same. */
+  claimKey: string;
   processes: RunningProcess[];
   /** The environment of a worker of this cluster (to start more, or one again). */
   workerEnv: Record<string, string>;
@@ -158,6 +160,8 @@ export async function startProduct(opts: {
     const payloadKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const taskQueue = 'payflows';
     const claimsDir = join(dir, 'claims');
+    // Made now, owner-only, so that a client and the workers find one store from the start.
+    mkdirSync(claimsDir, { recursive: true, mode: 0o700 });
     const [sandboxPort, ingress1, ingress2, codecPort, uiPort, promPort, m1, m2, h1, h2] = (await Promise.all(
       Array.from({ length: 10 }, () => freePort()),
     )) as [number, number, number, number, number, number, number, number, number, number];
@@ -276,6 +280,8 @@ export async function startProduct(opts: {
     running.push(await start(uiSpec));
     await waitForHttp(`${uiUrl}/`, uiSpec, signal);
 
+    // On a machine that has never run it, Debian's package first (else its spawn fails unhandled).
+    ensurePrometheus(log);
     const prometheus: RunningPrometheus = await startPrometheus({
       dir: join(dir, 'prometheus'),
       port: promPort,
@@ -310,6 +316,7 @@ export async function startProduct(opts: {
       payloadKey,
       secretKey: SANDBOX_CREDENTIALS.secretKey,
       claimsDir,
+      claimKey,
       processes: running,
       workerEnv,
       stop: stopAll,

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { request } from 'undici';
 
 // `npm run cluster` itself, as an operator runs it: scripts/cluster.ts as a process of its own.
-// Once started in full, every printed address answers, the Web UI listens on loopback only, and
-// SIGINT stops everything and removes its folder; SIGTERM during the start-up (PostgreSQL just
+// Once started in full, every printed address answers, the Web UI listens on loopback only, the
+// demo runs every process to its end from the one line printed for a backend (client.env, keys
+// readable by their owner only), and SIGINT stops everything and removes its folder; SIGTERM during the start-up (PostgreSQL just
 // up, the server's setup running) leaves nothing behind either.
 
 interface ClusterRun {
@@ -139,6 +141,21 @@ async function status(url: string): Promise<number> {
   return res.statusCode;
 }
 
+/** Runs a printed shell line as a new user would, in a shell with nothing of this test's environment. */
+function shell(line: string, timeoutMs: number): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', line], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', (code) => (clearTimeout(timer), resolve({ code, out })));
+  });
+}
+
 const portOf = (address: string) => Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
 
 describe('npm run cluster (scripts/cluster.ts)', () => {
@@ -160,7 +177,7 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
 
   it(
     'starts in full, answers at every printed address, and stops it all on SIGINT',
-    { timeout: 10 * 60_000 },
+    { timeout: 16 * 60_000 },
     async () => {
       const run = startClusterScript();
       const dir = (await run.waitFor(/state and logs in (\S+)/, 60_000))[1]!;
@@ -184,6 +201,25 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
       assert.equal(await status(`${ui}/`), 200, 'the Web UI');
       assert.ok(await listening(portOf(temporal)), `Temporal's frontend ${temporal}`);
       const uiListens = listenAddresses(portOf(ui));
+
+      // What a backend needs, in files only their owner reads; the demo runs from the printed line.
+      const demoLine = line('run the demo');
+      assert.match(demoLine, /^set -a; \. (\S+\/client\.env); npm run demo$/);
+      for (const file of ['client.env', 'payload.key', 'claim.key'])
+        assert.equal(statSync(join(dir, file)).mode & 0o777, 0o600, `${file} is readable by its owner only`);
+      const demo = await shell(demoLine, 6 * 60_000);
+      assert.equal(demo.code, 0, `the demo from the printed line:\n${demo.out.slice(-4000)}`);
+      for (const finished of [
+        /\[demo\] interest payout recognised/,
+        /\[demo\] KYC APPROVED/,
+        /\[demo\] the method is (APPROVED|ACTIVE)/,
+        /\[demo\] onboarding APPROVED/,
+        /\[demo\] checkout COMPLETED/,
+        /\[demo\] token registered/,
+        /\[demo\] done/,
+      ])
+        assert.match(demo.out, finished);
+      assert.doesNotMatch(demo.out, /ClaimIntegrityError|ECONNREFUSED|refused the submission/);
 
       run.child.kill('SIGINT');
       const { code, signal } = await exitsWithin(run, 120_000);
