@@ -1,8 +1,18 @@
-import { Connection } from '@temporalio/client';
 import { request } from 'undici';
-import { createClients, type Clients } from '../src/client/index.js';
+import {
+  AlreadyFinishedError,
+  CheckoutEndedError,
+  ClaimStoreError,
+  createClients,
+  type Clients,
+  InputRejectedError,
+  NotDeliveredError,
+  ProcessNotFoundError,
+  ProviderRefusedError,
+} from '../src/client/index.js';
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
-import { type Config, loadConfig, temporalAddress } from '../src/config.js';
+import type { Config } from '../src/config.js';
+import { startupConfig } from '../src/required-settings.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { generateClientSecret } from '../src/provider/client-token.js';
@@ -10,11 +20,15 @@ import * as api from '../src/provider/endpoints.js';
 import { walletSrn } from '../src/provider/srn.js';
 import { accountWithProfile, PNG_DOCUMENT } from './fixtures/account.js';
 import { operatorCalls } from './fixtures/operator.js';
+import { reachClaimStore, reachSandbox, reachTemporal } from './lib/reach.js';
 
-// `npm run demo` (with `npm run dev` running): every process end to end against the sandbox,
-// played by its operator routes, with progress as it goes. The workflows stay in the Temporal UI.
+// `npm run demo` (with `npm run dev` running, or `npm run cluster` and its client.env): every
+// process end to end against the sandbox, played by its operator routes, with progress as it goes.
+// The workflows stay in the Temporal UI. What it needs and cannot reach (Temporal, the claim store,
+// the sandbox) ends it with one line naming what to set; so does a failure the client names.
 
-const config = loadConfig();
+// A client of the deployment: the settings it lacks are named (EX_CONFIG), as a backend's would be.
+const config = startupConfig('client');
 if (!config.provider.usesSandbox) {
   console.error("npm run demo plays the provider's reviewers through the sandbox; unset PROVIDER_BASE_URL to use it.");
   process.exit(2);
@@ -187,16 +201,13 @@ async function provisioning(clients: Clients) {
 }
 
 async function main(cfg: Config) {
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ ...cfg.temporal.connection, connectTimeout: 3_000 });
-  } catch {
-    console.error(`Temporal is not reachable at ${temporalAddress(cfg)}: start the stack first with \`npm run dev\`.`);
-    process.exit(2);
-  }
+  const connection = await reachTemporal(cfg);
+  const claims = claimStoreFromConfig(cfg);
+  await reachClaimStore(claims, cfg);
+  await reachSandbox(cfg.provider.baseUrl);
   const client = clientFor(connection, cfg);
   // Short waits between looks at the provider, so that the demo moves at a watchable pace.
-  const clients = createClients(client, cfg, claimStoreFromConfig(cfg), { pollInitialMs: 300, pollMaxMs: 2_000 });
+  const clients = createClients(client, cfg, claims, { pollInitialMs: 300, pollMaxMs: 2_000 });
   const walletId = await wallet(clients);
   await kyc(clients);
   await achFollowup(clients);
@@ -210,4 +221,21 @@ async function main(cfg: Config) {
   await connection.close();
 }
 
-await main(config);
+/** The client's named errors: each says whose failure it is and what to do, so its line is the report. */
+const NAMED = [
+  InputRejectedError,
+  NotDeliveredError,
+  ProviderRefusedError,
+  ClaimStoreError,
+  ProcessNotFoundError,
+  AlreadyFinishedError,
+  CheckoutEndedError,
+];
+
+try {
+  await main(config);
+} catch (err) {
+  if (!NAMED.some((named) => err instanceof named)) throw err;
+  console.error(`[demo] stopped: ${(err as Error).name}: ${(err as Error).message}`);
+  process.exit(1);
+}

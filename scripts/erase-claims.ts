@@ -1,5 +1,7 @@
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
+import { ClaimUnavailableError } from '../src/claims/store.js';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { brief, claimStoreSettings, giveUp } from './lib/reach.js';
 
 // `npm run claims:erase -- <subject>`: deletes every claim of one person from the claim store, on
 // their request (the subject is the business key the claims were stored under: the account id
@@ -11,14 +13,20 @@ if (!subject || process.argv.length > 3) {
   );
   process.exit(2);
 }
+let config: ReturnType<typeof loadConfig> | undefined;
 try {
-  const config = loadConfig();
+  config = loadConfig();
   const erased = await claimStoreFromConfig(config).eraseSubject(subject);
   console.log(
     `erased ${erased} claim${erased === 1 ? '' : 's'} of ${subject} from ${config.claims.url ?? config.claims.dir}`,
   );
   process.exit(0);
 } catch (err) {
+  // A store that does not answer: one line that names it (nothing was erased; run it again).
+  if (err instanceof ClaimUnavailableError && config)
+    giveUp(
+      `the claim store is not reachable (${brief(err)}), nothing was erased: check ${claimStoreSettings(config)}, then run it again`,
+    );
   if (!(err instanceof ConfigError)) throw err;
   console.error(err.message);
   process.exit(78);
