@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AchFollowupClient } from '../../src/client/ach-followup.js';
-import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
+import {
+  AlreadyFinishedError,
+  InputRejectedError,
+  ProcessNotFoundError,
+  ProviderRefusedError,
+} from '../../src/client/errors.js';
 import * as api from '../../src/provider/endpoints.js';
 import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import { assertFields } from '../helpers/assert.js';
@@ -134,7 +139,12 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.waitingPrompts = [];
     await assert.rejects(
       slow.submitForm(paymentMethodId, { bytes: JPEG, contentType: 'image/jpeg' }),
-      (e: unknown) => e instanceof InputRejectedError && e.field === 'form' && /refused/.test(e.message),
+      // The provider's refusal, by its type and code: not our own input check.
+      (e: unknown) =>
+        e instanceof ProviderRefusedError &&
+        e.field === 'form' &&
+        /the provider refused it/.test(e.message) &&
+        e.refusal.type === 'ValidationException',
     );
     const state = await slow.state(paymentMethodId);
     assert.equal(state.formsSubmitted, 0);
