@@ -13,21 +13,22 @@ import { LOG_LEVELS } from './telemetry/logger.js';
 // payload key made on the spot) never apply to a real provider or a real Temporal server:
 // src/required-settings.ts names what each process then needs.
 
-const port = z.coerce.number().int().min(1).max(65535);
+const port = z.coerce.number({ error: 'must be a port number, 1 to 65535' }).int().min(1).max(65535);
 // A base URL: scheme, host, optional port and path. No credentials, query or fragment: they would
 // be signed but not sent as signed, or swallow the paths appended to it.
 const url = z
-  .url({ protocol: /^https?$/ })
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
   .refine((value) => {
     const parts = new URL(value);
     return !parts.username && !parts.password && !parts.search && !parts.hash;
   }, 'a base URL takes no user:password@, ?query or #fragment')
   .transform((u) => u.replace(/\/+$/, ''));
+// parseDuration's own message quotes the value; a setting's error never does (see loadConfig).
 const duration = z.string().transform((value, ctx) => {
   try {
     return parseDuration(value);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a duration; use a positive one such as 500ms, 30s, 5m, 2h, 1d' });
     return z.NEVER;
   }
 });
@@ -155,9 +156,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])] ?? '')}: ${issue.message}`,
-    );
+    // The variable and what is wrong with it, never its value: a bad value may still hold a secret
+    // (a key, a token, credentials in a URL), and this message ends up in container logs.
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration; fix these environment variables:\n${lines.join('\n')}`);
   }
   const settings = parsed.data;

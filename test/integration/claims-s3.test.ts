@@ -168,7 +168,7 @@ describe('claim store on S3-compatible storage', () => {
   });
 
   it('refuses a bad address, missing credentials or a missing claim key, naming each; wrong credentials fail the call', async () => {
-    assert.throws(() => loadConfig({ CLAIM_STORE_URL: 'https://bucket' }), /CLAIM_STORE_URL=/);
+    assert.throws(() => loadConfig({ CLAIM_STORE_URL: 'https://bucket' }), /CLAIM_STORE_URL: /);
     const base = { CLAIM_STORE_URL: 's3://claims-test/payflows', TEMPORAL_ADDRESS: 'temporal.example:7233' };
     assert.throws(
       () => claimStoreFromConfig(loadConfig(base), { AWS_ACCESS_KEY_ID: ACCESS, AWS_SECRET_ACCESS_KEY: SECRET }),

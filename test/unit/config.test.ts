@@ -46,10 +46,32 @@ describe('configuration', () => {
         () => loadConfig({ [name]: value }),
         (err: unknown) => {
           assert.ok(err instanceof ConfigError);
-          assert.match(err.message, new RegExp(`${name}=`));
+          assert.match(err.message, new RegExp(`\\n  ${name}: \\S`));
           return true;
         },
         name,
+      );
+    }
+  });
+
+  it('an invalid setting is named with what is wrong, never echoed: secrets in a bad value stay out of the message (and so out of container logs)', () => {
+    for (const [name, value, wrong] of [
+      ['PROVIDER_BASE_URL', 'https://merchant:S3cretPassw0rd@api.example.test', /user:password@/],
+      ['CODEC_SERVER_TOKEN', 'S3cretPassw0rd', /at least 16 characters/],
+      ['PAYLOAD_ENCRYPTION_KEY', 'S3cretPassw0rd', /base64 of 32 bytes/],
+      ['CLAIM_ENCRYPTION_KEY', 'S3cretPassw0rd', /base64 of 32 bytes/],
+      ['WALLET_POLL_INTERVAL', 'S3cretPassw0rd', /not a duration/],
+      ['LOG_LEVEL', 'S3cretPassw0rd', /\S/],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, new RegExp(`\\n  ${name}: `), name);
+          assert.match(err.message, wrong, name);
+          assert.doesNotMatch(err.message, /S3cretPassw0rd/, `${name}'s value is not echoed`);
+          return true;
+        },
       );
     }
   });
@@ -87,11 +109,8 @@ describe('configuration', () => {
   });
 
   it('refuses a claim retention no longer than the process deadline, naming both: the sweep would take claims a process may still send', () => {
-    assert.throws(
-      () => loadConfig({ CLAIM_RETENTION: '7d' }),
-      /CLAIM_RETENTION="7d": must be longer than PROCESS_DEADLINE/,
-    );
-    assert.throws(() => loadConfig({ CLAIM_RETENTION: '20d', PROCESS_DEADLINE: '20d' }), /CLAIM_RETENTION=/);
+    assert.throws(() => loadConfig({ CLAIM_RETENTION: '7d' }), /CLAIM_RETENTION: must be longer than PROCESS_DEADLINE/);
+    assert.throws(() => loadConfig({ CLAIM_RETENTION: '20d', PROCESS_DEADLINE: '20d' }), /CLAIM_RETENTION: /);
     assert.equal(loadConfig({ CLAIM_RETENTION: '15d' }).claims.retentionMs, 15 * 86_400_000);
   });
 });

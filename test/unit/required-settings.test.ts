@@ -186,7 +186,7 @@ describe('safe configuration', () => {
       ),
       [],
     );
-    assert.throws(() => loadConfig({ CLAIM_ENCRYPTION_KEY: 'short' }), /CLAIM_ENCRYPTION_KEY=/);
+    assert.throws(() => loadConfig({ CLAIM_ENCRYPTION_KEY: 'short' }), /CLAIM_ENCRYPTION_KEY: /);
     // The embedded stack's store keeps its own, so `npm run dev` needs nothing.
     assert.deepEqual(
       missingSettings(loadConfig({ CLAIM_STORE_DIR: claims, PAYLOAD_KEY_FILE: join(claims, 'p.key') }), 'worker'),
@@ -265,7 +265,7 @@ describe('safe configuration', () => {
       ['WORKER_MAX_CACHED_WORKFLOWS', '-1'],
       ['WORKER_HEALTH_PORT', '99999'],
     ] as const) {
-      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`${name}=`), name);
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`${name}: `), name);
     }
   });
 
