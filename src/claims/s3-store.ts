@@ -65,6 +65,8 @@ export class S3ClaimStore implements ClaimStore {
     const body = seal(bytes, this.keys[0]!, name);
     const meta: Record<string, string> = { 'x-amz-meta-created-at': String(Date.now()) };
     if (opts.subject) meta['x-amz-meta-subject'] = encodeURIComponent(opts.subject);
+    // One PUT, metadata included, is atomic: a crash leaves the whole object or nothing, never a
+    // half-written one that the sweep and an erasure would miss (the local store's .tmp files).
     await this.send(
       'PUT',
       this.objectPath(name),
