@@ -3,6 +3,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 import { accountId } from './provider/schemas/common.js';
+import { plaintextProblem } from './temporal/plaintext.js';
 import { LOG_LEVELS } from './telemetry/logger.js';
 
 // Every setting the product reads from the environment, with a working default for the
@@ -310,6 +311,12 @@ function temporalProfile(
   }
   const address = profile.address?.trim() || undefined;
   const { connectionOptions } = toClientOptions({ ...profile, address: address ?? `127.0.0.1:${embeddedPort}` });
+  const problem = plaintextProblem(
+    address ?? `127.0.0.1:${embeddedPort}`,
+    connectionOptions,
+    profile.tls?.disabled === true,
+  );
+  if (problem) throw new ConfigError(`Invalid configuration: ${problem}.`);
   return { address, namespace: profile.namespace?.trim() || 'default', connection: connectionOptions };
 }
 

@@ -100,6 +100,13 @@ describe('docker-compose.yml and the Dockerfile', () => {
     assert.match(readFileSync('.env.example', 'utf8'), /^PAYLOAD_ENCRYPTION_KEY=$/m);
   });
 
+  it("connects to Temporal as the processes allow: plaintext to the server's container said explicitly (TEMPORAL_TLS=false)", () => {
+    for (const [name, svc] of Object.entries(s).filter(([, svc]) => svc.environment?.TEMPORAL_ADDRESS && svc.build)) {
+      const temporal = Object.fromEntries(Object.entries(svc.environment!).filter(([k]) => k.startsWith('TEMPORAL_')));
+      assert.equal(loadConfig(temporal).temporal.connection.tls, false, name);
+    }
+  });
+
   it('takes every secret from .env and documents each in .env.example', () => {
     const text = readFileSync('docker-compose.yml', 'utf8');
     const required = [...new Set([...text.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!))].sort();
