@@ -48,6 +48,13 @@ const envSchema = z
     /** The account those keys belong to: the parent in limits calculations (spec 4.6). */
     PROVIDER_ACCOUNT_ID: accountId.optional(),
     PROVIDER_TIMEOUT: duration.default(15_000),
+    /** The longest answer read from the provider; a longer one fails the call (and is retried). */
+    PROVIDER_MAX_ANSWER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(1024 * 1024 * 1024)
+      .default(8 * 1024 * 1024),
     SANDBOX_PORT: port.default(4010),
     /** Loopback by default: the operator routes need no credentials. */
     SANDBOX_HOST: nonEmpty.default('127.0.0.1'),
@@ -187,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretKey: settings.PROVIDER_SECRET_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.secretKey : undefined),
       accountId: settings.PROVIDER_ACCOUNT_ID ?? (sandbox ? SANDBOX_CREDENTIALS.accountId : undefined),
       timeoutMs: settings.PROVIDER_TIMEOUT,
+      maxAnswerBytes: settings.PROVIDER_MAX_ANSWER_BYTES,
     },
     sandbox: { port: settings.SANDBOX_PORT, host: settings.SANDBOX_HOST, stateFile: settings.SANDBOX_STATE_FILE },
     ingress: {
