@@ -60,6 +60,10 @@ const envSchema = z
     SANDBOX_HOST: nonEmpty.default('127.0.0.1'),
     SANDBOX_STATE_FILE: nonEmpty.optional(),
     INGRESS_PORT: port.default(4020),
+    /** /health and /metrics of the ingress, apart from its public callback port. */
+    INGRESS_OPS_PORT: port.default(4021),
+    /** Loopback by default; a container that Prometheus scrapes from outside sets 0.0.0.0. */
+    INGRESS_OPS_HOST: nonEmpty.default('127.0.0.1'),
     INGRESS_PUBLIC_URL: url.optional(),
     /** Comma-separated secrets that callbacks may be signed with during a key rotation, newest first. */
     PROVIDER_CALLBACK_SECRETS: z.string().optional(),
@@ -143,6 +147,13 @@ const envSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   })
   .superRefine((settings, ctx) => {
+    if (settings.INGRESS_OPS_PORT === settings.INGRESS_PORT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INGRESS_OPS_PORT'],
+        message: `must differ from INGRESS_PORT (${settings.INGRESS_PORT}): /health and /metrics stay off the public callback port`,
+      });
+    }
     // The sweep deletes claims by age: it must not reach a claim whose process may still send it.
     if (settings.CLAIM_RETENTION <= settings.PROCESS_DEADLINE) {
       ctx.addIssue({
@@ -199,6 +210,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sandbox: { port: settings.SANDBOX_PORT, host: settings.SANDBOX_HOST, stateFile: settings.SANDBOX_STATE_FILE },
     ingress: {
       port: settings.INGRESS_PORT,
+      /** /health and /metrics (src/ingress/ops.ts). */
+      ops: { host: settings.INGRESS_OPS_HOST, port: settings.INGRESS_OPS_PORT },
       /** Where the provider sends callbacks; a loopback address only for the sandbox. */
       publicUrl: settings.INGRESS_PUBLIC_URL ?? (sandbox ? `http://127.0.0.1:${settings.INGRESS_PORT}` : undefined),
       maxBodyBytes: settings.INGRESS_MAX_BODY_BYTES,
