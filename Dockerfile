@@ -33,7 +33,7 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 ENV CLAIM_STORE_DIR=/data/claims
 # The worker's /health, so that the default command answers HEALTHCHECK; the check follows the
-# command (src/healthcheck.ts), so an ingress in this image is still asked on INGRESS_PORT.
+# command (src/healthcheck.ts), so an ingress in this image is asked on INGRESS_OPS_PORT.
 ENV WORKER_HEALTH_PORT=9470
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/healthcheck.js"]
 ENTRYPOINT ["/usr/bin/tini", "--"]

@@ -57,6 +57,7 @@ if (temporal && product && !abort.signal.aborted) {
     },
     sandboxUrl: product.sandboxUrl,
     ingressUrls: product.ingressUrls,
+    ingressOpsUrls: product.ingressOpsUrls,
     workerMetrics: product.workerMetrics,
     workerHealth: product.workerHealth,
     codecUrl: product.codecUrl,
@@ -72,7 +73,8 @@ if (temporal && product && !abort.signal.aborted) {
     `Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`,
   );
   say(`sandbox provider   ${product.sandboxUrl}`);
-  say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks; metrics at /metrics)`);
+  say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks)`);
+  say(`ingress operations ${product.ingressOpsUrls.join(', ')} (/health, /metrics)`);
   say(`worker metrics     ${product.workerMetrics.join(', ')}; health ${product.workerHealth.join(', ')}`);
   say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics})`);
   const files = writeClientFiles(dir, {

@@ -1,6 +1,8 @@
 import { Runtime } from '@temporalio/worker';
 import pretty from 'pino-pretty';
+import { createIngressOps } from '../src/ingress/ops.js';
 import { createIngress } from '../src/ingress/server.js';
+import { createIngressMetrics } from '../src/telemetry/ingress-metrics.js';
 import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { providerCredentials, requireSettings } from '../src/required-settings.js';
@@ -57,6 +59,7 @@ async function main(config: Config): Promise<void> {
   if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
   if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT', config.sandbox.host);
   await assertPortFree(config.ingress.port, 'INGRESS_PORT', '0.0.0.0');
+  await assertPortFree(config.ingress.ops.port, 'INGRESS_OPS_PORT', config.ingress.ops.host);
   await assertPortFree(config.payloads.codecServerPort, 'CODEC_SERVER_PORT');
 
   // The codec server holds the payload key: loopback only, for the Web UI in this machine's browser.
@@ -94,6 +97,7 @@ async function main(config: Config): Promise<void> {
   // As every other process connects (the worker below included): TLS, API key and gRPC metadata apply.
   const client = await connectClient(config);
   stops.push(() => client.connection.close());
+  const ingressMetrics = createIngressMetrics();
   const ingress = createIngress({
     client,
     taskQueue: config.temporal.taskQueue,
@@ -105,9 +109,13 @@ async function main(config: Config): Promise<void> {
     walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
     walletPollMaxMs: config.wallet.pollMaxMs,
     logger: logger.child({ service: 'ingress' }),
+    metrics: ingressMetrics,
   });
   await ingress.listen({ port: config.ingress.port, host: '0.0.0.0' });
   stops.push(() => ingress.close());
+  const ops = createIngressOps({ client, metrics: ingressMetrics });
+  await ops.listen(config.ingress.ops);
+  stops.push(() => ops.close());
 
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
   say('Bundling workflows and starting the worker…');
@@ -127,7 +135,8 @@ async function main(config: Config): Promise<void> {
   say(`Temporal gRPC     ${address} (namespace ${config.temporal.namespace})`);
   if (server) say(`Temporal Web UI   ${server.uiUrl}`);
   say(`Provider          ${config.provider.baseUrl}${sandbox ? ' (sandbox; operator routes under /sandbox/)' : ''}`);
-  say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: /health, metrics: /metrics)`);
+  const opsUrl = `http://${config.ingress.ops.host}:${config.ingress.ops.port}`;
+  say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: ${opsUrl}/health, metrics: ${opsUrl}/metrics)`);
   say(`Worker            task queue ${config.temporal.taskQueue} (metrics: http://${metricsAddress}/metrics)`);
   say(`Codec server      ${codecUrl} (payloads are encrypted; the UI decodes them through it)`);
   say('ready — press Ctrl-C to stop');

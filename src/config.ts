@@ -3,6 +3,7 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 import { accountId } from './provider/schemas/common.js';
+import { plaintextProblem } from './temporal/plaintext.js';
 import { LOG_LEVELS } from './telemetry/logger.js';
 
 // Every setting the product reads from the environment, with a working default for the
@@ -13,21 +14,22 @@ import { LOG_LEVELS } from './telemetry/logger.js';
 // payload key made on the spot) never apply to a real provider or a real Temporal server:
 // src/required-settings.ts names what each process then needs.
 
-const port = z.coerce.number().int().min(1).max(65535);
+const port = z.coerce.number({ error: 'must be a port number, 1 to 65535' }).int().min(1).max(65535);
 // A base URL: scheme, host, optional port and path. No credentials, query or fragment: they would
 // be signed but not sent as signed, or swallow the paths appended to it.
 const url = z
-  .url({ protocol: /^https?$/ })
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
   .refine((value) => {
     const parts = new URL(value);
     return !parts.username && !parts.password && !parts.search && !parts.hash;
   }, 'a base URL takes no user:password@, ?query or #fragment')
   .transform((u) => u.replace(/\/+$/, ''));
+// parseDuration's own message quotes the value; a setting's error never does (see loadConfig).
 const duration = z.string().transform((value, ctx) => {
   try {
     return parseDuration(value);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a duration; use a positive one such as 500ms, 30s, 5m, 2h, 1d' });
     return z.NEVER;
   }
 });
@@ -46,11 +48,22 @@ const envSchema = z
     /** The account those keys belong to: the parent in limits calculations (spec 4.6). */
     PROVIDER_ACCOUNT_ID: accountId.optional(),
     PROVIDER_TIMEOUT: duration.default(15_000),
+    /** The longest answer read from the provider; a longer one fails the call (and is retried). */
+    PROVIDER_MAX_ANSWER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(1024 * 1024 * 1024)
+      .default(8 * 1024 * 1024),
     SANDBOX_PORT: port.default(4010),
     /** Loopback by default: the operator routes need no credentials. */
     SANDBOX_HOST: nonEmpty.default('127.0.0.1'),
     SANDBOX_STATE_FILE: nonEmpty.optional(),
     INGRESS_PORT: port.default(4020),
+    /** /health and /metrics of the ingress, apart from its public callback port. */
+    INGRESS_OPS_PORT: port.default(4021),
+    /** Loopback by default; a container that Prometheus scrapes from outside sets 0.0.0.0. */
+    INGRESS_OPS_HOST: nonEmpty.default('127.0.0.1'),
     INGRESS_PUBLIC_URL: url.optional(),
     /** Comma-separated secrets that callbacks may be signed with during a key rotation, newest first. */
     PROVIDER_CALLBACK_SECRETS: z.string().optional(),
@@ -134,6 +147,13 @@ const envSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   })
   .superRefine((settings, ctx) => {
+    if (settings.INGRESS_OPS_PORT === settings.INGRESS_PORT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INGRESS_OPS_PORT'],
+        message: `must differ from INGRESS_PORT (${settings.INGRESS_PORT}): /health and /metrics stay off the public callback port`,
+      });
+    }
     // The sweep deletes claims by age: it must not reach a claim whose process may still send it.
     if (settings.CLAIM_RETENTION <= settings.PROCESS_DEADLINE) {
       ctx.addIssue({
@@ -155,9 +175,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}=${JSON.stringify(present[String(issue.path[0])] ?? '')}: ${issue.message}`,
-    );
+    // The variable and what is wrong with it, never its value: a bad value may still hold a secret
+    // (a key, a token, credentials in a URL), and this message ends up in container logs.
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration; fix these environment variables:\n${lines.join('\n')}`);
   }
   const settings = parsed.data;
@@ -185,10 +205,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretKey: settings.PROVIDER_SECRET_KEY ?? (sandbox ? SANDBOX_CREDENTIALS.secretKey : undefined),
       accountId: settings.PROVIDER_ACCOUNT_ID ?? (sandbox ? SANDBOX_CREDENTIALS.accountId : undefined),
       timeoutMs: settings.PROVIDER_TIMEOUT,
+      maxAnswerBytes: settings.PROVIDER_MAX_ANSWER_BYTES,
     },
     sandbox: { port: settings.SANDBOX_PORT, host: settings.SANDBOX_HOST, stateFile: settings.SANDBOX_STATE_FILE },
     ingress: {
       port: settings.INGRESS_PORT,
+      /** /health and /metrics (src/ingress/ops.ts). */
+      ops: { host: settings.INGRESS_OPS_HOST, port: settings.INGRESS_OPS_PORT },
       /** Where the provider sends callbacks; a loopback address only for the sandbox. */
       publicUrl: settings.INGRESS_PUBLIC_URL ?? (sandbox ? `http://127.0.0.1:${settings.INGRESS_PORT}` : undefined),
       maxBodyBytes: settings.INGRESS_MAX_BODY_BYTES,
@@ -309,6 +332,12 @@ function temporalProfile(
   }
   const address = profile.address?.trim() || undefined;
   const { connectionOptions } = toClientOptions({ ...profile, address: address ?? `127.0.0.1:${embeddedPort}` });
+  const problem = plaintextProblem(
+    address ?? `127.0.0.1:${embeddedPort}`,
+    connectionOptions,
+    profile.tls?.disabled === true,
+  );
+  if (problem) throw new ConfigError(`Invalid configuration: ${problem}.`);
   return { address, namespace: profile.namespace?.trim() || 'default', connection: connectionOptions };
 }
 

@@ -5,7 +5,8 @@ import { request } from 'undici';
 // The image's HEALTHCHECK: asks the process in the same container for its health and exits 0 or
 // 1. HEALTHCHECK_URL says where; by default the /health of the command that the container runs
 // (its first process's, tini's arguments): the worker's on WORKER_HEALTH_PORT (the image sets
-// one), the ingress's on INGRESS_PORT. The image's environment holds both, so it cannot decide.
+// one), the ingress's on its operations port, INGRESS_OPS_PORT. The image's environment holds
+// both, so it cannot decide.
 
 const WORKER = /(^|\/)worker\/main\.[jt]s$/;
 const INGRESS = /(^|\/)src\/ingress\/main\.[jt]s$/;
@@ -14,7 +15,7 @@ const INGRESS = /(^|\/)src\/ingress\/main\.[jt]s$/;
 export function healthcheckUrl(command: readonly string[], env: Record<string, string | undefined>): string {
   if (env.HEALTHCHECK_URL) return env.HEALTHCHECK_URL;
   const worker = env.WORKER_HEALTH_PORT ? `http://127.0.0.1:${env.WORKER_HEALTH_PORT}/health` : undefined;
-  const ingress = `http://127.0.0.1:${env.INGRESS_PORT ?? '4020'}/health`;
+  const ingress = `http://127.0.0.1:${env.INGRESS_OPS_PORT ?? '4021'}/health`;
   if (command.some((arg) => WORKER.test(arg))) {
     if (!worker) throw new Error('the worker serves no /health: set WORKER_HEALTH_PORT (or HEALTHCHECK_URL)');
     return worker;

@@ -34,6 +34,8 @@ export interface RunningProcess {
 export interface ProductCluster {
   sandboxUrl: string;
   ingressUrls: string[];
+  /** Each replica's operations port (INGRESS_OPS_PORT): /health and /metrics. */
+  ingressOpsUrls: string[];
   workerMetrics: string[];
   workerHealth: string[];
   codecUrl: string;
@@ -167,6 +169,8 @@ export async function startProduct(opts: {
     )) as [number, number, number, number, number, number, number, number, number, number];
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     const ingressUrls = [`http://127.0.0.1:${ingress1}`, `http://127.0.0.1:${ingress2}`];
+    const opsPorts = [await freePort(), await freePort()];
+    const ingressOpsUrls = opsPorts.map((port) => `http://127.0.0.1:${port}`);
     const temporal = {
       TEMPORAL_ADDRESS: opts.temporalAddress,
       TEMPORAL_NAMESPACE: opts.namespace,
@@ -202,7 +206,12 @@ export async function startProduct(opts: {
           node(
             `ingress-${i + 1}`,
             'src/ingress/main.ts',
-            { ...temporal, PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey, INGRESS_PORT: String(port) },
+            {
+              ...temporal,
+              PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey,
+              INGRESS_PORT: String(port),
+              INGRESS_OPS_PORT: String(opsPorts[i]),
+            },
             dir,
             'ingress listening',
           ),
@@ -286,7 +295,7 @@ export async function startProduct(opts: {
       dir: join(dir, 'prometheus'),
       port: promPort,
       workers: [`127.0.0.1:${m1}`, `127.0.0.1:${m2}`],
-      ingresses: ingressUrls.map((u) => u.replace('http://', '')),
+      ingresses: ingressOpsUrls.map((u) => u.replace('http://', '')),
       ...(opts.temporalMetrics ? { temporal: [opts.temporalMetrics] } : {}),
       intervalSeconds: 2,
       signal,
@@ -306,6 +315,7 @@ export async function startProduct(opts: {
     return {
       sandboxUrl,
       ingressUrls,
+      ingressOpsUrls,
       workerMetrics: [`127.0.0.1:${m1}`, `127.0.0.1:${m2}`],
       workerHealth: [`http://127.0.0.1:${h1}/health`, `http://127.0.0.1:${h2}/health`],
       codecUrl,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { AnswerTooLargeError, readCapped } from '../capped-body.js';
 import type { ClaimRef } from './ref.js';
 import { seal } from './envelope.js';
 import { EMPTY_SHA256, sha256Hex, signV4, type SigV4Credentials } from './sigv4.js';
@@ -49,16 +50,22 @@ export function s3Location(url: string, env: Record<string, string | undefined>)
 }
 
 const NAME = /^[0-9a-f]{64}$/;
+const ANSWER_ADVICE =
+  'no answer of the claim store is that large: check that AWS_ENDPOINT_URL_S3 and CLAIM_STORE_URL name the claim store';
 
 export class S3ClaimStore implements ClaimStore {
   private readonly dispatcher = new Agent({ keepAliveTimeout: 10_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
   private readonly keys: Buffer[];
 
+  private readonly maxAnswerBytes: number;
+
+  /** `maxAnswerBytes`: the longest answer read (default 16 MiB: a sealed claim of the largest document, 7.75 MB, with room). */
   constructor(
     private readonly where: S3Location,
-    opts: { key: Buffer; previousKeys?: Buffer[] },
+    opts: { key: Buffer; previousKeys?: Buffer[]; maxAnswerBytes?: number },
   ) {
     this.keys = [opts.key, ...(opts.previousKeys ?? [])];
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? 16 * 1024 * 1024;
   }
 
   async put(bytes: Uint8Array, contentType: string, opts: PutOptions = {}): Promise<ClaimRef> {
@@ -66,6 +73,8 @@ export class S3ClaimStore implements ClaimStore {
     const body = seal(bytes, this.keys[0]!, name);
     const meta: Record<string, string> = { 'x-amz-meta-created-at': String(Date.now()) };
     if (opts.subject) meta['x-amz-meta-subject'] = encodeURIComponent(opts.subject);
+    // One PUT, metadata included, is atomic: a crash leaves the whole object or nothing, never a
+    // half-written one that the sweep and an erasure would miss (the local store's .tmp files).
     await this.send(
       'PUT',
       this.objectPath(name),
@@ -184,10 +193,12 @@ export class S3ClaimStore implements ClaimStore {
     // Any failure to get an answer, or an unexpected one, leaves the claim where it was: retried.
     let res: Awaited<ReturnType<typeof request>>;
     let body: Buffer;
+    const call = `claim store ${method} ${this.describe()}`;
     try {
       res = await request(url, { method: method as 'GET', headers, body: opts.body, dispatcher: this.dispatcher });
-      body = Buffer.from(await res.body.arrayBuffer());
+      body = await readCapped(res.body, this.maxAnswerBytes, call, ANSWER_ADVICE);
     } catch (err) {
+      if (err instanceof AnswerTooLargeError) throw new ClaimUnavailableError(err.message, { cause: err });
       throw new ClaimUnavailableError(
         `claim store ${method} ${this.describe()} got no answer: ${(err as Error).message}; check AWS_ENDPOINT_URL_S3 and that the store is up`,
         { cause: err },

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClaimRef } from './ref.js';
 import { MissingClaimKeyError, open, seal } from './envelope.js';
@@ -119,6 +119,32 @@ interface Meta {
 
 const NAME = /^[0-9a-f]{64}$/;
 
+// A claim's files: the sealed bytes, its metadata, and the `.tmp` of either that a write
+// interrupted by a crash leaves (the metadata's holds the subject in plain text).
+const CLAIM_FILE_SUFFIXES = ['', '.meta', '.tmp', '.meta.tmp'] as const;
+
+/** The claim a file of the store belongs to, or undefined for any other file (.claim-key). */
+function claimNameOf(file: string): string | undefined {
+  const name = file.replace(/(\.meta)?(\.tmp)?$/, '');
+  return NAME.test(name) ? name : undefined;
+}
+
+function parseMeta(text: string): Meta | undefined {
+  try {
+    const meta = JSON.parse(text) as Partial<Meta>;
+    return typeof meta.createdAt === 'number' ? (meta as Meta) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface ClaimFiles extends Partial<Pick<Meta, 'subject'>> {
+  createdAt: number;
+  /** Whether its metadata parsed; if not, `raw` is what there is of it. */
+  parsed: boolean;
+  raw: string;
+}
+
 /**
  * Files under random names in one folder, readable by this user only, each sealed under a data
  * key of its own that the claim key wraps; a metadata file beside it says when it was stored and
@@ -143,9 +169,16 @@ export class LocalClaimStore implements ClaimStore {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const name = randomBytes(32).toString('hex');
     const meta: Meta = { createdAt: Date.now(), ...(opts.subject ? { subject: opts.subject } : {}) };
-    await this.write(`${name}.meta`, Buffer.from(JSON.stringify(meta)));
     const key = this.keys()[0]!;
-    await this.write(name, seal(bytes, key, name));
+    const sealed = seal(bytes, key, name);
+    try {
+      await this.write(`${name}.meta`, Buffer.from(JSON.stringify(meta)));
+      await this.write(name, sealed);
+    } catch (err) {
+      // A claim that was not stored leaves nothing, not even the metadata that names its subject.
+      await this.remove(name).catch(() => undefined);
+      throw err;
+    }
     return {
       ref: `local:${name}`,
       size: bytes.byteLength,
@@ -181,40 +214,64 @@ export class LocalClaimStore implements ClaimStore {
 
   async eraseSubject(subject: string): Promise<number> {
     if (!subject) throw new Error('eraseSubject: give the subject whose claims to erase');
-    return this.removeWhere((m) => m.subject === subject);
+    // A metadata file cut off mid-write does not parse, but may still name the subject.
+    const named = `"subject":${JSON.stringify(subject)}`;
+    return this.removeWhere((claim) => claim.subject === subject || (!claim.parsed && claim.raw.includes(named)));
   }
 
   async sweep(before: number): Promise<number> {
-    return this.removeWhere((m) => m.createdAt < before);
+    return this.removeWhere((claim) => claim.createdAt < before);
   }
 
-  private async removeWhere(match: (meta: Meta) => boolean): Promise<number> {
-    let names: string[];
+  /** Removes every claim that `match` picks, whole or left half-written by a crash; how many. */
+  private async removeWhere(match: (claim: ClaimFiles) => boolean): Promise<number> {
+    let files: string[];
     try {
-      names = await readdir(this.dir);
+      files = await readdir(this.dir);
     } catch {
       return 0;
     }
+    const claims = new Map<string, string[]>();
+    for (const file of files) {
+      const name = claimNameOf(file);
+      if (name) claims.set(name, [...(claims.get(name) ?? []), file]);
+    }
     let removed = 0;
-    for (const file of names) {
-      const name = file.endsWith('.meta') ? file.slice(0, -5) : undefined;
-      if (!name || !NAME.test(name)) continue;
-      let meta: Meta;
-      try {
-        meta = JSON.parse(await readFile(join(this.dir, file), 'utf8')) as Meta;
-      } catch {
-        continue;
-      }
-      if (!match(meta)) continue;
+    for (const [name, present] of claims) {
+      const claim = await this.inspect(present);
+      if (!claim || !match(claim)) continue;
       await this.remove(name);
       removed += 1;
     }
     return removed;
   }
 
+  /**
+   * What a claim's files say of it: its metadata, finished or interrupted; where that does not
+   * parse (a crash cut it short), its age is the files' own. Undefined when they are gone already.
+   */
+  private async inspect(present: string[]): Promise<ClaimFiles | undefined> {
+    let raw = '';
+    for (const file of present.filter((f) => f.endsWith('.meta') || f.endsWith('.meta.tmp'))) {
+      const text = await readFile(join(this.dir, file), 'utf8').catch(() => '');
+      raw += text;
+      const meta = parseMeta(text);
+      if (meta) return { ...meta, parsed: true, raw };
+    }
+    const times = await Promise.all(
+      present.map((f) =>
+        stat(join(this.dir, f)).then(
+          (s) => s.mtimeMs,
+          () => undefined,
+        ),
+      ),
+    );
+    const known = times.filter((t): t is number => t !== undefined);
+    return known.length ? { createdAt: Math.min(...known), parsed: false, raw } : undefined;
+  }
+
   private async remove(name: string): Promise<void> {
-    await rm(join(this.dir, name), { force: true });
-    await rm(join(this.dir, `${name}.meta`), { force: true });
+    for (const suffix of CLAIM_FILE_SUFFIXES) await rm(join(this.dir, `${name}${suffix}`), { force: true });
   }
 
   private nameOf(ref: ClaimRef): string {

@@ -42,7 +42,11 @@ export class AchFollowupClient extends ProcessClient {
       contentType: file.contentType,
     });
     const ref = await this.claims.put(file.bytes, file.contentType, { subject: paymentMethodId });
-    return this.update(achFollowupWorkflowId(paymentMethodId), submitAchFormUpdate, ref);
+    // A form the update refuses is deleted at once (ProcessClient.update).
+    return this.update(achFollowupWorkflowId(paymentMethodId), submitAchFormUpdate, ref, {
+      store: this.claims,
+      refs: [ref],
+    });
   }
 
   state(paymentMethodId: string): Promise<AchState> {

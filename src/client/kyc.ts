@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
+import type { ClaimRef } from '../claims/ref.js';
 import { type ClaimStore, putValue } from '../claims/store.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import {
@@ -65,7 +66,7 @@ export class KycClient extends ProcessClient {
       value: { ...placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true },
     });
     const ref = await putValue(this.claims, value, accountId);
-    return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref });
+    return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref }, this.stored(ref));
   }
 
   /** A file for a DOCUMENT field: size and MIME type are checked before it is stored. */
@@ -81,10 +82,17 @@ export class KycClient extends ProcessClient {
       ...extra,
     });
     const ref = await this.claims.put(file.bytes, checked.document.contentType, { subject: accountId });
-    return this.update(kycWorkflowId(accountId), submitDocumentUpdate, {
-      ...checked,
-      document: { ...ref, contentType: checked.document.contentType },
-    });
+    return this.update(
+      kycWorkflowId(accountId),
+      submitDocumentUpdate,
+      { ...checked, document: { ...ref, contentType: checked.document.contentType } },
+      this.stored(ref),
+    );
+  }
+
+  /** A claim this client stored for an update: deleted if the update is refused. */
+  private stored(ref: ClaimRef) {
+    return { store: this.claims, refs: [ref] };
   }
 
   state(accountId: string): Promise<KycState> {

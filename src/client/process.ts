@@ -15,6 +15,8 @@ import {
 } from '@temporalio/common';
 import type { z } from 'zod';
 import type { ClaimFailureReason } from '../claims/failures.js';
+import type { ClaimRef } from '../claims/ref.js';
+import type { ClaimStore } from '../claims/store.js';
 import {
   CLAIM_STORE_FAILED,
   INPUT_REJECTED,
@@ -96,11 +98,29 @@ export class ProcessClient {
     }
   }
 
-  protected async update<Ret, Arg>(workflowId: string, def: UpdateDefinition<Ret, [Arg]>, arg: Arg): Promise<Ret> {
+  /**
+   * Sends input through an update. `claims`: what the client stored for it. An update the process
+   * answered with a failure (refused, not delivered), or that found no running process, will never
+   * send them: they are deleted at once, not kept until the retention sweep. Any other failure (no
+   * answer in time) keeps them: the update may still be under way.
+   */
+  protected async update<Ret, Arg>(
+    workflowId: string,
+    def: UpdateDefinition<Ret, [Arg]>,
+    arg: Arg,
+    claims?: { store: ClaimStore; refs: ClaimRef[] },
+  ): Promise<Ret> {
     try {
       return await this.client.workflow.getHandle(workflowId).executeUpdate(def, { args: [arg] });
     } catch (err) {
-      throw await this.explain(workflowId, err);
+      const explained = await this.explain(workflowId, err);
+      const refused =
+        err instanceof WorkflowUpdateFailedError ||
+        explained instanceof AlreadyFinishedError ||
+        explained instanceof ProcessNotFoundError;
+      // The refusal is what the caller needs; a claim the store fails to delete now is swept later.
+      if (claims && refused) await claims.store.delete(claims.refs).catch(() => undefined);
+      throw explained;
     }
   }
 

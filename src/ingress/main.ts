@@ -3,7 +3,9 @@ import { connectClient } from '../temporal/connection.js';
 import { createLogger } from '../telemetry/logger.js';
 import { startTracing } from '../telemetry/tracing.js';
 import { inFlightRequests } from './drain.js';
+import { createIngressOps } from './ops.js';
 import { createIngress } from './server.js';
+import { createIngressMetrics } from '../telemetry/ingress-metrics.js';
 
 // `npm run ingress`: the callback receiver alone.
 const config = startupConfig('ingress');
@@ -11,6 +13,7 @@ const logger = createLogger({ service: 'ingress', level: config.telemetry.logLev
 // Before the client: its interceptor joins the trace that each callback's span starts.
 const tracing = startTracing({ service: 'ingress', otlpEndpoint: config.telemetry.otlpEndpoint });
 const client = await connectClient(config);
+const metrics = createIngressMetrics();
 const app = createIngress({
   client,
   taskQueue: config.temporal.taskQueue,
@@ -22,12 +25,19 @@ const app = createIngress({
   walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
   walletPollMaxMs: config.wallet.pollMaxMs,
   logger,
+  metrics,
 });
+const ops = createIngressOps({ client, metrics, logger });
 const inFlight = inFlightRequests(app.server);
+await ops.listen(config.ingress.ops);
 await app.listen({ port: config.ingress.port, host: '0.0.0.0' });
 logger.info(
-  { port: config.ingress.port, callbackUrl: `${config.ingress.publicUrl}/callbacks` },
-  'ingress listening (metrics at /metrics)',
+  {
+    port: config.ingress.port,
+    callbackUrl: `${config.ingress.publicUrl}/callbacks`,
+    ops: `${config.ingress.ops.host}:${config.ingress.ops.port}`,
+  },
+  'ingress listening (health and metrics on the operations port)',
 );
 
 // SIGTERM drains: no new connections, the callbacks in flight answered (fastify answers 503 to a
@@ -46,6 +56,7 @@ const stop = (signal: string) => {
   void app
     .close()
     .then(() => inFlight.settled())
+    .then(() => ops.close())
     .then(() => client.connection.close())
     .then(() => tracing.shutdown())
     .then(() => {

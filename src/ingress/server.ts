@@ -9,7 +9,8 @@ import { parseCallback } from './callback.js';
 
 // Receives the provider's callbacks and turns each verified one into a signal to the workflow
 // that follows its wallet (started if it is not running). It answers 200 only once Temporal has
-// accepted the signal, so that a failure here is visible to whoever resends the callback.
+// accepted the signal, so that a failure here is visible to whoever resends the callback. Its
+// /health and /metrics are on the operations port (./ops.ts), not on this public one.
 
 export interface IngressOptions {
   client: Client;
@@ -35,7 +36,7 @@ export interface IngressOptions {
   /** How long to wait for Temporal before answering 503. */
   temporalTimeoutMs?: number;
   logger?: boolean | FastifyBaseLogger;
-  /** Served at GET /metrics; a registry of its own by default. */
+  /** What the callbacks are counted into; served by createIngressOps on the operations port. */
   metrics?: IngressMetrics;
 }
 
@@ -141,19 +142,6 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     metrics.callback('accepted');
     metrics.signalled((performance.now() - arrived) / 1000);
     return reply.code(200).send({ ok: true, workflowIds, transactionId: parsed.tx.id });
-  });
-
-  app.get('/metrics', async (_req, reply) => {
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-
-  app.get('/health', async (_req, reply) => {
-    try {
-      await opts.client.withDeadline(Date.now() + 2_000, () => opts.client.workflowService.getSystemInfo({}));
-      return { status: 'ok', temporal: 'ok' };
-    } catch {
-      return reply.code(503).send({ status: 'degraded', temporal: 'unreachable' });
-    }
   });
 
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {

@@ -5,6 +5,7 @@ import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnava
 import { requestSignature, signingKey } from './signing.js';
 import { masqueradeSrn } from './srn.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
+import { AnswerTooLargeError, readCapped } from '../capped-body.js';
 
 export type ProviderAuth =
   /** Spec 5.1: X-Api-Key and X-Api-Signature over URL + body. */
@@ -21,7 +22,12 @@ export interface ProviderClientOptions {
   now?: () => number;
   /** Told of every call that went out: the endpoint's name, the status (none when no answer came) and the seconds it took. */
   onCall?: (call: { endpoint: string; status: number | undefined; seconds: number }) => void;
+  /** The longest answer read (default 8 MiB); a longer one fails as AnswerTooLargeError. */
+  maxAnswerBytes?: number;
 }
+
+const ANSWER_ADVICE =
+  'check that PROVIDER_BASE_URL is the provider, and raise PROVIDER_MAX_ANSWER_BYTES if its answers are that large; the call is retried';
 
 export interface CallOptions<P, B> {
   params?: P;
@@ -72,6 +78,7 @@ export class ProviderClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly now: () => number;
+  private readonly maxAnswerBytes: number;
   /** The observer of this client's calls (metrics), handed on to the token clients of the same worker. */
   readonly onCall: ProviderClientOptions['onCall'];
 
@@ -90,6 +97,7 @@ export class ProviderClient {
     this.key = opts.auth.kind === 'signature' ? signingKey(opts.auth.secretKey) : undefined;
     this.now = opts.now ?? Date.now;
     this.onCall = opts.onCall;
+    this.maxAnswerBytes = opts.maxAnswerBytes ?? 8 * 1024 * 1024;
     const timeout = opts.timeoutMs ?? 15_000;
     this.ownsDispatcher = !opts.dispatcher;
     this.dispatcher =
@@ -174,9 +182,11 @@ export class ProviderClient {
           signal: opts.signal,
         });
         span.setAttribute('http.response.status_code', res.statusCode);
-        return { status: res.statusCode, text: await res.body.text() };
+        const answer = await readCapped(res.body, this.maxAnswerBytes, callName, ANSWER_ADVICE);
+        return { status: res.statusCode, text: answer.toString('utf8') };
       }));
     } catch (err) {
+      if (err instanceof AnswerTooLargeError) throw err;
       throw new ProviderUnavailableError(callName, err);
     } finally {
       this.onCall?.({ endpoint: endpoint.name, status, seconds: (performance.now() - sentAt) / 1000 });

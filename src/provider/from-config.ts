@@ -10,5 +10,6 @@ export function providerFromConfig(config: Config, extra: Pick<ProviderClientOpt
     baseUrl: config.provider.baseUrl,
     auth: { kind: 'signature', apiKey, secretKey },
     timeoutMs: config.provider.timeoutMs,
+    maxAnswerBytes: config.provider.maxAnswerBytes,
   });
 }

@@ -5,6 +5,7 @@ export * from './client-token.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
 export * from './errors.js';
+export { AnswerTooLargeError } from '../capped-body.js';
 export * from './limits.js';
 export * from './signing.js';
 export * from './srn.js';

@@ -1,7 +1,9 @@
-// What a log line must never carry: secrets, signatures, SSNs, document bytes and onboarding links.
-// Log fields are matched by name at any depth (pino's own redaction takes fixed paths only, and
-// a provider error or an activity's arguments nest them anywhere); strings are also scanned for
-// SSN-shaped values, which can hide inside a message that quotes an input.
+// What a log line must never carry: secrets, signatures, personal data (SSNs, names, e-mail and
+// postal addresses, dates of birth, passport numbers), document bytes and onboarding links. Log
+// fields are matched by name at any depth (pino's own redaction takes fixed paths only, and a
+// provider error or an activity's arguments nest them anywhere), and so is the provider's
+// `{ fieldId, value }` by its field's id; strings are also scanned for SSN-shaped values and
+// e-mail addresses, which can hide inside a message that quotes an input.
 
 export const REDACTED = '[redacted]';
 
@@ -30,6 +32,43 @@ const SENSITIVE_KEYS = new Set(
     'encryptionKey',
     'payloadEncryptionKey',
     'claimEncryptionKey',
+    // Names. Not a bare `name`: it names wallets, types and errors, references, never people.
+    'legalName',
+    'individualLegalName',
+    'fullName',
+    'firstName',
+    'lastName',
+    'givenName',
+    'familyName',
+    'middleName',
+    'holderName',
+    'accountHolderName',
+    // E-mail and postal addresses. Not a bare `address`: it is Temporal's or a blockchain's.
+    'email',
+    'emailAddress',
+    'residenceAddress',
+    'individualResidenceAddress',
+    'postalAddress',
+    'homeAddress',
+    'mailingAddress',
+    'billingAddress',
+    'streetAddress',
+    'street',
+    'addressLine1',
+    'addressLine2',
+    'postalCode',
+    'zip',
+    'zipCode',
+    // Dates of birth and identity documents.
+    'dateOfBirth',
+    'individualDateOfBirth',
+    'birthDate',
+    'dob',
+    'passport',
+    'passportNumber',
+    'passportNo',
+    'documentNumber',
+    'idNumber',
   ].map(normalise),
 );
 
@@ -41,11 +80,12 @@ export function isSensitiveKey(key: string): boolean {
   return SENSITIVE_KEYS.has(normalise(key));
 }
 
-// 123-45-6789 or 123456789 standing alone: the shapes an SSN is written in.
-const SSN = /\b\d{3}-\d{2}-\d{4}\b|(?<![\d.])\d{9}(?![\d.])/g;
+// 123-45-6789, 123 45 6789 or 123456789 standing alone: the shapes an SSN is written in.
+const SSN = /\b\d{3}([- ])\d{2}\1\d{4}\b|(?<![\d.])\d{9}(?![\d.])/g;
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 
 export function scrubString(value: string): string {
-  return value.replace(SSN, REDACTED);
+  return value.replace(SSN, REDACTED).replace(EMAIL, REDACTED);
 }
 
 /** A copy of `value` with sensitive fields and SSN-shaped strings replaced; cycles and depth bounded. */
@@ -64,7 +104,10 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
     };
   }
   const out: Record<string, unknown> = {};
+  // The provider's profile field, `{ fieldId: 'individualDateOfBirth', value }`: its id says what the value is.
+  const { fieldId } = value as { fieldId?: unknown };
+  const personalField = typeof fieldId === 'string' && isSensitiveKey(fieldId);
   for (const [key, item] of Object.entries(value))
-    out[key] = isSensitiveKey(key) ? REDACTED : scrub(item, depth + 1, seen);
+    out[key] = isSensitiveKey(key) || (personalField && key === 'value') ? REDACTED : scrub(item, depth + 1, seen);
   return out;
 }

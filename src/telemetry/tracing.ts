@@ -10,12 +10,14 @@ import {
   OpenTelemetryActivityOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
 import type { WorkerOptions } from '@temporalio/worker';
+import { PrivateSpanProcessor } from './private-spans.js';
 import { TRACER_NAME, tracerRegistered } from './spans.js';
 
 // One trace per callback and per backend call, across processes: the ingress request, the
 // client's signal or start, the workflow, the activity and the provider's HTTP call, linked by
 // Temporal's OpenTelemetry interceptors through the headers Temporal carries. Spans hold names,
-// ids of workflows and endpoints — never a payload, a personal value or a secret.
+// ids of workflows and endpoints, an error's type — never a payload, a personal value, a secret
+// or an error's message and stack (./private-spans.ts).
 
 /**
  * Bundled with the workflows whether or not tracing is on, so that one bundle serves every
@@ -41,8 +43,8 @@ export interface Tracing {
  */
 export function startTracing(opts: { service: string; otlpEndpoint?: string; processor?: SpanProcessor }): Tracing {
   const resource = new Resource({ 'service.name': `payflows-${opts.service}` });
-  const processor = opts.processor ?? (opts.otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter()) : undefined);
-  if (!processor) {
+  const exporting = opts.processor ?? (opts.otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter()) : undefined);
+  if (!exporting) {
     return {
       enabled: false,
       resource,
@@ -51,6 +53,8 @@ export function startTracing(opts: { service: string; otlpEndpoint?: string; pro
       shutdown: async () => {},
     };
   }
+  // Every span, the workflows' too (workerTracingOptions), leaves without an error's message or stack.
+  const processor = new PrivateSpanProcessor(exporting);
   const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register();
   tracerRegistered();

@@ -191,11 +191,12 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
       const ui = line('Temporal Web UI').split(' ')[0]!;
       const prometheus = line('Prometheus').split(' ')[0]!;
       const ingresses = line('ingress replicas').split(' (')[0]!.split(', ');
+      const ingressOps = line('ingress operations').split(' (')[0]!.split(', ');
       const workerHealth = line('worker metrics').split('; health ')[1]!.split(', ');
       const sandbox = line('sandbox provider').trim();
       assert.equal(ingresses.length, 2);
 
-      for (const ingress of ingresses) assert.equal(await status(`${ingress}/health`), 200, `${ingress}/health`);
+      for (const ops of ingressOps) assert.equal(await status(`${ops}/health`), 200, `${ops}/health`);
       for (const health of workerHealth) assert.equal(await status(health), 200, health);
       assert.equal(await status(`${prometheus}/-/ready`), 200, 'Prometheus /-/ready');
       assert.equal(await status(`${ui}/`), 200, 'the Web UI');
@@ -233,6 +234,7 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
         portOf(prometheus),
         portOf(sandbox),
         ...ingresses.map(portOf),
+        ...ingressOps.map(portOf),
       ];
       for (const port of ports) assert.equal(await listening(port), false, `port ${port} still answers after the stop`);
       assert.deepEqual(processesIn(dir), [], `processes of ${dir} still running`);

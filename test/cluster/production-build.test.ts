@@ -72,7 +72,7 @@ describe('the production build, as the image runs it', () => {
 
   it('the worker and the ingress from dist/ serve a wallet against the cluster, answer their health checks and drain on SIGTERM', async () => {
     const taskQueue = `image-${randomUUID()}`;
-    const [ingressPort, healthPort] = [await freePort(), await freePort()];
+    const [ingressPort, opsPort, healthPort] = [await freePort(), await freePort(), await freePort()];
     const env = {
       ...cluster.workerEnv,
       TEMPORAL_TASK_QUEUE: taskQueue,
@@ -94,7 +94,7 @@ describe('the production build, as the image runs it', () => {
       command: node,
       args: ['dist/src/ingress/main.js'],
       cwd: app,
-      env: { ...env, HOME: app, INGRESS_PORT: String(ingressPort) },
+      env: { ...env, HOME: app, INGRESS_PORT: String(ingressPort), INGRESS_OPS_PORT: String(opsPort) },
       log: join(app, 'ingress.log'),
       ready: 'ingress listening',
     });
@@ -107,7 +107,7 @@ describe('the production build, as the image runs it', () => {
       }).length,
       0,
     );
-    execFileSync(node, ['dist/src/healthcheck.js'], { cwd: app, env: { ...env, INGRESS_PORT: String(ingressPort) } });
+    execFileSync(node, ['dist/src/healthcheck.js'], { cwd: app, env: { ...env, INGRESS_OPS_PORT: String(opsPort) } });
 
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
     const { walletId } = await wallets.open({ name: `image-${randomUUID().slice(0, 8)}` });

@@ -113,7 +113,7 @@ describe('scale-out on the PostgreSQL cluster', () => {
     await wallets.open({ name: `scale-metrics-${randomUUID().slice(0, 8)}` });
     const targets = [
       ...cluster.workerMetrics,
-      ...cluster.ingressUrls.map((u) => u.replace('http://', '')),
+      ...cluster.ingressOpsUrls.map((u) => u.replace('http://', '')),
       cluster.temporal.metrics,
     ];
     await eventually(
@@ -126,8 +126,8 @@ describe('scale-out on the PostgreSQL cluster', () => {
           cluster.prometheusUrl,
           'sum by (instance) (payflows_callbacks_total{outcome="accepted"})',
         );
-        for (const ingressUrl of cluster.ingressUrls)
-          assert.ok((callbacks.get(ingressUrl.replace('http://', '')) ?? 0) > 0, `${ingressUrl} counted callbacks`);
+        for (const opsUrl of cluster.ingressOpsUrls)
+          assert.ok((callbacks.get(opsUrl.replace('http://', '')) ?? 0) > 0, `${opsUrl} counted callbacks`);
         const calls = await queryByInstance(cluster.prometheusUrl, 'sum by (instance) (payflows_provider_calls_total)');
         assert.ok(
           [...calls.values()].some((v) => v > 0),

@@ -11,7 +11,9 @@ import { providerCallMetrics } from '../../src/telemetry/worker-metrics.js';
 import type { Tracing } from '../../src/telemetry/tracing.js';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
+import { createIngressOps } from '../../src/ingress/ops.js';
 import { createIngress } from '../../src/ingress/server.js';
+import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
 import { createSandbox } from '../../src/sandbox/server.js';
 import { createWorker } from '../../worker/create-worker.js';
@@ -50,10 +52,12 @@ export async function startStack(
   const payloadKey = randomBytes(32).toString('base64');
   const client: Client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
   const taskQueue = `test-${randomUUID()}`;
+  const ingressMetrics = createIngressMetrics();
   const ingress = createIngress({
     client,
     taskQueue,
     secretKey,
+    metrics: ingressMetrics,
     maxBodyBytes: 16 * 1024,
     walletPollIntervalMs: pollIntervalMs,
     walletPollMaxMs: pollMaxMs,
@@ -61,6 +65,9 @@ export async function startStack(
   await ingress.listen({ port: 0, host: '127.0.0.1' });
   const addr = ingress.server.address();
   const ingressUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  // The ingress's /health and /metrics, on their own port as INGRESS_OPS_PORT puts them.
+  const ingressOps = createIngressOps({ client, metrics: ingressMetrics, healthIntervalMs: 500 });
+  const opsUrl = await ingressOps.listen({ port: 0, host: '127.0.0.1' });
 
   const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
   const claimKey = randomBytes(32).toString('base64');
@@ -106,6 +113,8 @@ export async function startStack(
     sandbox,
     sandboxUrl,
     ingressUrl,
+    /** The ingress's operations port: /health and /metrics. */
+    opsUrl,
     client,
     taskQueue,
     config,
@@ -125,6 +134,7 @@ export async function startStack(
       await running;
       await workerConnection.close();
       await ingress.close();
+      await ingressOps.close();
       await sandbox.close();
       await provider.close();
       await connection.close();

@@ -6,13 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { AchFollowupClient } from '../../src/client/ach-followup.js';
+import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
 import { KycClient } from '../../src/client/kyc.js';
 import { ProvisioningClient } from '../../src/client/provisioning.js';
 import { type ClaimStore, LocalClaimStore, type PutOptions, putValue } from '../../src/claims/store.js';
 import { ensureClaimRetentionSchedule } from '../../src/claims/schedule.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
 import * as api from '../../src/provider/endpoints.js';
-import { accountWithProfile } from '../../scripts/fixtures/account.js';
+import { accountWithProfile, PNG_DOCUMENT } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 // Personal data that leaves no trace: a claim is deleted once its process is done with it, a
@@ -120,6 +122,55 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       .getHandle(`kyc:${accountId}`)
       .terminate('test done')
       .catch(() => {});
+  });
+
+  it('a value or form whose update is refused is deleted at once: refused by the validator, for a process that is done, or for none', async () => {
+    const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
+    const ach = new AchFollowupClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims });
+    // Every file of a claim, its metadata included.
+    const files = () => new Set(readdirSync(stack.claimsDir).filter((f) => /^[0-9a-f]{64}/.test(f)));
+    const accountId = await accountWithProfile(stack, {
+      submit: ['individualSsn', 'individualLegalName', 'individualGovernmentId'],
+      reject: { individualSsn: 'ssn.invalid' },
+    });
+    await kyc.start(accountId);
+    await eventually(async () =>
+      assert.ok(
+        (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
+        'the SSN is awaited',
+      ),
+    );
+    try {
+      const stored = files();
+      // The validator refuses a field that asks for nothing.
+      await assert.rejects(kyc.submitValue(accountId, 'individualLegalName', 'Ada King'), InputRejectedError);
+      assert.deepEqual(
+        [...files()].filter((f) => !stored.has(f)),
+        [],
+        'the refused value is not kept',
+      );
+      await assert.rejects(kyc.submitDocument(accountId, 'individualGovernmentId', PNG_DOCUMENT), InputRejectedError);
+      assert.deepEqual(
+        [...files()].filter((f) => !stored.has(f)),
+        [],
+        'nor the refused document',
+      );
+      // No process under that key, or one that has ended.
+      await assert.rejects(kyc.submitValue(`AC_${randomUUID()}`, 'individualSsn', '078-05-1120'), ProcessNotFoundError);
+      await assert.rejects(ach.submitForm(`PA_${randomUUID()}`, PNG_DOCUMENT), ProcessNotFoundError);
+      await stack.client.workflow.getHandle(`kyc:${accountId}`).terminate('test: a process that is done');
+      await assert.rejects(kyc.submitValue(accountId, 'individualSsn', '078-05-1120'), AlreadyFinishedError);
+      assert.deepEqual(
+        [...files()].filter((f) => !stored.has(f)),
+        [],
+        'no refused input is kept',
+      );
+    } finally {
+      await stack.client.workflow
+        .getHandle(`kyc:${accountId}`)
+        .terminate('test done')
+        .catch(() => {});
+    }
   });
 
   it('a Schedule sweeps claims older than the retention; newer ones stay', async () => {

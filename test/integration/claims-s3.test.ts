@@ -92,6 +92,7 @@ describe('claim store on S3-compatible storage', () => {
       CLAIM_STORE_URL: 's3://claims-test/payflows',
       CLAIM_ENCRYPTION_KEY: key.toString('base64'),
       TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_TLS: 'true',
     });
     const store = claimStoreFromConfig(config, env) as S3ClaimStore;
     assert.ok(store instanceof S3ClaimStore);
@@ -168,8 +169,12 @@ describe('claim store on S3-compatible storage', () => {
   });
 
   it('refuses a bad address, missing credentials or a missing claim key, naming each; wrong credentials fail the call', async () => {
-    assert.throws(() => loadConfig({ CLAIM_STORE_URL: 'https://bucket' }), /CLAIM_STORE_URL=/);
-    const base = { CLAIM_STORE_URL: 's3://claims-test/payflows', TEMPORAL_ADDRESS: 'temporal.example:7233' };
+    assert.throws(() => loadConfig({ CLAIM_STORE_URL: 'https://bucket' }), /CLAIM_STORE_URL: /);
+    const base = {
+      CLAIM_STORE_URL: 's3://claims-test/payflows',
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_TLS: 'true',
+    };
     assert.throws(
       () => claimStoreFromConfig(loadConfig(base), { AWS_ACCESS_KEY_ID: ACCESS, AWS_SECRET_ACCESS_KEY: SECRET }),
       /set CLAIM_ENCRYPTION_KEY too/,

@@ -102,10 +102,10 @@ describe('ingress: a slow sender', () => {
       // One byte every 200 ms: the whole body would take 100 s.
       const started = Date.now();
       const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
-      // Meanwhile a well-behaved request is served.
-      const health = await request(`${url}/health`);
-      await health.body.dump();
-      assert.equal(health.statusCode, 200);
+      // Meanwhile a well-behaved request is served (unsigned: answered without Temporal).
+      const other = await request(`${url}/callbacks`, { method: 'POST', body: '{}' });
+      await other.body.dump();
+      assert.equal(other.statusCode, 401);
       const at = await closed;
       clearInterval(trickle);
       assert.ok(at - started < 8_000, `the slow connection stayed open ${at - started} ms`);
@@ -132,12 +132,12 @@ describe('ingress: a slow sender', () => {
         if (Date.now() - started > 3_000) assert.fail(`the ingress holds ${await open()} connections, not ${count}`);
       }
     };
-    // A connection that asks for /metrics (served without Temporal): what it was answered, once closed.
+    // A connection that sends an unsigned callback (answered without Temporal): what it was answered, once closed.
     const ask = (socket: Socket) => {
       let answer = '';
       socket.on('data', (d) => (answer += d.toString()));
       socket.on('error', () => {});
-      socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      socket.write('POST /callbacks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
     };
     const idle = [connect(port, '127.0.0.1'), connect(port, '127.0.0.1')];
@@ -149,7 +149,7 @@ describe('ingress: a slow sender', () => {
       const first = idle.shift()!;
       first.destroy();
       await until(1);
-      assert.match(await ask(connect(port, '127.0.0.1')), /^HTTP\/1\.1 200 /, 'a connection is served again');
+      assert.match(await ask(connect(port, '127.0.0.1')), /^HTTP\/1\.1 401 /, 'a connection is served again');
     } finally {
       for (const socket of idle) socket.destroy();
       await app.close();

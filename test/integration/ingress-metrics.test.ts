@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { request } from 'undici';
+import { createIngressOps } from '../../src/ingress/ops.js';
 import { createIngress } from '../../src/ingress/server.js';
+import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { depositCallback } from '../helpers/callback.js';
 
-// GET /metrics on the ingress: each callback counted by what became of it, and the time to a
+// GET /metrics on the ingress's operations port: each callback counted by what became of it, and the time to a
 // durable signal, in Prometheus's text format.
 
 async function post(baseUrl: string, body: string, signature: string) {
@@ -40,7 +42,7 @@ describe('ingress metrics', () => {
   after(async () => stack?.stop());
 
   it('counts callbacks by outcome and times the way to a durable signal', async () => {
-    const before = await scrape(stack.ingressUrl);
+    const before = await scrape(stack.opsUrl);
     assert.equal(
       before.get('payflows_callbacks_total{outcome="accepted"}'),
       0,
@@ -55,7 +57,7 @@ describe('ingress metrics', () => {
     const big = depositCallback('WA_METRICS3', { message: 'x'.repeat(32 * 1024) });
     assert.equal(await post(stack.ingressUrl, big, callbackSignature(stack.secretKey, big)), 413);
 
-    const after = await scrape(stack.ingressUrl);
+    const after = await scrape(stack.opsUrl);
     const delta = (outcome: string) =>
       (after.get(`payflows_callbacks_total{outcome="${outcome}"}`) ?? 0) -
       (before.get(`payflows_callbacks_total{outcome="${outcome}"}`) ?? 0);
@@ -79,25 +81,31 @@ describe('ingress metrics', () => {
 
   it('counts callbacks that Temporal did not take', async () => {
     const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 });
+    const client = new Client({ connection });
+    const metrics = createIngressMetrics();
     const app = createIngress({
-      client: new Client({ connection }),
+      client,
       taskQueue: 'none',
       secretKey: 'SK-DOWN',
       maxBodyBytes: 16 * 1024,
       walletPollIntervalMs: 60_000,
       temporalTimeoutMs: 1_000,
+      metrics,
     });
+    const ops = createIngressOps({ client, metrics });
+    const opsUrl = await ops.listen({ port: 0, host: '127.0.0.1' });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     try {
       const body = depositCallback('WA_METRICSDOWN');
       assert.equal(await post(url, body, callbackSignature('SK-DOWN', body)), 503);
-      const series = await scrape(url);
+      const series = await scrape(opsUrl);
       assert.equal(series.get('payflows_callbacks_total{outcome="temporal_unavailable"}'), 1);
       assert.equal(series.get('payflows_callback_signal_seconds_count'), 0);
     } finally {
       await app.close();
+      await ops.close();
       await connection.close().catch(() => {});
     }
   });

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { request } from 'undici';
+import { createIngressOps } from '../../src/ingress/ops.js';
 import { createIngress } from '../../src/ingress/server.js';
+import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
@@ -102,8 +104,8 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
     await stack.client.workflow.getHandle('wallet:WA_STARTEDBYCB').terminate('test done');
   });
 
-  it('health says ok while Temporal answers', async () => {
-    const res = await request(`${stack.ingressUrl}/health`);
+  it('health, on the operations port, says ok while Temporal answers', async () => {
+    const res = await request(`${stack.opsUrl}/health`);
     assert.equal(res.statusCode, 200);
     assert.deepEqual(await res.body.json(), { status: 'ok', temporal: 'ok' });
   });
@@ -115,6 +117,7 @@ describe('ingress: Temporal unreachable', () => {
     const connection = Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 500 });
     const client = new Client({ connection });
     const secret = 'SK-DOWN';
+    const metrics = createIngressMetrics();
     const app = createIngress({
       client,
       taskQueue: 'none',
@@ -122,7 +125,10 @@ describe('ingress: Temporal unreachable', () => {
       maxBodyBytes: 16 * 1024,
       walletPollIntervalMs: 60_000,
       temporalTimeoutMs: 1_000,
+      metrics,
     });
+    const ops = createIngressOps({ client, metrics, healthIntervalMs: 200 });
+    const opsUrl = await ops.listen({ port: 0, host: '127.0.0.1' });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -131,11 +137,12 @@ describe('ingress: Temporal unreachable', () => {
       const answer = await post(url, body, callbackSignature(secret, body));
       assert.equal(answer.status, 503);
       assert.match(answer.json.detail ?? '', /send it again/);
-      const health = await request(`${url}/health`);
+      const health = await request(`${opsUrl}/health`);
       assert.equal(health.statusCode, 503);
       await health.body.dump();
     } finally {
       await app.close();
+      await ops.close();
       await connection.close().catch(() => {});
     }
   });

@@ -35,7 +35,7 @@ describe('Prometheus scrapes the worker and the ingress', () => {
         },
       },
     });
-    ingress = stack.ingressUrl.replace('http://', '');
+    ingress = stack.opsUrl.replace('http://', '');
     dir = mkdtempSync(join(tmpdir(), 'payflows-prometheus-'));
     prometheus = await startPrometheus({
       dir,

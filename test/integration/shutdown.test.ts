@@ -173,7 +173,7 @@ describe('graceful shutdown', () => {
   });
 
   it('the ingress drains on SIGTERM: the callback it is receiving is answered, new connections are refused, it exits 0', async () => {
-    const port = await freePort();
+    const [port, opsPort] = [await freePort(), await freePort()];
     const taskQueue = `drain-ingress-${randomUUID()}`;
     const ingress = spawn(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], {
       env: {
@@ -181,6 +181,7 @@ describe('graceful shutdown', () => {
         ...stack.workerEnv,
         TEMPORAL_TASK_QUEUE: taskQueue,
         INGRESS_PORT: String(port),
+        INGRESS_OPS_PORT: String(opsPort),
         INGRESS_SHUTDOWN_GRACE: '20s',
         LOG_LEVEL: 'info',
       },
@@ -207,7 +208,7 @@ describe('graceful shutdown', () => {
       await eventually(() => assert.match(output, /ingress draining/), 10_000, 50);
       await eventually(
         async () => {
-          const refused = await request(`http://127.0.0.1:${port}/metrics`).then(
+          const refused = await request(`http://127.0.0.1:${port}/callbacks`, { method: 'POST', body: '{}' }).then(
             () => false,
             (err: { code?: string }) => err.code === 'ECONNREFUSED',
           );

@@ -209,4 +209,52 @@ describe('claim store: what end users provide travels by reference', () => {
     );
     rmSync(folder, { recursive: true, force: true });
   });
+
+  it('erases and sweeps what a write interrupted by a crash left: `<name>.tmp` (sealed) and `<name>.meta.tmp` (the subject in plain text)', async () => {
+    const folder = `${dir}-crash`;
+    const keyed = new LocalClaimStore(folder, { key: randomBytes(32) });
+    // A crash after the metadata, while the sealed claim was being written: its .tmp beside a .meta.
+    const half = (await putValue(keyed, '111-22-3333', 'AC_CRASH')).ref.slice('local:'.length);
+    const sealedBytes = readFileSync(join(folder, half));
+    rmSync(join(folder, half));
+    writeFileSync(join(folder, `${half}.tmp`), sealedBytes.subarray(0, 20));
+    // A crash while the metadata was being written: nothing but its .meta.tmp.
+    const early = randomBytes(32).toString('hex');
+    writeFileSync(join(folder, `${early}.meta.tmp`), JSON.stringify({ createdAt: Date.now(), subject: 'AC_CRASH' }));
+    // Cut off mid-write: the subject is there, the JSON is not whole.
+    const cut = randomBytes(32).toString('hex');
+    writeFileSync(join(folder, `${cut}.meta.tmp`), `{"createdAt":${Date.now()},"subject":"AC_CRASH"`);
+    // Another person's interrupted write stays through this erasure.
+    const other = randomBytes(32).toString('hex');
+    writeFileSync(join(folder, `${other}.meta.tmp`), JSON.stringify({ createdAt: Date.now(), subject: 'AC_CRASH2' }));
+    writeFileSync(join(folder, `${other}.tmp`), sealedBytes.subarray(0, 20));
+
+    assert.equal(await keyed.eraseSubject('AC_CRASH'), 3);
+    assert.deepEqual(
+      readdirSync(folder)
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+      [`${other}.meta.tmp`, `${other}.tmp`],
+      "nothing of AC_CRASH's is left; AC_CRASH2's is",
+    );
+    assert.equal(await keyed.sweep(Date.now() - 60_000), 0, 'a fresh interrupted write is not swept');
+    // Whatever a leftover holds (an empty or cut-off file), its age is the file's own.
+    const empty = randomBytes(32).toString('hex');
+    writeFileSync(join(folder, `${empty}.meta.tmp`), '');
+    assert.equal(await keyed.sweep(Date.now() + 1), 2);
+    assert.deepEqual(
+      readdirSync(folder).filter((f) => !f.startsWith('.')),
+      [],
+      'no file of an interrupted write is left',
+    );
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('leaves nothing behind when a claim cannot be stored (here: a claim key of the wrong size)', async () => {
+    const folder = `${dir}-badkey`;
+    const store16 = new LocalClaimStore(folder, { key: randomBytes(16) });
+    await assert.rejects(store16.put(Buffer.from('123-45-6789'), 'text/plain', { subject: 'AC_FAIL' }));
+    assert.deepEqual(readdirSync(folder), [], 'no metadata naming the subject is left without its claim');
+    rmSync(folder, { recursive: true, force: true });
+  });
 });

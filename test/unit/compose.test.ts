@@ -100,6 +100,24 @@ describe('docker-compose.yml and the Dockerfile', () => {
     assert.match(readFileSync('.env.example', 'utf8'), /^PAYLOAD_ENCRYPTION_KEY=$/m);
   });
 
+  it("connects to Temporal as the processes allow: plaintext to the server's container said explicitly (TEMPORAL_TLS=false)", () => {
+    for (const [name, svc] of Object.entries(s).filter(([, svc]) => svc.environment?.TEMPORAL_ADDRESS && svc.build)) {
+      const temporal = Object.fromEntries(Object.entries(svc.environment!).filter(([k]) => k.startsWith('TEMPORAL_')));
+      assert.equal(loadConfig(temporal).temporal.connection.tls, false, name);
+    }
+  });
+
+  it('Prometheus scrapes the ingress on its operations port, which is not published: the callback port is the public door', () => {
+    const scrape = parse(readFileSync('deploy/prometheus/prometheus.yml', 'utf8')) as {
+      scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+    };
+    const ingressJob = scrape.scrape_configs.find((j) => j.job_name === 'payflows-ingress')!;
+    const opsPort = s.ingress!.environment!.INGRESS_OPS_PORT!;
+    assert.deepEqual(ingressJob.static_configs[0]!.targets, [`ingress:${opsPort}`]);
+    assert.equal(s.ingress!.environment!.INGRESS_OPS_HOST, '0.0.0.0');
+    assert.ok(!s.ingress!.ports!.some((p) => p.includes(opsPort)), 'the operations port is not published');
+  });
+
   it('takes every secret from .env and documents each in .env.example', () => {
     const text = readFileSync('docker-compose.yml', 'utf8');
     const required = [...new Set([...text.matchAll(/\$\{(\w+):\?/g)].map((m) => m[1]!))].sort();
@@ -173,13 +191,13 @@ describe('docker-compose.yml and the Dockerfile', () => {
     for (const [name, command, env] of containers) {
       // Only the settings that place /health: the rest are compose's ${…} placeholders.
       const config = loadConfig(
-        Object.fromEntries(Object.entries(env).filter(([k]) => /^(WORKER_HEALTH_|INGRESS_PORT$)/.test(k))),
+        Object.fromEntries(Object.entries(env).filter(([k]) => /^(WORKER_HEALTH_|INGRESS_(OPS_)?PORT$)/.test(k))),
       );
       const worker = command.at(-1) === 'dist/worker/main.js';
       assert.ok(worker || command.at(-1) === 'dist/src/ingress/main.js', name);
       assert.ok(!worker || config.worker.health, `${name}: the worker serves /health only with WORKER_HEALTH_PORT`);
       const url = new URL(healthcheckUrl(command, env));
-      assert.equal(url.host, `127.0.0.1:${worker ? config.worker.health!.port : config.ingress.port}`, name);
+      assert.equal(url.host, `127.0.0.1:${worker ? config.worker.health!.port : config.ingress.ops.port}`, name);
       assert.equal(url.pathname, '/health');
     }
     // Under tini or docker-init, the command is further along PID 1's arguments; HEALTHCHECK_URL
@@ -188,15 +206,17 @@ describe('docker-compose.yml and the Dockerfile', () => {
       healthcheckUrl(['/sbin/docker-init', '--', '/usr/bin/tini', '--', 'node', 'dist/src/ingress/main.js'], {
         ...imageEnv,
         INGRESS_PORT: '8080',
+        INGRESS_OPS_PORT: '8081',
       }),
-      'http://127.0.0.1:8080/health',
+      'http://127.0.0.1:8081/health',
     );
     assert.equal(
       healthcheckUrl(imageCmd, { ...imageEnv, HEALTHCHECK_URL: 'http://127.0.0.1:1/ready' }),
       'http://127.0.0.1:1/ready',
     );
     assert.throws(() => healthcheckUrl(imageCmd, {}), /WORKER_HEALTH_PORT/);
-    assert.equal(healthcheckUrl(['/sbin/init'], { INGRESS_PORT: '4021' }), 'http://127.0.0.1:4021/health');
+    assert.equal(healthcheckUrl(['/sbin/init'], { INGRESS_OPS_PORT: '4031' }), 'http://127.0.0.1:4031/health');
+    assert.equal(healthcheckUrl(['/sbin/init'], {}), 'http://127.0.0.1:4021/health', 'the default operations port');
   });
 
   it('the image: multi-stage on a pinned Node LTS, production dependencies only, non-root, tini, a HEALTHCHECK', () => {

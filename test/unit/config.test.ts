@@ -21,6 +21,7 @@ describe('configuration', () => {
   it('follows what is set', () => {
     const c = loadConfig({
       TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_TLS: 'false',
       PROVIDER_BASE_URL: 'https://api.example.test/',
       SANDBOX_PORT: '5000',
       WALLET_POLL_INTERVAL: '30s',
@@ -46,12 +47,72 @@ describe('configuration', () => {
         () => loadConfig({ [name]: value }),
         (err: unknown) => {
           assert.ok(err instanceof ConfigError);
-          assert.match(err.message, new RegExp(`${name}=`));
+          assert.match(err.message, new RegExp(`\\n  ${name}: \\S`));
           return true;
         },
         name,
       );
     }
+  });
+
+  it('an invalid setting is named with what is wrong, never echoed: secrets in a bad value stay out of the message (and so out of container logs)', () => {
+    for (const [name, value, wrong] of [
+      ['PROVIDER_BASE_URL', 'https://merchant:S3cretPassw0rd@api.example.test', /user:password@/],
+      ['CODEC_SERVER_TOKEN', 'S3cretPassw0rd', /at least 16 characters/],
+      ['PAYLOAD_ENCRYPTION_KEY', 'S3cretPassw0rd', /base64 of 32 bytes/],
+      ['CLAIM_ENCRYPTION_KEY', 'S3cretPassw0rd', /base64 of 32 bytes/],
+      ['WALLET_POLL_INTERVAL', 'S3cretPassw0rd', /not a duration/],
+      ['LOG_LEVEL', 'S3cretPassw0rd', /\S/],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, new RegExp(`\\n  ${name}: `), name);
+          assert.match(err.message, wrong, name);
+          assert.doesNotMatch(err.message, /S3cretPassw0rd/, `${name}'s value is not echoed`);
+          return true;
+        },
+      );
+    }
+  });
+
+  it('refuses plaintext to a remote Temporal unless TEMPORAL_TLS=false says so, and never sends an API key in clear', () => {
+    const refused = (env: Record<string, string>, why: RegExp) =>
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError, String(err));
+          assert.match(err.message, why);
+          assert.doesNotMatch(err.message, /k-S3cret/, 'the API key is not echoed');
+          return true;
+        },
+        JSON.stringify(env),
+      );
+    // A remote server, nothing said about TLS: encrypted or explicitly not, never silently plaintext.
+    refused(
+      { TEMPORAL_ADDRESS: 'temporal.example:7233' },
+      /TEMPORAL_ADDRESS.*temporal\.example.*TEMPORAL_TLS=true.*TEMPORAL_TLS=false/s,
+    );
+    // An API key over a connection without TLS, remote or not.
+    for (const address of ['temporal.example:7233', '127.0.0.1:7233'])
+      refused(
+        { TEMPORAL_ADDRESS: address, TEMPORAL_API_KEY: 'k-S3cret', TEMPORAL_TLS: 'false' },
+        /TEMPORAL_API_KEY.*TEMPORAL_TLS=false/s,
+      );
+    // What stays allowed: TLS (said, implied by an API key or client certificates), plaintext said
+    // explicitly, and loopback.
+    assert.ok(loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', TEMPORAL_TLS: 'true' }).temporal.connection.tls);
+    assert.ok(
+      loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', TEMPORAL_API_KEY: 'k-S3cret' }).temporal.connection.tls,
+    );
+    assert.equal(
+      loadConfig({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_TLS: 'false' }).temporal.connection.tls,
+      false,
+    );
+    for (const address of ['127.0.0.1:7233', 'localhost:7233', '[::1]:7233', '127.0.0.2:7233'])
+      assert.equal(loadConfig({ TEMPORAL_ADDRESS: address }).temporal.address, address);
+    assert.equal(loadConfig({}).temporal.embedded, true);
   });
 
   it('connectClients() pointed at a Temporal server it did not start refuses, before connecting, without PAYLOAD_ENCRYPTION_KEY, naming it', async () => {
@@ -87,11 +148,8 @@ describe('configuration', () => {
   });
 
   it('refuses a claim retention no longer than the process deadline, naming both: the sweep would take claims a process may still send', () => {
-    assert.throws(
-      () => loadConfig({ CLAIM_RETENTION: '7d' }),
-      /CLAIM_RETENTION="7d": must be longer than PROCESS_DEADLINE/,
-    );
-    assert.throws(() => loadConfig({ CLAIM_RETENTION: '20d', PROCESS_DEADLINE: '20d' }), /CLAIM_RETENTION=/);
+    assert.throws(() => loadConfig({ CLAIM_RETENTION: '7d' }), /CLAIM_RETENTION: must be longer than PROCESS_DEADLINE/);
+    assert.throws(() => loadConfig({ CLAIM_RETENTION: '20d', PROCESS_DEADLINE: '20d' }), /CLAIM_RETENTION: /);
     assert.equal(loadConfig({ CLAIM_RETENTION: '15d' }).claims.retentionMs, 15 * 86_400_000);
   });
 });

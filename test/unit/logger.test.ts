@@ -49,6 +49,55 @@ describe('structured logs', () => {
     assert.equal((lines[0]?.headers as Record<string, unknown>)['x-api-signature'], REDACTED);
   });
 
+  it('redacts names, e-mail addresses, postal addresses, dates of birth and passport numbers, and SSNs written with spaces', () => {
+    const { lines, destination } = capture();
+    createLogger({ service: 'worker', destination }).warn(
+      {
+        holder: {
+          legalName: 'Ada Lovelace',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          email: 'ada@example.org',
+          residenceAddress: '1 Main St, Springfield',
+          postalCode: '62704',
+          dateOfBirth: '1815-12-10',
+          passportNumber: 'X1234567',
+        },
+        // The provider's shape: the field's id beside its value.
+        body: {
+          profileFields: [
+            { fieldId: 'individualLegalName', value: 'Augusta Ada King' },
+            { fieldId: 'individualDateOfBirth', value: '1990-12-10' },
+            { fieldId: 'individualResidenceAddress', value: '12 Elm Road, Shelbyville' },
+          ],
+        },
+        note: 'reach her at ada.king@example.org',
+      },
+      'resubmitted ssn 123 45 6789 for countess@example.org',
+    );
+    const text = JSON.stringify(lines);
+    for (const value of [
+      'Ada Lovelace',
+      '"Ada"',
+      '"Lovelace"',
+      'ada@example.org',
+      'Main St',
+      '62704',
+      '1815-12-10',
+      'X1234567',
+      'Augusta Ada King',
+      '1990-12-10',
+      'Elm Road',
+      'ada.king@example.org',
+      '123 45 6789',
+      'countess@example.org',
+    ])
+      assert.ok(!text.includes(value), `${value} leaked: ${text}`);
+    assert.equal(lines[0]?.msg, `resubmitted ssn ${REDACTED} for ${REDACTED}`);
+    // What an operator needs stays: which field it was.
+    assert.match(text, /"fieldId":"individualDateOfBirth"/);
+  });
+
   it('keeps what an operator needs: ids, types, statuses', () => {
     const scrubbed = scrub({
       workflowId: 'kyc:AC_1',

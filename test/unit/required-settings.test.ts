@@ -72,6 +72,7 @@ describe('safe configuration', () => {
     const keyFile = join(dir(), 'payload.key');
     const c = loadConfig({
       TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_TLS: 'true',
       PAYLOAD_KEY_FILE: keyFile,
       CLAIM_ENCRYPTION_KEY: KEY,
       CLAIM_STORE_DIR: dir(),
@@ -102,7 +103,11 @@ describe('safe configuration', () => {
   it("pointed at a Temporal server it did not start, the ingress never verifies callbacks with the sandbox's published secret", () => {
     // No PROVIDER_BASE_URL: the sandbox's secret would be the only thing between anyone and the
     // workflows of a real cluster, since that secret is published.
-    const c = loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233', PAYLOAD_ENCRYPTION_KEY: KEY });
+    const c = loadConfig({
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_TLS: 'true',
+      PAYLOAD_ENCRYPTION_KEY: KEY,
+    });
     assert.deepEqual(c.ingress.callbackSecrets, []);
     assert.deepEqual(missingSettings(c, 'ingress'), ['PROVIDER_CALLBACK_SECRETS']);
     assert.throws(
@@ -119,7 +124,7 @@ describe('safe configuration', () => {
     );
     // The same from a profile file.
     const file = join(dir(), 'temporal.toml');
-    writeFileSync(file, '[profile.default]\naddress = "cloud.example:7233"\n');
+    writeFileSync(file, '[profile.default]\naddress = "cloud.example:7233"\n[profile.default.tls]\n');
     const fromFile = loadConfig({ TEMPORAL_CONFIG_FILE: file, PAYLOAD_ENCRYPTION_KEY: KEY });
     assert.deepEqual(fromFile.ingress.callbackSecrets, []);
     assert.deepEqual(missingSettings(fromFile, 'ingress'), ['PROVIDER_CALLBACK_SECRETS']);
@@ -127,6 +132,7 @@ describe('safe configuration', () => {
     assert.deepEqual(
       loadConfig({
         TEMPORAL_ADDRESS: 'temporal.example:7233',
+        TEMPORAL_TLS: 'true',
         PAYLOAD_ENCRYPTION_KEY: KEY,
         PROVIDER_SECRET_KEY: 'SK-SANDBOX-OWN',
       }).ingress.callbackSecrets,
@@ -136,6 +142,7 @@ describe('safe configuration', () => {
       missingSettings(
         loadConfig({
           TEMPORAL_ADDRESS: 'temporal.example:7233',
+          TEMPORAL_TLS: 'true',
           PAYLOAD_ENCRYPTION_KEY: KEY,
           PROVIDER_CALLBACK_SECRETS: 'SK-B,SK-A',
         }),
@@ -150,6 +157,7 @@ describe('safe configuration', () => {
     const claims = dir();
     const c = loadConfig({
       TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_TLS: 'true',
       PAYLOAD_ENCRYPTION_KEY: KEY,
       CLAIM_STORE_DIR: claims,
     });
@@ -159,6 +167,7 @@ describe('safe configuration', () => {
       missingSettings(
         loadConfig({
           TEMPORAL_ADDRESS: 'temporal.example:7233',
+          TEMPORAL_TLS: 'true',
           PAYLOAD_ENCRYPTION_KEY: KEY,
           CLAIM_STORE_DIR: claims,
           PROVIDER_SECRET_KEY: 'SK-A',
@@ -178,6 +187,7 @@ describe('safe configuration', () => {
       missingSettings(
         loadConfig({
           TEMPORAL_ADDRESS: 'temporal.example:7233',
+          TEMPORAL_TLS: 'true',
           PAYLOAD_ENCRYPTION_KEY: KEY,
           CLAIM_STORE_DIR: claims,
           CLAIM_ENCRYPTION_KEY: KEY,
@@ -186,7 +196,7 @@ describe('safe configuration', () => {
       ),
       [],
     );
-    assert.throws(() => loadConfig({ CLAIM_ENCRYPTION_KEY: 'short' }), /CLAIM_ENCRYPTION_KEY=/);
+    assert.throws(() => loadConfig({ CLAIM_ENCRYPTION_KEY: 'short' }), /CLAIM_ENCRYPTION_KEY: /);
     // The embedded stack's store keeps its own, so `npm run dev` needs nothing.
     assert.deepEqual(
       missingSettings(loadConfig({ CLAIM_STORE_DIR: claims, PAYLOAD_KEY_FILE: join(claims, 'p.key') }), 'worker'),
@@ -198,7 +208,7 @@ describe('safe configuration', () => {
     const file = join(dir(), 'temporal.toml');
     writeFileSync(
       file,
-      '[profile.default]\naddress = "cloud.example:7233"\nnamespace = "payments.abc12"\napi_key = "from-profile"\n\n[profile.staging]\naddress = "staging.example:7233"\n',
+      '[profile.default]\naddress = "cloud.example:7233"\nnamespace = "payments.abc12"\napi_key = "from-profile"\n\n[profile.staging]\naddress = "staging.example:7233"\n[profile.staging.tls]\n',
     );
     const fromFile = loadConfig({
       TEMPORAL_CONFIG_FILE: file,
@@ -265,7 +275,7 @@ describe('safe configuration', () => {
       ['WORKER_MAX_CACHED_WORKFLOWS', '-1'],
       ['WORKER_HEALTH_PORT', '99999'],
     ] as const) {
-      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`${name}=`), name);
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`${name}: `), name);
     }
   });
 
