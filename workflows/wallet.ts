@@ -25,7 +25,13 @@ import {
 } from './lib/ledger.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
-import { LEDGER_V2_PATCH, QUIET_POLLING_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from './lib/wallet-patches.js';
+import {
+  EXACT_LEDGER_PATCH,
+  LEDGER_V2_PATCH,
+  QUIET_POLLING_PATCH,
+  RECONCILE_PATCH,
+  UNKNOWN_WALLET_PATCH,
+} from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
 import { transferLookups } from './lib/wallet-transfers.js';
 import type { PollAnswer } from '../src/provider/transaction-observation.js';
@@ -52,8 +58,14 @@ export const NOT_FOUND_LIMIT = 3;
 
 export async function walletWorkflow(input: WalletInput): Promise<WalletResult> {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
-  const inbox: Array<{ tx: Observation; via: SeenVia }> = [...(input.inbox ?? [])];
+  const inbox: Array<{ tx: Observation; via: SeenVia }> = (input.inbox ?? []).map(({ tx, via }) => ({
+    tx: observe(tx),
+    via,
+  }));
   const quiet = patched(QUIET_POLLING_PATCH);
+  // Amounts are exact in every run (numbers from older histories are read as String(n)); runs
+  // with this marker carry them as decimal strings and bound the ledger (wallet-patches.ts).
+  patched(EXACT_LEDGER_PATCH);
   // A new run that carries nothing (started by a callback, or restarted after a termination) looks
   // at the wallet's recent transactions straight away; one just opened has none.
   let pollDue = input.carried === undefined && !(quiet && input.opened);
@@ -135,7 +147,8 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       cursor = answer.cursor;
       // Only what would change the ledger: a poll is no callback.
       const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx)));
-      for (const tx of found) inbox.push({ tx, via: 'poll' });
+      // observe(): a poll recorded before exact amounts answered numbers.
+      for (const tx of found) inbox.push({ tx: observe(tx), via: 'poll' });
       pace = afterPoll(pace, found.length);
       active ||= found.length > 0;
     } else if ('cannotList' in answer) {

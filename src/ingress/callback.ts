@@ -1,3 +1,4 @@
+import { parseJson } from '../json.js';
 import { transaction, type Transaction } from '../provider/schemas/transaction.js';
 import { walletIdFromSrn } from '../provider/srn.js';
 
@@ -15,7 +16,8 @@ export type Parsed = { ok: true; tx: Transaction; walletIds: string[] } | { ok: 
 export function parseCallback(raw: Buffer): Parsed {
   let json: unknown;
   try {
-    json = JSON.parse(raw.toString('utf8'));
+    // Lossless (src/json.ts): the amount's digits as the provider wrote them, not a double's.
+    json = parseJson(raw.toString('utf8'));
   } catch {
     return { ok: false, error: 'the body is not JSON' };
   }

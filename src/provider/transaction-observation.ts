@@ -1,3 +1,4 @@
+import { decimal } from '../decimal.js';
 import type { Transaction } from './schemas/transaction.js';
 
 // What a wallet's ledger needs of a transaction, and how a poll finds what changed since the
@@ -5,15 +6,33 @@ import type { Transaction } from './schemas/transaction.js';
 // the poll activity (which filters the provider's answer with it), so that a poll that finds
 // nothing new writes almost nothing to history.
 
-/** What the ledger needs of a transaction; callbacks and polls are trimmed to it before history. */
+/**
+ * What the ledger needs of a transaction; callbacks and polls are trimmed to it before history.
+ * The amount is exact, a canonical decimal string (src/decimal.ts).
+ */
 export type Observation = Pick<
   Transaction,
   'id' | 'createdAt' | 'source' | 'dest' | 'currency' | 'amount' | 'status'
 > & { confirmedAt?: number | null };
 
-export function observe(tx: Observation): Observation {
+/**
+ * An observation as histories hold it: runs from before exact amounts signalled, polled and
+ * carried the amount as a JSON number.
+ */
+export type RecordedObservation = Omit<Observation, 'amount'> & { amount: string | number };
+
+export function observe(tx: RecordedObservation): Observation {
   const { id, createdAt, source, dest, currency, amount, status, confirmedAt } = tx;
-  return { id, createdAt, source, dest, currency, amount, status, confirmedAt: confirmedAt ?? null };
+  return {
+    id,
+    createdAt,
+    source,
+    dest,
+    currency,
+    amount: decimal(amount, `transaction ${id}: amount`),
+    status,
+    confirmedAt: confirmedAt ?? null,
+  };
 }
 
 /**

@@ -44,7 +44,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     assert.equal(url.searchParams.get('reservation'), page.reservation);
     assert.equal(url.searchParams.get('accountId'), MASTER);
     const reservation = stack.sandbox.ctx.store.state.reservations[page.reservation]!;
-    assertFields(reservation, { status: 'OPEN', orderId: null, request: { dest, sourceAmount: 50 }, owner: null });
+    assertFields(reservation, { status: 'OPEN', orderId: null, request: { dest, sourceAmount: '50' }, owner: null });
     const waiting = await checkout.state(input.orderRef);
     assertFields(waiting, { stage: 'WAITING_FOR_PURCHASE', url: page.url, orderId: null });
 
@@ -180,7 +180,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
       reservation: `RS_SEED${user.id}`,
       status: 'COMPLETE',
       transferId: null,
-      sourceAmount: 7_450,
+      sourceAmount: '7450',
       sourceCurrency: 'USD',
       destCurrency: 'USD',
       dest: `account:${MASTER}`,

@@ -1,3 +1,4 @@
+import { absolute, add, type Decimal, decimal, negate, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import type { Observation, PollCursor } from '../../src/provider/transaction-observation.js';
@@ -13,14 +14,17 @@ import type { Observation, PollCursor } from '../../src/provider/transaction-obs
 
 export type Kind = 'deposit' | 'interest' | 'transfer' | 'outgoing';
 
-export { type Observation, observe } from '../../src/provider/transaction-observation.js';
+export { type Observation, observe, type RecordedObservation } from '../../src/provider/transaction-observation.js';
 export type SeenVia = 'callback' | 'poll';
 
 export interface Entry {
   id: string;
   currency: string;
-  /** Signed from the wallet's point of view: negative when the wallet is the source. */
-  amount: number;
+  /**
+   * Exact, a canonical decimal string (src/decimal.ts), signed from the wallet's point of view:
+   * negative when the wallet is the source.
+   */
+  amount: Decimal;
   status: string;
   kind: Kind;
   source: string;
@@ -37,7 +41,11 @@ export interface Entry {
  * from the first shape, which kept ids only: then its status is not known either), status,
  * createdAt. A tuple: thousands are carried.
  */
-export type SettledRecord = [currency: string, amount: number | null, status: string, createdAt: number];
+export type SettledRecord = [currency: string, amount: Decimal | null, status: string, createdAt: number];
+/** A record as carried by runs before exact amounts (version 2): its amount a number. */
+type CarriedRecord = [currency: string, amount: Decimal | number | null, status: string, createdAt: number];
+/** An entry as carried by runs before exact amounts: its amount a number. */
+type CarriedEntry = Omit<Entry, 'amount'> & { amount: Decimal | number };
 
 export interface LedgerStats {
   callbacks: number;
@@ -58,7 +66,8 @@ export interface LedgerStats {
 }
 
 export interface LedgerState {
-  version: 2;
+  /** 3 since amounts are exact decimal strings; 2 carried numbers (see `fromCarried`). */
+  version: 3;
   walletId: string;
   /** Recent entries by id; pending ones are never evicted. */
   entries: Record<string, Entry>;
@@ -69,14 +78,28 @@ export interface LedgerState {
   /** Epoch ms: an unknown transaction created before this is not counted. */
   horizon: number;
   /** Confirmed amounts of evicted entries, per currency. */
-  settledTotals: Record<string, number>;
+  settledTotals: Record<string, Decimal>;
+  /**
+   * Currencies whose balance was carried from before exact amounts as a binary floating-point
+   * sum, which cannot be read back exactly: their balances say `approximate`, and the
+   * reconciliation with the provider is what tells. Present only when there are some.
+   */
+  approximate?: string[];
   stats: LedgerStats;
+}
+
+/** The ledger as carried across continue-as-new in version 2: amounts as numbers. */
+export interface LedgerStateV2 extends Omit<LedgerState, 'version' | 'entries' | 'settled' | 'settledTotals'> {
+  version: 2;
+  entries: Record<string, CarriedEntry>;
+  settled: Record<string, CarriedRecord>;
+  settledTotals: Record<string, number>;
 }
 
 /** The ledger as carried across continue-as-new before version 2 (ids of settled entries only). */
 export interface LedgerStateV1 {
   walletId: string;
-  entries: Record<string, Entry>;
+  entries: Record<string, CarriedEntry>;
   order: string[];
   settledIds: string[];
   settledTotals: Record<string, number>;
@@ -102,7 +125,7 @@ function table<T>(from: Record<string, T> = {}): Record<string, T> {
 
 export function emptyLedger(walletId: string): LedgerState {
   return {
-    version: 2,
+    version: 3,
     walletId,
     entries: table(),
     order: [],
@@ -113,16 +136,52 @@ export function emptyLedger(walletId: string): LedgerState {
   };
 }
 
-/** The ledger a new run starts from: what the previous run carried, in either shape. */
-export function fromCarried(carried: LedgerState | LedgerStateV1): LedgerState {
-  if ('version' in carried && carried.version === 2) {
+/** Any ledger a run may carry: the current shape, or one from before. */
+export type CarriedLedger = LedgerState | LedgerStateV2 | LedgerStateV1;
+
+/** The ledger a new run starts from: what the previous run carried, in any shape. */
+export function fromCarried(carried: CarriedLedger): LedgerState {
+  if ('version' in carried && carried.version === 3) {
     return {
       ...carried,
       entries: table(carried.entries),
       settled: table(carried.settled),
       settledTotals: table(carried.settledTotals),
+      ...(carried.approximate ? { approximate: [...carried.approximate] } : {}),
       stats: { ...carried.stats },
     };
+  }
+  // Before version 3 amounts were numbers. One amount came from the provider's JSON as a number:
+  // String(n) gives its digits back when it had at most 15 significant digits (every such decimal
+  // survives a double). Sums (settledTotals) were added in binary floating point and cannot be
+  // read back exactly: their currencies are marked approximate.
+  const approximate = new Set<string>();
+  const exact = (amount: Decimal | number, currency: string): Decimal => {
+    if (typeof amount === 'number' && significantDigits(decimal(amount)) > 15) approximate.add(currency);
+    return decimal(amount);
+  };
+  const settledTotals = table<Decimal>();
+  for (const [currency, total] of Object.entries(carried.settledTotals)) {
+    settledTotals[currency] = decimal(total);
+    if (typeof total === 'number' && total !== 0) approximate.add(currency);
+  }
+  const entries = table<Entry>();
+  for (const [id, entry] of Object.entries(carried.entries))
+    entries[id] = { ...entry, amount: exact(entry.amount, entry.currency) };
+  const settled = table<SettledRecord>();
+  const withApproximate = (state: LedgerState): LedgerState =>
+    approximate.size > 0 ? { ...state, approximate: [...approximate].sort() } : state;
+  if ('version' in carried && carried.version === 2) {
+    for (const [id, [currency, amount, status, createdAt]] of Object.entries(carried.settled))
+      settled[id] = [currency, amount === null ? null : exact(amount, currency), status, createdAt];
+    return withApproximate({
+      ...carried,
+      version: 3,
+      entries,
+      settled,
+      settledTotals,
+      stats: { ...carried.stats },
+    });
   }
   const v1 = carried as LedgerStateV1;
   // The first shape kept ids only, and evicted every settled entry: confirmed ones (their amounts
@@ -130,18 +189,22 @@ export function fromCarried(carried: LedgerState | LedgerStateV1): LedgerState {
   // A record says "settled, status unknown": the null amount marks it. Held as CONFIRMED, so that
   // a resent confirmation is a duplicate and a pending notice stale; an ended notice moves no
   // balance (see `record`).
-  const settled = table<SettledRecord>();
   for (const id of v1.settledIds) settled[id] = ['', null, 'CONFIRMED', 0];
-  return {
-    version: 2,
+  return withApproximate({
+    version: 3,
     walletId: v1.walletId,
-    entries: table(v1.entries),
+    entries,
     order: [...v1.order],
     settled,
     horizon: 0,
-    settledTotals: table(v1.settledTotals),
+    settledTotals,
     stats: { ...v1.stats, expired: 0, rejected: 0 },
-  };
+  });
+}
+
+/** Significant digits of a canonical decimal: the digits without sign, point and outer zeros. */
+function significantDigits(amount: Decimal): number {
+  return amount.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
 /**
@@ -202,7 +265,10 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
   if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
   const way = direction(state.walletId, tx);
-  const amount = way.sign * Math.abs(tx.amount);
+  // A number where a run from before exact amounts recorded one (a signal, a poll's answer, a
+  // carried inbox): String(n), exact for what JSON gave.
+  const size = absolute(decimal(tx.amount, `transaction ${tx.id}: amount`));
+  const amount = way.sign < 0 ? negate(size) : size;
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
   if (outcome === 'new') {
     state.entries[tx.id] = {
@@ -234,7 +300,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
     // A settled transaction moved on after it left the recent entries: a reversal takes back
     // what its confirmation counted.
     if (isConfirmed(settled[2]) && !isConfirmed(tx.status))
-      state.settledTotals[settled[0]] = (state.settledTotals[settled[0]] ?? 0) - settled[1]!;
+      state.settledTotals[settled[0]] = subtract(state.settledTotals[settled[0]] ?? '0', settled[1]!);
     settled[2] = tx.status;
   } else {
     const entry = state.entries[tx.id]!;
@@ -257,7 +323,7 @@ function evict(state: LedgerState): void {
     const [id] = state.order.splice(idx, 1) as [string];
     const entry = state.entries[id]!;
     if (isConfirmed(entry.status))
-      state.settledTotals[entry.currency] = (state.settledTotals[entry.currency] ?? 0) + entry.amount;
+      state.settledTotals[entry.currency] = add(state.settledTotals[entry.currency] ?? '0', entry.amount);
     delete state.entries[id];
     state.settled[id] = [entry.currency, entry.amount, entry.status, entry.createdAt];
   }
@@ -286,29 +352,25 @@ function advanceHorizon(state: LedgerState, to: number, force = false): void {
 }
 
 export interface Balance {
-  confirmed: number;
-  pending: number;
+  /** Exact, a canonical decimal string such as "161176780.13". */
+  confirmed: Decimal;
+  pending: Decimal;
+  /** Carried from before exact amounts as a floating-point sum: see `LedgerState.approximate`. */
+  approximate?: true;
 }
 
-/** Balances derived from the entries: confirmed, and pending (seen but not yet confirmed). */
+/** Balances derived from the entries, exactly: confirmed, and pending (seen but not yet confirmed). */
 export function balances(state: LedgerState): Record<string, Balance> {
   const out = table<Balance>();
-  const at = (c: string) => (out[c] ??= { confirmed: 0, pending: 0 });
-  for (const [c, v] of Object.entries(state.settledTotals)) at(c).confirmed += v;
+  const at = (c: string) => (out[c] ??= { confirmed: '0', pending: '0' });
+  for (const [c, v] of Object.entries(state.settledTotals)) at(c).confirmed = add(at(c).confirmed, v);
   for (const entry of Object.values(state.entries)) {
-    if (isConfirmed(entry.status)) at(entry.currency).confirmed += entry.amount;
-    else if (statusRank(entry.status) < 2) at(entry.currency).pending += entry.amount;
+    const balance = at(entry.currency);
+    if (isConfirmed(entry.status)) balance.confirmed = add(balance.confirmed, entry.amount);
+    else if (statusRank(entry.status) < 2) balance.pending = add(balance.pending, entry.amount);
   }
-  for (const balance of Object.values(out)) {
-    balance.confirmed = round(balance.confirmed);
-    balance.pending = round(balance.pending);
-  }
+  for (const c of state.approximate ?? []) if (out[c]) out[c].approximate = true;
   return out;
-}
-
-/** Sums of decimal amounts drift in binary floating point; 10 decimals covers every currency here. */
-function round(amount: number): number {
-  return Math.round(amount * 1e10) / 1e10;
 }
 
 export function recent(state: LedgerState, limit = 50): Entry[] {
