@@ -66,6 +66,17 @@ describe('ledger: each transaction counts once', () => {
     assert.equal(recent(ledger)[0]!.kind, 'outgoing');
   });
 
+  it('a transfer from the wallet to itself moves no balance (the provider shows 5, not 7)', () => {
+    const ledger = emptyLedger(WALLET_ID);
+    record(ledger, tx('TR_IN', 'CONFIRMED', 5), 'callback');
+    const self = { source: walletSrn(WALLET_ID), dest: walletSrn(WALLET_ID) };
+    assert.equal(record(ledger, tx('TR_SELF', 'PENDING', 2, self), 'callback'), 'new');
+    assert.equal(record(ledger, tx('TR_SELF', 'CONFIRMED', 2, self), 'poll'), 'advanced');
+    assert.equal(record(ledger, tx('TR_SELF', 'CONFIRMED', 2, self), 'callback'), 'duplicate');
+    assert.deepEqual(balances(ledger).BTC, { confirmed: '5', pending: '0' });
+    assert.deepEqual({ ...recent(ledger)[0] }, { ...recent(ledger)[0], id: 'TR_SELF', amount: '0', kind: 'transfer' });
+  });
+
   it('decimal sums do not drift', () => {
     const ledger = emptyLedger(WALLET_ID);
     record(ledger, tx('TR_1', 'CONFIRMED', 0.1), 'callback');

@@ -22,7 +22,7 @@ export interface Entry {
   currency: string;
   /**
    * Exact, a canonical decimal string (src/decimal.ts), signed from the wallet's point of view:
-   * negative when the wallet is the source.
+   * negative when the wallet is the source, "0" for a transfer from the wallet to itself.
    */
   amount: Decimal;
   status: string;
@@ -245,10 +245,18 @@ export function classify(
   return tx.createdAt < state.horizon ? 'expired' : 'new';
 }
 
-/** The sign of a transaction for this wallet, and its kind before any transfer is resolved. */
-export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'dest'>): { sign: 1 | -1; kind: Kind } {
+/**
+ * The sign of a transaction for this wallet, and its kind before any transfer is resolved. A
+ * transfer from the wallet to itself moves no balance: its sign is 0 (it is still recorded, so
+ * that its repeats are recognised).
+ */
+export function direction(
+  walletId: string,
+  tx: Pick<Transaction, 'source' | 'dest'>,
+): { sign: 1 | 0 | -1; kind: Kind } {
   const srn = walletSrn(walletId);
-  if (tx.source === srn && tx.dest !== srn) return { sign: -1, kind: 'outgoing' };
+  if (tx.source === srn && tx.dest === srn) return { sign: 0, kind: 'transfer' };
+  if (tx.source === srn) return { sign: -1, kind: 'outgoing' };
   if (tx.source.startsWith('transfer:')) return { sign: 1, kind: 'transfer' };
   return { sign: 1, kind: 'deposit' };
 }
@@ -268,7 +276,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
   // A number where a run from before exact amounts recorded one (a signal, a poll's answer, a
   // carried inbox): String(n), exact for what JSON gave.
   const size = absolute(decimal(tx.amount, `transaction ${tx.id}: amount`));
-  const amount = way.sign < 0 ? negate(size) : size;
+  const amount = way.sign === 0 ? '0' : way.sign < 0 ? negate(size) : size;
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
   if (outcome === 'new') {
     state.entries[tx.id] = {
