@@ -21,8 +21,10 @@ import {
   observe,
   recent,
   record,
+  repairHorizon,
   type SeenVia,
 } from './lib/ledger.js';
+import { workflowNow } from './lib/workflow-time.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
 import {
@@ -34,7 +36,7 @@ import {
 } from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
 import { transferLookups } from './lib/wallet-transfers.js';
-import type { PollAnswer } from '../src/provider/transaction-observation.js';
+import { FUTURE_SLACK_MS, type PollAnswer } from '../src/provider/transaction-observation.js';
 import { reconcileEvery, reconcileWallet } from './lib/wallet-reconcile.js';
 import {
   type Reconciliation,
@@ -65,13 +67,26 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   const quiet = patched(QUIET_POLLING_PATCH);
   // Amounts are exact in every run (numbers from older histories are read as String(n)); runs
   // with this marker carry them as decimal strings and bound the ledger (wallet-patches.ts).
-  patched(EXACT_LEDGER_PATCH);
+  const exact = patched(EXACT_LEDGER_PATCH);
+  // Since that patch, times the provider reports are bounded by the workflow's now (lib/ledger.ts).
+  const now = () => (exact ? workflowNow() : undefined);
   // A new run that carries nothing (started by a callback, or restarted after a termination) looks
   // at the wallet's recent transactions straight away; one just opened has none.
   let pollDue = input.carried === undefined && !(quiet && input.opened);
   const timing = { intervalMs: input.pollIntervalMs, maxMs: input.pollMaxMs ?? DEFAULT_POLL_MAX_MS };
   let pace: PollPace = { quietPolls: input.quietPolls ?? 0 };
   let cursor = input.pollCursor ?? { since: 0, seen: [] };
+  if (exact) {
+    // A horizon or cursor carried from before, moved past now by a time that could not be one.
+    const at = workflowNow();
+    const horizonMoved = repairHorizon(ledger, at);
+    const cursorMoved = cursor.since > at + FUTURE_SLACK_MS;
+    if (cursorMoved) cursor = { since: 0, seen: [] };
+    if (horizonMoved || cursorMoved)
+      log.warn('a horizon or poll cursor past now was moved back; the reconciliation is the backstop', {
+        walletId: input.walletId,
+      });
+  }
   const watch = walletWatch(input.walletId, timing);
   // Cleared when the provider knows the wallet but does not list its transactions.
   let listing = input.listing ?? true;
@@ -146,7 +161,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       notFoundInARow = 0;
       cursor = answer.cursor;
       // Only what would change the ledger: a poll is no callback.
-      const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx)));
+      const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx, now())));
       // observe(): a poll recorded before exact amounts answered numbers.
       for (const tx of found) inbox.push({ tx: observe(tx), via: 'poll' });
       pace = afterPoll(pace, found.length);
@@ -172,7 +187,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         pace = afterCallback();
         active = true;
       }
-      if (record(ledger, tx, via, undefined, transferIdFromSrn(tx.source)) === 'unapplied') {
+      if (record(ledger, tx, via, { transferId: transferIdFromSrn(tx.source), now: now() }) === 'unapplied') {
         log.warn(
           'a transaction remembered without its status ended; its amount is left for the reconciliation and a person',
           { walletId: input.walletId, status: tx.status },

@@ -141,7 +141,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     );
     const result = await checkout.result(input.orderRef);
     assertFields(result, { outcome: 'OVER_LIMIT', reservation: null });
-    assert.equal((await checkout.state(input.orderRef)).limits?.dailyRemaining, 500);
+    assert.equal((await checkout.state(input.orderRef)).limits?.dailyRemaining, '500');
     assert.equal(reservations().length, before, 'no reservation was made');
   });
 
@@ -190,7 +190,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     };
     const input = { ...purchase(await wallet()), sourceAmount: 100, userId: user.id, requireHigherLimits: true };
     const page = await checkout.startAndGetPage(input);
-    assert.equal((await checkout.state(input.orderRef)).limits?.weeklyRemaining, 7_500, 'the pre-check sees room');
+    assert.equal((await checkout.state(input.orderRef)).limits?.weeklyRemaining, '7500', 'the pre-check sees room');
     const { order } = await stack.op<{ order: Order }>(
       'POST',
       `/sandbox/reservations/${page.reservation}/complete`,

@@ -276,7 +276,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     });
     assert.equal(adjusted.status, 200);
     const found = await stack.wallets.reconcile(walletId);
-    assert.deepEqual(found.drift, [{ currency: 'BTC', ledger: 0.5, provider: 0.6 }]);
+    assert.deepEqual(found.drift, [{ currency: 'BTC', ledger: '0.5', provider: '0.6' }]);
     const state = await stack.wallets.state(walletId);
     assert.deepEqual(state.reconciliation?.drift, found.drift);
     assert.deepEqual(state.balances.BTC, { confirmed: '0.5', pending: '0' }, 'the ledger is not corrected');
@@ -312,7 +312,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 25 });
     await eventually(async () =>
       assert.deepEqual((await stack.wallets.state(walletId)).reconciliation?.drift, [
-        { currency: 'USD', ledger: 0, provider: 25 },
+        { currency: 'USD', ledger: '0', provider: '25' },
       ]),
     );
     await handle.terminate('test done');
@@ -330,7 +330,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     });
     await stack.op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 5 });
     const found = await stack.wallets.reconcile(walletId);
-    assert.deepEqual(found.drift, [{ currency: 'USD', ledger: 0, provider: 5 }]);
+    assert.deepEqual(found.drift, [{ currency: 'USD', ledger: '0', provider: '5' }]);
     // Enough callbacks to roll over to a new run.
     for (let i = 0; i < 30; i++)
       await handle.signal('transaction', {

@@ -1,7 +1,12 @@
 import { absolute, add, type Decimal, decimal, negate, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import type { Observation, PollCursor } from '../../src/provider/transaction-observation.js';
+import {
+  FUTURE_SLACK_MS,
+  type Observation,
+  plausibleTime,
+  type PollCursor,
+} from '../../src/provider/transaction-observation.js';
 
 // A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
 // functions: the workflow carries the state across continue-as-new, and tests exercise the rules
@@ -34,6 +39,8 @@ export interface Entry {
   createdAt: number;
   confirmedAt?: number;
   firstSeenVia: SeenVia;
+  /** Its createdAt cannot be a time (see `plausibleTime`): counted, but its time moves no horizon. */
+  timeHeldAside?: true;
 }
 
 /**
@@ -63,6 +70,14 @@ export interface LedgerStats {
    * Present once counted, so that ledgers carried before it keep their shape.
    */
   unapplied?: number;
+  /**
+   * Transactions whose createdAt cannot be a time (beyond now plus a day, or before the provider's
+   * epoch): counted, but their time moves neither the horizon nor the poll cursor. Present once
+   * counted.
+   */
+  heldAside?: number;
+  /** Times the horizon was found moved past now by such a time, carried from before, and moved back. */
+  horizonRepaired?: number;
 }
 
 export interface LedgerState {
@@ -236,12 +251,15 @@ function compare(known: string, seen: string): 'advanced' | 'duplicate' | 'stale
 export function classify(
   state: LedgerState,
   tx: Pick<Transaction, 'id' | 'status' | 'createdAt' | 'currency'>,
+  now?: number,
 ): Outcome {
   if (!CURRENCY.test(tx.currency)) return 'rejected';
   const entry = Object.hasOwn(state.entries, tx.id) ? state.entries[tx.id] : undefined;
   if (entry) return compare(entry.status, tx.status);
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
   if (settled) return compare(settled[2], tx.status);
+  // A time that cannot be one says nothing about the transaction's age: it is counted.
+  if (now !== undefined && !plausibleTime(tx.createdAt, now)) return 'new';
   return tx.createdAt < state.horizon ? 'expired' : 'new';
 }
 
@@ -261,10 +279,23 @@ export function direction(
   return { sign: 1, kind: 'deposit' };
 }
 
-/** Records an observation; returns what happened. `kind` lets the caller pass a resolved kind. */
-export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?: Kind, transferId?: string): Outcome {
+export interface RecordOptions {
+  /** A resolved kind. */
+  kind?: Kind;
+  /** The transfer behind a transfer-sourced deposit, to be read in the background. */
+  transferId?: string;
+  /**
+   * The workflow's now: given, a createdAt beyond it plus a day or before the provider's epoch is
+   * held aside (see `plausibleTime`). Runs from before wallet-exact-ledger pass none.
+   */
+  now?: number;
+}
+
+/** Records an observation; returns what happened. */
+export function record(state: LedgerState, tx: Observation, via: SeenVia, options: RecordOptions = {}): Outcome {
+  const { kind, transferId, now } = options;
   if (via === 'callback') state.stats.callbacks += 1;
-  const outcome = classify(state, tx);
+  const outcome = classify(state, tx, now);
   // Counted for callbacks only: a poll that meets what a callback brought is no repeat of the provider's.
   if (outcome === 'duplicate' && via === 'callback') state.stats.duplicates += 1;
   if (outcome === 'stale' && via === 'callback') state.stats.stale += 1;
@@ -278,7 +309,9 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
   const size = absolute(decimal(tx.amount, `transaction ${tx.id}: amount`));
   const amount = way.sign === 0 ? '0' : way.sign < 0 ? negate(size) : size;
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
+  const held = now !== undefined && !plausibleTime(tx.createdAt, now);
   if (outcome === 'new') {
+    if (held) state.stats.heldAside = (state.stats.heldAside ?? 0) + 1;
     state.entries[tx.id] = {
       id: tx.id,
       currency: tx.currency,
@@ -290,6 +323,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
       createdAt: tx.createdAt,
       ...(tx.confirmedAt ? { confirmedAt: tx.confirmedAt } : {}),
       firstSeenVia: via,
+      ...(held ? { timeHeldAside: true as const } : {}),
     };
     state.order.push(tx.id);
   } else if (settled && settled[1] === null) {
@@ -318,7 +352,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
     if (tx.confirmedAt) entry.confirmedAt = tx.confirmedAt;
   }
   if (via === 'poll') state.stats.recoveredByPoll += 1;
-  advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
+  if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
   evict(state);
   return outcome;
 }
@@ -333,7 +367,8 @@ function evict(state: LedgerState): void {
     if (isConfirmed(entry.status))
       state.settledTotals[entry.currency] = add(state.settledTotals[entry.currency] ?? '0', entry.amount);
     delete state.entries[id];
-    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.createdAt];
+    // A time held aside is kept as none (0): such a record leaves by the count, never by the horizon.
+    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.timeHeldAside ? 0 : entry.createdAt];
   }
   // Past the count, the oldest records go and the horizon follows them.
   const ids = Object.keys(state.settled);
@@ -357,6 +392,19 @@ function advanceHorizon(state: LedgerState, to: number, force = false): void {
     const createdAt = record[3];
     if (createdAt !== 0 && createdAt < to) delete state.settled[id];
   }
+}
+
+/**
+ * A horizon past now (plus a day) less the window was moved by a time that cannot be one, before
+ * times were bounded: every real transaction after it would count as expired. It goes back to now
+ * less the window; the records it made the ledger forget are gone, so a resend of one of them may
+ * count again: the reconciliation is the backstop. Returns whether it moved.
+ */
+export function repairHorizon(state: LedgerState, now: number): boolean {
+  if (state.horizon <= now + FUTURE_SLACK_MS - LIMITS.windowMs) return false;
+  state.horizon = Math.max(0, now - LIMITS.windowMs);
+  state.stats.horizonRepaired = (state.stats.horizonRepaired ?? 0) + 1;
+  return true;
 }
 
 export interface Balance {
