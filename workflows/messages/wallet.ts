@@ -1,7 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import type { PollCursor } from '../../src/provider/transaction-observation.js';
-import type { Balance, CarriedLedger, Entry, LedgerState, RecordedObservation } from '../lib/ledger.js';
+import type { Balance, CarriedLedger, Entry, LedgerState, Observation, RecordedObservation } from '../lib/ledger.js';
 import type { Reconciliation } from '../lib/reconcile.js';
 
 export type { Drift, Reconciliation } from '../lib/reconcile.js';
@@ -72,8 +71,12 @@ export interface WalletView {
   reconciliation?: Reconciliation;
 }
 
-/** A verified provider callback (spec 2.4), delivered by the ingress. */
-export const transactionSignal = defineSignal<[Transaction]>('transaction');
+/**
+ * A verified provider callback (spec 2.4), delivered by the ingress trimmed to what the ledger
+ * uses. Runs from before carried the whole callback, its amount a number: the workflow trims and
+ * reads either.
+ */
+export const transactionSignal = defineSignal<[Observation]>('transaction');
 export const walletQuery = defineQuery<WalletView>('wallet');
 /** Compares the ledger with the provider's balances now (polling first where they disagree) and answers what it found. */
 export const reconcileUpdate = defineUpdate<Reconciliation>('reconcile');
