@@ -78,6 +78,11 @@ export interface LedgerStats {
   heldAside?: number;
   /** Times the horizon was found moved past now by such a time, carried from before, and moved back. */
   horizonRepaired?: number;
+  /**
+   * Pending entries past the bound (LIMITS.pendingEntries, pendingAgeMs) moved to a record: no
+   * longer in the pending balance; a later confirmation still counts while the record lasts.
+   */
+  pendingDropped?: number;
 }
 
 export interface LedgerState {
@@ -129,7 +134,18 @@ const DAY = 86_400_000;
  * margin. 10,000 records (about 450 KB carried) bound a very busy wallet; past that the horizon
  * moves up to the oldest record still kept.
  */
-export const LIMITS = { recentEntries: 200, settledRecords: 10_000, windowMs: 180 * DAY };
+export const LIMITS = {
+  recentEntries: 200,
+  settledRecords: 10_000,
+  windowMs: 180 * DAY,
+  /**
+   * Pending entries kept whole: past this count, or older than this age, the oldest leave the
+   * entries for a record (`dropPending`), so that what a run carries stays bounded. A blockchain
+   * deposit settles in hours; a thousand pending or half a year pending is a stuck transaction.
+   */
+  pendingEntries: 1_000,
+  pendingAgeMs: 180 * DAY,
+};
 
 const CURRENCY = /^[A-Z0-9]{2,10}$/;
 
@@ -343,6 +359,11 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
     // what its confirmation counted.
     if (isConfirmed(settled[2]) && !isConfirmed(tx.status))
       state.settledTotals[settled[0]] = subtract(state.settledTotals[settled[0]] ?? '0', settled[1]!);
+    // A pending entry dropped past the bound (`dropPending`) confirmed since: its confirmed amount counts.
+    if (!isConfirmed(settled[2]) && statusRank(settled[2]) < 2 && isConfirmed(tx.status)) {
+      state.settledTotals[settled[0]] = add(state.settledTotals[settled[0]] ?? '0', amount);
+      settled[1] = amount;
+    }
     settled[2] = tx.status;
   } else {
     const entry = state.entries[tx.id]!;
@@ -353,8 +374,33 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   }
   if (via === 'poll') state.stats.recoveredByPoll += 1;
   if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
+  if (now !== undefined) dropPending(state, now);
   evict(state);
   return outcome;
+}
+
+/**
+ * Bounds the pending entries (runs since wallet-exact-ledger, which pass `now`): the oldest
+ * pending past LIMITS.pendingEntries, and any pending longer than LIMITS.pendingAgeMs, leave the
+ * entries for a record with their status, counted in `stats.pendingDropped`. Their amount leaves
+ * the pending balance; a confirmation that comes while the record lasts still counts (see
+ * `record`), and the reconciliation is the backstop for one that comes later.
+ */
+function dropPending(state: LedgerState, now: number): void {
+  const pending = state.order.filter((id) => statusRank(state.entries[id]!.status) < 2);
+  let excess = pending.length - LIMITS.pendingEntries;
+  const dropped = new Set<string>();
+  for (const id of pending) {
+    const entry = state.entries[id]!;
+    const stale = !entry.timeHeldAside && entry.createdAt < now - LIMITS.pendingAgeMs;
+    if (excess <= 0 && !stale) continue;
+    excess -= 1;
+    dropped.add(id);
+    delete state.entries[id];
+    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.timeHeldAside ? 0 : entry.createdAt];
+    state.stats.pendingDropped = (state.stats.pendingDropped ?? 0) + 1;
+  }
+  if (dropped.size > 0) state.order = state.order.filter((id) => !dropped.has(id));
 }
 
 function evict(state: LedgerState): void {
