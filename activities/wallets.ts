@@ -28,7 +28,7 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
     try {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
       const page = newestFirst(data, POLL_LIMIT);
-      return { changed: changedSince(page, cursor), cursor: nextCursor(page, cursor) };
+      return { changed: changedSince(page, cursor), cursor: nextCursor(page, cursor, Date.now()) };
     } catch (err) {
       if (!(err instanceof ProviderError && err.status === 404)) throw err;
     }

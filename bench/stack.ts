@@ -219,7 +219,7 @@ export async function stackFigures(
       await op(`/sandbox/transactions/${txId}/confirm`);
       for (;;) {
         const s = await client.workflow.getHandle(walletWorkflowId(walletId)).query(walletQuery);
-        if (s.balances.BTC?.confirmed === 0.5) return;
+        if (s.balances.BTC?.confirmed === '0.5') return;
         await new Promise((r) => setTimeout(r, 20));
       }
     };

@@ -10,6 +10,7 @@ import {
   ProcessNotFoundError,
   ProviderRefusedError,
 } from '../src/client/index.js';
+import { compare } from '../src/decimal.js';
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
 import type { Config } from '../src/config.js';
 import { startupConfig } from '../src/required-settings.js';
@@ -65,7 +66,7 @@ async function wallet(clients: Clients) {
   let state = await until(
     'the pending deposit',
     () => clients.wallets.state(walletId),
-    (v) => v.balances.BTC?.pending === 0.05,
+    (v) => v.balances.BTC?.pending === '0.05',
   );
   say(
     `a 0.05 BTC deposit is pending: confirmed ${state.balances.BTC!.confirmed}, pending ${state.balances.BTC!.pending}`,
@@ -75,7 +76,7 @@ async function wallet(clients: Clients) {
   state = await until(
     'the confirmation',
     () => clients.wallets.state(walletId),
-    (v) => v.balances.BTC?.confirmed === 0.05 && v.stats.duplicates >= 1,
+    (v) => v.balances.BTC?.confirmed === '0.05' && v.stats.duplicates >= 1,
   );
   say(
     `confirmed, and the repeated callback ignored: confirmed ${state.balances.BTC!.confirmed} BTC, duplicates ${state.stats.duplicates}`,
@@ -187,7 +188,7 @@ async function checkout(clients: Clients, userId: string, walletId: string) {
   const state = await until(
     'the purchase in the wallet',
     () => clients.wallets.state(walletId),
-    (v) => v.balances.USD?.confirmed !== undefined && v.balances.USD.confirmed >= 250,
+    (v) => v.balances.USD?.confirmed !== undefined && compare(v.balances.USD.confirmed, 250) >= 0,
   );
   say(`the wallet's workflow counted the purchase: USD ${state.balances.USD!.confirmed}`);
 }

@@ -9,6 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { NotifyActivities } from '../activities/notify.js';
 import type { UserActivities } from '../activities/users.js';
+import { atLeast } from '../src/provider/limits.js';
 import { UserId } from '../src/temporal/search-attributes.js';
 import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE, WHILE_A_PERSON_WAITS } from './lib/activity-options.js';
 import { startDeadline } from './lib/deadline.js';
@@ -87,7 +88,8 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
   enterStage(state, 'CONFIRMING_LIMITS', false);
   state.limits = await provider.calculateUserLimits({ userId: user.userId });
   const expected = higherLimitsFor(input.country);
-  const raised = state.limits.weeklyTotal >= expected.weekly && state.limits.yearlyTotal >= expected.yearly;
+  const raised =
+    atLeast(state.limits.weeklyTotal, expected.weekly) && atLeast(state.limits.yearlyTotal, expected.yearly);
   return finish(raised ? 'APPROVED' : 'LIMITS_NOT_RAISED');
 
   /** OPEN: the end user owes the verification; PENDING: they submitted it and the provider reviews. */

@@ -21,14 +21,22 @@ import {
   observe,
   recent,
   record,
+  repairHorizon,
   type SeenVia,
 } from './lib/ledger.js';
+import { workflowNow } from './lib/workflow-time.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
-import { LEDGER_V2_PATCH, QUIET_POLLING_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from './lib/wallet-patches.js';
+import {
+  EXACT_LEDGER_PATCH,
+  LEDGER_V2_PATCH,
+  QUIET_POLLING_PATCH,
+  RECONCILE_PATCH,
+  UNKNOWN_WALLET_PATCH,
+} from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
 import { transferLookups } from './lib/wallet-transfers.js';
-import type { PollAnswer } from '../src/provider/transaction-observation.js';
+import { FUTURE_SLACK_MS, type PollAnswer } from '../src/provider/transaction-observation.js';
 import { reconcileEvery, reconcileWallet } from './lib/wallet-reconcile.js';
 import {
   type Reconciliation,
@@ -52,14 +60,33 @@ export const NOT_FOUND_LIMIT = 3;
 
 export async function walletWorkflow(input: WalletInput): Promise<WalletResult> {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
-  const inbox: Array<{ tx: Observation; via: SeenVia }> = [...(input.inbox ?? [])];
+  const inbox: Array<{ tx: Observation; via: SeenVia }> = (input.inbox ?? []).map(({ tx, via }) => ({
+    tx: observe(tx),
+    via,
+  }));
   const quiet = patched(QUIET_POLLING_PATCH);
+  // Amounts are exact in every run (numbers from older histories are read as String(n)); runs
+  // with this marker carry them as decimal strings and bound the ledger (wallet-patches.ts).
+  const exact = patched(EXACT_LEDGER_PATCH);
+  // Since that patch, times the provider reports are bounded by the workflow's now (lib/ledger.ts).
+  const now = () => (exact ? workflowNow() : undefined);
   // A new run that carries nothing (started by a callback, or restarted after a termination) looks
   // at the wallet's recent transactions straight away; one just opened has none.
   let pollDue = input.carried === undefined && !(quiet && input.opened);
   const timing = { intervalMs: input.pollIntervalMs, maxMs: input.pollMaxMs ?? DEFAULT_POLL_MAX_MS };
   let pace: PollPace = { quietPolls: input.quietPolls ?? 0 };
   let cursor = input.pollCursor ?? { since: 0, seen: [] };
+  if (exact) {
+    // A horizon or cursor carried from before, moved past now by a time that could not be one.
+    const at = workflowNow();
+    const horizonMoved = repairHorizon(ledger, at);
+    const cursorMoved = cursor.since > at + FUTURE_SLACK_MS;
+    if (cursorMoved) cursor = { since: 0, seen: [] };
+    if (horizonMoved || cursorMoved)
+      log.warn('a horizon or poll cursor past now was moved back; the reconciliation is the backstop', {
+        walletId: input.walletId,
+      });
+  }
   const watch = walletWatch(input.walletId, timing);
   // Cleared when the provider knows the wallet but does not list its transactions.
   let listing = input.listing ?? true;
@@ -134,8 +161,9 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
       notFoundInARow = 0;
       cursor = answer.cursor;
       // Only what would change the ledger: a poll is no callback.
-      const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx)));
-      for (const tx of found) inbox.push({ tx, via: 'poll' });
+      const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx, now())));
+      // observe(): a poll recorded before exact amounts answered numbers.
+      for (const tx of found) inbox.push({ tx: observe(tx), via: 'poll' });
       pace = afterPoll(pace, found.length);
       active ||= found.length > 0;
     } else if ('cannotList' in answer) {
@@ -159,7 +187,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         pace = afterCallback();
         active = true;
       }
-      if (record(ledger, tx, via, undefined, transferIdFromSrn(tx.source)) === 'unapplied') {
+      if (record(ledger, tx, via, { transferId: transferIdFromSrn(tx.source), now: now() }) === 'unapplied') {
         log.warn(
           'a transaction remembered without its status ended; its amount is left for the reconciliation and a person',
           { walletId: input.walletId, status: tx.status },

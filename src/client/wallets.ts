@@ -65,7 +65,8 @@ export class WalletsClient {
 
   /**
    * Compares the wallet's ledger with the provider's own balances now, after a fresh poll, and
-   * answers the drift found (none: an empty list). The ledger is never corrected from it.
+   * answers the drift found (none: an empty list), exactly: one wei apart is a drift. Amounts are
+   * decimal strings. The ledger is never corrected from it.
    */
   async reconcile(walletId: string): Promise<Reconciliation> {
     const id = walletWorkflowId(walletId);
@@ -77,7 +78,11 @@ export class WalletsClient {
     }
   }
 
-  /** Balances, recent transactions and counters of a wallet, as its workflow has recorded them. */
+  /**
+   * Balances, recent transactions and counters of a wallet, as its workflow has recorded them.
+   * Every amount is an exact decimal string (`"161176780.13"`, `"1.000000000000000001"`), not a
+   * number: read it with a decimal library, not Number(), which loses digits past 15.
+   */
   async state(walletId: string): Promise<WalletView> {
     const id = walletWorkflowId(walletId);
     try {

@@ -1,4 +1,6 @@
+import { parseJson } from '../json.js';
 import { transaction, type Transaction } from '../provider/schemas/transaction.js';
+import { type Observation, observe } from '../provider/transaction-observation.js';
 import { walletIdFromSrn } from '../provider/srn.js';
 
 /**
@@ -10,12 +12,17 @@ export function walletsTouched(tx: Pick<Transaction, 'source' | 'dest'>): string
   return [...new Set(ids)];
 }
 
-export type Parsed = { ok: true; tx: Transaction; walletIds: string[] } | { ok: false; error: string };
+/**
+ * A callback read: `tx` is what the ledger uses of it (src/provider/transaction-observation.ts),
+ * all that is signalled; free text (message, senderProvidedId, metadata) never reaches history.
+ */
+export type Parsed = { ok: true; tx: Observation; walletIds: string[] } | { ok: false; error: string };
 
 export function parseCallback(raw: Buffer): Parsed {
   let json: unknown;
   try {
-    json = JSON.parse(raw.toString('utf8'));
+    // Lossless (src/json.ts): the amount's digits as the provider wrote them, not a double's.
+    json = parseJson(raw.toString('utf8'));
   } catch {
     return { ok: false, error: 'the body is not JSON' };
   }
@@ -32,5 +39,5 @@ export function parseCallback(raw: Buffer): Parsed {
       ok: false,
       error: `neither dest "${parsed.data.dest}" nor source "${parsed.data.source}" is a wallet SRN (wallet:WA_...)`,
     };
-  return { ok: true, tx: parsed.data, walletIds };
+  return { ok: true, tx: observe(parsed.data), walletIds };
 }

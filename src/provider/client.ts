@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { parseJson, stringifyJson } from '../json.js';
 import type { Endpoint } from './endpoint.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors.js';
 import { requestSignature, signingKey } from './signing.js';
@@ -196,7 +197,8 @@ export class ProviderClient {
       throw ProviderError.fromResponse(callName, status, text, endpoint.creates ?? endpoint.method === 'POST');
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      // Lossless: an amount keeps every digit (1.000000000000000001 stays that), src/json.ts.
+      json = parseJson(text);
     } catch {
       // Not quoted: a body may hold personal data, and this message may reach workflow history.
       throw new ProviderContractError(callName, `not JSON (${text.length} characters)`);
@@ -271,8 +273,9 @@ export class ProviderClient {
       const { bytes, contentType } = parsed.data as { bytes: Uint8Array; contentType: string };
       return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType };
     }
-    // Serialised once: these exact bytes are signed and sent (spec 5.1, rule 3).
-    return { bytes: Buffer.from(JSON.stringify(parsed.data), 'utf8'), contentType: 'application/json' };
+    // Serialised once: these exact bytes are signed and sent (spec 5.1, rule 3). Amounts, decimal
+    // strings here, go out as JSON numbers with the same digits (the contract's numbers).
+    return { bytes: Buffer.from(stringifyJson(parsed.data), 'utf8'), contentType: 'application/json' };
   }
 }
 

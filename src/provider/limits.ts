@@ -1,3 +1,5 @@
+import { compare, type Decimal } from '../decimal.js';
+
 // Spec 8: higher card-purchase limits (USD) by country, for users with DEBIT_CARD_L2 who passed
 // the extra verification. Daily limits are not shown in the spec: the weekly value stands in
 // for them. Pure, so that workflows (which confirm the limits) and the sandbox share one table.
@@ -11,13 +13,17 @@ export const higherLimitsFor = (country: string) => (country === 'US' ? HIGHER_L
 /**
  * The first limit an amount would exceed, as the provider's errorCode names it. Limits are USD
  * (spec 8); an amount in another currency is compared as it is, the provider having the last word.
+ * Exact decimals; numbers where a history recorded before exact amounts holds them.
  */
 export function exceededLimit(
-  remaining: { dailyRemaining: number; weeklyRemaining: number; yearlyRemaining: number },
-  amount: number,
+  remaining: Record<'dailyRemaining' | 'weeklyRemaining' | 'yearlyRemaining', Decimal | number>,
+  amount: Decimal | number,
 ): string | undefined {
-  if (amount > remaining.dailyRemaining) return 'limits.dailyLimitReached';
-  if (amount > remaining.weeklyRemaining) return 'limits.weeklyLimitReached';
-  if (amount > remaining.yearlyRemaining) return 'limits.yearlyLimitReached';
+  if (compare(amount, remaining.dailyRemaining) > 0) return 'limits.dailyLimitReached';
+  if (compare(amount, remaining.weeklyRemaining) > 0) return 'limits.weeklyLimitReached';
+  if (compare(amount, remaining.yearlyRemaining) > 0) return 'limits.yearlyLimitReached';
   return undefined;
 }
+
+/** Whether a limit is at least `expected` (a limits answer's decimal, or a number from an older history). */
+export const atLeast = (limit: Decimal | number, expected: number): boolean => compare(limit, expected) >= 0;

@@ -1,3 +1,4 @@
+import { decimal } from '../decimal.js';
 import type { Transaction } from './schemas/transaction.js';
 
 // What a wallet's ledger needs of a transaction, and how a poll finds what changed since the
@@ -5,15 +6,33 @@ import type { Transaction } from './schemas/transaction.js';
 // the poll activity (which filters the provider's answer with it), so that a poll that finds
 // nothing new writes almost nothing to history.
 
-/** What the ledger needs of a transaction; callbacks and polls are trimmed to it before history. */
+/**
+ * What the ledger needs of a transaction; callbacks and polls are trimmed to it before history.
+ * The amount is exact, a canonical decimal string (src/decimal.ts).
+ */
 export type Observation = Pick<
   Transaction,
   'id' | 'createdAt' | 'source' | 'dest' | 'currency' | 'amount' | 'status'
 > & { confirmedAt?: number | null };
 
-export function observe(tx: Observation): Observation {
+/**
+ * An observation as histories hold it: runs from before exact amounts signalled, polled and
+ * carried the amount as a JSON number.
+ */
+export type RecordedObservation = Omit<Observation, 'amount'> & { amount: string | number };
+
+export function observe(tx: RecordedObservation): Observation {
   const { id, createdAt, source, dest, currency, amount, status, confirmedAt } = tx;
-  return { id, createdAt, source, dest, currency, amount, status, confirmedAt: confirmedAt ?? null };
+  return {
+    id,
+    createdAt,
+    source,
+    dest,
+    currency,
+    amount: decimal(amount, `transaction ${id}: amount`),
+    status,
+    confirmedAt: confirmedAt ?? null,
+  };
 }
 
 /**
@@ -45,6 +64,20 @@ export type PollAnswer =
  */
 export const POLL_LOOKBACK_MS = 3_600_000;
 
+/** No transaction of the provider's is older: 2013-01-01 UTC. A time in seconds reads as 1970. */
+export const PROVIDER_EPOCH_MS = 1_356_998_400_000;
+/** How far past now a createdAt may be: clocks differ by minutes, not by a day. */
+export const FUTURE_SLACK_MS = 86_400_000;
+
+/**
+ * Whether a time the provider reports can be one: not before its epoch, not beyond `now` plus a
+ * day. One that cannot (a time in microseconds, in seconds) moves neither the ledger's horizon nor
+ * the poll cursor: it would count every real transaction after it as expired.
+ */
+export function plausibleTime(at: number, now: number): boolean {
+  return at >= PROVIDER_EPOCH_MS && at <= now + FUTURE_SLACK_MS;
+}
+
 const ENDED_UNCONFIRMED = new Set(['CANCELLED', 'FAILED', 'REVERSED', 'EXPIRED']);
 
 /**
@@ -63,12 +96,17 @@ export function changedSince(page: readonly Observation[], cursor: PollCursor): 
   return changed.sort((a, b) => a.createdAt - b.createdAt);
 }
 
-/** The cursor's page part after a poll that saw `page`: it moves forward only. */
+/**
+ * The cursor's page part after a poll that saw `page`: it moves forward only, and, given `now`,
+ * never to a time that cannot be one (see `plausibleTime`).
+ */
 export function nextCursor(
   page: readonly Observation[],
   previous: Pick<PollCursor, 'since' | 'seen'>,
+  now?: number,
 ): Pick<PollCursor, 'since' | 'seen'> {
-  const newest = Math.max(0, ...page.map((tx) => tx.createdAt));
+  const times = page.map((tx) => tx.createdAt).filter((at) => now === undefined || plausibleTime(at, now));
+  const newest = Math.max(0, ...times);
   const since = Math.max(previous.since, newest - POLL_LOOKBACK_MS);
   return { since, seen: page.filter((tx) => tx.createdAt >= since).map((tx) => tx.id) };
 }

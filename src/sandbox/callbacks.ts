@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { stringifyJson } from '../json.js';
 import { callbackSignature } from '../provider/signing.js';
 import type { Transaction } from '../provider/schemas/transaction.js';
 
@@ -42,7 +43,8 @@ export class CallbackSender {
       delivery.outcomes.push('dropped');
       return delivery;
     }
-    const body = JSON.stringify(tx);
+    // Amounts are JSON numbers with every digit of the decimal the sandbox keeps (src/json.ts).
+    const body = stringifyJson(tx);
     const signature = callbackSignature(secret, body);
     for (let copy = 0; copy <= this.knobs.repeat; copy++) {
       try {

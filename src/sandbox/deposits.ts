@@ -1,3 +1,4 @@
+import { add, type Decimal } from '../decimal.js';
 import type { Transaction } from '../provider/schemas/transaction.js';
 import type { Transfer } from '../provider/schemas/transfer.js';
 import type { Wallet } from '../provider/schemas/wallet.js';
@@ -6,14 +7,15 @@ import type { SandboxContext } from './context.js';
 import { newId } from './ids.js';
 import { own } from './store.js';
 
-// Money arriving in a wallet: balances, the transfer record, and the wallet's callback.
+// Money arriving in a wallet: balances, the transfer record, and the wallet's callback. Balances
+// are exact decimal strings (src/decimal.ts), answered as JSON numbers with their digits.
 
 export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): void {
   const currency = tx.currency;
   if (tx.status === 'PENDING' || !wasPending)
-    wallet.totalBalances[currency] = (wallet.totalBalances[currency] ?? 0) + tx.amount;
+    wallet.totalBalances[currency] = add(wallet.totalBalances[currency] ?? '0', tx.amount);
   if (tx.status === 'CONFIRMED') {
-    wallet.availableBalances[currency] = (wallet.availableBalances[currency] ?? 0) + tx.amount;
+    wallet.availableBalances[currency] = add(wallet.availableBalances[currency] ?? '0', tx.amount);
     wallet.balances[currency] = wallet.availableBalances[currency]!;
   }
 }
@@ -33,7 +35,7 @@ export function completedTransfer(
   source: string,
   dest: string,
   currency: string,
-  amt: number,
+  amt: Decimal,
   now: number,
   type: string,
 ): Transfer {
@@ -64,8 +66,8 @@ export function completedTransfer(
     destAmount: amt,
     sourceCurrency: currency,
     destCurrency: currency,
-    totalFees: 0,
-    fees: { [currency]: 0 },
+    totalFees: '0',
+    fees: { [currency]: '0' },
     customId: null,
     failureReason: null,
     exchangeRate: null,
@@ -118,7 +120,7 @@ export function newTransaction(
     authorizer: null,
     senderProvidedId: null,
     reversedBy: null,
-    fees: 0,
+    fees: '0',
     feesDest: null,
     sourceFees: null,
     destFees: null,

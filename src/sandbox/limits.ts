@@ -1,3 +1,4 @@
+import { compare, type Decimal, decimal, sum, subtract } from '../decimal.js';
 import { higherLimitsFor } from '../provider/limits.js';
 import type { Limits } from '../provider/schemas/limits.js';
 import { DEBIT_CARD_L2 } from '../provider/schemas/user.js';
@@ -42,7 +43,7 @@ export function buyerOf(reservation: Pick<ReservationRecord, 'id' | 'owner' | 'r
   return typeof email === 'string' ? `email:${email.toLowerCase()}` : `reservation:${reservation.id}`;
 }
 
-function spentBy(ctx: SandboxContext, buyer: string): (ms: number) => number {
+function spentBy(ctx: SandboxContext, buyer: string): (ms: number) => Decimal {
   const now = ctx.now();
   const { orders, reservations } = ctx.store.state;
   const mine = Object.values(orders).filter((order) => {
@@ -50,7 +51,13 @@ function spentBy(ctx: SandboxContext, buyer: string): (ms: number) => number {
     const reservation = own(reservations, order.reservation);
     return reservation ? buyerOf(reservation) === buyer : order.owner === buyer;
   });
-  return (ms) => mine.filter((o) => o.createdAt > now - ms).reduce((sum, o) => sum + o.sourceAmount, 0);
+  return (ms) => sum(mine.filter((o) => o.createdAt > now - ms).map((o) => o.sourceAmount));
+}
+
+/** What a limit leaves after what was spent, never below zero. */
+function remainingOf(limit: number, spent: Decimal): Decimal {
+  const left = subtract(limit, spent);
+  return compare(left, 0) < 0 ? '0' : left;
 }
 
 function tableFor(ctx: SandboxContext, rec: UserRecord | undefined, country: string): Table {
@@ -68,12 +75,12 @@ export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string)
     dailyTotalSpent: daily,
     weeklyTotalSpent: weekly,
     yearlyTotalSpent: yearly,
-    dailyTotal: table.daily,
-    weeklyTotal: table.weekly,
-    yearlyTotal: table.yearly,
-    dailyRemaining: Math.max(0, table.daily - daily),
-    weeklyRemaining: Math.max(0, table.weekly - weekly),
-    yearlyRemaining: Math.max(0, table.yearly - yearly),
+    dailyTotal: decimal(table.daily),
+    weeklyTotal: decimal(table.weekly),
+    yearlyTotal: decimal(table.yearly),
+    dailyRemaining: remainingOf(table.daily, daily),
+    weeklyRemaining: remainingOf(table.weekly, weekly),
+    yearlyRemaining: remainingOf(table.yearly, yearly),
   };
 }
 
@@ -81,17 +88,17 @@ export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string)
 export function exceededBy(
   ctx: SandboxContext,
   reservation: ReservationRecord,
-  amount: number,
+  amount: Decimal,
 ): { errorCode: string; message: string } | undefined {
   const rec = reservation.owner ? own(ctx.store.state.users, reservation.owner.slice('user:'.length)) : undefined;
   const table = tableFor(ctx, rec, rec ? countryOf(ctx, rec) : 'US');
   const spent = spentBy(ctx, buyerOf(reservation));
   for (const limit of LIMIT_WINDOWS) {
-    const remaining = table[limit.name] - spent(limit.ms);
-    if (amount > remaining) {
+    const remaining = remainingOf(table[limit.name], spent(limit.ms));
+    if (compare(amount, remaining) > 0) {
       return {
         errorCode: limit.errorCode,
-        message: `the ${limit.name} limit of ${table[limit.name]} USD allows ${Math.max(0, remaining)} more; the purchase is ${amount}`,
+        message: `the ${limit.name} limit of ${table[limit.name]} USD allows ${remaining} more; the purchase is ${amount}`,
       };
     }
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { parseJson } from '../json.js';
 import type { SandboxContext } from './context.js';
 import { notFound, SandboxError, sendError, validationError } from './errors.js';
 import { parseWith } from './provider-route.js';
@@ -28,7 +29,7 @@ export function operatorRoute<S extends z.ZodType>(
         let json: unknown = {};
         if (raw && raw.length > 0) {
           try {
-            json = JSON.parse(raw.toString('utf8'));
+            json = parseJson(raw.toString('utf8'));
           } catch {
             throw validationError('body', 'the body must be JSON');
           }

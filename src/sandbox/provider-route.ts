@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { parseJson } from '../json.js';
 import { type Actor, type AuthOptions, authenticate, rawQueryParam, resolveActor } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { SandboxError, sendError, validationError } from './errors.js';
@@ -171,7 +172,7 @@ function parseBody<S extends z.ZodType>(
   }
   let json: unknown;
   try {
-    json = JSON.parse((raw ?? Buffer.alloc(0)).toString('utf8'));
+    json = parseJson((raw ?? Buffer.alloc(0)).toString('utf8'));
   } catch {
     throw validationError('body', 'the body must be JSON (Content-Type: application/json)');
   }

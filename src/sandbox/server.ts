@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { stringifyJson } from '../json.js';
 import { CallbackSender } from './callbacks.js';
 import type { SandboxContext } from './context.js';
 import { loadState, stateWriter } from './persistence.js';
@@ -73,6 +74,9 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       void sendFrameworkError(reply, err);
     },
   });
+  // Amounts are kept as exact decimal strings and answered as JSON numbers, digit for digit (the
+  // contract's numbers): src/json.ts.
+  app.setReplySerializer((payload) => stringifyJson(payload));
   // Every body is kept as raw bytes: signatures cover the bytes as sent, and documents are binary.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));

@@ -1,5 +1,5 @@
 import type { Account } from '../provider/schemas/account.js';
-import type { Order, ReservationRequest } from '../provider/schemas/reservation.js';
+import type { Order, ReadReservationRequest } from '../provider/schemas/reservation.js';
 import type { PaymentMethod } from '../provider/schemas/payment-method.js';
 import type { Transaction } from '../provider/schemas/transaction.js';
 import type { Transfer } from '../provider/schemas/transfer.js';
@@ -50,7 +50,7 @@ export interface ReservationRecord {
   id: string;
   accountId: string;
   /** The request as received, with the dest it resolved to. */
-  request: ReservationRequest & { dest: string };
+  request: ReadReservationRequest & { dest: string };
   owner: string | null;
   expiresAt: number;
   status: 'OPEN' | 'USED' | 'EXPIRED';

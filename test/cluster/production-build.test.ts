@@ -131,7 +131,7 @@ describe('the production build, as the image runs it', () => {
     await res.body.dump();
     assert.equal(res.statusCode, 200);
     await eventually(
-      async () => assert.deepEqual((await wallets.state(walletId)).balances.BTC, { confirmed: 0.25, pending: 0 }),
+      async () => assert.deepEqual((await wallets.state(walletId)).balances.BTC, { confirmed: '0.25', pending: '0' }),
       30_000,
       300,
     );

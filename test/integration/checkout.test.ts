@@ -44,7 +44,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     assert.equal(url.searchParams.get('reservation'), page.reservation);
     assert.equal(url.searchParams.get('accountId'), MASTER);
     const reservation = stack.sandbox.ctx.store.state.reservations[page.reservation]!;
-    assertFields(reservation, { status: 'OPEN', orderId: null, request: { dest, sourceAmount: 50 }, owner: null });
+    assertFields(reservation, { status: 'OPEN', orderId: null, request: { dest, sourceAmount: '50' }, owner: null });
     const waiting = await checkout.state(input.orderRef);
     assertFields(waiting, { stage: 'WAITING_FOR_PURCHASE', url: page.url, orderId: null });
 
@@ -141,7 +141,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     );
     const result = await checkout.result(input.orderRef);
     assertFields(result, { outcome: 'OVER_LIMIT', reservation: null });
-    assert.equal((await checkout.state(input.orderRef)).limits?.dailyRemaining, 500);
+    assert.equal((await checkout.state(input.orderRef)).limits?.dailyRemaining, '500');
     assert.equal(reservations().length, before, 'no reservation was made');
   });
 
@@ -180,7 +180,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
       reservation: `RS_SEED${user.id}`,
       status: 'COMPLETE',
       transferId: null,
-      sourceAmount: 7_450,
+      sourceAmount: '7450',
       sourceCurrency: 'USD',
       destCurrency: 'USD',
       dest: `account:${MASTER}`,
@@ -190,7 +190,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     };
     const input = { ...purchase(await wallet()), sourceAmount: 100, userId: user.id, requireHigherLimits: true };
     const page = await checkout.startAndGetPage(input);
-    assert.equal((await checkout.state(input.orderRef)).limits?.weeklyRemaining, 7_500, 'the pre-check sees room');
+    assert.equal((await checkout.state(input.orderRef)).limits?.weeklyRemaining, '7500', 'the pre-check sees room');
     const { order } = await stack.op<{ order: Order }>(
       'POST',
       `/sandbox/reservations/${page.reservation}/complete`,

@@ -90,8 +90,8 @@ describe('the codec server with the Temporal CLI', () => {
     // The worker decoded what the CLI encrypted: the ledger counted the deposit.
     await eventually(async () =>
       assert.deepEqual((await stack.client.workflow.getHandle(workflowId).query(walletQuery)).balances.BTC, {
-        confirmed: 0.7,
-        pending: 0,
+        confirmed: '0.7',
+        pending: '0',
       }),
     );
     const { stdout: queried } = await run(cli, [
@@ -106,7 +106,7 @@ describe('the codec server with the Temporal CLI', () => {
       'json',
     ]);
     assert.deepEqual((JSON.parse(queried) as { queryResult: Array<{ balances: unknown }> }).queryResult[0]!.balances, {
-      BTC: { confirmed: 0.7, pending: 0 },
+      BTC: { confirmed: '0.7', pending: '0' },
     });
 
     // `show` prints payloads as protobuf JSON (base64 data): decoded, the signal's input is plain JSON.

@@ -100,7 +100,7 @@ describe('ingress: only verified, well-formed callbacks reach a workflow', () =>
       assert.equal(queried.stats.callbacks, 1);
       return queried;
     });
-    assert.deepEqual(state.balances.BTC, { confirmed: 0.1, pending: 0 });
+    assert.deepEqual(state.balances.BTC, { confirmed: '0.1', pending: '0' });
     await stack.client.workflow.getHandle('wallet:WA_STARTEDBYCB').terminate('test done');
   });
 
@@ -166,8 +166,8 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
       [walletWorkflowId(payer.walletId), walletWorkflowId(payee.walletId)].sort(),
     );
     await eventually(async () => {
-      assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: 0.3, pending: 0 });
-      assert.deepEqual((await stack.wallets.state(payer.walletId)).balances.BTC, { confirmed: -0.3, pending: 0 });
+      assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: '0.3', pending: '0' });
+      assert.deepEqual((await stack.wallets.state(payer.walletId)).balances.BTC, { confirmed: '-0.3', pending: '0' });
     });
     for (const wallet of [payer, payee])
       await stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId)).terminate('test done');
@@ -225,9 +225,9 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
       assert.equal(resend.status, 200);
       await eventually(async () => {
         const payerState = await stack.wallets.state(payer.walletId);
-        assert.deepEqual(payerState.balances.BTC, { confirmed: -1, pending: 0 });
+        assert.deepEqual(payerState.balances.BTC, { confirmed: '-1', pending: '0' });
         assert.equal(payerState.stats.duplicates, 1);
-        assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: 1, pending: 0 });
+        assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: '1', pending: '0' });
       });
     } finally {
       await app.close();

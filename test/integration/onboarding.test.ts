@@ -68,7 +68,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     const result = await onboarding.result(userRef);
     assert.equal(result.outcome, 'APPROVED');
     assert.equal(result.userId, userId);
-    assertFields(result.limits, { weeklyTotal: 7_500, yearlyTotal: 100_000 });
+    assertFields(result.limits, { weeklyTotal: '7500', yearlyTotal: '100000' });
     await assert.rejects(onboarding.onboardingLink(userRef), AlreadyFinishedError);
     assert.equal(linksOf(userId), 2, 'no link was fetched for the refused request');
   });
@@ -86,7 +86,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     try {
       await stack.op('POST', `/sandbox/users/${userId}/approve`);
       const result = await onboarding.result(userRef);
-      assertFields(result, { outcome: 'LIMITS_NOT_RAISED', limits: { weeklyTotal: 1_000 } });
+      assertFields(result, { outcome: 'LIMITS_NOT_RAISED', limits: { weeklyTotal: '1000' } });
     } finally {
       await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
     }

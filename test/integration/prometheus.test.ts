@@ -55,7 +55,7 @@ describe('Prometheus scrapes the worker and the ingress', () => {
     const { walletId } = await stack.wallets.open({ name: `prometheus-${Date.now()}` });
     await stack.operator('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25 });
     await eventually(async () =>
-      assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: 0, pending: 0.25 }),
+      assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: '0', pending: '0.25' }),
     );
 
     await eventually(

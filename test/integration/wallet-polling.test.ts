@@ -109,7 +109,7 @@ describe('wallet: polling that costs what is needed', () => {
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
     const state = await eventually(async () => {
       const queried = await wallet.handle.query(walletQuery);
-      assert.deepEqual(queried.balances.BTC, { confirmed: 0.75, pending: 0 });
+      assert.deepEqual(queried.balances.BTC, { confirmed: '0.75', pending: '0' });
       return queried;
     }, 60_000);
     assert.equal(state.stats.recoveredByPoll, 1);
@@ -137,7 +137,7 @@ describe('wallet: polling that costs what is needed', () => {
     await eventually(async () => assert.ok((await wallet.progress()).attempt >= 4, 'four polls'), 60_000);
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
     await eventually(async () =>
-      assert.deepEqual((await wallet.handle.query(walletQuery)).balances.BTC, { confirmed: 0.25, pending: 0 }),
+      assert.deepEqual((await wallet.handle.query(walletQuery)).balances.BTC, { confirmed: '0.25', pending: '0' }),
     );
     const events = await wallet.events();
     assert.ok(
@@ -150,7 +150,7 @@ describe('wallet: polling that costs what is needed', () => {
     await eventually(async () => assert.ok((await wallet.progress()).attempt >= 3, 'three polls'), 60_000);
     assertFields(await wallet.handle.query(walletQuery), {
       stats: { callbacks: 1, recoveredByPoll: 0 },
-      balances: { BTC: { confirmed: 0.25 } },
+      balances: { BTC: { confirmed: '0.25' } },
     });
   });
 
@@ -189,7 +189,7 @@ describe('wallet: polling that costs what is needed', () => {
       assert.equal((await handle.describe()).status.name, 'RUNNING');
       assert.deepEqual(
         (await handle.query(walletQuery)).balances.BTC,
-        { confirmed: 0.2, pending: 0 },
+        { confirmed: '0.2', pending: '0' },
         JSON.stringify(await handle.query(walletQuery)),
       );
       await handle.terminate('test done');

@@ -34,7 +34,7 @@ describe('wallet: from creation to confirmed deposit', () => {
     assert.deepEqual(pending.json.delivery?.outcomes, [200], 'the ingress accepted the pending callback');
     await eventually(async () => {
       const state = await stack.wallets.state(opened.walletId);
-      assert.deepEqual(state.balances.BTC, { confirmed: 0, pending: 0.5 });
+      assert.deepEqual(state.balances.BTC, { confirmed: '0', pending: '0.5' });
     });
 
     const confirmed = await stack.operator<OperatorTx>(
@@ -44,7 +44,7 @@ describe('wallet: from creation to confirmed deposit', () => {
     assert.deepEqual(confirmed.json.delivery?.outcomes, [200]);
     const state = await eventually(async () => {
       const queried = await stack.wallets.state(opened.walletId);
-      assert.deepEqual(queried.balances.BTC, { confirmed: 0.5, pending: 0 });
+      assert.deepEqual(queried.balances.BTC, { confirmed: '0.5', pending: '0' });
       return queried;
     });
     assert.equal(state.recentTransactions.length, 1, 'one transaction, seen twice');
@@ -79,7 +79,7 @@ describe('wallet: from creation to confirmed deposit', () => {
       assert.equal(queried.stats.callbacks, 3);
       return queried;
     });
-    assert.deepEqual(state.balances.ETH, { confirmed: 1.25, pending: 0 });
+    assert.deepEqual(state.balances.ETH, { confirmed: '1.25', pending: '0' });
     assert.equal(state.recentTransactions.length, 1);
     // The new wallet's first poll may have seen the deposit before its callbacks did.
     assert.equal(state.stats.duplicates, state.recentTransactions[0]!.firstSeenVia === 'callback' ? 2 : 3);
@@ -93,7 +93,7 @@ describe('wallet: from creation to confirmed deposit', () => {
       source: 'bitcoin:EXTERNAL',
       dest: walletSrn(walletId),
       currency: 'BTC',
-      amount: 0.2,
+      amount: '0.2',
       status: 'CONFIRMED',
       confirmedAt: 1_700_000_060_000,
       metadata: {},
@@ -116,7 +116,7 @@ describe('wallet: from creation to confirmed deposit', () => {
       assert.equal(queried.stats.callbacks, 2);
       return queried;
     });
-    assert.deepEqual(state.balances.BTC, { confirmed: 0.2, pending: 0 });
+    assert.deepEqual(state.balances.BTC, { confirmed: '0.2', pending: '0' });
     assert.equal(state.stats.stale, 1, 'the late pending notice was recognised as stale');
     assert.equal(state.recentTransactions[0]!.status, 'CONFIRMED');
   });
@@ -136,7 +136,7 @@ describe('wallet: from creation to confirmed deposit', () => {
       return queried;
     });
     assert.equal(state.recentTransactions[0]!.transferId, res.json.transfer.id);
-    assert.deepEqual(state.balances.USD, { confirmed: 3.21, pending: 0 });
+    assert.deepEqual(state.balances.USD, { confirmed: '3.21', pending: '0' });
   });
 
   it('a deposit whose transfer is not interest stays a plain transfer', async () => {
@@ -184,7 +184,7 @@ describe('wallet: a lost callback is recovered by polling', () => {
     assert.deepEqual(res.json.delivery?.outcomes, ['dropped']);
     const state = await eventually(async () => {
       const queried = await stack.wallets.state(walletId);
-      assert.deepEqual(queried.balances.BTC, { confirmed: 0.75, pending: 0 });
+      assert.deepEqual(queried.balances.BTC, { confirmed: '0.75', pending: '0' });
       return queried;
     });
     assert.equal(state.stats.callbacks, 0, 'no callback ever arrived');
@@ -214,7 +214,7 @@ describe('wallet: continue-as-new keeps the state', () => {
       source: 'ethereum:EXTERNAL',
       dest: walletSrn(walletId),
       currency: 'ETH',
-      amount: 1,
+      amount: '1',
       status: 'CONFIRMED',
       metadata: {},
       tags: [],
@@ -232,7 +232,7 @@ describe('wallet: continue-as-new keeps the state', () => {
       assert.equal(queried.stats.callbacks, 45);
       return queried;
     });
-    assert.deepEqual(state.balances.ETH, { confirmed: 40, pending: 0 });
+    assert.deepEqual(state.balances.ETH, { confirmed: '40', pending: '0' });
     assert.equal(state.stats.duplicates, 5);
     // The first run carried the ledger's second shape behind its patch: the marker precedes the
     // continue-as-new, so a worker without the change cannot take the run up.
@@ -265,7 +265,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     });
     assert.equal(dep.status, 200);
     await eventually(async () =>
-      assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: 0.5, pending: 0 }),
+      assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: '0.5', pending: '0' }),
     );
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
 
@@ -276,10 +276,10 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     });
     assert.equal(adjusted.status, 200);
     const found = await stack.wallets.reconcile(walletId);
-    assert.deepEqual(found.drift, [{ currency: 'BTC', ledger: 0.5, provider: 0.6 }]);
+    assert.deepEqual(found.drift, [{ currency: 'BTC', ledger: '0.5', provider: '0.6' }]);
     const state = await stack.wallets.state(walletId);
     assert.deepEqual(state.reconciliation?.drift, found.drift);
-    assert.deepEqual(state.balances.BTC, { confirmed: 0.5, pending: 0 }, 'the ledger is not corrected');
+    assert.deepEqual(state.balances.BTC, { confirmed: '0.5', pending: '0' }, 'the ledger is not corrected');
     const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await eventually(async () =>
       assert.deepEqual((await handle.describe()).typedSearchAttributes.get(BalanceDrift), true),
@@ -293,7 +293,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.3, confirmed: true });
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
     assertFields(await stack.wallets.state(walletId), {
-      balances: { BTC: { confirmed: 0.3 } },
+      balances: { BTC: { confirmed: '0.3' } },
       stats: { recoveredByPoll: 1 },
     });
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
@@ -312,7 +312,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 25 });
     await eventually(async () =>
       assert.deepEqual((await stack.wallets.state(walletId)).reconciliation?.drift, [
-        { currency: 'USD', ledger: 0, provider: 25 },
+        { currency: 'USD', ledger: '0', provider: '25' },
       ]),
     );
     await handle.terminate('test done');
@@ -330,7 +330,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     });
     await stack.op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'USD', amount: 5 });
     const found = await stack.wallets.reconcile(walletId);
-    assert.deepEqual(found.drift, [{ currency: 'USD', ledger: 0, provider: 5 }]);
+    assert.deepEqual(found.drift, [{ currency: 'USD', ledger: '0', provider: '5' }]);
     // Enough callbacks to roll over to a new run.
     for (let i = 0; i < 30; i++)
       await handle.signal('transaction', {

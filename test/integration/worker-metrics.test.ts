@@ -105,7 +105,9 @@ describe('worker telemetry', () => {
         ).status,
         200,
       );
-      assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, [{ currency: 'USD', ledger: 0, provider: 7 }]);
+      assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, [
+        { currency: 'USD', ledger: '0', provider: '7' },
+      ]);
       const [, labels, value] = await eventually(async () => {
         const text = await scrape();
         expectSeries(text, drift);

@@ -593,7 +593,7 @@ describe('wallet, activities mocked', () => {
         setTimeout(() => reject(new Error('the reconciliation never finished: deadlock')), 20_000),
       );
       const reconciliation = await Promise.race([reconciled, deadlock]);
-      assert.deepEqual(reconciliation.drift, [{ currency: 'BTC', ledger: 0, provider: 5 }]);
+      assert.deepEqual(reconciliation.drift, [{ currency: 'BTC', ledger: '0', provider: '5' }]);
       assert.equal(polls, 1, 'the poll the reconciliation asked for was made');
       const latest = await waitFor(
         () => client.workflow.getHandle(`wallet:${walletId}`).describe(),

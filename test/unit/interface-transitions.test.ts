@@ -280,7 +280,7 @@ describe('users, higher limits and the onboarding link (spec 2.7, 2.8, 4.5–4.7
     const higher = await sandbox.master.call(api.calculateLimits, {
       body: { accountId: MASTER.accountId, userId: user.id },
     });
-    assertFields(higher, { weeklyTotal: 7_500, yearlyTotal: 100_000 });
+    assertFields(higher, { weeklyTotal: '7500', yearlyTotal: '100000' });
 
     const intl = await sandbox.master.call(api.createUser, {
       body: { fields: { country: 'FR' }, scopes: ['DEBIT_CARD_L2'] },
@@ -289,7 +289,7 @@ describe('users, higher limits and the onboarding link (spec 2.7, 2.8, 4.5–4.7
     const intlLimits = await sandbox.master.call(api.calculateLimits, {
       body: { accountId: MASTER.accountId, userId: intl.id },
     });
-    assertFields(intlLimits, { weeklyTotal: 10_000, yearlyTotal: 250_000 });
+    assertFields(intlLimits, { weeklyTotal: '10000', yearlyTotal: '250000' });
   });
 
   it('the onboarding link is new on every request and stops working after 30 minutes', async () => {
@@ -335,11 +335,11 @@ describe('reservations and card purchases (spec 2.6, 4.3)', () => {
     }>('POST', `/sandbox/reservations/${reserved.reservation}/complete`);
     assert.equal(done.order.status, 'COMPLETE');
     const tf = await sandbox.master.call(api.readTransfer, { params: { transferId: done.order.transferId } });
-    assertFields(tf, { status: 'COMPLETED', dest: walletSrn(wallet.id), destAmount: 40 });
+    assertFields(tf, { status: 'COMPLETED', dest: walletSrn(wallet.id), destAmount: '40' });
     assertFields(done.transaction, { source: `transfer:${tf.id}`, amount: 40 });
     assert.equal(
       (await sandbox.master.call(api.readWallet, { params: { walletId: wallet.id } })).availableBalances.USD,
-      40,
+      '40',
     );
     const redirect = new URL(done.redirect);
     const params = ['transferId', 'orderId', 'accountId', 'dest', 'fees', 'destAmount'];

@@ -18,7 +18,7 @@ const tx = (id: string, createdAt: number, status = 'CONFIRMED'): Observation =>
   source: 'bitcoin:EXTERNAL',
   dest: walletSrn(WALLET_ID),
   currency: 'BTC',
-  amount: 1,
+  amount: '1',
   status,
   confirmedAt: null,
 });

@@ -61,7 +61,7 @@ describe('wallet activities: the watch and the poll', () => {
     assert.ok('changed' in answer);
     assert.deepEqual(
       answer.changed.map((t) => ({ amount: t.amount, status: t.status })),
-      [{ amount: 0.5, status: 'CONFIRMED' }],
+      [{ amount: '0.5', status: 'CONFIRMED' }],
     );
   });
 

@@ -1,6 +1,12 @@
+import { absolute, add, type Decimal, decimal, negate, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import type { Observation, PollCursor } from '../../src/provider/transaction-observation.js';
+import {
+  FUTURE_SLACK_MS,
+  type Observation,
+  plausibleTime,
+  type PollCursor,
+} from '../../src/provider/transaction-observation.js';
 
 // A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
 // functions: the workflow carries the state across continue-as-new, and tests exercise the rules
@@ -13,14 +19,17 @@ import type { Observation, PollCursor } from '../../src/provider/transaction-obs
 
 export type Kind = 'deposit' | 'interest' | 'transfer' | 'outgoing';
 
-export { type Observation, observe } from '../../src/provider/transaction-observation.js';
+export { type Observation, observe, type RecordedObservation } from '../../src/provider/transaction-observation.js';
 export type SeenVia = 'callback' | 'poll';
 
 export interface Entry {
   id: string;
   currency: string;
-  /** Signed from the wallet's point of view: negative when the wallet is the source. */
-  amount: number;
+  /**
+   * Exact, a canonical decimal string (src/decimal.ts), signed from the wallet's point of view:
+   * negative when the wallet is the source, "0" for a transfer from the wallet to itself.
+   */
+  amount: Decimal;
   status: string;
   kind: Kind;
   source: string;
@@ -30,6 +39,8 @@ export interface Entry {
   createdAt: number;
   confirmedAt?: number;
   firstSeenVia: SeenVia;
+  /** Its createdAt cannot be a time (see `plausibleTime`): counted, but its time moves no horizon. */
+  timeHeldAside?: true;
 }
 
 /**
@@ -37,7 +48,11 @@ export interface Entry {
  * from the first shape, which kept ids only: then its status is not known either), status,
  * createdAt. A tuple: thousands are carried.
  */
-export type SettledRecord = [currency: string, amount: number | null, status: string, createdAt: number];
+export type SettledRecord = [currency: string, amount: Decimal | null, status: string, createdAt: number];
+/** A record as carried by runs before exact amounts (version 2): its amount a number. */
+type CarriedRecord = [currency: string, amount: Decimal | number | null, status: string, createdAt: number];
+/** An entry as carried by runs before exact amounts: its amount a number. */
+type CarriedEntry = Omit<Entry, 'amount'> & { amount: Decimal | number };
 
 export interface LedgerStats {
   callbacks: number;
@@ -55,10 +70,24 @@ export interface LedgerStats {
    * Present once counted, so that ledgers carried before it keep their shape.
    */
   unapplied?: number;
+  /**
+   * Transactions whose createdAt cannot be a time (beyond now plus a day, or before the provider's
+   * epoch): counted, but their time moves neither the horizon nor the poll cursor. Present once
+   * counted.
+   */
+  heldAside?: number;
+  /** Times the horizon was found moved past now by such a time, carried from before, and moved back. */
+  horizonRepaired?: number;
+  /**
+   * Pending entries past the bound (LIMITS.pendingEntries, pendingAgeMs) moved to a record: no
+   * longer in the pending balance; a later confirmation still counts while the record lasts.
+   */
+  pendingDropped?: number;
 }
 
 export interface LedgerState {
-  version: 2;
+  /** 3 since amounts are exact decimal strings; 2 carried numbers (see `fromCarried`). */
+  version: 3;
   walletId: string;
   /** Recent entries by id; pending ones are never evicted. */
   entries: Record<string, Entry>;
@@ -69,14 +98,28 @@ export interface LedgerState {
   /** Epoch ms: an unknown transaction created before this is not counted. */
   horizon: number;
   /** Confirmed amounts of evicted entries, per currency. */
-  settledTotals: Record<string, number>;
+  settledTotals: Record<string, Decimal>;
+  /**
+   * Currencies whose balance was carried from before exact amounts as a binary floating-point
+   * sum, which cannot be read back exactly: their balances say `approximate`, and the
+   * reconciliation with the provider is what tells. Present only when there are some.
+   */
+  approximate?: string[];
   stats: LedgerStats;
+}
+
+/** The ledger as carried across continue-as-new in version 2: amounts as numbers. */
+export interface LedgerStateV2 extends Omit<LedgerState, 'version' | 'entries' | 'settled' | 'settledTotals'> {
+  version: 2;
+  entries: Record<string, CarriedEntry>;
+  settled: Record<string, CarriedRecord>;
+  settledTotals: Record<string, number>;
 }
 
 /** The ledger as carried across continue-as-new before version 2 (ids of settled entries only). */
 export interface LedgerStateV1 {
   walletId: string;
-  entries: Record<string, Entry>;
+  entries: Record<string, CarriedEntry>;
   order: string[];
   settledIds: string[];
   settledTotals: Record<string, number>;
@@ -91,7 +134,18 @@ const DAY = 86_400_000;
  * margin. 10,000 records (about 450 KB carried) bound a very busy wallet; past that the horizon
  * moves up to the oldest record still kept.
  */
-export const LIMITS = { recentEntries: 200, settledRecords: 10_000, windowMs: 180 * DAY };
+export const LIMITS = {
+  recentEntries: 200,
+  settledRecords: 10_000,
+  windowMs: 180 * DAY,
+  /**
+   * Pending entries kept whole: past this count, or older than this age, the oldest leave the
+   * entries for a record (`dropPending`), so that what a run carries stays bounded. A blockchain
+   * deposit settles in hours; a thousand pending or half a year pending is a stuck transaction.
+   */
+  pendingEntries: 1_000,
+  pendingAgeMs: 180 * DAY,
+};
 
 const CURRENCY = /^[A-Z0-9]{2,10}$/;
 
@@ -102,7 +156,7 @@ function table<T>(from: Record<string, T> = {}): Record<string, T> {
 
 export function emptyLedger(walletId: string): LedgerState {
   return {
-    version: 2,
+    version: 3,
     walletId,
     entries: table(),
     order: [],
@@ -113,16 +167,52 @@ export function emptyLedger(walletId: string): LedgerState {
   };
 }
 
-/** The ledger a new run starts from: what the previous run carried, in either shape. */
-export function fromCarried(carried: LedgerState | LedgerStateV1): LedgerState {
-  if ('version' in carried && carried.version === 2) {
+/** Any ledger a run may carry: the current shape, or one from before. */
+export type CarriedLedger = LedgerState | LedgerStateV2 | LedgerStateV1;
+
+/** The ledger a new run starts from: what the previous run carried, in any shape. */
+export function fromCarried(carried: CarriedLedger): LedgerState {
+  if ('version' in carried && carried.version === 3) {
     return {
       ...carried,
       entries: table(carried.entries),
       settled: table(carried.settled),
       settledTotals: table(carried.settledTotals),
+      ...(carried.approximate ? { approximate: [...carried.approximate] } : {}),
       stats: { ...carried.stats },
     };
+  }
+  // Before version 3 amounts were numbers. One amount came from the provider's JSON as a number:
+  // String(n) gives its digits back when it had at most 15 significant digits (every such decimal
+  // survives a double). Sums (settledTotals) were added in binary floating point and cannot be
+  // read back exactly: their currencies are marked approximate.
+  const approximate = new Set<string>();
+  const exact = (amount: Decimal | number, currency: string): Decimal => {
+    if (typeof amount === 'number' && significantDigits(decimal(amount)) > 15) approximate.add(currency);
+    return decimal(amount);
+  };
+  const settledTotals = table<Decimal>();
+  for (const [currency, total] of Object.entries(carried.settledTotals)) {
+    settledTotals[currency] = decimal(total);
+    if (typeof total === 'number' && total !== 0) approximate.add(currency);
+  }
+  const entries = table<Entry>();
+  for (const [id, entry] of Object.entries(carried.entries))
+    entries[id] = { ...entry, amount: exact(entry.amount, entry.currency) };
+  const settled = table<SettledRecord>();
+  const withApproximate = (state: LedgerState): LedgerState =>
+    approximate.size > 0 ? { ...state, approximate: [...approximate].sort() } : state;
+  if ('version' in carried && carried.version === 2) {
+    for (const [id, [currency, amount, status, createdAt]] of Object.entries(carried.settled))
+      settled[id] = [currency, amount === null ? null : exact(amount, currency), status, createdAt];
+    return withApproximate({
+      ...carried,
+      version: 3,
+      entries,
+      settled,
+      settledTotals,
+      stats: { ...carried.stats },
+    });
   }
   const v1 = carried as LedgerStateV1;
   // The first shape kept ids only, and evicted every settled entry: confirmed ones (their amounts
@@ -130,18 +220,22 @@ export function fromCarried(carried: LedgerState | LedgerStateV1): LedgerState {
   // A record says "settled, status unknown": the null amount marks it. Held as CONFIRMED, so that
   // a resent confirmation is a duplicate and a pending notice stale; an ended notice moves no
   // balance (see `record`).
-  const settled = table<SettledRecord>();
   for (const id of v1.settledIds) settled[id] = ['', null, 'CONFIRMED', 0];
-  return {
-    version: 2,
+  return withApproximate({
+    version: 3,
     walletId: v1.walletId,
-    entries: table(v1.entries),
+    entries,
     order: [...v1.order],
     settled,
     horizon: 0,
-    settledTotals: table(v1.settledTotals),
+    settledTotals,
     stats: { ...v1.stats, expired: 0, rejected: 0 },
-  };
+  });
+}
+
+/** Significant digits of a canonical decimal: the digits without sign, point and outer zeros. */
+function significantDigits(amount: Decimal): number {
+  return amount.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
 /**
@@ -173,27 +267,51 @@ function compare(known: string, seen: string): 'advanced' | 'duplicate' | 'stale
 export function classify(
   state: LedgerState,
   tx: Pick<Transaction, 'id' | 'status' | 'createdAt' | 'currency'>,
+  now?: number,
 ): Outcome {
   if (!CURRENCY.test(tx.currency)) return 'rejected';
   const entry = Object.hasOwn(state.entries, tx.id) ? state.entries[tx.id] : undefined;
   if (entry) return compare(entry.status, tx.status);
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
   if (settled) return compare(settled[2], tx.status);
+  // A time that cannot be one says nothing about the transaction's age: it is counted.
+  if (now !== undefined && !plausibleTime(tx.createdAt, now)) return 'new';
   return tx.createdAt < state.horizon ? 'expired' : 'new';
 }
 
-/** The sign of a transaction for this wallet, and its kind before any transfer is resolved. */
-export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'dest'>): { sign: 1 | -1; kind: Kind } {
+/**
+ * The sign of a transaction for this wallet, and its kind before any transfer is resolved. A
+ * transfer from the wallet to itself moves no balance: its sign is 0 (it is still recorded, so
+ * that its repeats are recognised).
+ */
+export function direction(
+  walletId: string,
+  tx: Pick<Transaction, 'source' | 'dest'>,
+): { sign: 1 | 0 | -1; kind: Kind } {
   const srn = walletSrn(walletId);
-  if (tx.source === srn && tx.dest !== srn) return { sign: -1, kind: 'outgoing' };
+  if (tx.source === srn && tx.dest === srn) return { sign: 0, kind: 'transfer' };
+  if (tx.source === srn) return { sign: -1, kind: 'outgoing' };
   if (tx.source.startsWith('transfer:')) return { sign: 1, kind: 'transfer' };
   return { sign: 1, kind: 'deposit' };
 }
 
-/** Records an observation; returns what happened. `kind` lets the caller pass a resolved kind. */
-export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?: Kind, transferId?: string): Outcome {
+export interface RecordOptions {
+  /** A resolved kind. */
+  kind?: Kind;
+  /** The transfer behind a transfer-sourced deposit, to be read in the background. */
+  transferId?: string;
+  /**
+   * The workflow's now: given, a createdAt beyond it plus a day or before the provider's epoch is
+   * held aside (see `plausibleTime`). Runs from before wallet-exact-ledger pass none.
+   */
+  now?: number;
+}
+
+/** Records an observation; returns what happened. */
+export function record(state: LedgerState, tx: Observation, via: SeenVia, options: RecordOptions = {}): Outcome {
+  const { kind, transferId, now } = options;
   if (via === 'callback') state.stats.callbacks += 1;
-  const outcome = classify(state, tx);
+  const outcome = classify(state, tx, now);
   // Counted for callbacks only: a poll that meets what a callback brought is no repeat of the provider's.
   if (outcome === 'duplicate' && via === 'callback') state.stats.duplicates += 1;
   if (outcome === 'stale' && via === 'callback') state.stats.stale += 1;
@@ -202,9 +320,14 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
   if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
   const way = direction(state.walletId, tx);
-  const amount = way.sign * Math.abs(tx.amount);
+  // A number where a run from before exact amounts recorded one (a signal, a poll's answer, a
+  // carried inbox): String(n), exact for what JSON gave.
+  const size = absolute(decimal(tx.amount, `transaction ${tx.id}: amount`));
+  const amount = way.sign === 0 ? '0' : way.sign < 0 ? negate(size) : size;
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
+  const held = now !== undefined && !plausibleTime(tx.createdAt, now);
   if (outcome === 'new') {
+    if (held) state.stats.heldAside = (state.stats.heldAside ?? 0) + 1;
     state.entries[tx.id] = {
       id: tx.id,
       currency: tx.currency,
@@ -216,6 +339,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
       createdAt: tx.createdAt,
       ...(tx.confirmedAt ? { confirmedAt: tx.confirmedAt } : {}),
       firstSeenVia: via,
+      ...(held ? { timeHeldAside: true as const } : {}),
     };
     state.order.push(tx.id);
   } else if (settled && settled[1] === null) {
@@ -234,7 +358,12 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
     // A settled transaction moved on after it left the recent entries: a reversal takes back
     // what its confirmation counted.
     if (isConfirmed(settled[2]) && !isConfirmed(tx.status))
-      state.settledTotals[settled[0]] = (state.settledTotals[settled[0]] ?? 0) - settled[1]!;
+      state.settledTotals[settled[0]] = subtract(state.settledTotals[settled[0]] ?? '0', settled[1]!);
+    // A pending entry dropped past the bound (`dropPending`) confirmed since: its confirmed amount counts.
+    if (!isConfirmed(settled[2]) && statusRank(settled[2]) < 2 && isConfirmed(tx.status)) {
+      state.settledTotals[settled[0]] = add(state.settledTotals[settled[0]] ?? '0', amount);
+      settled[1] = amount;
+    }
     settled[2] = tx.status;
   } else {
     const entry = state.entries[tx.id]!;
@@ -244,9 +373,34 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, kind?:
     if (tx.confirmedAt) entry.confirmedAt = tx.confirmedAt;
   }
   if (via === 'poll') state.stats.recoveredByPoll += 1;
-  advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
+  if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
+  if (now !== undefined) dropPending(state, now);
   evict(state);
   return outcome;
+}
+
+/**
+ * Bounds the pending entries (runs since wallet-exact-ledger, which pass `now`): the oldest
+ * pending past LIMITS.pendingEntries, and any pending longer than LIMITS.pendingAgeMs, leave the
+ * entries for a record with their status, counted in `stats.pendingDropped`. Their amount leaves
+ * the pending balance; a confirmation that comes while the record lasts still counts (see
+ * `record`), and the reconciliation is the backstop for one that comes later.
+ */
+function dropPending(state: LedgerState, now: number): void {
+  const pending = state.order.filter((id) => statusRank(state.entries[id]!.status) < 2);
+  let excess = pending.length - LIMITS.pendingEntries;
+  const dropped = new Set<string>();
+  for (const id of pending) {
+    const entry = state.entries[id]!;
+    const stale = !entry.timeHeldAside && entry.createdAt < now - LIMITS.pendingAgeMs;
+    if (excess <= 0 && !stale) continue;
+    excess -= 1;
+    dropped.add(id);
+    delete state.entries[id];
+    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.timeHeldAside ? 0 : entry.createdAt];
+    state.stats.pendingDropped = (state.stats.pendingDropped ?? 0) + 1;
+  }
+  if (dropped.size > 0) state.order = state.order.filter((id) => !dropped.has(id));
 }
 
 function evict(state: LedgerState): void {
@@ -257,9 +411,10 @@ function evict(state: LedgerState): void {
     const [id] = state.order.splice(idx, 1) as [string];
     const entry = state.entries[id]!;
     if (isConfirmed(entry.status))
-      state.settledTotals[entry.currency] = (state.settledTotals[entry.currency] ?? 0) + entry.amount;
+      state.settledTotals[entry.currency] = add(state.settledTotals[entry.currency] ?? '0', entry.amount);
     delete state.entries[id];
-    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.createdAt];
+    // A time held aside is kept as none (0): such a record leaves by the count, never by the horizon.
+    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.timeHeldAside ? 0 : entry.createdAt];
   }
   // Past the count, the oldest records go and the horizon follows them.
   const ids = Object.keys(state.settled);
@@ -285,30 +440,39 @@ function advanceHorizon(state: LedgerState, to: number, force = false): void {
   }
 }
 
-export interface Balance {
-  confirmed: number;
-  pending: number;
+/**
+ * A horizon past now (plus a day) less the window was moved by a time that cannot be one, before
+ * times were bounded: every real transaction after it would count as expired. It goes back to now
+ * less the window; the records it made the ledger forget are gone, so a resend of one of them may
+ * count again: the reconciliation is the backstop. Returns whether it moved.
+ */
+export function repairHorizon(state: LedgerState, now: number): boolean {
+  if (state.horizon <= now + FUTURE_SLACK_MS - LIMITS.windowMs) return false;
+  state.horizon = Math.max(0, now - LIMITS.windowMs);
+  state.stats.horizonRepaired = (state.stats.horizonRepaired ?? 0) + 1;
+  return true;
 }
 
-/** Balances derived from the entries: confirmed, and pending (seen but not yet confirmed). */
+export interface Balance {
+  /** Exact, a canonical decimal string such as "161176780.13". */
+  confirmed: Decimal;
+  pending: Decimal;
+  /** Carried from before exact amounts as a floating-point sum: see `LedgerState.approximate`. */
+  approximate?: true;
+}
+
+/** Balances derived from the entries, exactly: confirmed, and pending (seen but not yet confirmed). */
 export function balances(state: LedgerState): Record<string, Balance> {
   const out = table<Balance>();
-  const at = (c: string) => (out[c] ??= { confirmed: 0, pending: 0 });
-  for (const [c, v] of Object.entries(state.settledTotals)) at(c).confirmed += v;
+  const at = (c: string) => (out[c] ??= { confirmed: '0', pending: '0' });
+  for (const [c, v] of Object.entries(state.settledTotals)) at(c).confirmed = add(at(c).confirmed, v);
   for (const entry of Object.values(state.entries)) {
-    if (isConfirmed(entry.status)) at(entry.currency).confirmed += entry.amount;
-    else if (statusRank(entry.status) < 2) at(entry.currency).pending += entry.amount;
+    const balance = at(entry.currency);
+    if (isConfirmed(entry.status)) balance.confirmed = add(balance.confirmed, entry.amount);
+    else if (statusRank(entry.status) < 2) balance.pending = add(balance.pending, entry.amount);
   }
-  for (const balance of Object.values(out)) {
-    balance.confirmed = round(balance.confirmed);
-    balance.pending = round(balance.pending);
-  }
+  for (const c of state.approximate ?? []) if (out[c]) out[c].approximate = true;
   return out;
-}
-
-/** Sums of decimal amounts drift in binary floating point; 10 decimals covers every currency here. */
-function round(amount: number): number {
-  return Math.round(amount * 1e10) / 1e10;
 }
 
 export function recent(state: LedgerState, limit = 50): Entry[] {

@@ -13,3 +13,9 @@ export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
  * poll returns only what changed since a cursor, and a wallet just opened is not polled at once.
  */
 export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';
+/**
+ * The ledger counts exact decimal amounts and carries them as decimal strings (version 3 of
+ * workflows/lib/ledger.ts); a run started before it carried numbers, which fromCarried reads.
+ * Checked once when a run starts: the run's marker keeps workers from before it off the run.
+ */
+export const EXACT_LEDGER_PATCH = 'wallet-exact-ledger';

@@ -1,6 +1,13 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { currencyCode, idPattern, orderId, transferId, userId } from '../../src/provider/schemas/common.js';
+import {
+  currencyCode,
+  idPattern,
+  orderId,
+  positiveAmount,
+  transferId,
+  userId,
+} from '../../src/provider/schemas/common.js';
 import type { Limits } from '../../src/provider/schemas/limits.js';
 import { timing } from './common.js';
 
@@ -30,7 +37,8 @@ const collectedByHostedPage = {
 export const checkoutInput = z
   .object({
     orderRef,
-    sourceAmount: z.number().positive('sourceAmount must be positive'),
+    /** Exact: a decimal string ("49.99") or a JSON number; a decimal string in the workflow. */
+    sourceAmount: positiveAmount,
     sourceCurrency: currencyCode,
     destCurrency: currencyCode,
     dest: z

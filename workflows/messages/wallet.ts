@@ -1,7 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import type { PollCursor } from '../../src/provider/transaction-observation.js';
-import type { Balance, Entry, LedgerState, LedgerStateV1, Observation } from '../lib/ledger.js';
+import type { Balance, CarriedLedger, Entry, LedgerState, Observation, RecordedObservation } from '../lib/ledger.js';
 import type { Reconciliation } from '../lib/reconcile.js';
 
 export type { Drift, Reconciliation } from '../lib/reconcile.js';
@@ -25,9 +24,13 @@ export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
 export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
 
 export type WalletInput = WalletInputFields & {
-  /** Carried across continue-as-new; runs started before the ledger's version 2 carry the first shape. */
-  carried?: LedgerState | LedgerStateV1;
-  inbox?: Array<{ tx: Observation; via: 'callback' | 'poll' }>;
+  /**
+   * Carried across continue-as-new; runs from before exact amounts carry version 2 (numbers), and
+   * runs from before version 2 the first shape (workflows/lib/ledger.ts, fromCarried).
+   */
+  carried?: CarriedLedger;
+  /** Carried likewise; amounts are numbers in runs from before exact amounts. */
+  inbox?: Array<{ tx: RecordedObservation; via: 'callback' | 'poll' }>;
   /** Set by the opening workflow: a wallet just created has nothing to poll for yet. */
   opened?: boolean;
   /** Carried across continue-as-new since wallet-quiet-polling: how quiet the wallet has been. */
@@ -68,8 +71,12 @@ export interface WalletView {
   reconciliation?: Reconciliation;
 }
 
-/** A verified provider callback (spec 2.4), delivered by the ingress. */
-export const transactionSignal = defineSignal<[Transaction]>('transaction');
+/**
+ * A verified provider callback (spec 2.4), delivered by the ingress trimmed to what the ledger
+ * uses. Runs from before carried the whole callback, its amount a number: the workflow trims and
+ * reads either.
+ */
+export const transactionSignal = defineSignal<[Observation]>('transaction');
 export const walletQuery = defineQuery<WalletView>('wallet');
 /** Compares the ledger with the provider's balances now (polling first where they disagree) and answers what it found. */
 export const reconcileUpdate = defineUpdate<Reconciliation>('reconcile');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimal, isDecimal } from '../../decimal.js';
 
 // Identifier prefixes of spec 1: both `-` and `_` occur after the prefix (AC-<id>, AC_<id>).
 // idPattern is the one place that shape is written; schemas and SRN patterns are built from it.
@@ -38,7 +39,26 @@ export const epochMs = z.number().int().nonnegative();
 export const currencyCode = z
   .string()
   .regex(/^[A-Z0-9]{2,10}$/, { message: 'a currency code must be upper-case, e.g. BTC or USD' });
+/** The text of a number src/json.ts kept as text (a LosslessNumber), or the value itself. */
+const numberText = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true
+    ? (value as { value: unknown }).value
+    : value;
+
+/**
+ * An amount, exactly: a JSON number as src/json.ts reads it (its digits kept), or a decimal
+ * string; yields the canonical decimal string (src/decimal.ts), e.g. "161176780.13".
+ */
+export const amount = z
+  .custom<string | number | { isLosslessNumber: true; value: string }>((value) => isDecimal(numberText(value)), {
+    message: 'must be a decimal amount: a JSON number or a decimal string such as "12.34"',
+  })
+  .transform((value) => decimal(numberText(value) as string | number));
+/** A positive amount (a purchase, a deposit an operator makes). */
+export const positiveAmount = amount.refine((value) => !value.startsWith('-') && value !== '0', {
+  message: 'must be a positive amount',
+});
 /** A map of currency code to amount, as in balances and fees. */
-export const amounts = z.record(z.string(), z.number());
+export const amounts = z.record(z.string(), amount);
 /** Fields that the spec shows only as null: accepted as null or any value (spec 2.2, "Gaps"). */
 export const unknownNullable = z.unknown().optional();

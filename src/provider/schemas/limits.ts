@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, userId } from './common.js';
+import { accountId, amount, userId } from './common.js';
 import { countryCode } from './account.js';
 
 // Spec 4.6 and open-points "Limits calculation".
@@ -21,14 +21,14 @@ export const limitsRequest = z.object({
 export type LimitsRequest = z.input<typeof limitsRequest>;
 
 export const limits = z.object({
-  dailyTotalSpent: z.number(),
-  weeklyTotalSpent: z.number(),
-  yearlyTotalSpent: z.number(),
-  dailyTotal: z.number(),
-  weeklyTotal: z.number(),
-  yearlyTotal: z.number(),
-  dailyRemaining: z.number(),
-  weeklyRemaining: z.number(),
-  yearlyRemaining: z.number(),
+  dailyTotalSpent: amount,
+  weeklyTotalSpent: amount,
+  yearlyTotalSpent: amount,
+  dailyTotal: amount,
+  weeklyTotal: amount,
+  yearlyTotal: amount,
+  dailyRemaining: amount,
+  weeklyRemaining: amount,
+  yearlyRemaining: amount,
 });
 export type Limits = z.infer<typeof limits>;

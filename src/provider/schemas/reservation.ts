@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { accountId, epochMs, userOwner } from './common.js';
+import { accountId, amount, epochMs, positiveAmount, userOwner } from './common.js';
 
 // Spec 2.6, 4.3 and open-points "Reservations and card purchases".
 export const reservationRequest = z
   .object({
-    sourceAmount: z.number().positive().optional(),
-    destAmount: z.number().positive().optional(),
+    sourceAmount: positiveAmount.optional(),
+    destAmount: positiveAmount.optional(),
     amountIncludeFees: z.boolean().optional(),
     sourceCurrency: z
       .string()
@@ -57,6 +57,8 @@ export const reservationRequest = z
     }
   });
 export type ReservationRequest = z.input<typeof reservationRequest>;
+/** A reservation request as read: amounts are canonical decimal strings. */
+export type ReadReservationRequest = z.output<typeof reservationRequest>;
 
 export const reservation = z.object({ url: z.url(), reservation: z.string().min(1) });
 export type Reservation = z.infer<typeof reservation>;
@@ -78,7 +80,7 @@ export const order = z.object({
   reservation: z.string(),
   status: orderStatus,
   transferId: z.string().nullable(),
-  sourceAmount: z.number(),
+  sourceAmount: amount,
   sourceCurrency: z.string(),
   destCurrency: z.string(),
   dest: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyCode, epochMs, transactionId, unknownNullable } from './common.js';
+import { amount, currencyCode, epochMs, transactionId, unknownNullable } from './common.js';
 
 // Spec 2.4: the callback payload. Only CONFIRMED is documented; a transaction first seen on a
 // blockchain is "reported pending", so any other upper-case status is accepted as-is.
@@ -13,7 +13,7 @@ export const transaction = z.object({
   source: z.string().min(1),
   dest: z.string().min(1),
   currency: currencyCode,
-  amount: z.number().finite(),
+  amount,
   status: transactionStatus,
   confirmedAt: epochMs.nullable().optional(),
   cancelledAt: epochMs.nullable().optional(),
@@ -23,7 +23,7 @@ export const transaction = z.object({
   authorizer: z.string().nullable().optional(),
   senderProvidedId: z.string().nullable().optional(),
   reversedBy: z.string().nullable().optional(),
-  fees: z.number().optional(),
+  fees: amount.optional(),
   feesDest: z.string().nullable().optional(),
   sourceFees: unknownNullable,
   destFees: unknownNullable,

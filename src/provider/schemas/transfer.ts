@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amounts, epochMs, transferId } from './common.js';
+import { amount, amounts, epochMs, transferId } from './common.js';
 
 // Spec 3.3 and open-points: the statuses that occur.
 export const transferStatus = z.enum([
@@ -37,15 +37,15 @@ export const transfer = z.object({
   expiresAt: epochMs.nullable(),
   updatedAt: epochMs.nullable(),
   estimatedArrival: epochMs.nullable(),
-  sourceAmount: z.number(),
-  destAmount: z.number(),
+  sourceAmount: amount,
+  destAmount: amount,
   sourceCurrency: z.string(),
   destCurrency: z.string(),
-  totalFees: z.number(),
+  totalFees: amount,
   fees: amounts,
   customId: z.string().nullable(),
   failureReason: z.string().nullable(),
-  exchangeRate: z.number().nullable(),
+  exchangeRate: amount.nullable(),
   pendingSubStatus: z.unknown().optional(),
   reversingSubStatus: z.unknown().optional(),
   reversalReason: z.unknown().optional(),

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { add } from '../../decimal.js';
+import { positiveAmount } from '../../provider/schemas/common.js';
 import type { Order } from '../../provider/schemas/reservation.js';
 import { walletIdFromSrn } from '../../provider/srn.js';
 import type { SandboxContext } from '../context.js';
@@ -17,9 +19,9 @@ import { DEPOSIT_NETWORKS } from './wallets.js';
 /** Open point: card purchases are transfers from a card-processing service; its SRN is not named. */
 export const CARD_PROCESSING_SRN = 'service:card-processing';
 
-const completeBody = z.object({ amount: z.number().positive().optional() }).strict();
+const completeBody = z.object({ amount: positiveAmount.optional() }).strict();
 const failBody = z.object({ reason: z.string().min(1).default('The card was declined') }).strict();
-const liquidationBody = z.object({ currency: z.string().min(1), amount: z.number().positive() }).strict();
+const liquidationBody = z.object({ currency: z.string().min(1), amount: positiveAmount }).strict();
 
 function redirect(base: unknown, params: Record<string, string | number>): string | null {
   if (typeof base !== 'string') return null;
@@ -116,11 +118,11 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
         if (acc) {
           acc.availableBalances = {
             ...acc.availableBalances,
-            [order.destCurrency]: (acc.availableBalances?.[order.destCurrency] ?? 0) + amount,
+            [order.destCurrency]: add(acc.availableBalances?.[order.destCurrency] ?? '0', amount),
           };
           acc.totalBalances = {
             ...acc.totalBalances,
-            [order.destCurrency]: (acc.totalBalances?.[order.destCurrency] ?? 0) + amount,
+            [order.destCurrency]: add(acc.totalBalances?.[order.destCurrency] ?? '0', amount),
           };
         }
       }
@@ -150,7 +152,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
       reservation: record.id,
       status: 'FAILED',
       transferId: null,
-      sourceAmount: req.sourceAmount ?? req.destAmount ?? 0,
+      sourceAmount: req.sourceAmount ?? req.destAmount ?? '0',
       sourceCurrency: req.sourceCurrency ?? 'USD',
       destCurrency: req.destCurrency ?? req.sourceCurrency ?? 'USD',
       dest: req.dest,

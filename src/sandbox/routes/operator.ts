@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { INTEREST_PAYMENTS_SRN, walletIdFromSrn } from '../../provider/srn.js';
-import { currencyCode } from '../../provider/schemas/common.js';
+import { add } from '../../decimal.js';
+import { amount as anyAmount, currencyCode, positiveAmount } from '../../provider/schemas/common.js';
 import type { Transaction } from '../../provider/schemas/transaction.js';
 import type { SandboxContext } from '../context.js';
 import { validationError } from '../errors.js';
@@ -14,7 +15,7 @@ import { DEPOSIT_NETWORKS } from './wallets.js';
 // confirmed), an interest payout, and the callback knobs. They need no provider credentials,
 // so the sandbox listens on loopback only.
 
-const amount = z.number().positive().finite();
+const amount = positiveAmount;
 const depositBody = z.object({
   currency: z.string().min(1),
   amount,
@@ -23,7 +24,7 @@ const depositBody = z.object({
 });
 const payoutBody = z.object({ currency: z.string().min(1).default('USD'), amount });
 /** A manual correction at the provider: the balance moves, no transaction, no callback. */
-const adjustmentBody = z.object({ currency: currencyCode, amount: z.number().finite() });
+const adjustmentBody = z.object({ currency: currencyCode, amount: anyAmount });
 const knobsBody = z
   .object({ drop: z.number().int().min(0).optional(), repeat: z.number().int().min(0).max(10).optional() })
   .strict();
@@ -134,7 +135,7 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     ({ walletId }, body) => {
       const wallet = walletById(walletId!);
       for (const field of ['balances', 'availableBalances', 'totalBalances'] as const)
-        wallet[field][body.currency] = (wallet[field][body.currency] ?? 0) + body.amount;
+        wallet[field][body.currency] = add(wallet[field][body.currency] ?? '0', body.amount);
       ctx.changed();
       return { walletId: wallet.id, balances: wallet.balances };
     },

@@ -1,0 +1,136 @@
+// Exact decimal amounts. Money is said as a canonical decimal string ("161176780.13",
+// "1.000000000000000001", "-5", "0") in messages, carried state and answers, and added or
+// compared as a scaled bigint: units × 10^-scale. Pure and deterministic, no dependencies: the
+// workflow bundle imports it (a decimal library would grow the bundle, zod must stay out of it).
+
+/** A canonical decimal string: no exponent, no leading zeros, no trailing fractional zeros, no "-0". */
+export type Decimal = string;
+
+interface Scaled {
+  units: bigint;
+  scale: number;
+}
+
+// A JSON number's grammar, plus a leading "+" and the exponents String(number) writes ("1e-7").
+const NUMBER = /^([+-])?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/**
+ * Far beyond any amount (balances up to 1e15 with 18 decimals take 34 digits); a bound, so that
+ * an exponent such as 1e1000000000 is refused rather than expanded.
+ */
+const MAX_DIGITS = 80;
+
+export class DecimalError extends RangeError {
+  override name = 'DecimalError';
+}
+
+function scaled(value: string | number, what: string): Scaled {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new DecimalError(`${what}: ${value} is not a finite amount`);
+  // String(n) of a number JSON gave is its shortest exact form: the digits the JSON had, when it
+  // had no more than a double holds (15 significant digits always).
+  const text = typeof value === 'number' ? String(value) : value;
+  const match = typeof text === 'string' ? NUMBER.exec(text) : null;
+  if (!match) throw new DecimalError(`${what}: ${JSON.stringify(text)} is not a decimal amount such as "12.34"`);
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  const shift = Number(exponent);
+  const digits = (whole! + fraction).replace(/^0+(?=\d)/, '');
+  let scale = fraction.length - shift;
+  if (!Number.isSafeInteger(shift) || digits.length > MAX_DIGITS || Math.abs(scale) > MAX_DIGITS)
+    throw new DecimalError(`${what}: ${JSON.stringify(text)} has more digits than any amount (at most ${MAX_DIGITS})`);
+  let units = BigInt(digits);
+  if (scale < 0) {
+    units *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { units: sign === '-' ? -units : units, scale };
+}
+
+function format({ units, scale }: Scaled): Decimal {
+  const negative = units < 0n;
+  let digits = (negative ? -units : units).toString();
+  // Trailing fractional zeros say nothing: "1.50" and "1.5" are one amount, written one way.
+  while (scale > 0 && digits.endsWith('0') && digits.length > 1) {
+    digits = digits.slice(0, -1);
+    scale -= 1;
+  }
+  if (digits === '0') return '0';
+  if (scale > 0) {
+    digits = digits.padStart(scale + 1, '0');
+    digits = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  }
+  return negative ? `-${digits}` : digits;
+}
+
+function align(a: Scaled, b: Scaled): [bigint, bigint, number] {
+  const scale = Math.max(a.scale, b.scale);
+  return [a.units * 10n ** BigInt(scale - a.scale), b.units * 10n ** BigInt(scale - b.scale), scale];
+}
+
+/**
+ * The canonical decimal of an amount: a decimal string (any JSON number's form) or a number (old
+ * histories and carried ledgers hold numbers: read as String(n), exact for what JSON gave).
+ * Throws a DecimalError naming `what` for anything else.
+ */
+export function decimal(value: string | number, what = 'amount'): Decimal {
+  return format(scaled(value, what));
+}
+
+/** Whether `value` reads as an amount (see `decimal`). */
+export function isDecimal(value: unknown): value is string | number {
+  if (typeof value !== 'string' && typeof value !== 'number') return false;
+  try {
+    scaled(value, '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function add(a: string | number, b: string | number): Decimal {
+  const [x, y, scale] = align(scaled(a, 'amount'), scaled(b, 'amount'));
+  return format({ units: x + y, scale });
+}
+
+export function subtract(a: string | number, b: string | number): Decimal {
+  const [x, y, scale] = align(scaled(a, 'amount'), scaled(b, 'amount'));
+  return format({ units: x - y, scale });
+}
+
+/** The exact sum; "0" for none. */
+export function sum(values: Iterable<string | number>): Decimal {
+  let total: Scaled = { units: 0n, scale: 0 };
+  for (const value of values) {
+    const [x, y, scale] = align(total, scaled(value, 'amount'));
+    total = { units: x + y, scale };
+  }
+  return format(total);
+}
+
+export function negate(a: string | number): Decimal {
+  const x = scaled(a, 'amount');
+  return format({ units: -x.units, scale: x.scale });
+}
+
+export function absolute(a: string | number): Decimal {
+  const x = scaled(a, 'amount');
+  return format({ units: x.units < 0n ? -x.units : x.units, scale: x.scale });
+}
+
+/** -1, 0 or 1: exact, with no tolerance (one wei apart is apart). */
+export function compare(a: string | number, b: string | number): -1 | 0 | 1 {
+  const [x, y] = align(scaled(a, 'amount'), scaled(b, 'amount'));
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function isZero(a: string | number): boolean {
+  return scaled(a, 'amount').units === 0n;
+}
+
+/**
+ * Whether a number read from JSON kept every digit its text had: then `String(n)` is that amount.
+ * A JSON parser that keeps digits (src/json.ts) hands on the text of the others.
+ */
+export function numberKeepsDigits(text: string): boolean {
+  const n = Number(text);
+  return Number.isFinite(n) && isDecimal(text) && decimal(n) === decimal(text);
+}

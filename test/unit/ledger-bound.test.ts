@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Observation } from '../../src/provider/transaction-observation.js';
+import { walletSrn } from '../../src/provider/srn.js';
+import { balances, emptyLedger, fromCarried, LIMITS, record } from '../../workflows/lib/ledger.js';
+
+// Pending entries are bounded: what a wallet carries across continue-as-new stays bounded even
+// when transactions never settle.
+
+const WALLET_ID = 'WA_BOUND';
+const NOW = 1_800_000_000_000;
+const DAY = 86_400_000;
+const tx = (id: string, status: string, createdAt = NOW - DAY, amount = '1'): Observation => ({
+  id,
+  createdAt,
+  source: 'bitcoin:EXTERNAL',
+  dest: walletSrn(WALLET_ID),
+  currency: 'BTC',
+  amount,
+  status,
+  confirmedAt: null,
+});
+
+describe('ledger: pending entries are bounded', () => {
+  it('5,000 transactions that never settle: the entries stay within the bound, the carried state too', () => {
+    const ledger = emptyLedger(WALLET_ID);
+    for (let i = 0; i < 5_000; i++) record(ledger, tx(`TR_P${i}`, 'PENDING', NOW - DAY + i), 'callback', { now: NOW });
+    assert.equal(Object.keys(ledger.entries).length, LIMITS.pendingEntries);
+    assert.equal(ledger.order.length, LIMITS.pendingEntries);
+    assert.equal(ledger.stats.pendingDropped, 5_000 - LIMITS.pendingEntries);
+    assert.equal(balances(ledger).BTC!.pending, String(LIMITS.pendingEntries), 'the newest pending still show');
+    assert.ok(ledger.entries.TR_P4999 && !ledger.entries.TR_P0, 'the oldest left first');
+    assert.ok(Buffer.byteLength(JSON.stringify(ledger)) < 1_000_000);
+  });
+
+  it('a dropped pending transaction that confirms later still counts, once; a reversal takes it back', () => {
+    const ledger = emptyLedger(WALLET_ID);
+    const saved = LIMITS.pendingEntries;
+    LIMITS.pendingEntries = 3;
+    try {
+      for (let i = 0; i < 5; i++)
+        record(ledger, tx(`TR_Q${i}`, 'PENDING', NOW - DAY + i, '2'), 'callback', { now: NOW });
+      assert.deepEqual(balances(ledger).BTC, { confirmed: '0', pending: '6' });
+      assert.equal(ledger.stats.pendingDropped, 2);
+      assert.equal(record(ledger, tx('TR_Q0', 'PENDING', NOW - DAY, '2'), 'callback', { now: NOW }), 'duplicate');
+      assert.equal(record(ledger, tx('TR_Q0', 'CONFIRMED', NOW - DAY, '1.5'), 'poll', { now: NOW }), 'advanced');
+      assert.equal(record(ledger, tx('TR_Q0', 'CONFIRMED', NOW - DAY, '1.5'), 'callback', { now: NOW }), 'duplicate');
+      assert.deepEqual(balances(ledger).BTC, { confirmed: '1.5', pending: '6' });
+      const carried = fromCarried(JSON.parse(JSON.stringify(ledger)));
+      record(carried, tx('TR_Q0', 'REVERSED', NOW - DAY, '1.5'), 'callback', { now: NOW });
+      assert.deepEqual(balances(carried).BTC, { confirmed: '0', pending: '6' });
+    } finally {
+      LIMITS.pendingEntries = saved;
+    }
+  });
+
+  it('a transaction pending longer than the age bound leaves the entries', () => {
+    const ledger = emptyLedger(WALLET_ID);
+    record(ledger, tx('TR_OLDPENDING', 'PENDING', NOW - LIMITS.pendingAgeMs - DAY), 'callback', { now: NOW });
+    record(ledger, tx('TR_NEW', 'PENDING', NOW - DAY), 'callback', { now: NOW });
+    assert.deepEqual(Object.keys(ledger.entries), ['TR_NEW']);
+    assert.equal(ledger.stats.pendingDropped, 1);
+  });
+
+  it('runs from before the bound (no now) keep every pending entry, as they did', () => {
+    const ledger = emptyLedger(WALLET_ID);
+    for (let i = 0; i < LIMITS.pendingEntries + 10; i++) record(ledger, tx(`TR_L${i}`, 'PENDING'), 'callback');
+    assert.equal(Object.keys(ledger.entries).length, LIMITS.pendingEntries + 10);
+  });
+});
