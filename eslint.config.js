@@ -65,6 +65,13 @@ export default tseslint.config(
           message:
             'Inside eventually(), give assert.ok() a message: without one, node reads and parses this file to word each failure, which stalls the worker in this process.',
         },
+        {
+          // A process that never ends would stall the run until the test's timeout, saying nothing of which.
+          selector:
+            "CallExpression[callee.property.name='result']:not(CallExpression[callee.name='resultWithin'] > CallExpression)",
+          message:
+            "Wait for a workflow's result with resultWithin(…, workflowId) (test/helpers/result.ts): a process that never ends then fails this test, naming the workflow.",
+        },
       ],
     },
   },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { workflowBundleConverters } from '../../src/temporal/codec.js';
 import { workflowInterceptorModules, workflowsPath } from '../../worker/create-worker.js';
+import { testRunnerCommand } from './test-timeouts.js';
 
 // What `npm test` and `npm run test:cluster` share: one workflow bundle for the run, and node's
 // test runner over the test files with the run's environment.
@@ -27,12 +28,16 @@ export async function buildTestBundle(dir: string): Promise<string> {
   return path;
 }
 
-/** Runs the files with node's test runner; resolves with its exit code. SIGINT/SIGTERM are passed on. */
+/**
+ * Runs the files with node's test runner, each test and each file under its timeout
+ * (test-timeouts.ts); resolves with its exit code. SIGINT/SIGTERM are passed on.
+ */
 export function runTests(files: string[], env: Record<string, string>): Promise<number> {
   return new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+    const command = testRunnerCommand(files);
+    const child = spawn(process.execPath, command.args, {
       stdio: 'inherit',
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...command.env, ...env },
     });
     const forward = (sig: NodeJS.Signals) => child.kill(sig);
     process.once('SIGINT', forward);

@@ -36,7 +36,8 @@ export interface CodecAccess {
 }
 
 const SESSION_COOKIE = 'payflows_codec_session';
-const SESSION_MS = 8 * 3_600_000;
+/** How long a browser stays signed in. */
+export const SESSION_MS = 8 * 3_600_000;
 
 /** A browser session's cookie value: its expiry and a MAC of it under the token (never the token itself). */
 function sessionValue(token: string, expires: number): string {
@@ -49,7 +50,7 @@ function sameSecret(given: string, expected: string): boolean {
   return givenBytes.length === expectedBytes.length && timingSafeEqual(givenBytes, expectedBytes);
 }
 
-function validSession(token: string, cookieHeader: string | undefined, now = Date.now()): boolean {
+function validSession(token: string, cookieHeader: string | undefined, now: number): boolean {
   const value =
     (cookieHeader ?? '')
       .split(/;\s*/)
@@ -68,6 +69,7 @@ function validSession(token: string, cookieHeader: string | undefined, now = Dat
 export function authorised(
   access: CodecAccess,
   headers: { host?: string; origin?: string; authorization?: string; cookie?: string },
+  now = Date.now(),
 ): { ok: true } | { ok: false; status: 401 | 403; error: string } {
   if (!headers.host || !access.allowedHosts.includes(headers.host.toLowerCase())) {
     return {
@@ -85,7 +87,7 @@ export function authorised(
   }
   if (access.token) {
     const given = /^bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1] ?? '';
-    if (sameSecret(given, access.token) || validSession(access.token, headers.cookie)) return { ok: true };
+    if (sameSecret(given, access.token) || validSession(access.token, headers.cookie, now)) return { ok: true };
     return {
       ok: false,
       status: 401,
@@ -122,7 +124,16 @@ export function codecAccessProblem(access: CodecAccess, host: string, opts: { em
 const page = (body: string) =>
   `<!doctype html><meta charset="utf-8"><title>payflows codec server</title><body style="font-family:sans-serif;max-width:32em;margin:3em auto">${body}</body>`;
 
-export function createCodecServer(codec: EncryptionCodec, access: CodecAccess): FastifyInstance {
+export interface CodecServerOptions {
+  /** The clock sessions are issued and checked by; tests move it instead of waiting 8 hours. */
+  now?: () => number;
+}
+
+export function createCodecServer(
+  codec: EncryptionCodec,
+  access: CodecAccess,
+  { now = Date.now }: CodecServerOptions = {},
+): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
   app.addHook('onRequest', async (req, reply) => {
     const origin = req.headers.origin;
@@ -135,12 +146,11 @@ export function createCodecServer(codec: EncryptionCodec, access: CodecAccess): 
     }
     if (req.method === 'OPTIONS') return reply.code(204).send();
     if (req.url === '/session') return;
-    const verdict = authorised(access, {
-      host: req.headers.host,
-      origin,
-      authorization: req.headers.authorization,
-      cookie: req.headers.cookie,
-    });
+    const verdict = authorised(
+      access,
+      { host: req.headers.host, origin, authorization: req.headers.authorization, cookie: req.headers.cookie },
+      now(),
+    );
     if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
   });
 
@@ -178,7 +188,7 @@ export function createCodecServer(codec: EncryptionCodec, access: CodecAccess): 
         .code(401)
         .type('text/html')
         .send(page('<p>That is not the codec server\'s token. <a href="/session">Try again</a>.</p>'));
-    const expires = Date.now() + SESSION_MS;
+    const expires = now() + SESSION_MS;
     reply.header(
       'set-cookie',
       `${SESSION_COOKIE}=${sessionValue(access.token, expires)}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MS / 1000}`,

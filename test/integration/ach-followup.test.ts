@@ -11,6 +11,8 @@ import * as api from '../../src/provider/endpoints.js';
 import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { resultWithin } from '../helpers/result.js';
+import { achFollowupWorkflowId } from '../../workflows/messages/ach-followup.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 
@@ -72,7 +74,7 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     );
 
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/approve`);
-    const result = await ach.result(paymentMethodId);
+    const result = await resultWithin(ach.result(paymentMethodId), achFollowupWorkflowId(paymentMethodId));
     assert.equal(result.outcome, 'APPROVED');
     assert.deepEqual(result.sourceOfFunds, { status: 'APPROVED', note: null });
     const history = (await ach.state(paymentMethodId)).sourceOfFundsHistory.map((s) => s.status);
@@ -91,7 +93,7 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, {
       message: 'The form is not legible',
     });
-    const result = await ach.result(paymentMethodId);
+    const result = await resultWithin(ach.result(paymentMethodId), achFollowupWorkflowId(paymentMethodId));
     assertFields(result, { outcome: 'REJECTED', rejectionMessage: 'The form is not legible' });
   });
 
@@ -151,7 +153,10 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     assert.notEqual(state.stage, 'WAITING_FOR_FORM');
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/approve`);
     await stack.client.workflow.getHandle(`ach-followup:${paymentMethodId}`).signal('refresh');
-    assert.equal((await slow.result(paymentMethodId)).outcome, 'APPROVED');
+    assert.equal(
+      (await resultWithin(slow.result(paymentMethodId), achFollowupWorkflowId(paymentMethodId))).outcome,
+      'APPROVED',
+    );
   });
 
   it('a provider that moves on while the form is awaited is noticed by polling: REJECTED', async () => {
@@ -159,7 +164,10 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     await ach.start({ paymentMethodId, accountId });
     await eventually(async () => assert.equal((await ach.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
     await stack.op('POST', `/sandbox/payment-methods/${paymentMethodId}/reject`, { message: 'Closed bank account' });
-    assertFields(await ach.result(paymentMethodId), { outcome: 'REJECTED', rejectionMessage: 'Closed bank account' });
+    assertFields(await resultWithin(ach.result(paymentMethodId), achFollowupWorkflowId(paymentMethodId)), {
+      outcome: 'REJECTED',
+      rejectionMessage: 'Closed bank account',
+    });
   });
 
   it('a provider that never moves fails the process with a message for the operator, instead of polling forever', async () => {
@@ -175,7 +183,7 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
       masqueradeAs: account.id,
     });
     await stalling.start({ paymentMethodId: method.id, accountId: account.id });
-    await assert.rejects(stalling.result(method.id), (e: Error) =>
+    await assert.rejects(resultWithin(stalling.result(method.id), achFollowupWorkflowId(method.id)), (e: Error) =>
       /ask the provider's support/.test((e.cause as Error)?.message ?? ''),
     );
   });
@@ -188,7 +196,7 @@ describe('ACH authorization follow-up (spec 3.1)', () => {
     });
     const { accountId, paymentMethodId } = await methodAwaitingForm();
     await short.start({ paymentMethodId, accountId });
-    const result = await short.result(paymentMethodId);
+    const result = await resultWithin(short.result(paymentMethodId), achFollowupWorkflowId(paymentMethodId));
     assert.equal(result.outcome, 'EXPIRED');
     const mine = stack.reminders.filter((r) => r.workflowId === `ach-followup:${paymentMethodId}`);
     assert.ok(mine.length >= 2, `reminders were sent (${mine.length})`);

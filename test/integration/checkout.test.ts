@@ -7,6 +7,8 @@ import * as api from '../../src/provider/endpoints.js';
 import type { Order } from '../../src/provider/schemas/reservation.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { resultWithin } from '../helpers/result.js';
+import { checkoutWorkflowId } from '../../workflows/messages/checkout.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 
@@ -53,7 +55,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
       `/sandbox/reservations/${page.reservation}/complete`,
       {},
     );
-    const result = await checkout.result(input.orderRef);
+    const result = await resultWithin(checkout.result(input.orderRef), checkoutWorkflowId(input.orderRef));
     assertFields(result, {
       outcome: 'COMPLETED',
       reservation: page.reservation,
@@ -97,7 +99,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const t0 = Date.now();
     const seen = await slow.purchaseRedirect(input.orderRef, { orderId: order.id, transferId: order.transferId! });
     assertFields(seen, { orderId: order.id, orderStatus: 'COMPLETE', redirectsReceived: 1 });
-    const result = await slow.result(input.orderRef);
+    const result = await resultWithin(slow.result(input.orderRef), checkoutWorkflowId(input.orderRef));
     assert.equal(result.outcome, 'COMPLETED');
     assert.ok(Date.now() - t0 < 30_000, 'ended without waiting for the next poll');
   });
@@ -106,7 +108,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const input = purchase(await wallet());
     const page = await checkout.startAndGetPage(input);
     await stack.op('POST', `/sandbox/reservations/${page.reservation}/fail`, { reason: 'The card was declined' });
-    const result = await checkout.result(input.orderRef);
+    const result = await resultWithin(checkout.result(input.orderRef), checkoutWorkflowId(input.orderRef));
     assertFields(result, { outcome: 'FAILED', failureReason: 'The card was declined', transferId: null });
   });
 
@@ -115,7 +117,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const page = await checkout.startAndGetPage(input);
     // The provider's lifetime (15 minutes) passes: the sandbox sees it the next time it is asked.
     stack.sandbox.ctx.store.state.reservations[page.reservation]!.expiresAt = 0;
-    const result = await checkout.result(input.orderRef);
+    const result = await resultWithin(checkout.result(input.orderRef), checkoutWorkflowId(input.orderRef));
     assertFields(result, { outcome: 'EXPIRED', failureReason: 'the reservation expired unused', orderId: null });
   });
 
@@ -126,7 +128,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     });
     const input = purchase(await wallet());
     const page = await short.startAndGetPage(input);
-    const result = await short.result(input.orderRef);
+    const result = await resultWithin(short.result(input.orderRef), checkoutWorkflowId(input.orderRef));
     assertFields(result, { outcome: 'EXPIRED', reservation: page.reservation });
   });
 
@@ -139,7 +141,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
       (e: unknown) =>
         e instanceof CheckoutEndedError && e.outcome === 'OVER_LIMIT' && e.failureReason === 'limits.dailyLimitReached',
     );
-    const result = await checkout.result(input.orderRef);
+    const result = await resultWithin(checkout.result(input.orderRef), checkoutWorkflowId(input.orderRef));
     assertFields(result, { outcome: 'OVER_LIMIT', reservation: null });
     assert.equal((await checkout.state(input.orderRef)).limits?.dailyRemaining, '500');
     assert.equal(reservations().length, before, 'no reservation was made');
@@ -162,7 +164,10 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     const page = await pending;
     assert.equal(stack.sandbox.ctx.store.state.reservations[page.reservation]!.owner, `user:${user.id}`);
     await stack.op('POST', `/sandbox/reservations/${page.reservation}/complete`, {});
-    assert.equal((await checkout.result(input.orderRef)).outcome, 'COMPLETED');
+    assert.equal(
+      (await resultWithin(checkout.result(input.orderRef), checkoutWorkflowId(input.orderRef))).outcome,
+      'COMPLETED',
+    );
   });
 
   // Spec 8 names a monthly limit; the documented limits answer has none, so the checkout cannot
@@ -197,7 +202,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
       {},
     );
     assertFields(order, { status: 'FAILED', failureReason: 'limits.monthlyLimitReached' });
-    const result = await checkout.result(input.orderRef);
+    const result = await resultWithin(checkout.result(input.orderRef), checkoutWorkflowId(input.orderRef));
     assertFields(result, {
       outcome: 'OVER_LIMIT',
       failureReason: 'limits.monthlyLimitReached',

@@ -16,6 +16,8 @@ import { generateClientSecret } from '../../src/provider/client-token.js';
 import * as api from '../../src/provider/endpoints.js';
 import { accountWithProfile, PNG_DOCUMENT } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { resultWithin } from '../helpers/result.js';
+import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
 
 // Personal data that leaves no trace: a claim is deleted once its process is done with it, a
 // Temporal Schedule sweeps what outlived CLAIM_RETENTION, and an operator erases one person's
@@ -97,7 +99,10 @@ describe('claims: deleted after use, swept after retention, erased on request', 
     const clientRef = `claims-${randomUUID()}`;
     const before = claimFiles(stack.claimsDir).length;
     await provisioning.start({ clientRef, country: 'FR', secret: generateClientSecret() });
-    assert.equal((await provisioning.result(clientRef)).outcome, 'CREATED');
+    assert.equal(
+      (await resultWithin(provisioning.result(clientRef), provisioningWorkflowId(clientRef))).outcome,
+      'CREATED',
+    );
     assert.equal(claimFiles(stack.claimsDir).length, before, 'the secret is no longer in the store');
   });
 

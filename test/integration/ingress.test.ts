@@ -10,6 +10,7 @@ import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.j
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { depositCallback } from '../helpers/callback.js';
+import { resultWithin } from '../helpers/result.js';
 
 async function post(baseUrl: string, body: string | Buffer, signature: string | undefined) {
   const res = await request(`${baseUrl}/callbacks`, {
@@ -178,7 +179,11 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 200);
     const handle = stack.client.workflow.getHandle('wallet:WA_NOSUCHWALLET');
-    assert.deepEqual(await handle.result(), { outcome: 'UNKNOWN_WALLET', walletId: 'WA_NOSUCHWALLET', callbacks: 1 });
+    assert.deepEqual(await resultWithin(handle.result(), handle.workflowId), {
+      outcome: 'UNKNOWN_WALLET',
+      walletId: 'WA_NOSUCHWALLET',
+      callbacks: 1,
+    });
     const { events } = await handle.fetchHistory();
     // The first poll at once (a local activity's marker), then the watch's, each a not-found answer.
     const polls = (events ?? []).filter(

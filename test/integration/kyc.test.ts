@@ -12,6 +12,8 @@ import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { assertFields } from '../helpers/assert.js';
 import { decrypted, historyText } from '../helpers/history.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { resultWithin } from '../helpers/result.js';
+import { kycWorkflowId } from '../../workflows/messages/kyc.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 const PDF = Buffer.from('%PDF-1.4 statement');
@@ -108,7 +110,7 @@ describe('KYC resubmission (spec 3.2)', () => {
 
     await approve(accountId, 'individualSsn');
     await approve(accountId, 'individualGovernmentId');
-    const result = await kyc.result(accountId);
+    const result = await resultWithin(kyc.result(accountId), kycWorkflowId(accountId));
     assert.equal(result.outcome, 'APPROVED');
     assert.ok(result.fields.every((f) => f.status === 'APPROVED' && !f.awaiting));
     assert.deepEqual(result.submissions, { individualSsn: 1, individualGovernmentId: 1 });
@@ -116,7 +118,7 @@ describe('KYC resubmission (spec 3.2)', () => {
 
     // A later round may run; on an approved account it ends at once.
     await kyc.start(accountId);
-    assert.equal((await kyc.result(accountId)).outcome, 'APPROVED');
+    assert.equal((await resultWithin(kyc.result(accountId), kycWorkflowId(accountId))).outcome, 'APPROVED');
     await assert.rejects(kyc.submitValue(accountId, 'individualSsn', '123-45-6789'), AlreadyFinishedError);
   });
 
@@ -147,7 +149,7 @@ describe('KYC resubmission (spec 3.2)', () => {
     assert.equal((sandboxField(accountId, 'individualGovernmentId').value as string[]).length, 3);
 
     await reject(accountId, 'individualGovernmentId', 'identity.expired');
-    const result = await twice.result(accountId);
+    const result = await resultWithin(twice.result(accountId), kycWorkflowId(accountId));
     assert.equal(result.outcome, 'ATTEMPTS_EXHAUSTED');
     const spent = result.fields.find((f) => f.fieldId === 'individualGovernmentId')!;
     assertFields(spent, { exhausted: true, attempts: 2, reason: { code: 'identity.expired' } });
@@ -179,7 +181,7 @@ describe('KYC resubmission (spec 3.2)', () => {
     const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid' } });
     const short = client({ timing: { reminderAfterMs: 300, deadlineMs: 2_500 } });
     await short.start(accountId);
-    const result = await short.result(accountId);
+    const result = await resultWithin(short.result(accountId), kycWorkflowId(accountId));
     assert.equal(result.outcome, 'EXPIRED');
     const mine = stack.reminders.filter((r) => r.workflowId === `kyc:${accountId}`);
     assert.ok(mine.length >= 2, `reminders were sent (${mine.length})`);
@@ -208,7 +210,7 @@ describe('KYC resubmission (spec 3.2)', () => {
 
     const signalled = Date.now();
     await stack.client.workflow.getHandle(`kyc:${accountId}`).signal(refreshSignal);
-    assert.equal((await slow.result(accountId)).outcome, 'APPROVED');
+    assert.equal((await resultWithin(slow.result(accountId), kycWorkflowId(accountId))).outcome, 'APPROVED');
     assert.ok(Date.now() - signalled < 10_000, `seen ${Date.now() - signalled} ms after the signal`);
   });
 
@@ -319,7 +321,7 @@ describe('KYC resubmission (spec 3.2)', () => {
     await kyc.submitValue(accountId, 'individualSsn', secret);
     assert.equal(sandboxField(accountId, 'individualSsn').value, secret);
     await approve(accountId, 'individualSsn');
-    assert.equal((await kyc.result(accountId)).outcome, 'APPROVED');
+    assert.equal((await resultWithin(kyc.result(accountId), kycWorkflowId(accountId))).outcome, 'APPROVED');
 
     const history = await stack.client.workflow.getHandle(`kyc:${accountId}`).fetchHistory();
     // As stored, every payload is ciphertext: not even the claim reference shows.

@@ -6,6 +6,8 @@ import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '
 import { OnboardingClient } from '../../src/client/onboarding.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
+import { resultWithin } from '../helpers/result.js';
+import { onboardingWorkflowId } from '../../workflows/messages/onboarding.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 
@@ -65,7 +67,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     });
 
     await stack.op('POST', `/sandbox/users/${userId}/approve`);
-    const result = await onboarding.result(userRef);
+    const result = await resultWithin(onboarding.result(userRef), onboardingWorkflowId(userRef));
     assert.equal(result.outcome, 'APPROVED');
     assert.equal(result.userId, userId);
     assertFields(result.limits, { weeklyTotal: '7500', yearlyTotal: '100000' });
@@ -85,7 +87,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: false });
     try {
       await stack.op('POST', `/sandbox/users/${userId}/approve`);
-      const result = await onboarding.result(userRef);
+      const result = await resultWithin(onboarding.result(userRef), onboardingWorkflowId(userRef));
       assertFields(result, { outcome: 'LIMITS_NOT_RAISED', limits: { weeklyTotal: '1000' } });
     } finally {
       await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
@@ -99,7 +101,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
     });
     const userRef = newRef();
     await short.start({ userRef, country: 'DE' });
-    const result = await short.result(userRef);
+    const result = await resultWithin(short.result(userRef), onboardingWorkflowId(userRef));
     assert.equal(result.outcome, 'EXPIRED');
     assert.equal(result.limits, null);
     const mine = stack.reminders.filter((r) => r.workflowId === `onboarding:${userRef}`);

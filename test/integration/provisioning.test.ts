@@ -9,6 +9,8 @@ import { generateClientSecret } from '../../src/provider/client-token.js';
 import { readAccount } from '../../src/provider/endpoints.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker } from '../helpers/worker-process.js';
+import { resultWithin } from '../helpers/result.js';
+import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
 
 describe('account provisioning for client-held tokens (spec 5.3)', () => {
   let stack: Stack;
@@ -26,7 +28,7 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
     const secret = generateClientSecret();
     const clientRef = `device-${randomUUID()}`;
     await provisioning.start({ clientRef, country: 'DE', secret });
-    const result = await provisioning.result(clientRef);
+    const result = await resultWithin(provisioning.result(clientRef), provisioningWorkflowId(clientRef));
     assert.equal(result.outcome, 'CREATED');
     assert.match(result.accountId ?? '', /^AC_/);
     const signed = new ProviderClient({
@@ -37,7 +39,7 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
     await signed.close();
     // Starting the same clientRef again attaches to the finished process: no second account.
     await provisioning.start({ clientRef, country: 'DE', secret });
-    assert.deepEqual(await provisioning.result(clientRef), result);
+    assert.deepEqual(await resultWithin(provisioning.result(clientRef), provisioningWorkflowId(clientRef)), result);
     assert.equal(boundAccounts(secret).length, 1);
     // The secret never entered the workflow's history.
     const history = JSON.stringify(await stack.client.workflow.getHandle(`provision:${clientRef}`).fetchHistory());
@@ -48,12 +50,15 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
     const secret = generateClientSecret();
     const firstRef = `first-${randomUUID()}`;
     await provisioning.start({ clientRef: firstRef, country: 'US', secret });
-    assert.equal((await provisioning.result(firstRef)).outcome, 'CREATED');
+    assert.equal(
+      (await resultWithin(provisioning.result(firstRef), provisioningWorkflowId(firstRef))).outcome,
+      'CREATED',
+    );
     const accounts = Object.keys(stack.sandbox.ctx.store.state.accounts).length;
     // Another process (another clientRef) with the same token tries to create a second account.
     const secondRef = `second-${randomUUID()}`;
     await provisioning.start({ clientRef: secondRef, country: 'US', secret });
-    const second = await provisioning.result(secondRef);
+    const second = await resultWithin(provisioning.result(secondRef), provisioningWorkflowId(secondRef));
     assert.equal(second.outcome, 'ALREADY_BOUND');
     assert.equal(second.accountId, null);
     assert.match(second.error ?? '', /already bound/);
@@ -107,7 +112,7 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
       await kill(worker);
       await stack.op('DELETE', '/sandbox/knobs/faults');
       worker = await spawnWorker(env);
-      const result = await crashing.result(clientRef);
+      const result = await resultWithin(crashing.result(clientRef), provisioningWorkflowId(clientRef));
       assert.equal(result.outcome, 'CREATED', `the retried creation found the first account: ${result.error}`);
       assert.equal(boundAccounts(secret).length, 1);
       assert.equal(boundAccounts(secret)[0]!.accountId, result.accountId);

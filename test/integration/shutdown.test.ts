@@ -13,6 +13,8 @@ import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker } from '../helpers/worker-process.js';
 import { walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { depositCallback } from '../helpers/callback.js';
+import { resultWithin } from '../helpers/result.js';
+import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
 
 // SIGTERM, as an orchestrator sends it before a redeploy, drains a process instead of cutting it
 // off: the worker finishes the activity it runs and takes no new task; the ingress answers the
@@ -138,7 +140,10 @@ describe('graceful shutdown', () => {
       );
       await stack.op('DELETE', '/sandbox/knobs/faults');
       worker = await spawnWorker(env);
-      assert.equal((await provisioning.result(clientRef)).outcome, 'CREATED');
+      assert.equal(
+        (await resultWithin(provisioning.result(clientRef), provisioningWorkflowId(clientRef))).outcome,
+        'CREATED',
+      );
     } finally {
       await kill(worker);
     }

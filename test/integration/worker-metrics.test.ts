@@ -10,6 +10,8 @@ import { workerRuntimeOptions } from '../../src/telemetry/runtime.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { resultWithin } from '../helpers/result.js';
+import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
 
 // The worker's one Prometheus endpoint: the SDK's own metrics and the product's, emitted through
 // the same meter, after a real process ran; and the SDK's logs as JSON lines with the ids.
@@ -50,7 +52,10 @@ describe('worker telemetry', () => {
     const provisioning = new ProvisioningClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims });
     const clientRef = `metrics-${randomUUID()}`;
     await provisioning.start({ clientRef, country: 'DE', secret: generateClientSecret() });
-    assert.equal((await provisioning.result(clientRef)).outcome, 'CREATED');
+    assert.equal(
+      (await resultWithin(provisioning.result(clientRef), provisioningWorkflowId(clientRef))).outcome,
+      'CREATED',
+    );
 
     const text = await eventually(async () => {
       const res = await request(metricsUrl);

@@ -23,6 +23,8 @@ import { kycStateQuery, submitValueUpdate } from '../../workflows/messages/kyc.j
 import { onboardingStateQuery } from '../../workflows/messages/onboarding.js';
 import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows/messages/wallet.js';
 import { temporalAddress } from '../helpers/stack.js';
+import { resultWithin } from '../helpers/result.js';
+import { kycWorkflowId } from '../../workflows/messages/kyc.js';
 
 // The branches of the processes that need a worker but no provider: every activity is a mock, so
 // each test gives exactly the answers its branch needs, including failures the sandbox cannot give
@@ -168,7 +170,7 @@ describe('KYC, activities mocked', () => {
         outage = false;
         const field = await kyc.submitValue(accountId, 'individualSsn', '123-45-6780');
         assert.equal(field.status, 'PENDING');
-        return kyc.result(accountId);
+        return resultWithin(kyc.result(accountId), kycWorkflowId(accountId));
       });
       assert.equal(result.outcome, 'APPROVED');
       assert.equal(sent.length, 1);
@@ -402,7 +404,7 @@ describe('ACH follow-up, activities mocked', () => {
 
       const taken = await handle.executeUpdate(submitAchFormUpdate, { args: [form] });
       assert.equal(taken.formsSubmitted, 1);
-      return handle.result();
+      return resultWithin(handle.result(), handle.workflowId);
     });
     assert.equal(result.outcome, 'APPROVED');
   });
@@ -454,7 +456,7 @@ describe('onboarding, activities mocked', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       assert.equal((await handle.query(onboardingStateQuery)).reminders, underReview.reminders);
       status = 'APPROVED';
-      return handle.result();
+      return resultWithin(handle.result(), handle.workflowId);
     });
     assert.equal(result.outcome, 'LIMITS_NOT_RAISED');
     assert.ok(
@@ -486,7 +488,7 @@ describe('checkout and provisioning, activities mocked', () => {
         workflowId: `checkout:${orderRef}`,
         args: [input],
       });
-      return handle.result();
+      return resultWithin(handle.result(), handle.workflowId);
     });
     assert.deepEqual(
       { outcome: result.outcome, failureReason: result.failureReason },
@@ -518,7 +520,7 @@ describe('checkout and provisioning, activities mocked', () => {
             workflowId: `provisioning:${clientRef}`,
             args: [{ clientRef, secret, country: 'US' }],
           });
-          return handle.result();
+          return resultWithin(handle.result(), handle.workflowId);
         },
       );
     const bound = await run(refusal('ValidationException', 'anything'));

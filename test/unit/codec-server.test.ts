@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
-import { codecAccessProblem, createCodecServer } from '../../src/temporal/codec-server.js';
+import {
+  codecAccessProblem,
+  createCodecServer,
+  type CodecServerOptions,
+  SESSION_MS,
+} from '../../src/temporal/codec-server.js';
 import { freePort } from '../../src/temporal/ports.js';
 
 // Who may have payloads decrypted. Outside the embedded stack a credential is always required:
@@ -14,18 +19,13 @@ const UI = 'http://127.0.0.1:8080';
 const TOKEN = 'tok-codec-0123456789abcdef';
 const codec = new EncryptionCodec(Buffer.alloc(32, 7));
 
-describe('codec server: a credential, always, off the embedded stack', () => {
-  let url = '';
-  let host = '';
-  let live: ReturnType<typeof createCodecServer>;
-  before(async () => {
-    const port = await freePort();
-    host = `127.0.0.1:${port}`;
-    live = createCodecServer(codec, { allowedOrigins: [UI], allowedHosts: [host], token: TOKEN });
-    await live.listen({ port, host: '127.0.0.1' });
-    url = `http://${host}`;
-  });
-  after(async () => live?.close());
+/** A codec server with the token on a free loopback port, and the calls a browser or the CLI makes. */
+async function serve(options: CodecServerOptions = {}) {
+  const port = await freePort();
+  const host = `127.0.0.1:${port}`;
+  const url = `http://${host}`;
+  const live = createCodecServer(codec, { allowedOrigins: [UI], allowedHosts: [host], token: TOKEN }, options);
+  await live.listen({ port, host: '127.0.0.1' });
 
   const secret = async () => {
     const [p] = await codec.encode([
@@ -60,6 +60,19 @@ describe('codec server: a credential, always, off the embedded stack', () => {
     await res.body.dump();
     return { status: res.statusCode, cookie: String(res.headers['set-cookie'] ?? '') };
   };
+  return { url, decode, signIn, close: () => live.close() };
+}
+
+describe('codec server: a credential, always, off the embedded stack', () => {
+  let server: Awaited<ReturnType<typeof serve>>;
+  let url = '';
+  let decode: typeof server.decode;
+  let signIn: typeof server.signIn;
+  before(async () => {
+    server = await serve();
+    ({ url, decode, signIn } = server);
+  });
+  after(async () => server?.close());
 
   it("the Web UI's Origin alone decrypts nothing: a forged Origin is refused", async () => {
     const r = await decode({ origin: UI });
@@ -113,5 +126,30 @@ describe('codec server: a credential, always, off the embedded stack', () => {
       'npm run dev: loopback, the UI by its Origin',
     );
     assert.equal(codecAccessProblem({ ...access, token: TOKEN }, '0.0.0.0', { embedded: false }), undefined);
+  });
+});
+
+describe('codec server: a browser session ends at its expiry', () => {
+  // The server's clock, moved by the test: a session lasts SESSION_MS (8 hours).
+  const clock = { now: 1_800_000_000_000 };
+  let server: Awaited<ReturnType<typeof serve>>;
+  before(async () => (server = await serve({ now: () => clock.now })));
+  after(async () => server?.close());
+
+  it('a correctly signed cookie decrypts until its expiry and is refused after it', async () => {
+    const signedIn = await server.signIn(TOKEN);
+    assert.equal(signedIn.status, 200);
+    const cookie = signedIn.cookie.split(';')[0]!;
+    assert.equal((await server.decode({ origin: UI, cookie })).status, 200);
+    clock.now += SESSION_MS - 1_000;
+    assert.equal((await server.decode({ origin: UI, cookie })).status, 200, 'a second before its expiry');
+    clock.now += 2_000;
+    // The same cookie, its MAC intact: only its expiry has passed.
+    const expired = await server.decode({ origin: UI, cookie });
+    assert.equal(expired.status, 401);
+    assert.ok(!expired.text.includes('123-45-6789'));
+    assert.match(expired.text, /\/session/, 'the refusal says where to sign in again');
+    const again = await server.signIn(TOKEN);
+    assert.equal((await server.decode({ origin: UI, cookie: again.cookie.split(';')[0]! })).status, 200);
   });
 });

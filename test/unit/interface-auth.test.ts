@@ -90,6 +90,38 @@ describe('auth modes and masquerade (spec 5)', () => {
     );
   });
 
+  // The ownership check of access.ts userFor, on its own: the callers below pass the masquerade
+  // check (none asked, or a user of this parent), so only ownership stands between them and the user.
+  it("without masquerade, a parent reads its own users only: another tenant's user and its onboarding link are AccessDeniedException", async () => {
+    const mine = await sandbox.master.call(api.createUser, { body: {} });
+    assert.equal((await sandbox.master.call(api.readUser, { params: { userId: mine.id } })).id, mine.id);
+    const foreignUser = await other.master.call(api.createUser, { body: {} });
+    sandbox.state.users[foreignUser.id] = { ...other.state.users[foreignUser.id]!, ownerAccountId: 'AC_SOMEONEELSE' };
+    await assert.rejects(
+      sandbox.master.call(api.readUser, { params: { userId: foreignUser.id } }),
+      isDenied('accessDenied.notOwner'),
+    );
+    await assert.rejects(
+      sandbox.master.call(api.readOnboardingLink, { params: { userId: foreignUser.id } }),
+      isDenied('accessDenied.notOwner'),
+    );
+    assert.ok(
+      !Object.values(sandbox.state.onboardingLinks).some((link) => link.userId === foreignUser.id),
+      'no verification link was issued for the foreign user',
+    );
+  });
+
+  it('a user reads itself only: masquerading as one user, another user of the same parent is AccessDeniedException', async () => {
+    const alice = await sandbox.master.call(api.createUser, { body: {} });
+    const bob = await sandbox.master.call(api.createUser, { body: {} });
+    const asAlice = { masqueradeAs: `user:${alice.id}` };
+    assert.equal((await sandbox.master.call(api.readUser, { params: { userId: alice.id }, ...asAlice })).id, alice.id);
+    await assert.rejects(
+      sandbox.master.call(api.readUser, { params: { userId: bob.id }, ...asAlice }),
+      isDenied('accessDenied.notOwner'),
+    );
+  });
+
   it('masqueradeAs is inside the signature: changing it after signing is refused', async () => {
     const acc = await sandbox.master.call(api.createAccount, { body: { country: 'US' } });
     const signed = `${sandbox.url}/v3/accounts/${acc.id}?masqueradeAs=${acc.id}&timestamp=${sandbox.clock.now}`;
