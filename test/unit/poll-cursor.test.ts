@@ -8,20 +8,11 @@ import {
   POLL_LOOKBACK_MS,
 } from '../../src/provider/transaction-observation.js';
 import { emptyLedger, ledgerCursor, record } from '../../workflows/lib/ledger.js';
-import { walletSrn } from '../../src/provider/srn.js';
+import { depositInto } from '../helpers/observation.js';
 
 const WALLET_ID = 'WA_CURSOR';
 const T0 = 1_800_000_000_000;
-const tx = (id: string, createdAt: number, status = 'CONFIRMED'): Observation => ({
-  id,
-  createdAt,
-  source: 'bitcoin:EXTERNAL',
-  dest: walletSrn(WALLET_ID),
-  currency: 'BTC',
-  amount: '1',
-  status,
-  confirmedAt: null,
-});
+const tx = depositInto(WALLET_ID);
 const none: PollCursor = { since: 0, seen: [], open: {}, ended: [] };
 
 /** A poll as the workflow and the activity make it together, against one ledger. */

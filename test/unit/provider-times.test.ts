@@ -3,11 +3,9 @@ import { describe, it } from 'node:test';
 import {
   changedSince,
   nextCursor,
-  type Observation,
   type PollCursor,
   PROVIDER_EPOCH_MS,
 } from '../../src/provider/transaction-observation.js';
-import { walletSrn } from '../../src/provider/srn.js';
 import {
   balances,
   classify,
@@ -18,6 +16,7 @@ import {
   record,
   repairHorizon,
 } from '../../workflows/lib/ledger.js';
+import { depositInto } from '../helpers/observation.js';
 
 // Defect 1: a createdAt that cannot be a time (in microseconds, in seconds) must not move the
 // ledger's horizon or the poll cursor; the wallet keeps counting.
@@ -27,16 +26,7 @@ const NOW = 1_800_000_000_000;
 const HOUR = 3_600_000;
 const MICROSECONDS = NOW * 1000;
 const SECONDS = Math.floor(NOW / 1000);
-const tx = (id: string, createdAt: number, status = 'CONFIRMED'): Observation => ({
-  id,
-  createdAt,
-  source: 'bitcoin:EXTERNAL',
-  dest: walletSrn(WALLET_ID),
-  currency: 'BTC',
-  amount: '1',
-  status,
-  confirmedAt: null,
-});
+const tx = depositInto(WALLET_ID);
 
 describe('times from the provider are bounded', () => {
   it('a far-future createdAt is counted but moves no horizon: real deposits after it still count', () => {
