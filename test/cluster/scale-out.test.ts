@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import { request } from 'undici';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { callbackSignature } from '../../src/provider/signing.js';
+import { add, decimal } from '../../src/decimal.js';
 import { startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
 import { queryByInstance } from '../../scripts/lib/prometheus.js';
 import { eventually } from '../helpers/stack.js';
@@ -61,7 +62,7 @@ describe('scale-out on the PostgreSQL cluster', () => {
     const opened = await Promise.all(
       Array.from({ length: WALLETS }, (_, i) => wallets.open({ name: `scale-${run}-${i}` })),
     );
-    const expected = new Map<string, number>();
+    const expected = new Map<string, string>();
     const workerSpec = cluster.processes.find((p) => p.name === 'worker-1')!;
     const workerPid = workerSpec.pid;
     try {
@@ -72,14 +73,15 @@ describe('scale-out on the PostgreSQL cluster', () => {
         }
         await Promise.all(
           opened.map(async ({ walletId }, index) => {
-            const amount = Number(((index + 1) * 0.01 + round * 0.001).toFixed(3));
+            // Thousandths, as decimal strings: the balances are exact (docs/money.md).
+            const amount = decimal(`${(index + 1) * 10 + round}e-3`);
             // The sandbox sends the callback to the ingress the wallet was opened with…
             const { transaction } = await op<{ transaction: { id: string } }>(`/sandbox/wallets/${walletId}/deposits`, {
               currency: 'BTC',
               amount,
               confirmed: true,
             });
-            expected.set(walletId, Number(((expected.get(walletId) ?? 0) + amount).toFixed(8)));
+            expected.set(walletId, add(expected.get(walletId) ?? '0', amount));
             // …and the same callback also arrives at the other replica, as a resend would.
             const tx = { ...transaction };
             assert.equal(await callback(cluster.ingressUrls[(index + round) % 2]!, tx), 200);
@@ -92,7 +94,7 @@ describe('scale-out on the PostgreSQL cluster', () => {
         await eventually(
           async () => {
             const view = await wallets.state(walletId);
-            assert.deepEqual(view.balances.BTC, { confirmed: expected.get(walletId), pending: 0 }, walletId);
+            assert.deepEqual(view.balances.BTC, { confirmed: expected.get(walletId), pending: '0' }, walletId);
           },
           60_000,
           500,
