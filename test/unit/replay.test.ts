@@ -74,11 +74,15 @@ describe('replay of recorded histories', () => {
     assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
   });
 
-  // Recorded on the code with exact amounts: fresh runs, a run that continued as new, and a run
-  // that starts from a version-2 ledger (numbers, a horizon and cursor past now) carried from before.
-  const exactLedger = ['wallet-exact-ledger', 'wallet-continued-exact-ledger', 'wallet-carried-v2'].map(
-    (name) => `test/histories/${name}.json`,
-  );
+  // Recorded on the code with exact amounts: fresh runs, a run that continued as new, a run that
+  // starts from a version-2 ledger (numbers, a horizon and cursor past now) carried from before,
+  // and a follower that ended UNKNOWN_WALLET (before its result carried the ledger).
+  const exactLedger = [
+    'wallet-exact-ledger',
+    'wallet-continued-exact-ledger',
+    'wallet-carried-v2',
+    'wallet-unknown-before-carried-result',
+  ].map((name) => `test/histories/${name}.json`);
 
   it('the wallet histories recorded since wallet-exact-ledger took its branch and signal decimal strings', async () => {
     for (const file of exactLedger) {
