@@ -8,7 +8,9 @@ import { generateClientSecret } from '../src/provider/client-token.js';
 import * as api from '../src/provider/endpoints.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { walletSrn } from '../src/provider/srn.js';
-import { openWalletWorkflowId } from '../workflows/messages/wallet.js';
+import { callbackSignature } from '../src/provider/signing.js';
+import { providerCredentials } from '../src/required-settings.js';
+import { openWalletWorkflowId, walletWorkflowId } from '../workflows/messages/wallet.js';
 import { historyWriter } from './lib/history-file.js';
 import { accountWithProfile, PNG_DOCUMENT } from './fixtures/account.js';
 import { operatorCalls } from './fixtures/operator.js';
@@ -74,6 +76,35 @@ while ((await client.workflow.getHandle(rolled.walletWorkflowId).describe()).run
   await pause(200);
 save('wallet-continued', rolled.walletWorkflowId, rolling.firstExecutionRunId);
 await client.workflow.getHandle(rolled.walletWorkflowId).terminate('history recorded');
+
+// A signed callback for a wallet the provider does not know: its follower counts it, polls, and
+// ends UNKNOWN_WALLET.
+const unknownId = `WA_UNKNOWN${Date.now()}`;
+const unknownBody = Buffer.from(
+  JSON.stringify({
+    id: `TR_UNKNOWN${Date.now()}`,
+    createdAt: Date.now(),
+    source: 'bitcoin:EXTERNAL',
+    dest: walletSrn(unknownId),
+    currency: 'BTC',
+    amount: 0.5,
+    status: 'CONFIRMED',
+    metadata: {},
+    tags: [],
+  }),
+);
+const unknownAnswer = await request(`${config.ingress.publicUrl}/callbacks`, {
+  method: 'POST',
+  headers: {
+    'content-type': 'application/json',
+    'x-api-signature': callbackSignature(providerCredentials(config).secretKey, unknownBody),
+  },
+  body: unknownBody,
+});
+await unknownAnswer.body.dump();
+if (unknownAnswer.statusCode !== 200) throw new Error(`the ingress answered ${unknownAnswer.statusCode}`);
+await client.workflow.getHandle(walletWorkflowId(unknownId)).result();
+save('wallet-unknown', walletWorkflowId(unknownId));
 if (only === 'wallet') {
   await provider.close();
   await connection.close();

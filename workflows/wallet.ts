@@ -178,7 +178,14 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         polls: notFoundInARow,
       });
       upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
-      return { outcome: 'UNKNOWN_WALLET', walletId: input.walletId, callbacks: ledger.stats.callbacks };
+      // The result carries the ledger for a later start (its payload is no command: old runs replay).
+      return {
+        outcome: 'UNKNOWN_WALLET',
+        walletId: input.walletId,
+        callbacks: ledger.stats.callbacks,
+        ledger,
+        inbox,
+      };
     }
 
     while (inbox.length > 0) {

@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
-import { transactionSignal, type WalletWorkflow, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { signalWallet } from '../client/wallet-follower.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
 import { parseCallback } from './callback.js';
@@ -94,7 +95,8 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
 
     // Every wallet the transaction touches hears of it; its workflow is started if it is not
     // running (a callback can arrive before the wallet's opening has started it). A workflow for
-    // a wallet that is not this account's ends by itself after a few not-found polls.
+    // a wallet that is not this account's ends by itself after a few not-found polls; one started
+    // after it carries on its ledger (src/client/wallet-follower.ts).
     const workflowIds = parsed.walletIds.map(walletWorkflowId);
     const results = await inSpan(
       'callback',
@@ -104,19 +106,15 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
         Promise.allSettled(
           parsed.walletIds.map((walletId) =>
             opts.client.withDeadline(Date.now() + deadline, () =>
-              opts.client.workflow.signalWithStart<WalletWorkflow, [typeof parsed.tx]>('walletWorkflow', {
-                workflowId: walletWorkflowId(walletId),
+              signalWallet(opts.client, {
                 taskQueue: opts.taskQueue,
-                args: [
-                  {
-                    walletId,
-                    pollIntervalMs: opts.walletPollIntervalMs,
-                    ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}),
-                    ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}),
-                  },
-                ],
-                signal: transactionSignal,
-                signalArgs: [parsed.tx],
+                input: {
+                  walletId,
+                  pollIntervalMs: opts.walletPollIntervalMs,
+                  ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}),
+                  ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}),
+                },
+                tx: parsed.tx,
               }),
             ),
           ),

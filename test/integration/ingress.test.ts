@@ -6,7 +6,7 @@ import { createIngressOps } from '../../src/ingress/ops.js';
 import { createIngress } from '../../src/ingress/server.js';
 import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 import { callbackSignature } from '../../src/provider/signing.js';
-import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { type WalletResult, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { depositCallback } from '../helpers/callback.js';
@@ -179,11 +179,10 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 200);
     const handle = stack.client.workflow.getHandle('wallet:WA_NOSUCHWALLET');
-    assert.deepEqual(await resultWithin(handle.result(), handle.workflowId), {
-      outcome: 'UNKNOWN_WALLET',
-      walletId: 'WA_NOSUCHWALLET',
-      callbacks: 1,
-    });
+    const { ledger, ...result } = (await resultWithin(handle.result(), handle.workflowId)) as WalletResult;
+    assert.deepEqual(result, { outcome: 'UNKNOWN_WALLET', walletId: 'WA_NOSUCHWALLET', callbacks: 1, inbox: [] });
+    // What it counted, for a follower that a later callback starts (src/client/wallet-follower.ts).
+    assert.deepEqual(ledger?.stats.callbacks, 1);
     const { events } = await handle.fetchHistory();
     // The first poll at once (a local activity's marker), then the watch's, each a not-found answer.
     const polls = (events ?? []).filter(
@@ -199,12 +198,18 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
     const payee = await stack.wallets.open({ name: `half-b-${Date.now()}` });
     // A client whose signals to the payee's wallet fail, as when Temporal refuses one of two calls.
     let failPayee = true;
+    const refused = () => Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
     const flaky = new Proxy(stack.client.workflow, {
       get(target, prop, receiver) {
+        if (prop === 'getHandle')
+          return (workflowId: string, ...rest: never[]) => {
+            const handle = target.getHandle(workflowId, ...rest);
+            if (!failPayee || workflowId !== walletWorkflowId(payee.walletId)) return handle;
+            return new Proxy(handle, { get: (h, p, r) => (p === 'signal' ? refused : Reflect.get(h, p, r)) });
+          };
         if (prop !== 'signalWithStart') return Reflect.get(target, prop, receiver);
         return (name: string, options: { workflowId: string }) => {
-          if (failPayee && options.workflowId === walletWorkflowId(payee.walletId))
-            return Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
+          if (failPayee && options.workflowId === walletWorkflowId(payee.walletId)) return refused();
           return target.signalWithStart(name, options as never);
         };
       },

@@ -25,6 +25,10 @@ import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows
 import { temporalAddress } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
 import { kycWorkflowId } from '../../workflows/messages/kyc.js';
+import { depositCallback } from '../helpers/callback.js';
+import { createIngress } from '../../src/ingress/server.js';
+import { callbackSignature } from '../../src/provider/signing.js';
+import { request } from 'undici';
 
 // The branches of the processes that need a worker but no provider: every activity is a mock, so
 // each test gives exactly the answers its branch needs, including failures the sandbox cannot give
@@ -604,6 +608,70 @@ describe('wallet, activities mocked', () => {
       );
       assert.equal(latest.status.name, 'RUNNING');
       await client.workflow.getHandle(`wallet:${walletId}`).terminate('test over');
+    });
+  });
+
+  it('a follower that ended UNKNOWN_WALLET hands its ledger to the run a later callback starts: what it counted stays counted', async () => {
+    const walletId = `WA_${shortId()}`;
+    // The provider answers not-found until it knows the wallet (as for one it has not yet made
+    // visible); then it lists nothing new.
+    let known = false;
+    const mocks = {
+      pollWalletTransactions: async (_walletId: string, cursor: { since: number; seen: string[] }) =>
+        known ? { changed: [], cursor: { since: cursor.since, seen: cursor.seen } } : { notFound: true },
+      watchWalletTransactions: async () => {
+        if (!known) return { notFound: true };
+        throw ApplicationFailure.create({
+          type: 'NothingNewYet',
+          message: 'nothing new',
+          category: ApplicationFailureCategory.BENIGN,
+        });
+      },
+      readWalletBalances: async () => ({ available: {}, total: {}, checkedAt: Date.now() }),
+      readTransferSummary: async () => ({ id: 'TF_1', source: 'wallet:WA_other', status: 'COMPLETED' }),
+    };
+    const secretKey = 'test-callback-secret';
+    await withWorker(mocks, async (taskQueue) => {
+      const app = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 100 });
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const send = async (id: string, amount: string) => {
+        const body = depositCallback(walletId, { id, amount, createdAt: Date.now() });
+        const res = await request(`${url}/callbacks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secretKey, body) },
+          body,
+        });
+        assert.equal(res.statusCode, 200, await res.body.text());
+      };
+      const handle = client.workflow.getHandle(`wallet:${walletId}`);
+      try {
+        await send('TR_FIRST1', '0.5');
+        const ended = (await resultWithin(handle.result(), handle.workflowId)) as {
+          outcome: string;
+          callbacks: number;
+        };
+        assert.equal(ended.outcome, 'UNKNOWN_WALLET');
+        assert.equal(ended.callbacks, 1, 'the first deposit was counted before the follower ended');
+        known = true;
+        // Two callbacks at once start one run between them (the second signals the first's run).
+        await Promise.all([send('TR_SECOND1', '0.25'), send('TR_THIRD1', '0.125')]);
+        const view = await waitFor(
+          () => handle.query(walletQuery),
+          (seen) =>
+            seen.queued === 0 &&
+            ['TR_SECOND1', 'TR_THIRD1'].every((id) => seen.recentTransactions.some((e) => e.id === id)),
+          'the later callbacks to be recorded',
+        );
+        assert.deepEqual(view.balances.BTC, { confirmed: '0.875', pending: '0' });
+        assert.deepEqual(view.recentTransactions.map((entry) => entry.id).sort(), [
+          'TR_FIRST1',
+          'TR_SECOND1',
+          'TR_THIRD1',
+        ]);
+      } finally {
+        await app.close();
+        await handle.terminate('test over').catch(() => {});
+      }
     });
   });
 });

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type BundleOptions, DefaultLogger, Runtime } from '@temporalio/worker';
 
 type Configuration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { HISTORIES_KEY, replayFiles } from '../../scripts/replay.js';
+import { decrypted } from '../helpers/history.js';
 import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec.js';
 import { untracedWorkflowInterceptorModules } from '../../worker/create-worker.js';
 
@@ -14,7 +16,8 @@ import { untracedWorkflowInterceptorModules } from '../../worker/create-worker.j
 // current workflow code; a breaking change must be caught here, not by running workflows.
 Runtime.install({ logger: new DefaultLogger('WARN') });
 // The recorded histories are encrypted with the fixture key, as every payload is in a deployment.
-const dataConverter = encryptingDataConverter(new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64')));
+const codec = new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64'));
+const dataConverter = encryptingDataConverter(codec);
 const histories = readdirSync('test/histories')
   .filter((f) => f.endsWith('.json'))
   .map((f) => join('test/histories', f));
@@ -69,5 +72,64 @@ describe('replay of recorded histories', () => {
     const breaking = fileURLToPath(new URL('../fixtures/breaking-wallet/index.ts', import.meta.url));
     const [result] = await replayFiles(['test/histories/wallet.json'], breaking, dataConverter);
     assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
+  });
+
+  // Recorded on the code with exact amounts: fresh runs, a run that continued as new, a run that
+  // starts from a version-2 ledger (numbers, a horizon and cursor past now) carried from before,
+  // and a follower that ended UNKNOWN_WALLET (before its result carried the ledger).
+  const exactLedger = [
+    'wallet-exact-ledger',
+    'wallet-continued-exact-ledger',
+    'wallet-carried-v2',
+    'wallet-unknown-before-carried-result',
+  ].map((name) => `test/histories/${name}.json`);
+
+  it('the wallet histories recorded since wallet-exact-ledger took its branch and signal decimal strings', async () => {
+    for (const file of exactLedger) {
+      const history = await decrypted(historyFromJSON(JSON.parse(readFileSync(file, 'utf8'))), codec);
+      const markers = history.events!.flatMap((event) => {
+        const details = event.markerRecordedEventAttributes?.details;
+        return details?.['patch-data']
+          ? [JSON.parse(Buffer.from(details['patch-data'].payloads![0]!.data!).toString())]
+          : [];
+      }) as Array<{ id: string }>;
+      assert.ok(
+        markers.some((marker) => marker.id === 'wallet-exact-ledger'),
+        `${file}: no wallet-exact-ledger marker`,
+      );
+      const amounts = history.events!.flatMap((event) =>
+        (event.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []).map(
+          (payload) => (JSON.parse(Buffer.from(payload.data!).toString()) as { amount: unknown }).amount,
+        ),
+      );
+      assert.ok(amounts.length > 0, `${file}: no signalled transaction`);
+      for (const amount of amounts) assert.equal(typeof amount, 'string', `${file}: amount ${String(amount)}`);
+    }
+  });
+
+  it('without the wallet-exact-ledger branch (as on a worker from before it), those runs fail to replay', async () => {
+    const stub = fileURLToPath(new URL('../fixtures/no-exact-ledger-patch.ts', import.meta.url));
+    const swapPatches = (config: Configuration): Configuration => ({
+      ...config,
+      plugins: [
+        ...(config.plugins ?? []),
+        {
+          apply(compiler) {
+            compiler.hooks.normalModuleFactory.tap('no-exact-ledger-patch', (factory) => {
+              factory.hooks.beforeResolve.tap('no-exact-ledger-patch', (request) => {
+                if (request.request.endsWith('/wallet-patches.js')) request.request = stub;
+              });
+            });
+          },
+        },
+      ],
+    });
+    const results = await replayFiles(exactLedger, undefined, dataConverter, undefined, {
+      webpackConfigHook: swapPatches,
+    });
+    assert.deepEqual(
+      results.map((result) => ({ file: result.file, error: result.error?.name })),
+      exactLedger.map((file) => ({ file, error: 'DeterminismViolationError' })),
+    );
   });
 });

@@ -55,8 +55,15 @@ export interface OpenWalletResult {
 export interface WalletResult {
   outcome: 'UNKNOWN_WALLET';
   walletId: string;
-  /** Callbacks it received before it ended (none of them counted: the wallet is not this account's). */
+  /** Callbacks it received before it ended. */
   callbacks: number;
+  /**
+   * What it counted, and the observations it received but had not yet recorded: the run that a
+   * later callback starts carries them on (src/client/wallet-follower.ts), so that a wallet the
+   * provider did not know for a while loses nothing. Absent from runs that ended before.
+   */
+  ledger?: LedgerState;
+  inbox?: WalletInput['inbox'];
 }
 
 export interface WalletView {
