@@ -35,6 +35,10 @@ ENV CLAIM_STORE_DIR=/data/claims
 # The worker's /health, so that the default command answers HEALTHCHECK; the check follows the
 # command (src/healthcheck.ts), so an ingress in this image is asked on INGRESS_OPS_PORT.
 ENV WORKER_HEALTH_PORT=9470
+# A heap that fits a container of 1 GiB with room for what is not heap; for another size set
+# NODE_OPTIONS to about 60% of it. The worker sizes its workflow cache from the heap and the
+# container's memory limit and prints what it chose (docs/capacity.md).
+ENV NODE_OPTIONS=--max-old-space-size=640
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/healthcheck.js"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The worker; the ingress is `node dist/src/ingress/main.js`, the codec server

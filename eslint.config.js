@@ -77,6 +77,8 @@ export default tseslint.config(
   },
   {
     files: ['workflows/**/*.ts'],
+    // The zod schemas beside the messages are for the clients and the ingress: workflows never run them.
+    ignores: ['workflows/messages/*.schema.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -97,6 +99,21 @@ export default tseslint.config(
               ],
               message:
                 'Workflows call the provider through activities (proxyActivities), never directly; only their types may be imported.',
+              allowTypeImports: true,
+            },
+            {
+              // Every cached workflow instantiates the bundle's modules again: zod with its schemas
+              // would cost about 1 MB of each (docs/capacity.md). Checks are in workflows/checks/.
+              group: [
+                'zod',
+                'zod/*',
+                '**/*.schema',
+                '**/*.schema.js',
+                '**/src/provider/schemas/*',
+                '**/src/claims/ref.js',
+              ],
+              message:
+                'No zod in workflow code (it is built again for every cached workflow): check with workflows/checks/, import schemas as types only.',
               allowTypeImports: true,
             },
           ],

@@ -1,13 +1,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { workflowBundleConverters } from '../src/temporal/codec.js';
-import {
-  untracedWorkflowInterceptorModules,
-  workflowInterceptorModules,
-  workflowsPath,
-} from '../worker/create-worker.js';
+import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
+import { bundleFacts, bundleWorkflows, describeBundle, WORKFLOW_BUNDLE_BUDGET_BYTES } from './lib/workflow-bundle.js';
 
 // `npm run build`: the compiled product in dist/ (plain ES modules that run under Node, with
 // declarations and source maps) and the workflow bundle that workers load prebuilt, so that no
@@ -19,17 +14,19 @@ say('compiling TypeScript into dist/');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 // Two bundles: with the tracing interceptors (OTEL_EXPORTER_OTLP_ENDPOINT set) and without them.
-for (const [file, interceptors] of [
-  ['dist/workflow-bundle.js', workflowInterceptorModules],
-  ['dist/workflow-bundle-untraced.js', untracedWorkflowInterceptorModules],
+for (const [file, interceptors, budget] of [
+  ['dist/workflow-bundle.js', workflowInterceptorModules, WORKFLOW_BUNDLE_BUDGET_BYTES.traced],
+  ['dist/workflow-bundle-untraced.js', untracedWorkflowInterceptorModules, WORKFLOW_BUNDLE_BUDGET_BYTES.untraced],
 ] as const) {
   say(`bundling the workflows into ${file}`);
-  const { code } = await bundleWorkflowCode({
-    workflowsPath,
-    workflowInterceptorModules: [...interceptors],
-    ...workflowBundleConverters,
-    logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} },
-  });
+  const code = await bundleWorkflows(interceptors);
+  const facts = bundleFacts(code);
+  // Every cached workflow would build these again (docs/capacity.md): refuse to ship them.
+  if (facts.forbidden.length)
+    throw new Error(
+      `${file} holds ${facts.forbidden.join(', ')}: workflow code checks with workflows/checks/, not zod`,
+    );
   writeFileSync(file, code);
+  say(`${file}: ${describeBundle(facts, budget)}${facts.codeBytes > budget ? ' — OVER BUDGET' : ''}`);
 }
 say('done');

@@ -1,6 +1,7 @@
 import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import { z } from 'zod';
+import { parseByteSize } from './byte-size.js';
 import { parseDuration } from './duration.js';
 import { accountId } from './provider/schemas/common.js';
 import { plaintextProblem } from './temporal/plaintext.js';
@@ -34,6 +35,14 @@ const duration = z.string().transform((value, ctx) => {
   }
 });
 const nonEmpty = z.string().trim().min(1);
+const byteSize = z.string().transform((value, ctx) => {
+  try {
+    return parseByteSize(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
 
 const envSchema = z
   .object({
@@ -138,6 +147,8 @@ const envSchema = z
     WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(10_000).optional(),
     WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(10_000).optional(),
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    /** The worker's memory, when its container's cgroup limit does not say it: sizes the workflow cache. */
+    WORKER_MEMORY: byteSize.optional(),
     /** The worker's `GET /health` for orchestrators; off when unset. */
     WORKER_HEALTH_PORT: port.optional(),
     WORKER_HEALTH_HOST: nonEmpty.default('127.0.0.1'),
@@ -235,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConcurrentActivities: settings.WORKER_MAX_CONCURRENT_ACTIVITIES,
       maxConcurrentWorkflowTasks: settings.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
       maxCachedWorkflows: settings.WORKER_MAX_CACHED_WORKFLOWS,
+      memoryBytes: settings.WORKER_MEMORY,
       health:
         settings.WORKER_HEALTH_PORT === undefined
           ? undefined

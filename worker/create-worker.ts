@@ -21,6 +21,8 @@ import {
   type Tracing,
   workerTracingOptions,
 } from '../src/telemetry/tracing.js';
+import { type CacheChoice, chooseCacheSize } from './cache-size.js';
+import { memoryFacts } from './memory-limit.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /**
@@ -72,7 +74,7 @@ export interface CreateWorkerOptions {
  * at once and run again elsewhere); after that they are cancelled, and after a little more the
  * worker stops waiting, so that an orchestrator's own kill comes after a clean exit.
  */
-export function workerSettings(config: Config): Partial<WorkerOptions> {
+export function workerSettings(config: Config, cache?: CacheChoice): Partial<WorkerOptions> {
   const settings = config.worker;
   return {
     shutdownGraceTime: settings.shutdownGraceMs,
@@ -84,12 +86,13 @@ export function workerSettings(config: Config): Partial<WorkerOptions> {
       ? { maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks }
       : {}),
     ...(settings.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: settings.maxCachedWorkflows } : {}),
+    ...(cache ? { maxCachedWorkflows: cache.maxCachedWorkflows } : {}),
   };
 }
 
 export async function createWorker(
   opts: CreateWorkerOptions,
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+): Promise<{ worker: Worker; connection: NativeConnection; cache: CacheChoice }> {
   const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
   const { config, provider } = opts;
   const claims = opts.claims ?? claimStoreFromConfig(config);
@@ -113,6 +116,8 @@ export async function createWorker(
   };
   const traces = opts.tracing ?? startTracing({ service: 'worker' });
   const tracing = workerTracingOptions(traces);
+  // Sized from the memory the worker has, not the SDK's guess from the heap (worker/cache-size.ts).
+  const cache = chooseCacheSize(memoryFacts(config.worker));
   const prebuilt = traces.enabled ? prebuiltWorkflowBundle : prebuiltUntracedWorkflowBundle;
   const bundlePath = opts.workflowBundlePath ?? (prebuilt && existsSync(prebuilt) ? prebuilt : undefined);
   const worker = await Worker.create({
@@ -129,8 +134,8 @@ export async function createWorker(
     sinks: tracing.sinks,
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
-    ...workerSettings(config),
+    ...workerSettings(config, cache),
     ...opts.overrides,
   });
-  return { worker, connection };
+  return { worker, connection, cache };
 }

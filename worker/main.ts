@@ -18,7 +18,9 @@ const logger = createLogger({ service: 'worker', level: config.telemetry.logLeve
 Runtime.install(workerRuntimeOptions({ logger, metricsBindAddress: config.telemetry.workerMetrics }));
 const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
-const { worker, connection } = await createWorker({ config, provider, tracing });
+const { worker, connection, cache } = await createWorker({ config, provider, tracing });
+// What the cache holds decides whether the worker evicts or runs out of memory under load: said first.
+logger.info({ maxCachedWorkflows: cache.maxCachedWorkflows, boundedBy: cache.by }, cache.explanation);
 // The claim store's retention sweep: one Schedule per task queue, made or updated by every worker.
 const scheduler = await connectClient(config);
 const retentionSchedule = await ensureClaimRetentionSchedule(scheduler, config);

@@ -28,7 +28,8 @@ import { enterStage, pollProvider, rejectInput, showStatus, validate } from './l
 import { notSentFailure, sendFailure } from './lib/refusal.js';
 import { REMINDERS_WHILE_OWED_PATCH, remindWhileOwed } from './lib/reminders.js';
 import type { ClaimRef } from './messages/common.js';
-import { achFollowupInput, achForm, achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
+import { checkAchFollowupInput, checkAchForm } from './checks/ach-followup.js';
+import { achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
 import type { AchFollowupInput, AchOutcome, AchResult, AchState } from './messages/ach-followup.js';
 
 // ACH authorization follow-up (spec 3.1): a payment method in AWAITING_FOLLOWUP with an ACH_FORM
@@ -42,7 +43,7 @@ const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 
 export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(achFollowupInput, raw);
+  const input = validate(checkAchFollowupInput, raw);
   const { paymentMethodId, accountId } = input;
   const { workflowId } = workflowInfo();
   const state = newAchState(paymentMethodId);
@@ -148,7 +149,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   }
 
   function checkForm(submitted: ClaimRef): void {
-    validate(achForm, submitted);
+    validate(checkAchForm, submitted);
     if (state.stage !== 'WAITING_FOR_FORM' || form !== undefined) {
       rejectInput('form', `no form is awaited now: the process is ${state.stage}`);
     }

@@ -17,7 +17,8 @@ import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { enterStage, pollProvider, showStatus, validate } from './lib/process.js';
 import { providerRefusal } from './lib/refusal.js';
-import { checkoutInput, checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages/checkout.js';
+import { checkCheckoutInput } from './checks/checkout.js';
+import { checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages/checkout.js';
 import type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutState, HostedPage } from './messages/checkout.js';
 
 // Reservation checkout (spec 2.6, 4.3, 8; open-points "Reservations and card purchases"): checks
@@ -32,7 +33,7 @@ const create = proxyActivities<OrderActivities>(PROVIDER_WRITE);
 
 export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(checkoutInput, raw);
+  const input = validate(checkCheckoutInput, raw);
   const { workflowId } = workflowInfo();
   const state = rules.newCheckoutState(input.orderRef);
   // A redirect reported by the backend: look at the provider now (the provider's state decides).

@@ -18,7 +18,8 @@ import { pollProvider, showStatus, validate } from './lib/process.js';
 import { type SendFailure, sendFailure } from './lib/refusal.js';
 import { type Reminders, remindWhileOwed } from './lib/reminders.js';
 import type { ClaimRef } from './messages/common.js';
-import { kycInput, kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages/kyc.js';
+import { checkKycInput } from './checks/kyc.js';
+import { kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages/kyc.js';
 import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, ValueSubmission } from './messages/kyc.js';
 
 // KYC resubmission (spec 3.2): reads the account, tells the end user why each OPEN profile field is
@@ -36,7 +37,7 @@ const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 
 export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(kycInput, raw);
+  const input = validate(checkKycInput, raw);
   const { accountId } = input;
   const { workflowId } = workflowInfo();
   const state = round.newKycState(input);

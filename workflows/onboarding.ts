@@ -17,11 +17,10 @@ import { idempotencyKey } from './lib/idempotency.js';
 import { onboardingRemindersBeforePatch } from './lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate } from './lib/process.js';
 import { REMINDERS_WHILE_OWED_PATCH, remindWhileOwed } from './lib/reminders.js';
+import { checkOnboardingInput, checkOnboardingLinkRequest } from './checks/onboarding.js';
 import {
   higherLimitsFor,
-  onboardingInput,
   type OnboardingInput,
-  onboardingLinkRequest,
   onboardingLinkUpdate,
   type OnboardingOutcome,
   type OnboardingResult,
@@ -41,7 +40,7 @@ const linkFetch = proxyActivities<UserActivities>(WHILE_A_PERSON_WAITS);
 
 export async function onboardingWorkflow(raw: OnboardingInput): Promise<OnboardingResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(onboardingInput, raw);
+  const input = validate(checkOnboardingInput, raw);
   const { workflowId } = workflowInfo();
   const state: OnboardingState = {
     userRef: input.userRef,
@@ -139,7 +138,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
   }
 
   function checkLinkRequest(request: unknown): void {
-    const { userRef } = validate(onboardingLinkRequest, request);
+    const { userRef } = validate(checkOnboardingLinkRequest, request);
     if (userRef !== input.userRef) rejectInput('userRef', `this process onboards ${input.userRef}, not ${userRef}`);
     if (state.userId === null) rejectInput('userRef', 'the user is not created yet; ask again in a moment');
     if (state.stage === 'DONE' || state.stage === 'CONFIRMING_LIMITS') {

@@ -7,8 +7,8 @@ import { PROVIDER_WRITE } from './lib/activity-options.js';
 import { enterStage, showStatus, validate } from './lib/process.js';
 import { providerRefusal } from './lib/refusal.js';
 import { isSecondAccountCreation } from './lib/second-account.js';
+import { checkProvisioningInput } from './checks/provisioning.js';
 import {
-  provisioningInput,
   type ProvisioningInput,
   type ProvisioningResult,
   type ProvisioningState,
@@ -22,7 +22,7 @@ import {
 
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(provisioningInput, raw);
+  const input = validate(checkProvisioningInput, raw);
   // Both calls create (credentials, then the account): PROVIDER_WRITE, with the attempt's time limit from the input.
   const provider = proxyActivities<SessionActivities>({
     ...PROVIDER_WRITE,

@@ -1,17 +1,18 @@
 import { z } from 'zod';
+import { CLAIM_REF, CLAIM_REF_MESSAGE, EMPTY_CONTENT_MESSAGE, SHA256_HEX, SHA256_HEX_MESSAGE } from './ref-shape.js';
 
 /**
  * A reference to bytes kept in the claim store: documents, and personal values such as an SSN,
  * travel by reference so that they never appear in workflow history. The processes' messages
- * carry it (workflows/messages/common.ts); the stores make and read it. Imports zod alone: it is
- * bundled into workflow code.
+ * carry it (workflows/messages/common.schema.ts); the stores make and read it. Workflow code checks
+ * it without zod (workflows/checks/claim-ref.ts), from the same shape (./ref-shape.ts).
  */
 export const claimRef = z.object({
-  ref: z.string().regex(/^[a-z]+:[A-Za-z0-9._-]+$/, 'ref must be a claim-store reference such as local:<sha256>'),
-  size: z.number().int().positive('the stored content is empty'),
+  ref: z.string().regex(CLAIM_REF, CLAIM_REF_MESSAGE),
+  size: z.number().int().positive(EMPTY_CONTENT_MESSAGE),
   contentType: z.string().min(1),
   /** SHA-256 of the bytes; for personal values (keyed) an HMAC-SHA256 under the store's own key. */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex characters'),
+  sha256: z.string().regex(SHA256_HEX, SHA256_HEX_MESSAGE),
   keyed: z.boolean().optional(),
 });
 export type ClaimRef = z.infer<typeof claimRef>;

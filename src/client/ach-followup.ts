@@ -1,16 +1,15 @@
 import type { Client } from '@temporalio/client';
 import type { ClaimStore } from '../claims/store.js';
 import {
-  achFollowupInput,
   type AchFollowupInput,
   achFollowupWorkflowId,
   type AchFollowupWorkflow,
-  achForm,
   type AchResult,
   type AchState,
   achStateQuery,
   submitAchFormUpdate,
 } from '../../workflows/messages/ach-followup.js';
+import { achFollowupInput, achForm } from '../../workflows/messages/ach-followup.schema.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 

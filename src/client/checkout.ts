@@ -7,7 +7,6 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import {
   CHECKOUT_ENDED,
-  checkoutInput,
   type CheckoutInput,
   type CheckoutOutcome,
   type CheckoutResult,
@@ -17,10 +16,10 @@ import {
   type CheckoutWorkflow,
   type HostedPage,
   hostedPageUpdate,
-  purchaseRedirect,
   type PurchaseRedirect,
   purchaseRedirectUpdate,
 } from '../../workflows/messages/checkout.js';
+import { checkoutInput, purchaseRedirect } from '../../workflows/messages/checkout.schema.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import { AlreadyFinishedError } from './errors.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';

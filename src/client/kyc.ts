@@ -4,8 +4,6 @@ import type { ClaimRef } from '../claims/ref.js';
 import { type ClaimStore, putValue } from '../claims/store.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import {
-  documentSubmission,
-  kycInput,
   type KycField,
   type KycResult,
   type KycState,
@@ -14,8 +12,8 @@ import {
   type KycWorkflow,
   submitDocumentUpdate,
   submitValueUpdate,
-  valueSubmission,
 } from '../../workflows/messages/kyc.js';
+import { documentSubmission, kycInput, valueSubmission } from '../../workflows/messages/kyc.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 // Stands in for a claim reference while the client checks a submission before storing anything.

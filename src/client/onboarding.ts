@@ -1,9 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import {
-  onboardingInput,
   type OnboardingInput,
-  onboardingLinkRequest,
   onboardingLinkUpdate,
   type OnboardingResult,
   type OnboardingState,
@@ -11,6 +9,7 @@ import {
   onboardingWorkflowId,
   type OnboardingWorkflow,
 } from '../../workflows/messages/onboarding.js';
+import { onboardingInput, onboardingLinkRequest } from '../../workflows/messages/onboarding.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Onboarding for higher limits of one backend user, keyed `onboarding:<userRef>`. */

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { ClaimStore } from '../claims/store.js';
 import { clientSecret } from '../provider/schemas/session.js';
 import {
-  provisioningInput,
   type ProvisioningInput,
   type ProvisioningResult,
   type ProvisioningState,
@@ -11,6 +10,7 @@ import {
   provisioningWorkflowId,
   type ProvisioningWorkflow,
 } from '../../workflows/messages/provisioning.js';
+import { provisioningInput } from '../../workflows/messages/provisioning.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Provisions the account of a client-held token (spec 5.3), keyed `provision:<clientRef>`. */

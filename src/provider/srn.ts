@@ -1,4 +1,4 @@
-import { idPattern } from './schemas/common.js';
+import { idPattern } from './ids.js';
 
 // SRNs (spec 1): `<kind>:<id>`. Masquerade targets follow spec 5.4: a value without a kind is an
 // account; a user must be written `user:<id>`, because a bare user id would be taken as an account.

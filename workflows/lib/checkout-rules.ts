@@ -6,9 +6,9 @@ import {
   type CheckoutOutcome,
   type CheckoutResult,
   type CheckoutState,
-  purchaseRedirect,
   type PurchaseRedirect,
 } from '../messages/checkout.js';
+import { checkPurchaseRedirect } from '../checks/checkout.js';
 import { rejectInput, validate } from './process.js';
 
 // The decisions of a reservation checkout (spec 2.6, 4.3, 8), apart from the commands that carry
@@ -82,7 +82,7 @@ export function checkoutEnded(state: CheckoutState): ApplicationFailure {
 
 /** The purchaseRedirect update's validator: a redirect is taken only while a purchase is awaited. */
 export function checkRedirect(state: CheckoutState, redirect: unknown): PurchaseRedirect {
-  const checked = validate(purchaseRedirect, redirect);
+  const checked = validate(checkPurchaseRedirect, redirect);
   if (state.stage !== 'WAITING_FOR_PURCHASE' && state.stage !== 'CONFIRMING') {
     rejectInput('redirect', `no purchase is awaited now: the checkout is ${state.stage}`);
   }

@@ -1,8 +1,8 @@
 import type { ApplicationFailure } from '@temporalio/workflow';
 import type { AccountActivities } from '../../activities/accounts.js';
-import { documentFieldIds } from '../../src/provider/schemas/account.js';
+import { documentFieldIds } from '../../src/provider/documents.js';
 import type { ClaimRef } from '../messages/common.js';
-import { documentSubmission, valueSubmission } from '../messages/kyc.js';
+import * as checks from '../checks/kyc.js';
 import type { DocumentSubmission, KycField, KycOutcome, KycStage, KycState, ValueSubmission } from '../messages/kyc.js';
 import { type Provide, reasonFor } from './kyc-reasons.js';
 import { rejectInput, validate } from './process.js';
@@ -156,12 +156,12 @@ export function inputRefusal(state: KycState, fieldId: string, kind: Provide, qu
 
 /** The submitValue update's validator: bad input, or input the round does not await now, is refused unchanged. */
 export function checkValueSubmission(state: KycState, submission: unknown, queue: Queue): ValueSubmission {
-  return checkSubmission(state, validate(valueSubmission, submission), 'value', queue);
+  return checkSubmission(state, validate(checks.checkValueSubmission, submission), 'value', queue);
 }
 
 /** The submitDocument update's validator, as checkValueSubmission. */
 export function checkDocumentSubmission(state: KycState, submission: unknown, queue: Queue): DocumentSubmission {
-  return checkSubmission(state, validate(documentSubmission, submission), 'document', queue);
+  return checkSubmission(state, validate(checks.checkDocumentSubmission, submission), 'document', queue);
 }
 
 function checkSubmission<T extends { fieldId: string }>(

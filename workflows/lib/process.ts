@@ -1,24 +1,26 @@
 import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import type { z } from 'zod';
 import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes.js';
+import { type Check, InputProblem } from '../checks/check.js';
 import { INPUT_REJECTED, refreshSignal, type Timing } from '../messages/common.js';
 
 // Building blocks of every process workflow.
 
-/** Validates an update's input with zod; bad input rejects the update and changes nothing. */
-export function validate<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.map(String).join('.') || 'input';
+/**
+ * Checks an input or an update's argument with its plain check (workflows/checks/); bad input
+ * rejects the update (or fails the run) and changes nothing.
+ */
+export function validate<T>(check: Check<T>, input: unknown): T {
+  try {
+    return check(input, '');
+  } catch (err) {
+    if (!(err instanceof InputProblem)) throw err;
     throw ApplicationFailure.create({
       type: INPUT_REJECTED,
-      message: `${field}: ${issue.message}`,
-      details: [{ field }],
+      message: `${err.field}: ${err.message}`,
+      details: [{ field: err.field }],
       nonRetryable: true,
     });
   }
-  return parsed.data;
 }
 
 /** Rejects an update that is valid in shape but not now (the process is elsewhere). */

@@ -1,26 +1,14 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import { z } from 'zod';
-import { accountId, paymentMethodId } from '../../src/provider/schemas/common.js';
-import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
-import { claimRef, type ClaimRef, timing } from './common.js';
+import type { z } from 'zod';
+import type { achFollowupInput } from './ach-followup.schema.js';
+import type { ClaimRef } from './common.js';
 
-// ACH authorization follow-up (spec 3.1): messages shared by the workflow and its client.
+// ACH authorization follow-up (spec 3.1): messages shared by the workflow and its client (their zod
+// schemas, for the client, in ./ach-followup.schema.ts).
 
 export const achFollowupWorkflowId = (paymentMethodId: string) => `ach-followup:${paymentMethodId}`;
 
-export const achFollowupInput = z.object({
-  paymentMethodId,
-  /** The account the method belongs to: its individualSourceOfFunds follows the method. */
-  accountId,
-  timing: timing.default(timing.parse({})),
-});
 export type AchFollowupInput = z.input<typeof achFollowupInput>;
-
-/** The form: a photo (or scan) as described at the end of spec 3.2, kept in the claim store. */
-export const achForm = claimRef.extend({
-  contentType: z.enum(documentMimeTypes, { message: `the form must be one of ${documentMimeTypes.join(', ')}` }),
-  size: z.number().int().positive().max(MAX_DOCUMENT_BYTES, 'the form is larger than 7.75 MB'),
-});
 
 export type AchStage = 'CHECKING' | 'WAITING_FOR_FORM' | 'SUBMITTING' | 'UNDER_REVIEW' | 'DONE';
 export type AchOutcome = 'APPROVED' | 'ACTIVE' | 'REJECTED' | 'EXPIRED';

@@ -1,34 +1,30 @@
 import { defineSignal } from '@temporalio/workflow';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { timing } from './common.schema.js';
 
 // What every process shares: references to what end users provide (claim checks), timing
-// configuration, and the signal that makes a process look at the provider now.
+// configuration, and the signal that makes a process look at the provider now. No zod at run time
+// here, nor in any message module that workflows import: the schemas are in *.schema.ts beside them.
 
 /** Documents and personal values travel by reference (src/claims/ref.ts). */
-export { claimRef, type ClaimRef } from '../../src/claims/ref.js';
+export type { ClaimRef } from '../../src/claims/ref.js';
 
-/** Durations of a process, in milliseconds: configuration, so that tests can make them short. */
-export const timing = z.object({
+/** Durations of a process, in milliseconds (./common.schema.ts): what a start leaves out. */
+export const TIMING_DEFAULTS = {
   /** First wait between two looks at the provider; doubles up to pollMaxMs. */
-  pollInitialMs: z.number().int().min(10).default(5_000),
+  pollInitialMs: 5_000,
   // At most one look every 15 minutes: a 14-day wait then costs about 1,350 looks, some 14,000
   // history events, well inside Temporal's limit of 50,000.
-  pollMaxMs: z.number().int().min(10).default(900_000),
+  pollMaxMs: 900_000,
   /** Quiet time before an end user who owes input is reminded. */
-  reminderAfterMs: z.number().int().min(10).default(86_400_000),
+  reminderAfterMs: 86_400_000,
   /** How long the process waits for the end user in all before giving up. */
-  deadlineMs: z
-    .number()
-    .int()
-    .min(10)
-    .default(14 * 86_400_000),
+  deadlineMs: 14 * 86_400_000,
   /** How long one wait on the provider may last before the process fails as stalled (history stays bounded). */
-  stallAfterMs: z
-    .number()
-    .int()
-    .min(10)
-    .default(30 * 86_400_000),
-});
+  stallAfterMs: 30 * 86_400_000,
+} as const;
+/** The shortest duration: tests make processes short, never instant. */
+export const MIN_TIMING_MS = 10;
 export type Timing = z.infer<typeof timing>;
 export type TimingInput = z.input<typeof timing>;
 

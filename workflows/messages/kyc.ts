@@ -1,61 +1,27 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { accountStatus, profileFieldStatus } from '../../src/provider/schemas/account.js';
-import { accountId } from '../../src/provider/schemas/common.js';
-import { documentMimeTypes, documentQuery, MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import type { KycReason } from '../lib/kyc-reasons.js';
+import type { documentSubmission, kycInput, valueSubmission } from './kyc.schema.js';
 
 export type { KycReason, Provide } from '../lib/kyc-reasons.js';
-import { claimRef, timing } from './common.js';
 
-// KYC resubmission (spec 3.2): messages shared by the workflow and its client.
+// KYC resubmission (spec 3.2): messages shared by the workflow and its client (their zod schemas,
+// for the client, in ./kyc.schema.ts).
 
 export const kycWorkflowId = (accountId: string) => `kyc:${accountId}`;
 
-export const kycInput = z.object({
-  accountId,
-  timing: timing.default(timing.parse({})),
-  /** Submissions per profile field in one round before support must take over. */
-  maxAttemptsPerField: z.number().int().min(1).max(50).default(5),
-  /**
-   * Submissions per field made by earlier rounds, where the numbering of this round continues.
-   * Clients no longer send it (keys carry the run chain's id, see workflows/kyc.ts); accepted so
-   * that starts by older clients stay valid.
-   */
-  priorSubmissions: z.record(z.string(), z.number().int().min(0)).default({}),
-});
 export type KycInput = z.input<typeof kycInput>;
-
-const fieldId = z.string().regex(/^[a-z][A-Za-z0-9]+$/, 'fieldId must be a profile field id such as individualSsn');
-
-/** A personal value (an SSN...) kept in the claim store as text by putValue. */
-export const valueRef = claimRef.extend({
-  contentType: z.string().regex(/^text\/plain\b/, 'a value is stored as text/plain (use putValue)'),
-  // A plain SHA-256 of a nine-digit SSN could be reversed from history: only keyed digests.
-  keyed: z.literal(true, { message: 'a personal value needs a keyed digest (store it with putValue)' }),
-  size: z.number().int().positive('the value is empty').max(1024, 'a value is at most 1 KB'),
-});
-
-/** A file for a DOCUMENT field, kept in the claim store (open-points "Upload a document"). */
-export const documentRef = claimRef.extend({
-  contentType: z.enum(documentMimeTypes, { message: `the document must be one of ${documentMimeTypes.join(', ')}` }),
-  size: z
-    .number()
-    .int()
-    .positive('the document is empty')
-    .max(MAX_DOCUMENT_BYTES, 'the document is larger than 7.75 MB'),
-});
-
-export const valueSubmission = z.object({ fieldId, value: valueRef });
 export type ValueSubmission = z.infer<typeof valueSubmission>;
-
-export const documentSubmission = z.object({
-  fieldId,
-  document: documentRef,
-  documentType: documentQuery.shape.documentType,
-  documentSubType: documentQuery.shape.documentSubType,
-});
 export type DocumentSubmission = z.infer<typeof documentSubmission>;
+
+/** The longest a personal value kept as text may be. */
+export const MAX_VALUE_BYTES = 1024;
+export const FIELD_ID = /^[a-z][A-Za-z0-9]+$/;
+export const FIELD_ID_MESSAGE = 'fieldId must be a profile field id such as individualSsn';
+export const VALUE_CONTENT_TYPE = /^text\/plain\b/;
+export const VALUE_CONTENT_TYPE_MESSAGE = 'a value is stored as text/plain (use putValue)';
+export const VALUE_NOT_KEYED_MESSAGE = 'a personal value needs a keyed digest (store it with putValue)';
 
 export type KycStage = 'CHECKING' | 'WAITING_FOR_END_USER' | 'SUBMITTING' | 'UNDER_REVIEW' | 'DONE';
 /** CLOSED: the provider closed the account; nothing is left to resubmit. */

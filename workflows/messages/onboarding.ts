@@ -1,35 +1,20 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import { z } from 'zod';
-import { countryCode } from '../../src/provider/schemas/account.js';
+import type { z } from 'zod';
 import type { Limits } from '../../src/provider/schemas/limits.js';
-import { timing } from './common.js';
+import type { onboardingInput, onboardingLinkRequest } from './onboarding.schema.js';
 
 // Onboarding for higher card-purchase limits (spec 2.7, 2.8, 4.5 to 4.7, 8): messages shared by
-// the workflow and its client.
+// the workflow and its client (their zod schemas, for the client, in ./onboarding.schema.ts).
 
-/** The backend's own reference for its user: a business key, never personal data. */
-export const userRef = z
-  .string()
-  .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'userRef must be 1 to 100 letters, digits, _ . or -');
+export const USER_REF_MESSAGE = 'userRef must be 1 to 100 letters, digits, _ . or -';
 
 export const onboardingWorkflowId = (ref: string) => `onboarding:${ref}`;
 
-export const onboardingInput = z.object({
-  userRef,
-  /** The user's country decides which higher limits apply (spec 8). */
-  country: countryCode,
-  timing: timing.default(timing.parse({})),
-});
 export type OnboardingInput = z.input<typeof onboardingInput>;
 
 /** Spec 8's higher limits, which the limits calculation must show once the user is approved. */
 export { higherLimitsFor } from '../../src/provider/limits.js';
 
-/**
- * A request for the onboarding link. It names the user it is for, so that a link is never handed
- * to the wrong process by a backend that mixed up its references.
- */
-export const onboardingLinkRequest = z.object({ userRef });
 export type OnboardingLinkRequest = z.infer<typeof onboardingLinkRequest>;
 
 export type OnboardingStage = 'CREATING_USER' | 'WAITING_FOR_USER' | 'UNDER_REVIEW' | 'CONFIRMING_LIMITS' | 'DONE';

@@ -1,23 +1,14 @@
 import { defineQuery } from '@temporalio/workflow';
-import { z } from 'zod';
-import { countryCode } from '../../src/provider/schemas/account.js';
-import { claimRef } from './common.js';
+import type { z } from 'zod';
+import type { provisioningInput } from './provisioning.schema.js';
 
-// Account provisioning for client-held tokens (spec 5.3): messages shared with the client.
+// Account provisioning for client-held tokens (spec 5.3): messages shared with the client (their zod
+// schemas in ./provisioning.schema.ts).
 
 export const provisioningWorkflowId = (clientRef: string) => `provision:${clientRef}`;
 
-export const provisioningInput = z.object({
-  /** The backend's reference for the client (device, app install) whose token this is. */
-  clientRef: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'clientRef is 1 to 100 letters, digits, dot, dash or underscore'),
-  /** The client's secret, kept in the claim store: a secret never enters workflow history. */
-  secret: claimRef,
-  country: countryCode,
-  /** How long one provider call may take before it is tried again (a crashed worker's call too). */
-  activityTimeoutMs: z.number().int().min(1_000).default(60_000),
-});
+export const CLIENT_REF_MESSAGE = 'clientRef is 1 to 100 letters, digits, dot, dash or underscore';
+export const DEFAULT_ACTIVITY_TIMEOUT_MS = 60_000;
 export type ProvisioningInput = z.input<typeof provisioningInput>;
 
 export type ProvisioningStage = 'REGISTERING' | 'CREATING_ACCOUNT' | 'DONE';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { accountId, amounts, epochMs } from './common.js';
+import { documentFieldIds } from '../documents.js';
+import { accountId, amounts, countryCode, epochMs } from './common.js';
 
 // Spec 2.3 and open-points "Accounts and users".
 export const profileFieldStatus = z.enum(['OPEN', 'PENDING', 'APPROVED']);
@@ -34,7 +35,7 @@ const fieldValue = z.object({
   value: z.unknown(),
 });
 
-export const countryCode = z.string().regex(/^[A-Z]{2}$/, 'country must be a two-letter code such as US');
+export { countryCode };
 
 export const createAccountRequest = z.object({
   type: z.literal('INDIVIDUAL').default('INDIVIDUAL'),
@@ -52,12 +53,7 @@ export const updateAccountRequest = z.object({
 });
 export type UpdateAccountRequest = z.input<typeof updateAccountRequest>;
 
-/** Fields that accept documents (open-points "Upload a document"). */
-export const documentFieldIds = [
-  'individualGovernmentId',
-  'individualProofOfAddress',
-  'individualAchAuthorizationForm',
-] as const;
+export { documentFieldIds };
 export const documentFieldId = z.enum(documentFieldIds, {
   message: `fieldId must be one of ${documentFieldIds.join(', ')}`,
 });

@@ -1,26 +1,25 @@
 import { z } from 'zod';
 import { decimal, isDecimal } from '../../decimal.js';
 
-// Identifier prefixes of spec 1: both `-` and `_` occur after the prefix (AC-<id>, AC_<id>).
-// idPattern is the one place that shape is written; schemas and SRN patterns are built from it.
+import {
+  COUNTRY_CODE,
+  COUNTRY_CODE_MESSAGE,
+  CURRENCY_CODE,
+  CURRENCY_CODE_MESSAGE,
+  idMessage,
+  idPattern,
+  idRegex,
+  PAYMENT_METHOD_PREFIXES,
+  type Prefixes,
+} from '../ids.js';
 
-type Prefixes = [string, ...string[]];
-
-/**
- * The regex source of an id with this prefix (or one of these), without anchors or groups that
- * capture: `WA[-_][A-Za-z0-9]+`. For patterns that embed ids, such as SRNs (`^wallet:(…)$`).
- */
-export function idPattern(...prefixes: Prefixes): string {
-  const prefix = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join('|')})`;
-  return `${prefix}[-_][A-Za-z0-9]+`;
-}
+// Ids, codes and amounts as zod schemas, for the provider client, the sandbox, the ingress and the
+// clients. Their shapes are written once in src/provider/ids.ts, which workflow code checks against.
+export { idPattern };
 
 /** A string that is an id with this prefix (or one of these); the message names `what` and the shapes it takes. */
 export function prefixedId(prefix: string | Prefixes, what: string) {
-  const prefixes: Prefixes = typeof prefix === 'string' ? [prefix] : prefix;
-  const shapes = prefixes.flatMap((p) => [`${p}_<id>`, `${p}-<id>`]);
-  const expected = `${shapes.slice(0, -1).join(', ')} or ${shapes.at(-1)}`;
-  return z.string().regex(new RegExp(`^${idPattern(...prefixes)}$`), { message: `${what} must look like ${expected}` });
+  return z.string().regex(idRegex(prefix), { message: idMessage(prefix, what) });
 }
 
 export const walletId = prefixedId('WA', 'a wallet id');
@@ -29,16 +28,15 @@ export const transactionId = prefixedId('TR', 'a transaction id');
 export const accountId = prefixedId('AC', 'an account id');
 export const userId = prefixedId('US', 'a user id');
 /** Spec 1 names both prefixes for payment methods: PA, and PM as used in follow-up flows. */
-export const paymentMethodId = prefixedId(['PA', 'PM'], 'a payment method id');
+export const paymentMethodId = prefixedId(PAYMENT_METHOD_PREFIXES, 'a payment method id');
 /** Not in the contract: the real service's order ids (WO_...), as its purchase redirect carries them. */
 export const orderId = prefixedId('WO', 'an order id');
 /** A user as the owner of a payment method or reservation: `user:US_<id>` (spec 5.4: a bare id would be an account). */
 export const userOwner = z.string().regex(new RegExp(`^user:${idPattern('US')}$`), 'owner must be user:US_<id>');
 
 export const epochMs = z.number().int().nonnegative();
-export const currencyCode = z
-  .string()
-  .regex(/^[A-Z0-9]{2,10}$/, { message: 'a currency code must be upper-case, e.g. BTC or USD' });
+export const currencyCode = z.string().regex(CURRENCY_CODE, { message: CURRENCY_CODE_MESSAGE });
+export const countryCode = z.string().regex(COUNTRY_CODE, COUNTRY_CODE_MESSAGE);
 /** The text of a number src/json.ts kept as text (a LosslessNumber), or the value itself. */
 const numberText = (value: unknown): unknown =>
   value !== null && typeof value === 'object' && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true

@@ -1,14 +1,13 @@
 import { z } from 'zod';
+import {
+  DOCUMENT_TYPE,
+  DOCUMENT_TYPE_MESSAGE,
+  documentMimeTypes,
+  documentSubTypes,
+  MAX_DOCUMENT_BYTES,
+} from '../documents.js';
 
-// Open-points "Upload a document": the body is the raw file with its MIME type, at most 7.75 MB.
-export const MAX_DOCUMENT_BYTES = Math.floor(7.75 * 1024 * 1024);
-export const documentMimeTypes = [
-  'application/pdf',
-  'image/jpeg',
-  'image/png',
-  'application/msword',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-] as const;
+export { documentMimeTypes, MAX_DOCUMENT_BYTES };
 
 export const documentBody = z.object({
   bytes: z
@@ -29,9 +28,6 @@ export const documentBody = z.object({
 export type DocumentBody = z.infer<typeof documentBody>;
 
 export const documentQuery = z.object({
-  documentType: z
-    .string()
-    .regex(/^[A-Z_]+$/, 'documentType is an upper-case word such as GOVT_ID or PASSPORT')
-    .optional(),
-  documentSubType: z.enum(['FRONT', 'BACK']).optional(),
+  documentType: z.string().regex(DOCUMENT_TYPE, DOCUMENT_TYPE_MESSAGE).optional(),
+  documentSubType: z.enum(documentSubTypes).optional(),
 });

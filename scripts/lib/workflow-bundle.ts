@@ -1,0 +1,55 @@
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleConverters } from '../../src/temporal/codec.js';
+import { workflowsPath } from '../../worker/create-worker.js';
+
+// What a workflow bundle holds, for `npm run build` to print and test/unit/workflow-bundle.test.ts
+// to hold to a budget. Every cached workflow instantiates the bundle's own modules again (the SDK's
+// modules are shared: docs/capacity.md), so what goes in costs memory per workflow, not once.
+
+/**
+ * The most JavaScript a bundle may hold, source map aside. Measured: 0.79 MB (139 modules) without
+ * the tracing interceptors and 1.50 MB (256) with them; 1.25 and 1.97 MB while zod and the provider
+ * schemas were in (22 modules more).
+ */
+export const WORKFLOW_BUNDLE_BUDGET_BYTES = { untraced: 850_000, traced: 1_600_000 } as const;
+
+/** Modules that must never be in a bundle: zod and the schemas built with it (workflows/checks/ instead). */
+const FORBIDDEN = [/node_modules\/zod\//, /\.schema\.ts$/, /src\/provider\/schemas\//, /src\/claims\/ref\.ts$/];
+
+export interface BundleFacts {
+  /** The JavaScript that is evaluated, without the inline source map. */
+  codeBytes: number;
+  totalBytes: number;
+  /** The bundle's modules (webpack ids such as ./workflows/wallet.ts). */
+  modules: string[];
+  /** Modules that are forbidden in workflow code. */
+  forbidden: string[];
+}
+
+export function bundleFacts(code: string): BundleFacts {
+  const mapAt = code.lastIndexOf('\n//# sourceMappingURL=');
+  const body = mapAt >= 0 ? code.slice(0, mapAt) : code;
+  const modules = [...body.matchAll(/^\/\*\*\*\/ "([^"]+)"/gm)].map((m) => m[1]!);
+  return {
+    codeBytes: Buffer.byteLength(body),
+    totalBytes: Buffer.byteLength(code),
+    modules,
+    forbidden: modules.filter((m) => FORBIDDEN.some((pattern) => pattern.test(m))),
+  };
+}
+
+export async function bundleWorkflows(interceptorModules: readonly string[]): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules: [...interceptorModules],
+    ...workflowBundleConverters,
+    logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} },
+  });
+  return code;
+}
+
+/** One line for the build's output: `0.79 MB of code (+1.50 MB source map), 61 modules`. */
+export function describeBundle(facts: BundleFacts, budgetBytes: number): string {
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  return `${mb(facts.codeBytes)} of code (budget ${mb(budgetBytes)}, +${mb(facts.totalBytes - facts.codeBytes)} source map), ${facts.modules.length} modules`;
+}

@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { z } from 'zod';
+import { checkAchFollowupInput, checkAchForm } from '../../workflows/checks/ach-followup.js';
+import type { Check } from '../../workflows/checks/check.js';
+import { InputProblem } from '../../workflows/checks/check.js';
+import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checks/checkout.js';
+import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/checks/kyc.js';
+import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/checks/onboarding.js';
+import { checkProvisioningInput } from '../../workflows/checks/provisioning.js';
+import { achFollowupInput, achForm } from '../../workflows/messages/ach-followup.schema.js';
+import { checkoutInput, purchaseRedirect } from '../../workflows/messages/checkout.schema.js';
+import { documentSubmission, kycInput, valueSubmission } from '../../workflows/messages/kyc.schema.js';
+import { onboardingInput, onboardingLinkRequest } from '../../workflows/messages/onboarding.schema.js';
+import { provisioningInput } from '../../workflows/messages/provisioning.schema.js';
+
+// Workflows check their input and their updates' arguments with plain functions (workflows/checks/),
+// the clients and the ingress with the zod schemas (workflows/messages/*.schema.ts). The same
+// samples, valid and not, go through both: they accept the same values and give back the same
+// (defaults filled in, unknown keys left out), and they refuse the same values for the same field,
+// in the same words where the schema has its own.
+
+type Outcome = { ok: true; value: unknown } | { ok: false; field: string; message: string };
+
+function viaZod(schema: z.ZodType, sample: unknown): Outcome {
+  const parsed = schema.safeParse(sample);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, field: issue.path.map(String).join('.') || 'input', message: issue.message };
+}
+
+function viaCheck(check: Check<unknown>, sample: unknown): Outcome {
+  try {
+    return { ok: true, value: check(sample, '') };
+  } catch (err) {
+    if (!(err instanceof InputProblem)) throw err;
+    return { ok: false, field: err.field, message: err.message };
+  }
+}
+
+/** zod's own wording (its checks without a message of ours): the plain checks word these their own way. */
+const zodsOwnWords = /^(Invalid (input|option|string|URL|url)|Too (small|big)|Unrecognized key)/;
+
+function agree(name: string, schema: z.ZodType, check: Check<unknown>, valid: unknown[], invalid: unknown[]) {
+  describe(name, () => {
+    it(`accepts ${valid.length} valid samples as the zod schema does, with the same result`, () => {
+      for (const sample of valid) {
+        const [expected, actual] = [viaZod(schema, sample), viaCheck(check, sample)];
+        assert.equal(expected.ok, true, `the zod schema takes ${JSON.stringify(sample)}: ${JSON.stringify(expected)}`);
+        assert.deepStrictEqual(actual, expected, `${JSON.stringify(sample)}`);
+      }
+    });
+    it(`refuses ${invalid.length} invalid samples as the zod schema does, for the same field`, () => {
+      for (const sample of invalid) {
+        const [expected, actual] = [viaZod(schema, sample), viaCheck(check, sample)];
+        const shown = JSON.stringify(sample);
+        assert.ok(!expected.ok, `the zod schema refuses ${shown}`);
+        assert.ok(!actual.ok, `the plain check refuses ${shown} (zod: ${expected.field}: ${expected.message})`);
+        assert.equal(actual.field, expected.field, `the field refused in ${shown}`);
+        if (!zodsOwnWords.test(expected.message))
+          assert.equal(actual.message, expected.message, `the words for ${shown}`);
+      }
+    });
+  });
+}
+
+const sha256 = 'a'.repeat(64);
+const ref = { ref: 'local:abc', size: 10, contentType: 'application/pdf', sha256 };
+const timing = { pollInitialMs: 10, pollMaxMs: 20, reminderAfterMs: 30, deadlineMs: 40, stallAfterMs: 50 };
+/** Samples wrong in one place each, for a process's timing. */
+const badTimings = [
+  { pollInitialMs: 9 },
+  { pollMaxMs: 1.5 },
+  { reminderAfterMs: '10' },
+  { deadlineMs: Number.NaN },
+  { stallAfterMs: Number.POSITIVE_INFINITY },
+  { pollInitialMs: 2 ** 53 },
+  { deadlineMs: null },
+];
+
+agree(
+  'ACH follow-up input',
+  achFollowupInput,
+  checkAchFollowupInput,
+  [
+    { paymentMethodId: 'PA_1', accountId: 'AC_1' },
+    { paymentMethodId: 'PM-x9', accountId: 'AC-2', timing: {} },
+    { paymentMethodId: 'PM_1', accountId: 'AC_1', timing: { pollInitialMs: 10 }, extra: 'left out' },
+    { paymentMethodId: 'PM_1', accountId: 'AC_1', timing },
+    { paymentMethodId: 'PM_1', accountId: 'AC_1', timing: { ...timing, unknown: 1 } },
+    { paymentMethodId: 'PM_1', accountId: 'AC_1', timing: undefined },
+  ],
+  [
+    undefined,
+    null,
+    [],
+    'PA_1',
+    {},
+    { paymentMethodId: 'XX_1', accountId: 'AC_1' },
+    { paymentMethodId: 'PA_1', accountId: 'WA_1' },
+    { paymentMethodId: 'PA_1' },
+    { paymentMethodId: 'PA_1', accountId: 'AC_1', timing: null },
+    { paymentMethodId: 'PA_1', accountId: 'AC_1', timing: [] },
+    ...badTimings.map((t) => ({ paymentMethodId: 'PA_1', accountId: 'AC_1', timing: t })),
+  ],
+);
+
+agree(
+  'ACH form',
+  achForm,
+  checkAchForm,
+  [ref, { ...ref, keyed: false, contentType: 'image/png', other: 1 }, { ...ref, size: 8_126_464 }],
+  [
+    {},
+    { ...ref, ref: 'no colon' },
+    { ...ref, ref: 'Local:x' },
+    { ...ref, size: 0 },
+    { ...ref, size: 8_126_465 },
+    { ...ref, size: 1.5 },
+    { ...ref, contentType: 'text/plain' },
+    { ...ref, contentType: undefined },
+    { ...ref, sha256: 'A'.repeat(64) },
+    { ...ref, sha256: undefined },
+    { ...ref, keyed: 'yes' },
+  ],
+);
+
+const checkout = {
+  orderRef: 'order-1',
+  sourceAmount: '49.99',
+  sourceCurrency: 'USD',
+  destCurrency: 'BTC',
+  dest: 'wallet:WA_1',
+};
+agree(
+  'checkout input',
+  checkoutInput,
+  checkCheckoutInput,
+  [
+    checkout,
+    { ...checkout, sourceAmount: 49.99 },
+    { ...checkout, sourceAmount: '049.990' },
+    { ...checkout, sourceAmount: { isLosslessNumber: true, value: '161176780.13' } },
+    { ...checkout, dest: 'account:AC-1', userId: 'US_1', requireHigherLimits: true },
+    { ...checkout, requireHigherLimits: false, timing: { pollMaxMs: 100 } },
+    { ...checkout, redirectUrl: '  https://shop.example/done?x=1 ', failureRedirectUrl: 'https://shop.example/fail' },
+    { ...checkout, redirectUrl: 'https://shop.exa\tmple/done' },
+    { ...checkout, email: undefined },
+  ],
+  [
+    null,
+    { ...checkout, orderRef: 'has space' },
+    { ...checkout, orderRef: 'x'.repeat(101) },
+    { ...checkout, sourceAmount: '0' },
+    { ...checkout, sourceAmount: '-1' },
+    { ...checkout, sourceAmount: 'ten' },
+    { ...checkout, sourceAmount: Number.NaN },
+    { ...checkout, sourceAmount: undefined },
+    { ...checkout, sourceCurrency: 'usd' },
+    { ...checkout, destCurrency: 'B' },
+    { ...checkout, dest: 'WA_1' },
+    { ...checkout, dest: 'transfer:TF_1' },
+    { ...checkout, redirectUrl: 'not a url' },
+    { ...checkout, failureRedirectUrl: 5 },
+    { ...checkout, userId: 'AC_1' },
+    { ...checkout, requireHigherLimits: 'yes' },
+    { ...checkout, requireHigherLimits: true },
+    { ...checkout, timing: { pollInitialMs: 1 } },
+    { ...checkout, email: 'someone@example.com' },
+    { ...checkout, postalCode: '12345' },
+    { ...checkout, unexpected: 1 },
+  ],
+);
+
+agree(
+  'purchase redirect',
+  purchaseRedirect,
+  checkPurchaseRedirect,
+  [{ orderId: 'WO_1' }, { transferId: 'TF-1' }, { orderId: 'WO_1', transferId: 'TF_1' }],
+  [{}, { orderId: 'TF_1' }, { transferId: 'WO_1' }, { orderId: 'WO_1', other: 1 }, { transferId: undefined }, 'WO_1'],
+);
+
+agree(
+  'KYC input',
+  kycInput,
+  checkKycInput,
+  [
+    { accountId: 'AC_1' },
+    { accountId: 'AC_1', maxAttemptsPerField: 1, priorSubmissions: { individualSsn: 2, other: 0 } },
+    { accountId: 'AC_1', maxAttemptsPerField: 50, timing, stale: true },
+  ],
+  [
+    { accountId: 'US_1' },
+    { accountId: 'AC_1', maxAttemptsPerField: 0 },
+    { accountId: 'AC_1', maxAttemptsPerField: 51 },
+    { accountId: 'AC_1', maxAttemptsPerField: 2.5 },
+    { accountId: 'AC_1', priorSubmissions: { individualSsn: -1 } },
+    { accountId: 'AC_1', priorSubmissions: { individualSsn: '1' } },
+    { accountId: 'AC_1', priorSubmissions: [1] },
+    { accountId: 'AC_1', priorSubmissions: null },
+    ...badTimings.map((t) => ({ accountId: 'AC_1', timing: t })),
+  ],
+);
+
+const value = { ...ref, contentType: 'text/plain; charset=utf-8', keyed: true, size: 9 };
+agree(
+  'KYC value submission',
+  valueSubmission,
+  checkValueSubmission,
+  [
+    { fieldId: 'individualSsn', value },
+    { fieldId: 'individualSsn', value: { ...value, size: 1024, extra: 1 }, extra: 2 },
+  ],
+  [
+    { fieldId: 'Individual', value },
+    { fieldId: 'a', value },
+    { fieldId: 'individualSsn' },
+    { fieldId: 'individualSsn', value: { ...value, keyed: false } },
+    { fieldId: 'individualSsn', value: { ...value, keyed: undefined } },
+    { fieldId: 'individualSsn', value: { ...value, contentType: 'application/pdf' } },
+    { fieldId: 'individualSsn', value: { ...value, size: 0 } },
+    { fieldId: 'individualSsn', value: { ...value, size: 1025 } },
+    { fieldId: 'individualSsn', value: { ...value, sha256: 'short' } },
+  ],
+);
+
+agree(
+  'KYC document submission',
+  documentSubmission,
+  checkDocumentSubmission,
+  [
+    { fieldId: 'individualGovernmentId', document: ref },
+    { fieldId: 'individualGovernmentId', document: ref, documentType: 'GOVT_ID', documentSubType: 'BACK' },
+    { fieldId: 'individualGovernmentId', document: { ...ref, keyed: false }, documentType: undefined },
+  ],
+  [
+    { fieldId: 'individualGovernmentId', document: { ...ref, contentType: 'text/plain' } },
+    { fieldId: 'individualGovernmentId', document: { ...ref, size: 0 } },
+    { fieldId: 'individualGovernmentId', document: { ...ref, size: 8_126_465 } },
+    { fieldId: 'individualGovernmentId', document: ref, documentType: 'govt id' },
+    { fieldId: 'individualGovernmentId', document: ref, documentSubType: 'SIDE' },
+    { fieldId: 'individualGovernmentId', document: 'local:abc' },
+    { fieldId: 5, document: ref },
+  ],
+);
+
+agree(
+  'onboarding input',
+  onboardingInput,
+  checkOnboardingInput,
+  [
+    { userRef: 'user.1', country: 'US' },
+    { userRef: 'u', country: 'DE', timing: { reminderAfterMs: 10 }, other: 1 },
+  ],
+  [
+    { userRef: '', country: 'US' },
+    { userRef: 'a b', country: 'US' },
+    { userRef: 'u', country: 'usa' },
+    { userRef: 'u' },
+    ...badTimings.map((t) => ({ userRef: 'u', country: 'US', timing: t })),
+  ],
+);
+
+agree(
+  'onboarding link request',
+  onboardingLinkRequest,
+  checkOnboardingLinkRequest,
+  [{ userRef: 'user-1' }, { userRef: 'user-1', other: true }],
+  [{}, { userRef: 1 }, { userRef: 'x'.repeat(101) }, null],
+);
+
+agree(
+  'provisioning input',
+  provisioningInput,
+  checkProvisioningInput,
+  [
+    { clientRef: 'device-1', secret: { ...ref, contentType: 'text/plain' }, country: 'US' },
+    { clientRef: 'device-1', secret: ref, country: 'FR', activityTimeoutMs: 1_000, other: 1 },
+  ],
+  [
+    { clientRef: 'device 1', secret: ref, country: 'US' },
+    { clientRef: 'device-1', country: 'US' },
+    { clientRef: 'device-1', secret: { ...ref, contentType: '' }, country: 'US' },
+    { clientRef: 'device-1', secret: ref, country: 'U' },
+    { clientRef: 'device-1', secret: ref, country: 'US', activityTimeoutMs: 999 },
+  ],
+);

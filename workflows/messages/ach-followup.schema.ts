@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
+import { accountId, paymentMethodId } from '../../src/provider/schemas/common.js';
+import { documentMimeTypes } from '../../src/provider/schemas/document.js';
+import { claimRef, timing } from './common.schema.js';
+
+// The ACH follow-up's messages as zod schemas, for its client; the workflow checks the same with
+// workflows/checks/ach-followup.ts (see ./common.schema.ts).
+
+export const achFollowupInput = z.object({
+  paymentMethodId,
+  /** The account the method belongs to: its individualSourceOfFunds follows the method. */
+  accountId,
+  timing: timing.default(timing.parse({})),
+});
+
+/** The form: a photo (or scan) as described at the end of spec 3.2, kept in the claim store. */
+export const achForm = claimRef.extend({
+  contentType: z.enum(documentMimeTypes, { message: `the form must be one of ${documentMimeTypes.join(', ')}` }),
+  size: z.number().int().positive().max(MAX_DOCUMENT_BYTES, 'the form is larger than 7.75 MB'),
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
+import { accountId } from '../../src/provider/schemas/common.js';
+import { documentMimeTypes, documentQuery } from '../../src/provider/schemas/document.js';
+import { claimRef, timing } from './common.schema.js';
+import {
+  FIELD_ID,
+  FIELD_ID_MESSAGE,
+  MAX_VALUE_BYTES,
+  VALUE_CONTENT_TYPE,
+  VALUE_CONTENT_TYPE_MESSAGE,
+  VALUE_NOT_KEYED_MESSAGE,
+} from './kyc.js';
+
+// KYC resubmission's messages as zod schemas, for its client; the workflow checks the same with
+// workflows/checks/kyc.ts (see ./common.schema.ts).
+
+export const kycInput = z.object({
+  accountId,
+  timing: timing.default(timing.parse({})),
+  /** Submissions per profile field in one round before support must take over. */
+  maxAttemptsPerField: z.number().int().min(1).max(50).default(5),
+  /**
+   * Submissions per field made by earlier rounds, where the numbering of this round continues.
+   * Clients no longer send it (keys carry the run chain's id, see workflows/kyc.ts); accepted so
+   * that starts by older clients stay valid.
+   */
+  priorSubmissions: z.record(z.string(), z.number().int().min(0)).default({}),
+});
+
+const fieldId = z.string().regex(FIELD_ID, FIELD_ID_MESSAGE);
+
+/** A personal value (an SSN...) kept in the claim store as text by putValue. */
+export const valueRef = claimRef.extend({
+  contentType: z.string().regex(VALUE_CONTENT_TYPE, VALUE_CONTENT_TYPE_MESSAGE),
+  // A plain SHA-256 of a nine-digit SSN could be reversed from history: only keyed digests.
+  keyed: z.literal(true, { message: VALUE_NOT_KEYED_MESSAGE }),
+  size: z.number().int().positive('the value is empty').max(MAX_VALUE_BYTES, 'a value is at most 1 KB'),
+});
+
+/** A file for a DOCUMENT field, kept in the claim store (open-points "Upload a document"). */
+export const documentRef = claimRef.extend({
+  contentType: z.enum(documentMimeTypes, { message: `the document must be one of ${documentMimeTypes.join(', ')}` }),
+  size: z
+    .number()
+    .int()
+    .positive('the document is empty')
+    .max(MAX_DOCUMENT_BYTES, 'the document is larger than 7.75 MB'),
+});
+
+export const valueSubmission = z.object({ fieldId, value: valueRef });
+
+export const documentSubmission = z.object({
+  fieldId,
+  document: documentRef,
+  documentType: documentQuery.shape.documentType,
+  documentSubType: documentQuery.shape.documentSubType,
+});
