@@ -259,12 +259,14 @@ describe('safe configuration', () => {
       WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '8',
       WORKER_MAX_CACHED_WORKFLOWS: '500',
       WORKER_HEALTH_PORT: '9470',
+      WORKER_MEMORY: '512Mi',
     });
     assert.deepEqual(c.worker, {
       shutdownGraceMs: 45_000,
       maxConcurrentActivities: 20,
       maxConcurrentWorkflowTasks: 8,
       maxCachedWorkflows: 500,
+      memoryBytes: 512 * 1024 * 1024,
       health: { host: '127.0.0.1', port: 9470 },
     });
     assert.equal(c.ingress.shutdownGraceMs, 5_000);
