@@ -36,8 +36,10 @@ import {
 } from './lib/wallet-patches.js';
 import { walletWatch } from './lib/wallet-watch.js';
 import { transferLookups } from './lib/wallet-transfers.js';
-import { FUTURE_SLACK_MS, type PollAnswer } from '../src/provider/transaction-observation.js';
+import type { PollAnswer } from '../src/provider/transaction-observation.js';
 import { reconcileEvery, reconcileWallet } from './lib/wallet-reconcile.js';
+import { floatDrift, floatTotalsFrom } from './lib/legacy-float-ledger.js';
+import { findDrift } from './lib/reconcile.js';
 import {
   type Reconciliation,
   reconcileUpdate,
@@ -70,6 +72,8 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   const exact = patched(EXACT_LEDGER_PATCH);
   // Since that patch, times the provider reports are bounded by the workflow's now (lib/ledger.ts).
   const now = () => (exact ? workflowNow() : undefined);
+  // A run from before it decided its reconciliations in floating point, and replays so.
+  if (!exact) ledger.floatTotals = floatTotalsFrom(input.carried);
   // A new run that carries nothing (started by a callback, or restarted after a termination) looks
   // at the wallet's recent transactions straight away; one just opened has none.
   let pollDue = input.carried === undefined && !(quiet && input.opened);
@@ -80,7 +84,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     // A horizon or cursor carried from before, moved past now by a time that could not be one.
     const at = workflowNow();
     const horizonMoved = repairHorizon(ledger, at);
-    const cursorMoved = cursor.since > at + FUTURE_SLACK_MS;
+    const cursorMoved = cursor.since > at;
     if (cursorMoved) cursor = { since: 0, seen: [] };
     if (horizonMoved || cursorMoved)
       log.warn('a horizon or poll cursor past now was moved back; the reconciliation is the backstop', {
@@ -108,7 +112,8 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     (reconciliation = await reconcileWallet({
       walletId: input.walletId,
       quiet,
-      ledgerBalances: () => balances(ledger),
+      driftFrom: (available) =>
+        ledger.floatTotals ? floatDrift(ledger, ledger.floatTotals, available) : findDrift(balances(ledger), available),
       freshPoll,
     }));
 

@@ -106,7 +106,9 @@ export function nextCursor(
   now?: number,
 ): Pick<PollCursor, 'since' | 'seen'> {
   const times = page.map((tx) => tx.createdAt).filter((at) => now === undefined || plausibleTime(at, now));
-  const newest = Math.max(0, ...times);
+  // Never past now: a time a few hours ahead (a clock that differs) is plausible, but a cursor
+  // there would pass over the real transactions created before it.
+  const newest = Math.min(Math.max(0, ...times), now ?? Infinity);
   const since = Math.max(previous.since, newest - POLL_LOOKBACK_MS);
   return { since, seen: page.filter((tx) => tx.createdAt >= since).map((tx) => tx.id) };
 }

@@ -86,4 +86,28 @@ describe('times from the provider are bounded', () => {
       ['TR_B'],
     );
   });
+  it("a time some hours ahead (plausible) takes the poll's cursor no further than now", () => {
+    const ledger = emptyLedger(WALLET_ID);
+    const cursor = nextCursor([tx('TR_SKEWED', NOW + 20 * HOUR)], { since: 0, seen: [] }, NOW);
+    assert.ok(cursor.since <= NOW - HOUR, `since ${cursor.since - NOW} ms from now`);
+    // A real deposit created an hour later than the first poll is still found by the next.
+    const next = [tx('TR_SKEWED', NOW + 20 * HOUR), tx('TR_LATER', NOW + HOUR)];
+    assert.deepEqual(
+      changedSince(next, { ...cursor, ...ledgerCursor(ledger) }).map((t) => t.id),
+      ['TR_LATER'],
+    );
+  });
+
+  it('entries and records carried from before the bound with impossible times are held aside at the next start', () => {
+    const carried = emptyLedger(WALLET_ID);
+    record(carried, tx('TR_MICRO', MICROSECONDS), 'callback'); // as before the bound: no now
+    carried.settled.TR_OLDMICRO = ['BTC', '1', 'CONFIRMED', MICROSECONDS];
+    const ledger = fromCarried(JSON.parse(JSON.stringify(carried)));
+    repairHorizon(ledger, NOW);
+    assert.equal(ledger.entries.TR_MICRO!.timeHeldAside, true);
+    assert.equal(ledger.settled.TR_OLDMICRO![3], 0, 'no time: the count pushes it out, never the horizon');
+    for (let i = 0; i < LIMITS.recentEntries + 5; i++)
+      record(ledger, tx(`TR_G${i}`, NOW - HOUR + i), 'callback', { now: NOW });
+    assert.ok(ledger.horizon < NOW, 'evicting the carried entry moved no horizon past now');
+  });
 });

@@ -1,6 +1,7 @@
-import { absolute, add, type Decimal, decimal, negate, subtract } from '../../src/decimal.js';
+import { absolute, add, type Decimal, decimal, isDecimal, negate, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
+import { type FloatTotals, moveFloatTotal } from './legacy-float-ledger.js';
 import {
   FUTURE_SLACK_MS,
   type Observation,
@@ -105,6 +106,12 @@ export interface LedgerState {
    * reconciliation with the provider is what tells. Present only when there are some.
    */
   approximate?: string[];
+  /**
+   * Only in a run started before wallet-exact-ledger: the floating-point totals it decided its
+   * reconciliations by, kept beside the exact ones so that its history replays
+   * (lib/legacy-float-ledger.ts). Never read from what a run carries: the next run has the patch.
+   */
+  floatTotals?: FloatTotals;
   stats: LedgerStats;
 }
 
@@ -173,8 +180,9 @@ export type CarriedLedger = LedgerState | LedgerStateV2 | LedgerStateV1;
 /** The ledger a new run starts from: what the previous run carried, in any shape. */
 export function fromCarried(carried: CarriedLedger): LedgerState {
   if ('version' in carried && carried.version === 3) {
+    const { floatTotals: _decidedBefore, ...current } = carried;
     return {
-      ...carried,
+      ...current,
       entries: table(carried.entries),
       settled: table(carried.settled),
       settledTotals: table(carried.settledTotals),
@@ -187,13 +195,23 @@ export function fromCarried(carried: CarriedLedger): LedgerState {
   // survives a double). Sums (settledTotals) were added in binary floating point and cannot be
   // read back exactly: their currencies are marked approximate.
   const approximate = new Set<string>();
+  // A float residue (5.551115123125783e-17, 5e-324) has more decimals than any amount: it is read
+  // to 20 decimals, approximately, so that sums with it stay within what src/decimal.ts reads;
+  // one past any amount (1e300), as none.
+  const read = (amount: Decimal | number, currency: string): Decimal => {
+    if (typeof amount !== 'number' || (fractionDigits(String(amount)) <= 20 && isDecimal(amount)))
+      return decimal(amount);
+    approximate.add(currency);
+    const fixed = amount.toFixed(20);
+    return isDecimal(fixed) ? decimal(fixed) : '0';
+  };
   const exact = (amount: Decimal | number, currency: string): Decimal => {
-    if (typeof amount === 'number' && significantDigits(decimal(amount)) > 15) approximate.add(currency);
-    return decimal(amount);
+    if (typeof amount === 'number' && significantDigits(read(amount, currency)) > 15) approximate.add(currency);
+    return read(amount, currency);
   };
   const settledTotals = table<Decimal>();
   for (const [currency, total] of Object.entries(carried.settledTotals)) {
-    settledTotals[currency] = decimal(total);
+    settledTotals[currency] = read(total, currency);
     if (typeof total === 'number' && total !== 0) approximate.add(currency);
   }
   const entries = table<Entry>();
@@ -231,6 +249,12 @@ export function fromCarried(carried: CarriedLedger): LedgerState {
     settledTotals,
     stats: { ...v1.stats, expired: 0, rejected: 0 },
   });
+}
+
+/** Decimals of a number as String(n) writes it ("1.5e-7": 8). */
+function fractionDigits(text: string): number {
+  const [mantissa = '', exponent = '0'] = text.split('e');
+  return Math.max(0, (mantissa.split('.')[1] ?? '').length - Number(exponent));
 }
 
 /** Significant digits of a canonical decimal: the digits without sign, point and outer zeros. */
@@ -287,9 +311,12 @@ export function classify(
 export function direction(
   walletId: string,
   tx: Pick<Transaction, 'source' | 'dest'>,
+  decidedBefore = false,
 ): { sign: 1 | 0 | -1; kind: Kind } {
   const srn = walletSrn(walletId);
-  if (tx.source === srn && tx.dest === srn) return { sign: 0, kind: 'transfer' };
+  // A run from before wallet-exact-ledger counted it as a deposit, and replays so.
+  if (tx.source === srn && tx.dest === srn)
+    return decidedBefore ? { sign: 1, kind: 'deposit' } : { sign: 0, kind: 'transfer' };
   if (tx.source === srn) return { sign: -1, kind: 'outgoing' };
   if (tx.source.startsWith('transfer:')) return { sign: 1, kind: 'transfer' };
   return { sign: 1, kind: 'deposit' };
@@ -319,7 +346,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   if (outcome === 'rejected') state.stats.rejected += 1;
   if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
-  const way = direction(state.walletId, tx);
+  const way = direction(state.walletId, tx, state.floatTotals !== undefined);
   // A number where a run from before exact amounts recorded one (a signal, a poll's answer, a
   // carried inbox): String(n), exact for what JSON gave.
   const size = absolute(decimal(tx.amount, `transaction ${tx.id}: amount`));
@@ -357,8 +384,10 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   } else if (settled) {
     // A settled transaction moved on after it left the recent entries: a reversal takes back
     // what its confirmation counted.
-    if (isConfirmed(settled[2]) && !isConfirmed(tx.status))
+    if (isConfirmed(settled[2]) && !isConfirmed(tx.status)) {
       state.settledTotals[settled[0]] = subtract(state.settledTotals[settled[0]] ?? '0', settled[1]!);
+      if (state.floatTotals) moveFloatTotal(state.floatTotals, settled[0], settled[1]!, -1);
+    }
     // A pending entry dropped past the bound (`dropPending`) confirmed since: its confirmed amount counts.
     if (!isConfirmed(settled[2]) && statusRank(settled[2]) < 2 && isConfirmed(tx.status)) {
       state.settledTotals[settled[0]] = add(state.settledTotals[settled[0]] ?? '0', amount);
@@ -410,8 +439,10 @@ function evict(state: LedgerState): void {
     if (idx < 0) return;
     const [id] = state.order.splice(idx, 1) as [string];
     const entry = state.entries[id]!;
-    if (isConfirmed(entry.status))
+    if (isConfirmed(entry.status)) {
       state.settledTotals[entry.currency] = add(state.settledTotals[entry.currency] ?? '0', entry.amount);
+      if (state.floatTotals) moveFloatTotal(state.floatTotals, entry.currency, entry.amount, 1);
+    }
     delete state.entries[id];
     // A time held aside is kept as none (0): such a record leaves by the count, never by the horizon.
     state.settled[id] = [entry.currency, entry.amount, entry.status, entry.timeHeldAside ? 0 : entry.createdAt];
@@ -447,10 +478,23 @@ function advanceHorizon(state: LedgerState, to: number, force = false): void {
  * count again: the reconciliation is the backstop. Returns whether it moved.
  */
 export function repairHorizon(state: LedgerState, now: number): boolean {
+  holdAsideCarriedTimes(state, now);
   if (state.horizon <= now + FUTURE_SLACK_MS - LIMITS.windowMs) return false;
   state.horizon = Math.max(0, now - LIMITS.windowMs);
   state.stats.horizonRepaired = (state.stats.horizonRepaired ?? 0) + 1;
   return true;
+}
+
+/**
+ * Entries and records carried from before times were bounded keep the times they came with: one
+ * that cannot be a time is held aside as a new one would be, so that neither its eviction nor the
+ * count pushing its record out moves the horizon past now.
+ */
+function holdAsideCarriedTimes(state: LedgerState, now: number): void {
+  for (const entry of Object.values(state.entries))
+    if (!entry.timeHeldAside && !plausibleTime(entry.createdAt, now)) entry.timeHeldAside = true;
+  for (const record of Object.values(state.settled))
+    if (record[3] !== 0 && !plausibleTime(record[3], now)) record[3] = 0;
 }
 
 export interface Balance {

@@ -1,9 +1,8 @@
 import { log, metricMeter, proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { WalletActivities } from '../../activities/wallets.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
-import type { Balance } from './ledger.js';
 import { BOUNDED_LOOKUP } from './activity-options.js';
-import { findDrift, type Reconciliation } from './reconcile.js';
+import type { Drift, Reconciliation } from './reconcile.js';
 
 // A wallet's ledger against the provider's own balances (the wallet lookup). A drift is shown (the
 // query, BalanceDrift, a metric) and never corrected: a drift is a question for a person.
@@ -13,12 +12,13 @@ const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 export async function reconcileWallet(wallet: {
   walletId: string;
   quiet: boolean;
-  ledgerBalances: () => Record<string, Balance>;
+  /** The ledger against the provider's available balances (lib/reconcile.ts `findDrift`). */
+  driftFrom: (providerAvailable: Record<string, string | number>) => Drift[];
   freshPoll: () => Promise<void>;
 }): Promise<Reconciliation> {
   const compare = async (): Promise<Reconciliation> => {
     const provider = await lookups.readWalletBalances(wallet.walletId);
-    return { checkedAt: provider.checkedAt, drift: findDrift(wallet.ledgerBalances(), provider.available) };
+    return { checkedAt: provider.checkedAt, drift: wallet.driftFrom(provider.available) };
   };
   // Since wallet-quiet-polling the balances come first: only when they disagree is a poll worth
   // its call (what a lost callback carried may explain it), and they are compared again.
