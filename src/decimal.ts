@@ -134,3 +134,19 @@ export function numberKeepsDigits(text: string): boolean {
   const n = Number(text);
   return Number.isFinite(n) && isDecimal(text) && decimal(n) === decimal(text);
 }
+
+/**
+ * A number recorded before exact amounts (a signal, a poll's answer, a carried ledger): its own
+ * digits (String(n)), or, for one no amount has digits for (a float residue such as 5e-324, or
+ * 1e300), its value to 20 decimals ("0" past that): such a number must not fail the run that
+ * reads it. `approximate` is told which it was.
+ */
+export function recordedNumber(value: number, approximate?: () => void): Decimal {
+  const text = String(value);
+  const [mantissa = '', exponent = '0'] = text.split('e');
+  const decimals = Math.max(0, (mantissa.split('.')[1] ?? '').length - Number(exponent));
+  if (decimals <= 20 && isDecimal(text)) return decimal(text);
+  approximate?.();
+  const fixed = value.toFixed(20);
+  return isDecimal(fixed) ? decimal(fixed) : '0';
+}

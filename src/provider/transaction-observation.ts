@@ -1,4 +1,4 @@
-import { decimal } from '../decimal.js';
+import { decimal, recordedNumber } from '../decimal.js';
 import type { Transaction } from './schemas/transaction.js';
 
 // What a wallet's ledger needs of a transaction, and how a poll finds what changed since the
@@ -29,7 +29,8 @@ export function observe(tx: RecordedObservation): Observation {
     source,
     dest,
     currency,
-    amount: decimal(amount, `transaction ${id}: amount`),
+    // A number only in what a run from before exact amounts recorded.
+    amount: typeof amount === 'number' ? recordedNumber(amount) : decimal(amount, `transaction ${id}: amount`),
     status,
     confirmedAt: confirmedAt ?? null,
   };

@@ -1,4 +1,4 @@
-import { absolute, add, type Decimal, decimal, isDecimal, negate, subtract } from '../../src/decimal.js';
+import { absolute, add, type Decimal, decimal, negate, recordedNumber, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { type FloatTotals, moveFloatTotal } from './legacy-float-ledger.js';
@@ -195,16 +195,8 @@ export function fromCarried(carried: CarriedLedger): LedgerState {
   // survives a double). Sums (settledTotals) were added in binary floating point and cannot be
   // read back exactly: their currencies are marked approximate.
   const approximate = new Set<string>();
-  // A float residue (5.551115123125783e-17, 5e-324) has more decimals than any amount: it is read
-  // to 20 decimals, approximately, so that sums with it stay within what src/decimal.ts reads;
-  // one past any amount (1e300), as none.
-  const read = (amount: Decimal | number, currency: string): Decimal => {
-    if (typeof amount !== 'number' || (fractionDigits(String(amount)) <= 20 && isDecimal(amount)))
-      return decimal(amount);
-    approximate.add(currency);
-    const fixed = amount.toFixed(20);
-    return isDecimal(fixed) ? decimal(fixed) : '0';
-  };
+  const read = (amount: Decimal | number, currency: string): Decimal =>
+    typeof amount === 'number' ? recordedNumber(amount, () => approximate.add(currency)) : decimal(amount);
   const exact = (amount: Decimal | number, currency: string): Decimal => {
     if (typeof amount === 'number' && significantDigits(read(amount, currency)) > 15) approximate.add(currency);
     return read(amount, currency);
@@ -249,12 +241,6 @@ export function fromCarried(carried: CarriedLedger): LedgerState {
     settledTotals,
     stats: { ...v1.stats, expired: 0, rejected: 0 },
   });
-}
-
-/** Decimals of a number as String(n) writes it ("1.5e-7": 8). */
-function fractionDigits(text: string): number {
-  const [mantissa = '', exponent = '0'] = text.split('e');
-  return Math.max(0, (mantissa.split('.')[1] ?? '').length - Number(exponent));
 }
 
 /** Significant digits of a canonical decimal: the digits without sign, point and outer zeros. */
