@@ -8,17 +8,21 @@ import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
 import { ensurePrometheus, PROMTOOL } from '../../scripts/lib/prometheus.js';
+import { parseByteSize } from '../../src/byte-size.js';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker, type WorkerProcess } from '../helpers/worker-process.js';
 import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { WORKER_RESERVE } from '../../worker/cache-size.js';
 
 // A worker given little memory sizes its cache from it (worker/cache-size.ts), and when more wallets
 // pass through it than the cache holds it evicts and carries on instead of dying: every wallet
-// still counts its deposit. Its Prometheus endpoint counts the forced evictions under the name the
+// still counts its deposit, and what the full cache added to its RSS fits the share of the memory
+// the sizing gave the cache. Its Prometheus endpoint counts the forced evictions under the name the
 // shipped alert PayflowsWorkflowCacheEvicting reads, and that rule fires on the stream it produced.
 
+const MiB = 1024 * 1024;
 const MEMORY = '256Mi';
 /** A heap to match the memory: heap_size_limit is this plus V8's 48 MiB of young generation. */
 const OLD_SPACE_MB = 128;
@@ -27,6 +31,12 @@ const EVICTIONS = /^(temporal_sticky_cache_total_forced_eviction\w*)(?:\{[^}]*\}
 type AlertRules = {
   groups: Array<{ rules: Array<{ alert?: string; annotations: { summary: string; description: string } }> }>;
 };
+
+/** A field of a process's /proc status (VmRSS, VmHWM), in bytes. */
+function memory(pid: number, field: string): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+}
 
 /** Prometheus's `humanize` for the values met here: 4 significant digits, SI prefixes k and m. */
 function humanize(v: number): string {
@@ -59,6 +69,7 @@ describe('a worker sized by its memory', () => {
       WORKER_METRICS_PORT: String(metricsPort),
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${OLD_SPACE_MB}`.trim(),
     });
+    const idleRss = memory(worker.pid!, 'VmRSS');
     const said = /"maxCachedWorkflows":(\d+),"boundedBy":"(\w+)"/.exec(worker.output());
     assert.ok(said, `the worker did not say its cache size at start:\n${worker.output().slice(0, 2_000)}`);
     const cache = Number(said[1]);
@@ -112,7 +123,15 @@ describe('a worker sized by its memory', () => {
 
     // The rule, fed the series under the name scraped, at the pace this worker evicted (whole
     // evictions a minute), sustained: promtool's own rule test says whether and how it fires.
-    t.diagnostic(`cache ${cache}, ${count} wallets in ${seconds} s: ${evicted} forced evictions, as ${name}`);
+    t.diagnostic(
+      `cache ${cache}, ${count} wallets in ${seconds} s: ${evicted} forced evictions, as ${name}; worker RSS ${Math.round(idleRss / MiB)} MiB idle, ${Math.round(memory(worker.pid!, 'VmRSS') / MiB)} MiB now, peak ${Math.round(memory(worker.pid!, 'VmHWM') / MiB)} MiB`,
+    );
+    // What the full cache and its churn added to the worker stays within the share the sizing gave
+    // the cache. (What the worker holds before it, under tsx and bundling at start, is its own.)
+    const grown = Math.max(memory(worker.pid!, 'VmRSS'), memory(worker.pid!, 'VmHWM')) - idleRss;
+    const share = parseByteSize(MEMORY) - WORKER_RESERVE.rssBytes;
+    assert.ok(grown <= share, `the cache grew the worker by ${grown / MiB} MiB, past the ${share / MiB} MiB given it`);
+
     const perMinute = Math.max(1, Math.round((evicted / seconds) * 60));
     const rate = perMinute / 60;
     assert.ok(rate > 0.1, `${evicted} evictions in ${seconds} s is below the alert's threshold of 0.1/s`);
