@@ -6,11 +6,12 @@
 const MiB = 1024 * 1024;
 
 /**
- * What one cached workflow costs, measured (docs/capacity.md). Upper bounds: the V8 heap of an empty
- * wallet workflow in the traced bundle while zod was still in it (1,313 KiB), and the RSS per cached
- * wallet workflow then (2.5 to 2.7 MB, bench/results/figures.md); the bundle without zod costs less.
+ * What one cached workflow costs, from `npm run bench` (bench/results/figures.md), with a margin of
+ * about a quarter: a wallet workflow in the traced bundle, the dearer of the two a worker loads,
+ * held 0.69 MB of V8 heap after GC and 0.93 to 0.95 MB of the worker's RSS (0.19 and 0.39 MB
+ * untraced). A wallet is the process that stays cached longest; the others were not measured.
  */
-export const PER_WORKFLOW_COST = { heapBytes: 1.3 * MiB, rssBytes: 2.7 * 1e6 } as const;
+export const PER_WORKFLOW_COST = { heapBytes: 0.85 * MiB, rssBytes: 1.2 * 1e6 } as const;
 /** What a worker holds before its first workflow: the SDK, the bundle's shared context, activities. */
 export const WORKER_RESERVE = { heapBytes: 64 * MiB, rssBytes: 150 * MiB } as const;
 /** The share of the heap left to cached workflows; the rest is headroom for the garbage collector. */

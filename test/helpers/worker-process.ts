@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 // A worker in a process of its own (`npm run worker`'s entry point), so that a test can kill it
-// the way a crash or an OOM kill would: SIGKILL, no goodbye.
+// the way a crash or an OOM kill would: SIGKILL, no goodbye. `output()` is what it printed so far.
 
-export async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
+export type WorkerProcess = ChildProcess & { output(): string };
+
+export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,7 +29,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<ChildPro
   });
   child.stdout!.resume();
   child.stderr!.resume();
-  return child;
+  return Object.assign(child, { output: () => output });
 }
 
 export function kill(child: ChildProcess): Promise<void> {
