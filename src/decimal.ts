@@ -23,6 +23,14 @@ export class DecimalError extends RangeError {
   override name = 'DecimalError';
 }
 
+/** A value as an error shows it: never throws (JSON.stringify does for a bigint), whatever came in. */
+const shown = (value: unknown): string =>
+  typeof value === 'string'
+    ? JSON.stringify(value)
+    : value !== null && typeof value === 'object'
+      ? 'an object'
+      : String(value);
+
 function scaled(value: string | number, what: string): Scaled {
   if (typeof value === 'number' && !Number.isFinite(value))
     throw new DecimalError(`${what}: ${value} is not a finite amount`);
@@ -30,13 +38,13 @@ function scaled(value: string | number, what: string): Scaled {
   // had no more than a double holds (15 significant digits always).
   const text = typeof value === 'number' ? String(value) : value;
   const match = typeof text === 'string' ? NUMBER.exec(text) : null;
-  if (!match) throw new DecimalError(`${what}: ${JSON.stringify(text)} is not a decimal amount such as "12.34"`);
+  if (!match) throw new DecimalError(`${what}: ${shown(text)} is not a decimal amount such as "12.34"`);
   const [, sign, whole, fraction = '', exponent = '0'] = match;
   const shift = Number(exponent);
   const digits = (whole! + fraction).replace(/^0+(?=\d)/, '');
   let scale = fraction.length - shift;
   if (!Number.isSafeInteger(shift) || digits.length > MAX_DIGITS || Math.abs(scale) > MAX_DIGITS)
-    throw new DecimalError(`${what}: ${JSON.stringify(text)} has more digits than any amount (at most ${MAX_DIGITS})`);
+    throw new DecimalError(`${what}: ${shown(text)} has more digits than any amount (at most ${MAX_DIGITS})`);
   let units = BigInt(digits);
   if (scale < 0) {
     units *= 10n ** BigInt(-scale);

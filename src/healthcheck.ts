@@ -1,4 +1,5 @@
 import { readFileSync, realpathSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 
@@ -6,7 +7,8 @@ import { request } from 'undici';
 // 1. HEALTHCHECK_URL says where; by default the /health of the command that the container runs
 // (its first process's, tini's arguments): the worker's on WORKER_HEALTH_PORT (the image sets
 // one), the ingress's on its operations port, INGRESS_OPS_PORT. The image's environment holds
-// both, so it cannot decide.
+// both, so it cannot decide. Each is asked on its configured host (WORKER_HEALTH_HOST,
+// INGRESS_OPS_HOST) when that is one address, else on loopback.
 
 const WORKER = /(^|\/)worker\/main\.[jt]s$/;
 const INGRESS = /(^|\/)src\/ingress\/main\.[jt]s$/;
@@ -14,8 +16,10 @@ const INGRESS = /(^|\/)src\/ingress\/main\.[jt]s$/;
 /** Where the health of the process that runs `command` is asked. */
 export function healthcheckUrl(command: readonly string[], env: Record<string, string | undefined>): string {
   if (env.HEALTHCHECK_URL) return env.HEALTHCHECK_URL;
-  const worker = env.WORKER_HEALTH_PORT ? `http://127.0.0.1:${env.WORKER_HEALTH_PORT}/health` : undefined;
-  const ingress = `http://127.0.0.1:${env.INGRESS_OPS_PORT ?? '4021'}/health`;
+  const worker = env.WORKER_HEALTH_PORT
+    ? `http://${askedHost(env.WORKER_HEALTH_HOST)}:${env.WORKER_HEALTH_PORT}/health`
+    : undefined;
+  const ingress = `http://${askedHost(env.INGRESS_OPS_HOST)}:${env.INGRESS_OPS_PORT ?? '4021'}/health`;
   if (command.some((arg) => WORKER.test(arg))) {
     if (!worker) throw new Error('the worker serves no /health: set WORKER_HEALTH_PORT (or HEALTHCHECK_URL)');
     return worker;
@@ -23,6 +27,16 @@ export function healthcheckUrl(command: readonly string[], env: Record<string, s
   if (command.some((arg) => INGRESS.test(arg))) return ingress;
   // No known command (outside a container, PID 1 is the system's): the environment alone.
   return worker ?? ingress;
+}
+
+/**
+ * Where a process listening on `host` is asked: that address when it is bound to one (it answers
+ * nowhere else), loopback when it listens on all of them or none is set (the default is loopback).
+ */
+function askedHost(host: string | undefined): string {
+  const bare = host?.replace(/^\[(.*)\]$/, '$1');
+  if (!bare || bare === '0.0.0.0' || bare === '::') return '127.0.0.1';
+  return isIPv6(bare) ? `[${bare}]` : bare;
 }
 
 /** The command line of the container's first process; empty where it cannot be read. */

@@ -4,7 +4,8 @@ import { decimal, isDecimal, numberKeepsDigits } from './decimal.js';
 // JSON at the edges (provider answers, callbacks, the sandbox's requests and answers) without
 // losing an amount's digits. JSON.parse turns 1.000000000000000001 into 1; here a number that a
 // double cannot hold exactly stays its text (a LosslessNumber), which the amount schema
-// (src/provider/schemas/common.ts) reads as an exact decimal, and any other number field refuses.
+// (src/provider/schemas/common.ts) reads as an exact decimal, and any other number field as the
+// nearest number (jsonNumber there).
 
 /** Parses JSON; a number whose digits a double would lose is kept as its text. Throws SyntaxError. */
 export function parseJson(text: string): unknown {
@@ -23,18 +24,59 @@ export function numberText(value: unknown): unknown {
 const AMOUNT_FIELDS = new Set(['amount', 'sourceAmount', 'destAmount', 'totalFees', 'fees']);
 const AMOUNT_MAPS = new Set(['balances', 'totalBalances', 'availableBalances', 'fees']);
 const LIMIT_FIELD = /^(daily|weekly|yearly)(TotalSpent|Total|Remaining)$/;
+/**
+ * Free-form fields of the contract (provider-interface.md 2.1 to 2.7, open-points): the caller's or
+ * the provider's data, written as given. A key named amount inside them is not an amount of ours.
+ */
+const FREE_FORM = new Set([
+  'metadata',
+  'tags',
+  'fields',
+  'verificationData',
+  'profileFields',
+  'message',
+  'sourceFees',
+  'destFees',
+  'pendingSubStatus',
+  'reversingSubStatus',
+  'reversalReason',
+  'blockchainTx',
+  'problematicValue',
+  'chargeFeeSchedule',
+  'depositFeeSchedule',
+  'minCharge',
+  'maxCharge',
+  'minDeposit',
+  'maxDeposit',
+  'documents',
+]);
 
 const asNumber = (value: unknown) =>
   typeof value === 'string' && isDecimal(value) ? new LosslessNumber(decimal(value)) : value;
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null &&
+  typeof value === 'object' &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+
+/** `value` with the amounts at their known places as numbers; free-form fields untouched. */
+function amountsAsNumbers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(amountsAsNumbers);
+  // What a value says of itself in JSON (as JSON.stringify asks), read as any other value.
+  if (!isRecord(value) && !isLosslessNumber(value) && typeof (value as { toJSON?: unknown })?.toJSON === 'function')
+    return amountsAsNumbers((value as { toJSON: () => unknown }).toJSON());
+  if (!isRecord(value)) return value;
+  const field = (key: string, v: unknown): unknown => {
+    if (FREE_FORM.has(key)) return v;
+    if (AMOUNT_MAPS.has(key) && isRecord(v))
+      return Object.fromEntries(Object.entries(v).map(([currency, amount]) => [currency, asNumber(amount)]));
+    if (AMOUNT_FIELDS.has(key) || LIMIT_FIELD.test(key)) return asNumber(v);
+    return amountsAsNumbers(v);
+  };
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, field(key, v)]));
+}
+
 /** JSON text in which amounts held as decimal strings are written as JSON numbers, digit for digit. */
 export function stringifyJson(value: unknown): string {
-  return (
-    stringify(value, function (this: unknown, key: string, field: unknown) {
-      if (AMOUNT_MAPS.has(key) && field && typeof field === 'object' && !Array.isArray(field))
-        return Object.fromEntries(Object.entries(field).map(([currency, amount]) => [currency, asNumber(amount)]));
-      if (AMOUNT_FIELDS.has(key) || LIMIT_FIELD.test(key)) return asNumber(field);
-      return field;
-    }) ?? 'null'
-  );
+  return stringify(amountsAsNumbers(value)) ?? 'null';
 }

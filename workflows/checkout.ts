@@ -13,6 +13,7 @@ import { exceededLimit } from '../src/provider/limits.js';
 import { UserId } from '../src/temporal/search-attributes.js';
 import * as rules from './lib/checkout-rules.js';
 import { PROVIDER_READ, PROVIDER_WRITE } from './lib/activity-options.js';
+import { limitsView } from './lib/amounts-view.js';
 import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { enterStage, pollProvider, showStatus, validate } from './lib/process.js';
@@ -41,7 +42,8 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   let looksStarted = 0;
   let looksDone = 0;
 
-  setHandler(checkoutStateQuery, () => state);
+  // Old runs hold limits as numbers: the query shows decimal strings (the state stays as recorded).
+  setHandler(checkoutStateQuery, () => ({ ...state, limits: limitsView(state.limits) }));
   setHandler(hostedPageUpdate, handOutHostedPage);
   setHandler(purchaseRedirectUpdate, receiveRedirect, {
     validator: (redirect) => rules.checkRedirect(state, redirect),

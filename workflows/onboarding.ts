@@ -12,6 +12,7 @@ import type { UserActivities } from '../activities/users.js';
 import { atLeast } from '../src/provider/limits.js';
 import { UserId } from '../src/temporal/search-attributes.js';
 import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE, WHILE_A_PERSON_WAITS } from './lib/activity-options.js';
+import { limitsView } from './lib/amounts-view.js';
 import { startDeadline } from './lib/deadline.js';
 import { idempotencyKey } from './lib/idempotency.js';
 import { onboardingRemindersBeforePatch } from './lib/legacy-reminders.js';
@@ -55,7 +56,8 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
   // Bumped by anything the end user does (a link asked for, a status that moved): resets the quiet time.
   let heard = 0;
 
-  setHandler(onboardingStateQuery, () => state);
+  // Old runs hold limits as numbers: the query shows decimal strings (the state stays as recorded).
+  setHandler(onboardingStateQuery, () => ({ ...state, limits: limitsView(state.limits) }));
   setHandler(onboardingLinkUpdate, handOutLink, { validator: checkLinkRequest });
 
   showStatus('CREATING_USER', false);

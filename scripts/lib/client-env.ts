@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // What a backend needs to use a cluster started by `npm run cluster`, in one file that a shell
@@ -42,8 +42,23 @@ export function writeClientFiles(dir: string, s: ClientSettings) {
     payloadKey: join(dir, 'payload.key'),
     claimKey: join(dir, 'claim.key'),
   };
-  writeFileSync(files.clientEnv, clientEnv(s), { mode: 0o600 });
-  writeFileSync(files.payloadKey, s.payloadKey, { mode: 0o600 });
-  writeFileSync(files.claimKey, s.claimKey, { mode: 0o600 });
+  writeOwnerOnly(files.clientEnv, clientEnv(s));
+  writeOwnerOnly(files.payloadKey, s.payloadKey);
+  writeOwnerOnly(files.claimKey, s.claimKey);
   return files;
+}
+
+/**
+ * Writes `text` to `path`, mode 0600 whether or not the file existed: a mode given to writeFileSync
+ * applies only to a file it creates. Opened (and emptied) first, made 0600, then written, so the
+ * key is never in a file others can read.
+ */
+function writeOwnerOnly(path: string, text: string): void {
+  const fd = openSync(path, 'w', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -58,9 +58,14 @@ async function leftByLastRun(client: Client, walletId: string): Promise<Pick<Wal
   }
   if (last.status.name !== 'COMPLETED') return {};
   // That run's result only: a run started meanwhile is not waited for.
-  const result = await client.workflow
-    .getHandle<WalletWorkflow>(workflowId, last.runId, { followRuns: false })
-    .result();
+  let result;
+  try {
+    result = await client.workflow.getHandle<WalletWorkflow>(workflowId, last.runId, { followRuns: false }).result();
+  } catch (err) {
+    // Deleted by retention since describe(): it left nothing that can still be read.
+    if (err instanceof WorkflowNotFoundError) return {};
+    throw err;
+  }
   if (result?.outcome !== 'UNKNOWN_WALLET' || result.ledger?.walletId !== walletId) return {};
   return { carried: result.ledger, ...(result.inbox?.length ? { inbox: result.inbox } : {}) };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonNumber } from '../provider/schemas/common.js';
 import { SandboxError } from './errors.js';
 
 // Fault knobs per route: errors (5xx, 429, transient) and added latency, so that retries, backoff
@@ -11,10 +12,10 @@ export const faultSchema = z
       .regex(/^(\*|(GET|POST) \/\S+)$/, 'route must be "*" or "METHOD /path" such as "POST /v2/wallets"'),
     error: z.enum(['server', 'rate-limit', 'transient']).default('server'),
     /** The next N requests fail. */
-    failNext: z.number().int().min(0).default(0),
+    failNext: jsonNumber(z.number().int().min(0)).default(0),
     /** Each request fails with this probability. */
-    errorRate: z.number().min(0).max(1).default(0),
-    latencyMs: z.number().int().min(0).max(120_000).default(0),
+    errorRate: jsonNumber(z.number().min(0).max(1)).default(0),
+    latencyMs: jsonNumber(z.number().int().min(0).max(120_000)).default(0),
   })
   .strict();
 export type Fault = z.infer<typeof faultSchema>;

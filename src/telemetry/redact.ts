@@ -59,16 +59,30 @@ const SENSITIVE_KEYS = new Set(
     'postalCode',
     'zip',
     'zipCode',
+    // The contract's own names: a wallet's verificationData, a reservation's buyer, the limits address.
+    'street1',
+    'street2',
+    'city',
+    'phone',
+    'phoneNumber',
     // Dates of birth and identity documents.
     'dateOfBirth',
     'individualDateOfBirth',
     'birthDate',
     'dob',
+    'birthDay',
+    'birthMonth',
+    'birthYear',
     'passport',
     'passportNumber',
     'passportNo',
     'documentNumber',
     'idNumber',
+    // The contract's KYC profile field ids (spec 2.3, open-points) when they are keys.
+    'individualSourceOfFunds',
+    'individualGovernmentId',
+    'individualProofOfAddress',
+    'individualAchAuthorizationForm',
   ].map(normalise),
 );
 
@@ -78,6 +92,14 @@ function normalise(key: string): string {
 
 export function isSensitiveKey(key: string): boolean {
   return SENSITIVE_KEYS.has(normalise(key));
+}
+
+/**
+ * A profile field id whose value is personal data: a sensitive name, or any individual* field (the
+ * contract's KYC fields are an individual's data, one not listed here yet included).
+ */
+function isPersonalFieldId(fieldId: string): boolean {
+  return isSensitiveKey(fieldId) || /^individual[A-Z]/.test(fieldId);
 }
 
 // 123-45-6789, 123 45 6789 or 123456789 standing alone: the shapes an SSN is written in.
@@ -106,7 +128,7 @@ export function scrub(value: unknown, depth = 0, seen = new WeakSet<object>()): 
   const out: Record<string, unknown> = {};
   // The provider's profile field, `{ fieldId: 'individualDateOfBirth', value }`: its id says what the value is.
   const { fieldId } = value as { fieldId?: unknown };
-  const personalField = typeof fieldId === 'string' && isSensitiveKey(fieldId);
+  const personalField = typeof fieldId === 'string' && isPersonalFieldId(fieldId);
   for (const [key, item] of Object.entries(value))
     out[key] = isSensitiveKey(key) || (personalField && key === 'value') ? REDACTED : scrub(item, depth + 1, seen);
   return out;

@@ -92,7 +92,13 @@ describe('configuration', () => {
     // A remote server, nothing said about TLS: encrypted or explicitly not, never silently plaintext.
     refused(
       { TEMPORAL_ADDRESS: 'temporal.example:7233' },
-      /TEMPORAL_ADDRESS.*temporal\.example.*TEMPORAL_TLS=true.*TEMPORAL_TLS=false/s,
+      /TEMPORAL_ADDRESS.*not on this machine.*TEMPORAL_TLS=true.*TEMPORAL_TLS=false/s,
+    );
+    // The variable is named, its value never shown (README, Configuration).
+    assert.throws(
+      () => loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233' }),
+      (err: unknown) => err instanceof ConfigError && !/temporal\.example|7233/.test(err.message),
+      'the address is not echoed',
     );
     // An API key over a connection without TLS, remote or not.
     for (const address of ['temporal.example:7233', '127.0.0.1:7233'])

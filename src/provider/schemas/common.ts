@@ -34,14 +34,33 @@ export const orderId = prefixedId('WO', 'an order id');
 /** A user as the owner of a payment method or reservation: `user:US_<id>` (spec 5.4: a bare id would be an account). */
 export const userOwner = z.string().regex(new RegExp(`^user:${idPattern('US')}$`), 'owner must be user:US_<id>');
 
-export const epochMs = z.number().int().nonnegative();
-export const currencyCode = z.string().regex(CURRENCY_CODE, { message: CURRENCY_CODE_MESSAGE });
-export const countryCode = z.string().regex(COUNTRY_CODE, COUNTRY_CODE_MESSAGE);
 /** The text of a number src/json.ts kept as text (a LosslessNumber), or the value itself. */
 const numberText = (value: unknown): unknown =>
   value !== null && typeof value === 'object' && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true
     ? (value as { value: unknown }).value
     : value;
+
+/**
+ * A number field that is not an amount (a time, a count, a limit), as `schema` bounds it. A number
+ * src/json.ts kept as text, having more digits than a double holds (a nanosecond createdAt), is
+ * read as the nearest number: one such field must not fail a whole answer or callback, and what
+ * is implausible about it (a time far off) is for its reader to judge, as the ledger does.
+ */
+export function jsonNumber<T extends z.ZodType<number>>(schema: T) {
+  return z.preprocess((value) => {
+    const text = numberText(value);
+    return typeof text === 'string' && text !== value ? Number(text) : value;
+  }, schema);
+}
+
+/**
+ * A whole number from the provider. Not zod's int(), which refuses past 2^53: a nanosecond time
+ * is a whole number still, only not an exact one.
+ */
+export const wholeNumber = () => z.number().refine(Number.isInteger, { message: 'must be a whole number' });
+export const epochMs = jsonNumber(wholeNumber().nonnegative());
+export const currencyCode = z.string().regex(CURRENCY_CODE, { message: CURRENCY_CODE_MESSAGE });
+export const countryCode = z.string().regex(COUNTRY_CODE, COUNTRY_CODE_MESSAGE);
 
 /**
  * An amount, exactly: a JSON number as src/json.ts reads it (its digits kept), or a decimal

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amount, amounts, epochMs, transferId } from './common.js';
+import { amount, amounts, epochMs, jsonNumber, transferId, wholeNumber } from './common.js';
 
 // Spec 3.3 and open-points: the statuses that occur.
 export const transferStatus = z.enum([
@@ -18,7 +18,7 @@ export const statusHistory = z.object({
   transferId: z.string(),
   createdAt: epochMs,
   type: z.string(),
-  statusOrder: z.number().int(),
+  statusOrder: jsonNumber(wholeNumber()),
   statusDetail: z.string(),
   state: z.string(),
   failedState: z.string().nullable(),

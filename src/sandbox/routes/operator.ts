@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { INTEREST_PAYMENTS_SRN, walletIdFromSrn } from '../../provider/srn.js';
 import { add } from '../../decimal.js';
-import { amount as anyAmount, currencyCode, positiveAmount } from '../../provider/schemas/common.js';
+import { amount as anyAmount, currencyCode, jsonNumber, positiveAmount } from '../../provider/schemas/common.js';
 import type { Transaction } from '../../provider/schemas/transaction.js';
 import type { SandboxContext } from '../context.js';
 import { validationError } from '../errors.js';
@@ -26,7 +26,10 @@ const payoutBody = z.object({ currency: z.string().min(1).default('USD'), amount
 /** A manual correction at the provider: the balance moves, no transaction, no callback. */
 const adjustmentBody = z.object({ currency: currencyCode, amount: anyAmount });
 const knobsBody = z
-  .object({ drop: z.number().int().min(0).optional(), repeat: z.number().int().min(0).max(10).optional() })
+  .object({
+    drop: jsonNumber(z.number().int().min(0)).optional(),
+    repeat: jsonNumber(z.number().int().min(0).max(10)).optional(),
+  })
   .strict();
 
 export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext): void {
