@@ -25,6 +25,7 @@ import {
   type SeenVia,
 } from './lib/ledger.js';
 import { workflowNow } from './lib/workflow-time.js';
+import { reconciliationView } from './lib/amounts-view.js';
 import { afterCallback, afterPoll, type PollPace } from './lib/poll-schedule.js';
 import { legacyPollTimer, pollNow } from './lib/wallet-polls.js';
 import {
@@ -127,7 +128,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
     recentTransactions: recent(ledger, 20),
     stats: { ...ledger.stats },
     queued: inbox.length,
-    ...(reconciliation ? { reconciliation } : {}),
+    ...(reconciliation ? { reconciliation: reconciliationView(reconciliation) } : {}),
   }));
   setHandler(reconcileUpdate, reconcile);
   if (patched(RECONCILE_PATCH))
