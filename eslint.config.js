@@ -77,8 +77,6 @@ export default tseslint.config(
   },
   {
     files: ['workflows/**/*.ts'],
-    // The zod schemas beside the messages are for the clients and the ingress: workflows never run them.
-    ignores: ['workflows/messages/*.schema.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -9,7 +9,7 @@ import {
   achStateQuery,
   submitAchFormUpdate,
 } from '../../workflows/messages/ach-followup.js';
-import { achFollowupInput, achForm } from '../../workflows/messages/ach-followup.schema.js';
+import { achFollowupInput, achForm } from '../messages/ach-followup.schema.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 

@@ -19,7 +19,7 @@ import {
   type PurchaseRedirect,
   purchaseRedirectUpdate,
 } from '../../workflows/messages/checkout.js';
-import { checkoutInput, purchaseRedirect } from '../../workflows/messages/checkout.schema.js';
+import { checkoutInput, purchaseRedirect } from '../messages/checkout.schema.js';
 import type { TimingInput } from '../../workflows/messages/common.js';
 import { AlreadyFinishedError } from './errors.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';

@@ -13,7 +13,7 @@ import {
   submitDocumentUpdate,
   submitValueUpdate,
 } from '../../workflows/messages/kyc.js';
-import { documentSubmission, kycInput, valueSubmission } from '../../workflows/messages/kyc.schema.js';
+import { documentSubmission, kycInput, valueSubmission } from '../messages/kyc.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 // Stands in for a claim reference while the client checks a submission before storing anything.

@@ -9,7 +9,7 @@ import {
   onboardingWorkflowId,
   type OnboardingWorkflow,
 } from '../../workflows/messages/onboarding.js';
-import { onboardingInput, onboardingLinkRequest } from '../../workflows/messages/onboarding.schema.js';
+import { onboardingInput, onboardingLinkRequest } from '../messages/onboarding.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Onboarding for higher limits of one backend user, keyed `onboarding:<userRef>`. */

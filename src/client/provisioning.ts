@@ -10,7 +10,7 @@ import {
   provisioningWorkflowId,
   type ProvisioningWorkflow,
 } from '../../workflows/messages/provisioning.js';
-import { provisioningInput } from '../../workflows/messages/provisioning.schema.js';
+import { provisioningInput } from '../messages/provisioning.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** Provisions the account of a client-held token (spec 5.3), keyed `provision:<clientRef>`. */

@@ -1,6 +1,6 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Observation } from '../provider/transaction-observation.js';
-import type { WalletInputFields } from '../../workflows/messages/wallet-inputs.schema.js';
+import type { WalletInputFields } from '../messages/wallet-inputs.schema.js';
 import {
   transactionSignal,
   type WalletInput,

@@ -1,5 +1,5 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { openWalletInput } from '../../workflows/messages/wallet-inputs.schema.js';
+import { openWalletInput } from '../messages/wallet-inputs.schema.js';
 import {
   type OpenWalletResult,
   type OpenWalletWorkflow,

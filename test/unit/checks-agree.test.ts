@@ -8,14 +8,14 @@ import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/check
 import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/checks/kyc.js';
 import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/checks/onboarding.js';
 import { checkProvisioningInput } from '../../workflows/checks/provisioning.js';
-import { achFollowupInput, achForm } from '../../workflows/messages/ach-followup.schema.js';
-import { checkoutInput, purchaseRedirect } from '../../workflows/messages/checkout.schema.js';
-import { documentSubmission, kycInput, valueSubmission } from '../../workflows/messages/kyc.schema.js';
-import { onboardingInput, onboardingLinkRequest } from '../../workflows/messages/onboarding.schema.js';
-import { provisioningInput } from '../../workflows/messages/provisioning.schema.js';
+import { achFollowupInput, achForm } from '../../src/messages/ach-followup.schema.js';
+import { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
+import { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
+import { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
+import { provisioningInput } from '../../src/messages/provisioning.schema.js';
 
 // Workflows check their input and their updates' arguments with plain functions (workflows/checks/),
-// the clients and the ingress with the zod schemas (workflows/messages/*.schema.ts). The same
+// the clients and the ingress with the zod schemas (src/messages/*.schema.ts). The same
 // samples, valid and not, go through both: they accept the same values and give back the same
 // (defaults filled in, unknown keys left out), and they refuse the same values for the same field,
 // in the same words where the schema has its own.

@@ -28,10 +28,10 @@ describe('the workflow bundle', () => {
   }
 
   it('a bundle with zod in it is caught', () => {
-    const code = '/***/ "./node_modules/zod/v4/classic/schemas.js"\n/***/ "./workflows/messages/kyc.schema.ts"\n';
+    const code = '/***/ "./node_modules/zod/v4/classic/schemas.js"\n/***/ "./src/messages/kyc.schema.ts"\n';
     assert.deepEqual(bundleFacts(code).forbidden, [
       './node_modules/zod/v4/classic/schemas.js',
-      './workflows/messages/kyc.schema.ts',
+      './src/messages/kyc.schema.ts',
     ]);
   });
 });

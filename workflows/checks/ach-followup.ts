@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
 import { PAYMENT_METHOD_PREFIXES } from '../../src/provider/ids.js';
-import type { achFollowupInput, achForm } from '../messages/ach-followup.schema.js';
+import type { achFollowupInput, achForm } from '../../src/messages/ach-followup.schema.js';
 import { type Check, int, object, oneOf } from './check.js';
 import { claimRefFields, id, timing } from './common.js';
 
-// What the ACH follow-up checks on its input and on a form handed in (../messages/ach-followup.schema.ts in zod).
+// What the ACH follow-up checks on its input and on a form handed in (src/messages/ach-followup.schema.ts in zod).
 
 export const checkAchFollowupInput: Check<z.output<typeof achFollowupInput>> = object({
   paymentMethodId: id(PAYMENT_METHOD_PREFIXES, 'a payment method id'),

@@ -8,11 +8,11 @@ import {
   REDIRECT_NAMES_NOTHING_MESSAGE,
   REQUIRE_HIGHER_LIMITS_MESSAGE,
 } from '../messages/checkout.js';
-import type { checkoutInput, purchaseRedirect } from '../messages/checkout.schema.js';
+import type { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
 import { absent, boolean, type Check, fail, object, optional, string, url, withDefault } from './check.js';
 import { businessKey, currencyCode, id, positiveAmount, timing } from './common.js';
 
-// What the checkout checks on its input and on a purchase redirect (../messages/checkout.schema.ts in zod).
+// What the checkout checks on its input and on a purchase redirect (src/messages/checkout.schema.ts in zod).
 
 const collectedByHostedPage = Object.fromEntries(
   COLLECTED_BY_HOSTED_PAGE.map((key) => [key, absent(COLLECTED_BY_HOSTED_PAGE_MESSAGE)]),

@@ -17,11 +17,11 @@ import {
   type Prefixes,
 } from '../../src/provider/ids.js';
 import { MIN_TIMING_MS, TIMING_DEFAULTS } from '../messages/common.js';
-import type { timing as timingSchema } from '../messages/common.schema.js';
+import type { timing as timingSchema } from '../../src/messages/common.schema.js';
 import { boolean, type Check, fail, int, nonEmptyString, object, optional, string, withDefault } from './check.js';
 
 // Checks of the pieces every process's messages are made of: ids, codes, amounts, durations and
-// claim references (workflows/messages/common.schema.ts and src/provider/schemas/common.ts in zod).
+// claim references (src/messages/common.schema.ts and src/provider/schemas/common.ts in zod).
 
 export const id = (prefix: string | Prefixes, what: string) => string(idRegex(prefix), idMessage(prefix, what));
 export const currencyCode = string(CURRENCY_CODE, CURRENCY_CODE_MESSAGE);

@@ -14,12 +14,12 @@ import {
   VALUE_CONTENT_TYPE_MESSAGE,
   VALUE_NOT_KEYED_MESSAGE,
 } from '../messages/kyc.js';
-import type { documentSubmission, kycInput, valueSubmission } from '../messages/kyc.schema.js';
+import type { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
 import { type Check, int, literal, object, oneOf, optional, record, string, withDefault } from './check.js';
 import { claimRefFields, id, timing } from './common.js';
 
 // What KYC resubmission checks on its input and on the values and documents handed in
-// (../messages/kyc.schema.ts in zod).
+// (src/messages/kyc.schema.ts in zod).
 
 export const checkKycInput: Check<z.output<typeof kycInput>> = object({
   accountId: id('AC', 'an account id'),

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { USER_REF_MESSAGE } from '../messages/onboarding.js';
-import type { onboardingInput, onboardingLinkRequest } from '../messages/onboarding.schema.js';
+import type { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
 import { type Check, object } from './check.js';
 import { businessKey, countryCode, timing } from './common.js';
 
-// What onboarding checks on its input and on a request for the link (../messages/onboarding.schema.ts in zod).
+// What onboarding checks on its input and on a request for the link (src/messages/onboarding.schema.ts in zod).
 
 const userRef = businessKey(USER_REF_MESSAGE);
 

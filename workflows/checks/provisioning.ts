@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from '../messages/provisioning.js';
-import type { provisioningInput } from '../messages/provisioning.schema.js';
+import type { provisioningInput } from '../../src/messages/provisioning.schema.js';
 import { type Check, int, object, withDefault } from './check.js';
 import { businessKey, claimRef, countryCode } from './common.js';
 
-// What provisioning checks on its input (../messages/provisioning.schema.ts in zod).
+// What provisioning checks on its input (src/messages/provisioning.schema.ts in zod).
 
 export const checkProvisioningInput: Check<z.output<typeof provisioningInput>> = object({
   clientRef: businessKey(CLIENT_REF_MESSAGE),

@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { achFollowupInput } from './ach-followup.schema.js';
+import type { achFollowupInput } from '../../src/messages/ach-followup.schema.js';
 import type { ClaimRef } from './common.js';
 
 // ACH authorization follow-up (spec 3.1): messages shared by the workflow and its client (their zod

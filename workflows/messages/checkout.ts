@@ -2,7 +2,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
 import { idPattern } from '../../src/provider/ids.js';
 import type { Limits } from '../../src/provider/schemas/limits.js';
-import type { checkoutInput, purchaseRedirect } from './checkout.schema.js';
+import type { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
 
 // Reservation checkout (spec 2.6, 4.3, open-points "Reservations and card purchases"): messages
 // shared by the workflow and its client (their zod schemas, for the client, in ./checkout.schema.ts).

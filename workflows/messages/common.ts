@@ -1,6 +1,6 @@
 import { defineSignal } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { timing } from './common.schema.js';
+import type { timing } from '../../src/messages/common.schema.js';
 
 // What every process shares: references to what end users provide (claim checks), timing
 // configuration, and the signal that makes a process look at the provider now. No zod at run time

@@ -2,7 +2,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
 import type { accountStatus, profileFieldStatus } from '../../src/provider/schemas/account.js';
 import type { KycReason } from '../lib/kyc-reasons.js';
-import type { documentSubmission, kycInput, valueSubmission } from './kyc.schema.js';
+import type { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
 
 export type { KycReason, Provide } from '../lib/kyc-reasons.js';
 

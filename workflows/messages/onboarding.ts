@@ -1,7 +1,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
 import type { Limits } from '../../src/provider/schemas/limits.js';
-import type { onboardingInput, onboardingLinkRequest } from './onboarding.schema.js';
+import type { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
 
 // Onboarding for higher card-purchase limits (spec 2.7, 2.8, 4.5 to 4.7, 8): messages shared by
 // the workflow and its client (their zod schemas, for the client, in ./onboarding.schema.ts).

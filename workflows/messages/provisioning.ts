@@ -1,6 +1,6 @@
 import { defineQuery } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { provisioningInput } from './provisioning.schema.js';
+import type { provisioningInput } from '../../src/messages/provisioning.schema.js';
 
 // Account provisioning for client-held tokens (spec 5.3): messages shared with the client (their zod
 // schemas in ./provisioning.schema.ts).

@@ -5,9 +5,9 @@ import type { Reconciliation } from '../lib/reconcile.js';
 
 export type { Drift, Reconciliation } from '../lib/reconcile.js';
 export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from '../lib/ledger.js';
-import type { WalletInputFields } from './wallet-inputs.schema.js';
+import type { WalletInputFields } from '../../src/messages/wallet-inputs.schema.js';
 
-import type { OpenWalletInput } from './wallet-inputs.schema.js';
+import type { OpenWalletInput } from '../../src/messages/wallet-inputs.schema.js';
 
 export type { OpenWalletInput };
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { MIN_TIMING_MS, TIMING_DEFAULTS } from './common.js';
+import { MIN_TIMING_MS, TIMING_DEFAULTS } from '../../workflows/messages/common.js';
 
 // The zod schemas of what every process shares, for the clients and the ingress. Workflow code
 // never imports this module at run time (zod would be built again for every cached workflow):
 // workflows/checks/ holds its plain checks, which test/unit/checks-agree.test.ts holds to these.
 
 /** Documents and personal values travel by reference (src/claims/ref.ts). */
-export { claimRef } from '../../src/claims/ref.js';
+export { claimRef } from '../claims/ref.js';
 
 const duration = (fallback: number) => z.number().int().min(MIN_TIMING_MS).default(fallback);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
-import { accountId } from '../../src/provider/schemas/common.js';
-import { documentMimeTypes, documentQuery } from '../../src/provider/schemas/document.js';
+import { MAX_DOCUMENT_BYTES } from '../provider/documents.js';
+import { accountId } from '../provider/schemas/common.js';
+import { documentMimeTypes, documentQuery } from '../provider/schemas/document.js';
 import { claimRef, timing } from './common.schema.js';
 import {
   FIELD_ID,
@@ -10,7 +10,7 @@ import {
   VALUE_CONTENT_TYPE,
   VALUE_CONTENT_TYPE_MESSAGE,
   VALUE_NOT_KEYED_MESSAGE,
-} from './kyc.js';
+} from '../../workflows/messages/kyc.js';
 
 // KYC resubmission's messages as zod schemas, for its client; the workflow checks the same with
 // workflows/checks/kyc.ts (see ./common.schema.ts).

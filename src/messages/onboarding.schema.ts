@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { countryCode } from '../../src/provider/schemas/common.js';
+import { countryCode } from '../provider/schemas/common.js';
 import { timing } from './common.schema.js';
-import { USER_REF_MESSAGE } from './onboarding.js';
+import { USER_REF_MESSAGE } from '../../workflows/messages/onboarding.js';
 
 // Onboarding's messages as zod schemas, for its client; the workflow checks the same with
 // workflows/checks/onboarding.ts (see ./common.schema.ts).

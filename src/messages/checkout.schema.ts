@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyCode, orderId, positiveAmount, transferId, userId } from '../../src/provider/schemas/common.js';
+import { currencyCode, orderId, positiveAmount, transferId, userId } from '../provider/schemas/common.js';
 import {
   CHECKOUT_DEST,
   CHECKOUT_DEST_MESSAGE,
@@ -8,7 +8,7 @@ import {
   ORDER_REF_MESSAGE,
   REDIRECT_NAMES_NOTHING_MESSAGE,
   REQUIRE_HIGHER_LIMITS_MESSAGE,
-} from './checkout.js';
+} from '../../workflows/messages/checkout.js';
 import { timing } from './common.schema.js';
 
 // The checkout's messages as zod schemas, for its client; the workflow checks the same with
