@@ -157,7 +157,7 @@ async function onboarding(clients: Clients) {
   );
   const url = await clients.onboarding.onboardingLink(userRef);
   say(`user ${userId} created with DEBIT_CARD_L2; their onboarding link (fresh on every request): ${url}`);
-  const page = await request(url);
+  const page = await request(url, { method: 'POST' });
   await page.body.dump();
   say('the user opens the link and submits the verification; the reviewer approves');
   await operator(`/sandbox/users/${userId}/approve`);

@@ -179,7 +179,7 @@ await clients.onboarding.start({ userRef, country: 'US' });
 let userId: string | null = null;
 while (!(userId = (await clients.onboarding.state(userRef)).userId)) await pause(100);
 const link = await clients.onboarding.onboardingLink(userRef);
-await (await request(link)).body.dump();
+await (await request(link, { method: 'POST' })).body.dump();
 await op('POST', `/sandbox/users/${userId}/approve`);
 await clients.onboarding.result(userRef);
 save('onboarding', `onboarding:${userRef}`);

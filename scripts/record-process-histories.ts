@@ -276,7 +276,7 @@ const stories: Record<string, () => Promise<void>> = {
       () => onboarding.state(userRef),
       (state) => state.reminders >= 2,
     );
-    await (await request(await onboarding.onboardingLink(userRef))).body.dump();
+    await (await request(await onboarding.onboardingLink(userRef), { method: 'POST' })).body.dump();
     const { userId } = await until(
       'the review',
       () => onboarding.state(userRef),

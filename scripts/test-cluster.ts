@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureChromium } from './lib/chromium.js';
 import { startProduct } from './lib/product-processes.js';
 import { startTemporalCluster } from './lib/temporal-cluster.js';
 import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
@@ -59,11 +60,15 @@ try {
     { mode: 0o600 },
   );
   const bundlePath = await buildTestBundle(dir);
+  // The browser test drives Debian's Chromium (test/helpers/browser.ts).
+  ensureChromium(say);
   abort.signal.throwIfAborted();
   code = await runTests(files, {
     TEMPORAL_ADDRESS: temporal.address,
     TEST_WORKFLOW_BUNDLE: bundlePath,
     TEST_CLUSTER: description,
+    // Screenshots of a failed browser step; kept with the logs when a test fails.
+    TEST_OUTPUT_DIR: join(dir, 'output'),
   });
 } catch (err) {
   console.error(`[test:cluster] could not run the tests: ${(err as Error).stack ?? err}`);
@@ -71,7 +76,7 @@ try {
   await product?.stop();
   await temporal?.stop();
   if (code === 0) rmSync(dir, { recursive: true, force: true });
-  else say(`logs kept in ${join(dir, 'logs')}`);
+  else say(`logs kept in ${join(dir, 'logs')}, test output in ${join(dir, 'output')}`);
 }
 say(`done in ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(code);

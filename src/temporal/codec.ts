@@ -6,7 +6,8 @@ import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { ConfigError } from '../config.js';
 
-// Every payload that leaves the worker or a client (workflow inputs, activity results, update
+// The format is specified for other languages in docs/payload-format.md, with test vectors in
+// schemas/payload-vectors.json. Every payload that leaves the worker or a client (workflow inputs, activity results, update
 // answers, failures' details, and failures' messages and stack traces through the failure
 // converter) is encrypted with AES-256-GCM before Temporal stores it, so that history holds no
 // personal data or secret in plain text. The Temporal UI shows them decoded
@@ -24,10 +25,14 @@ export class CodecError extends Error {
 export class EncryptionCodec implements PayloadCodec {
   readonly keyId: string;
 
-  /** `key`: 32 bytes. Older keys can be given too, to read payloads written before a rotation. */
+  /**
+   * `key`: 32 bytes. Older keys can be given too, to read payloads written before a rotation.
+   * `iv` draws each payload's nonce: random, except where the test vectors fix it.
+   */
   constructor(
     private readonly key: Buffer,
     private readonly previous: Buffer[] = [],
+    private readonly iv: () => Buffer = () => randomBytes(12),
   ) {
     if (key.length !== 32) throw new CodecError(`the payload key must be 32 bytes, got ${key.length}`);
     this.keyId = keyIdOf(key);
@@ -35,7 +40,7 @@ export class EncryptionCodec implements PayloadCodec {
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const iv = randomBytes(12);
+      const iv = this.iv();
       const cipher = createCipheriv('aes-256-gcm', this.key, iv);
       const plain = temporal.api.common.v1.Payload.encode(payload).finish();
       const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);

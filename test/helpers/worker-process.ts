@@ -5,8 +5,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 export type WorkerProcess = ChildProcess & { output(): string };
 
-export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+/** Starts `entry` (default: `npm run worker`'s) and resolves once it says it is polling. */
+export async function spawnWorker(env: Record<string, string>, entry = 'worker/main.ts'): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -262,7 +262,8 @@ describe('users, higher limits and the onboarding link (spec 2.7, 2.8, 4.5–4.7
     });
     assert.equal(user.status, 'OPEN');
     const link = await sandbox.master.call(api.readOnboardingLink, { params: { userId: user.id } });
-    const page = await request(link.verificationLinkUrl);
+    // The user opens the link and submits (test/unit/sandbox-pages.test.ts covers the page itself).
+    const page = await request(link.verificationLinkUrl, { method: 'POST' });
     assert.equal(page.statusCode, 200);
     await page.body.dump();
     assert.equal(

@@ -1,77 +1,161 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { positiveAmount } from '../../provider/schemas/common.js';
 import type { SandboxContext } from '../context.js';
+import { SandboxError } from '../errors.js';
+import { newOnboardingLink } from '../onboarding-links.js';
+import { completePurchase } from '../purchases.js';
 import { own } from '../store.js';
 import { currentReservation } from './orders.js';
 
-// The two pages a person opens: the onboarding link (spec 2.8) and the hosted checkout (spec 4.3).
-// Deliberately plain; what matters is their life cycle.
+// The pages an end user opens (contract §2.8, §4.3): the onboarding link, and the hosted checkout
+// with its Onboarding banner and its Pay button. Plain HTML forms; what matters is their life
+// cycle. Opening a page changes nothing (mail scanners and link previews open links too): the
+// user's button does.
 
 const page = (title: string, body: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif;max-width:40em;margin:2em auto">${body}</body>`;
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const html = (reply: FastifyReply, code: number, title: string, body: string) =>
+  reply.code(code).type('text/html').send(page(title, body));
+/** A submitted HTML form's fields (the sandbox keeps every body as raw bytes). */
+const formOf = (req: FastifyRequest) => new URLSearchParams(Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '');
 
 export function registerPageRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx.store;
 
-  // Opening a live link starts the verification: the user moves from OPEN to PENDING review.
+  /** The link behind `token` while it lives, or the page that says why not. */
+  const liveLink = (token: string, reply: FastifyReply) => {
+    const link = own(state.onboardingLinks, token);
+    if (!link) {
+      void html(reply, 404, 'Unknown link', '<h1>This onboarding link does not exist</h1>');
+      return undefined;
+    }
+    if (ctx.now() > link.expiresAt) {
+      void html(
+        reply,
+        410,
+        'Link expired',
+        '<h1>This onboarding link has expired</h1><p>Links live 30 minutes; ask for a new one.</p>',
+      );
+      return undefined;
+    }
+    return link;
+  };
+
   app.get('/sandbox/idverify/:token', async (req, reply) => {
     const { token } = req.params as { token: string };
-    const link = own(state.onboardingLinks, token);
-    if (!link)
-      return reply
-        .code(404)
-        .type('text/html')
-        .send(page('Unknown link', '<h1>This onboarding link does not exist</h1>'));
-    if (ctx.now() > link.expiresAt) {
-      return reply
-        .code(410)
-        .type('text/html')
-        .send(
-          page(
-            'Link expired',
-            '<h1>This onboarding link has expired</h1><p>Links live 30 minutes; ask for a new one.</p>',
-          ),
-        );
-    }
+    const link = liveLink(token, reply);
+    if (!link) return reply;
+    const status = state.users[link.userId]?.user.status;
+    const action =
+      status === 'OPEN'
+        ? `<form method="post" action="/sandbox/idverify/${escape(token)}"><p>Your documents are ready.</p><button>Submit for review</button></form>`
+        : `<p>Status: <b id="status">${escape(String(status))}</b></p>`;
+    return html(
+      reply,
+      200,
+      'Verify your identity',
+      `<h1>Identity verification</h1><p>Applicant ${escape(link.applicantId)} for user ${escape(link.userId)}.</p>${action}`,
+    );
+  });
+
+  // Submitting starts the review: the user moves from OPEN to PENDING (the reviewer decides later).
+  app.post('/sandbox/idverify/:token', async (req, reply) => {
+    const { token } = req.params as { token: string };
+    const link = liveLink(token, reply);
+    if (!link) return reply;
     const user = state.users[link.userId];
     if (user && user.user.status === 'OPEN') {
       user.user.status = 'PENDING';
       ctx.changed();
     }
-    return reply
-      .type('text/html')
-      .send(
-        page(
-          'Verify your identity',
-          `<h1>Identity verification</h1><p>Applicant ${escape(link.applicantId)} for user ${escape(link.userId)}: submitted for review.</p>`,
-        ),
-      );
+    return html(
+      reply,
+      200,
+      'Submitted',
+      `<h1>Submitted for review</h1><p>Status: <b id="status">${escape(String(user?.user.status))}</b></p>`,
+    );
   });
+
+  /** The reservation the page is for while it can be paid, or the page that says why not. */
+  const openReservation = (id: string | null | undefined, reply: FastifyReply) => {
+    let record;
+    try {
+      record = currentReservation(ctx, id ?? '');
+    } catch {
+      void html(reply, 404, 'Unknown reservation', '<h1>This checkout does not exist</h1>');
+      return undefined;
+    }
+    if (record.status !== 'OPEN') {
+      void html(reply, 410, 'Checkout closed', `<h1>This checkout is ${record.status.toLowerCase()}</h1>`);
+      return undefined;
+    }
+    return record;
+  };
 
   app.get('/sandbox/checkout', async (req, reply) => {
     const { reservation } = req.query as { reservation?: string };
-    let record;
+    const record = openReservation(reservation, reply);
+    if (!record) return reply;
+    const { sourceAmount, destAmount, sourceCurrency } = record.request;
+    const locked = sourceAmount ?? destAmount;
+    const amountField =
+      locked === undefined
+        ? '<label>Amount <input name="amount" inputmode="decimal" required></label> '
+        : `<input type="hidden" name="amount" value="${escape(locked)}">`;
+    const onboarding = `/sandbox/checkout/onboarding?reservation=${encodeURIComponent(record.id)}`;
+    return html(
+      reply,
+      200,
+      'Checkout',
+      `<div style="background:#eef;padding:.5em">Higher limits? <a href="${escape(onboarding)}">Onboarding</a></div>` +
+        `<h1>Buy ${escape(String(locked ?? ''))} ${escape(String(sourceCurrency ?? ''))}</h1><p>Reservation ${escape(record.id)}</p>` +
+        `<form method="post" action="/sandbox/checkout/pay"><input type="hidden" name="reservation" value="${escape(record.id)}">` +
+        `${amountField}<label>Card <input name="card" value="4242 4242 4242 4242"></label> <button>Pay</button></form>`,
+    );
+  });
+
+  // The buyer pays: the order runs (src/sandbox/purchases.ts) and the browser goes to the
+  // reservation's redirectUrl, or failureRedirectUrl when a limit refuses it, as the real page does.
+  app.post('/sandbox/checkout/pay', async (req, reply) => {
+    const form = formOf(req);
+    const record = openReservation(form.get('reservation'), reply);
+    if (!record) return reply;
+    // What a person types: digits with an optional decimal part (no exponent, no sign).
+    const typed = form.get('amount')?.trim() ?? '';
+    const amount = positiveAmount.safeParse(/^\d+(\.\d+)?$/.test(typed) ? typed : '');
+    if (!amount.success)
+      return html(reply, 400, 'Amount', '<h1>Enter the amount as a positive number, such as 25.50</h1>');
+    let paid;
     try {
-      record = currentReservation(ctx, reservation ?? '');
-    } catch {
-      return reply
-        .code(404)
-        .type('text/html')
-        .send(page('Unknown reservation', '<h1>This checkout does not exist</h1>'));
+      paid = await completePurchase(ctx, record.id, amount.data);
+    } catch (err) {
+      if (!(err instanceof SandboxError)) throw err;
+      return html(reply, 400, 'Payment refused', `<h1>Payment refused</h1><p>${escape(err.message)}</p>`);
     }
-    if (record.status !== 'OPEN')
-      return reply
-        .code(410)
-        .type('text/html')
-        .send(page('Checkout closed', `<h1>This checkout is ${record.status.toLowerCase()}</h1>`));
-    const amount = record.request.sourceAmount ?? record.request.destAmount ?? '';
-    return reply
-      .type('text/html')
-      .send(
-        page(
-          'Checkout',
-          `<div style="background:#eef;padding:.5em">Higher limits? <a href="#onboarding">Onboarding</a></div><h1>Buy ${escape(String(amount))} ${escape(String(record.request.sourceCurrency ?? ''))}</h1><p>Reservation ${escape(record.id)}</p>`,
-        ),
+    ctx.changed();
+    if (paid.redirect) return reply.redirect(paid.redirect, 303);
+    const { order } = paid;
+    return order.status === 'COMPLETE'
+      ? html(reply, 200, 'Paid', `<h1>Payment complete</h1><p>Order <b id="order">${escape(order.id)}</b></p>`)
+      : html(reply, 200, 'Payment refused', `<h1>Payment refused</h1><p>${escape(String(order.failureReason))}</p>`);
+  });
+
+  // The banner's Onboarding link starts the verification flow of the reservation's owner (§4.3).
+  app.get('/sandbox/checkout/onboarding', async (req, reply) => {
+    const { reservation } = req.query as { reservation?: string };
+    const record = openReservation(reservation, reply);
+    if (!record) return reply;
+    const userId = record.owner?.replace(/^user:/, '');
+    if (!userId || !state.users[userId])
+      return html(
+        reply,
+        404,
+        'No user',
+        '<h1>This checkout is not for a user</h1><p>Onboarding needs the reservation’s owner.</p>',
       );
+    const link = newOnboardingLink(ctx, userId);
+    ctx.changed();
+    return reply.redirect(`/sandbox/idverify/${link.token}`, 303);
   });
 }

@@ -5,13 +5,12 @@ import { userFor } from '../access.js';
 import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { SandboxError, validationError } from '../errors.js';
-import { newHex, newId } from '../ids.js';
+import { newId } from '../ids.js';
 import { countryOf, limitsFor } from '../limits.js';
+import { newOnboardingLink, onboardingLinkUrl } from '../onboarding-links.js';
 import { providerRoute } from '../provider-route.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
 
-/** Spec 8: the onboarding link lives 30 minutes. */
-export const ONBOARDING_LINK_TTL_MS = 30 * 60_000;
 const KNOWN_SCOPES = [DEBIT_CARD_L2];
 
 export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
@@ -108,18 +107,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, au
     { method: 'GET', path: '/v3/idverify/users/:userId', timestampOptional: true },
     ({ actor, params, publicBase }) => {
       const rec = userFor(ctx, actor, params.userId!);
-      const token = newHex(16);
-      const link = {
-        token,
-        userId: rec.user.id,
-        applicantId: newId('VA'),
-        expiresAt: ctx.now() + ONBOARDING_LINK_TTL_MS,
-      };
-      state.onboardingLinks[token] = link;
+      const link = newOnboardingLink(ctx, rec.user.id);
       return {
         accountId: rec.user.id,
         verificationApplicantId: link.applicantId,
-        verificationLinkUrl: `${publicBase}/sandbox/idverify/${token}`,
+        verificationLinkUrl: onboardingLinkUrl(publicBase, link),
       };
     },
   );

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { request } from 'undici';
+import { connectClients, type ConnectedClients } from '../../src/client/index.js';
+import { SANDBOX_CREDENTIALS } from '../../src/config.js';
+import { ProviderClient } from '../../src/provider/client.js';
+import * as api from '../../src/provider/endpoints.js';
+import { walletSrn } from '../../src/provider/srn.js';
+import { kycWorkflowId } from '../../workflows/messages/kyc.js';
+import { checkoutWorkflowId } from '../../workflows/messages/checkout.js';
+import { onboardingWorkflowId } from '../../workflows/messages/onboarding.js';
+import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { openBrowser, type TestBrowser } from '../helpers/browser.js';
+import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
+import { resultWithin } from '../helpers/result.js';
+import { eventually } from '../helpers/stack.js';
+
+// What an operator and an end user see in a real browser (Debian's Chromium) on the cluster of
+// `npm run cluster`: the Web UI shows payloads decoded only to a browser signed in at the codec
+// server, and filters runs by ProcessStatus; the sandbox's hosted pages are clicked through as an
+// end user would, and the processes move on.
+
+const TIMING = { pollInitialMs: 300, pollMaxMs: 2_000 };
+/** A payload the UI could not decode shows its metadata as sent: `binary/encrypted`, in base64. */
+const ENCRYPTED = new RegExp(Buffer.from('binary/encrypted').toString('base64'));
+
+describe('the Web UI and the hosted pages in a browser', () => {
+  let cluster: ClusterDescription;
+  let clients: ConnectedClients;
+  let provider: ProviderClient;
+  let browser: TestBrowser;
+  before(async () => {
+    cluster = clusterDescription();
+    clients = await connectClients({
+      env: {
+        TEMPORAL_ADDRESS: cluster.temporal.address,
+        TEMPORAL_NAMESPACE: cluster.temporal.namespace,
+        TEMPORAL_TASK_QUEUE: cluster.taskQueue,
+        PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey,
+        CLAIM_STORE_DIR: cluster.claimsDir,
+        CLAIM_ENCRYPTION_KEY: cluster.claimKey,
+      },
+      timing: TIMING,
+    });
+    provider = new ProviderClient({
+      baseUrl: cluster.sandboxUrl,
+      auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
+    });
+    browser = await openBrowser('browser');
+  });
+  after(async () => {
+    await browser?.close();
+    await provider?.close();
+    await clients?.close();
+  });
+
+  const operator = async (path: string, body: unknown = {}) => {
+    const res = await request(`${cluster.sandboxUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    assert.equal(res.statusCode, 200, `${path}: ${text}`);
+    return JSON.parse(text) as unknown;
+  };
+  const runUrl = async (workflowId: string) => {
+    const { runId } = await clients.temporal.workflow.getHandle(workflowId).describe();
+    return `${cluster.uiUrl}/namespaces/${cluster.temporal.namespace}/workflows/${encodeURIComponent(workflowId)}/${runId}`;
+  };
+  /** The page's main text once `ready` shows in it (the UI loads and decodes after the first paint). */
+  const textOnceShown = async (page: Page, ready: RegExp) => {
+    await page.getByText(ready).first().waitFor({ timeout: 30_000 });
+    return page.locator('body').innerText();
+  };
+  const signIn = async (page: Page) => {
+    await page.goto(`${cluster.codecUrl}/session`);
+    await page.fill('input[name=token]', cluster.codecToken);
+    await page.click('button');
+    await page.getByText(/signed in/i).waitFor({ timeout: 10_000 });
+  };
+
+  it('a KYC run’s input and a wallet’s deposit show decoded only in a browser signed in at the codec server', async () => {
+    const account = await provider.call(api.createAccount, { body: { country: 'US' } });
+    await clients.kyc.start(account.id);
+    const wallet = await clients.wallets.open({ name: `browser-${randomUUID().slice(0, 8)}` });
+    // A deposit whose amount appears nowhere but in the encrypted signal (and the wallet's ledger).
+    const amount = '0.12345678';
+    await operator(`/sandbox/wallets/${wallet.walletId}/deposits`, { currency: 'BTC', amount, confirmed: true });
+    await eventually(async () =>
+      assert.equal((await clients.wallets.state(wallet.walletId)).balances.BTC?.confirmed, amount),
+    );
+    const history = await clients.temporal.workflow.getHandle(walletWorkflowId(wallet.walletId)).fetchHistory();
+    const signal = history.events!.find(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'transaction',
+    );
+    assert.ok(signal, 'the deposit reached the wallet as a signal');
+    const kycPage = await runUrl(kycWorkflowId(account.id));
+    const depositEvent = `${await runUrl(walletWorkflowId(wallet.walletId))}/history/events/${signal.eventId}`;
+
+    const stranger = await browser.newPage();
+    await browser.step('without a session: encrypted', async () => {
+      await stranger.goto(kycPage);
+      const kyc = await textOnceShown(stranger, ENCRYPTED);
+      assert.match(kyc, /Codec Server could not connect/);
+      assert.doesNotMatch(kyc, /"accountId"/, 'the KYC input is not readable');
+      await stranger.goto(depositEvent);
+      const deposit = await textOnceShown(stranger, ENCRYPTED);
+      assert.doesNotMatch(deposit, new RegExp(amount.replace('.', '\\.')), 'the deposit’s amount is not readable');
+    });
+
+    const operatorPage = await browser.newPage();
+    await browser.step('signed in: decoded', async () => {
+      await signIn(operatorPage);
+      await operatorPage.goto(kycPage);
+      const kyc = await textOnceShown(operatorPage, /"accountId"/);
+      assert.match(kyc, new RegExp(`"accountId": "${account.id}"`));
+      await operatorPage.goto(depositEvent);
+      const deposit = await textOnceShown(operatorPage, new RegExp(amount.replace('.', '\\.')));
+      assert.match(deposit, /"currency": "BTC"/);
+    });
+
+    await browser.step('the list filters by ProcessStatus', async () => {
+      const statusOf = async (workflowId: string) =>
+        (await clients.temporal.workflow.getHandle(workflowId).describe()).searchAttributes.ProcessStatus?.[0];
+      const walletStatus = await statusOf(walletWorkflowId(wallet.walletId));
+      const kycStatus = await statusOf(kycWorkflowId(account.id));
+      assert.ok(walletStatus && kycStatus && walletStatus !== kycStatus, `${walletStatus} / ${kycStatus}`);
+      const list = (status: unknown) =>
+        `${cluster.uiUrl}/namespaces/${cluster.temporal.namespace}/workflows?query=${encodeURIComponent(`ProcessStatus="${String(status)}"`)}`;
+      await operatorPage.goto(list(walletStatus));
+      const wallets = await textOnceShown(operatorPage, new RegExp(wallet.walletId));
+      assert.doesNotMatch(wallets, new RegExp(kycWorkflowId(account.id)));
+      await operatorPage.goto(list(kycStatus));
+      const kycs = await textOnceShown(operatorPage, new RegExp(account.id));
+      assert.doesNotMatch(kycs, new RegExp(walletWorkflowId(wallet.walletId)));
+    });
+  });
+
+  it('an end user onboards from the checkout page’s banner and pays on it; onboarding and checkout end', async () => {
+    // The merchant's site, where the hosted page sends the buyer back.
+    const returns: URL[] = [];
+    const shop: Server = createServer((req, res) => {
+      returns.push(new URL(req.url!, 'http://shop'));
+      res.setHeader('content-type', 'text/html');
+      res.end('<!doctype html><title>Thank you</title><h1>Thank you for your order</h1>');
+    });
+    await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
+    const shopUrl = `http://127.0.0.1:${(shop.address() as { port: number }).port}`;
+    try {
+      await operator(`/sandbox/accounts/${SANDBOX_CREDENTIALS.accountId}/features`, { debitCardL2: true });
+      const run = randomUUID().slice(0, 8);
+      const userRef = `browser-user-${run}`;
+      await clients.onboarding.start({ userRef, country: 'US' });
+      const { userId } = await eventually(async () => {
+        const state = await clients.onboarding.state(userRef);
+        assert.ok(state.userId, 'the provider created the user');
+        return state;
+      });
+      const buyer = await browser.newPage();
+      await browser.step('the onboarding link: the user submits', async () => {
+        await buyer.goto(await clients.onboarding.onboardingLink(userRef));
+        await buyer.getByRole('button', { name: 'Submit for review' }).click();
+        await buyer.getByText('Submitted for review').waitFor();
+        await eventually(async () => assert.equal((await clients.onboarding.state(userRef)).userStatus, 'PENDING'));
+      });
+      await operator(`/sandbox/users/${userId}/approve`);
+      assert.equal(
+        (await resultWithin(clients.onboarding.result(userRef), onboardingWorkflowId(userRef))).outcome,
+        'APPROVED',
+      );
+
+      const wallet = await clients.wallets.open({ name: `browser-buyer-${run}` });
+      const orderRef = `browser-order-${run}`;
+      const hosted = await clients.checkout.startAndGetPage({
+        orderRef,
+        sourceAmount: '40.5',
+        sourceCurrency: 'USD',
+        destCurrency: 'USD',
+        dest: walletSrn(wallet.walletId),
+        userId: userId!,
+        requireHigherLimits: true,
+        redirectUrl: `${shopUrl}/done`,
+      });
+      await browser.step('the checkout’s banner opens the owner’s verification', async () => {
+        await buyer.goto(hosted.url);
+        await buyer.getByRole('link', { name: 'Onboarding' }).click();
+        await buyer.getByText('Identity verification').waitFor();
+        assert.equal(await buyer.locator('#status').innerText(), 'APPROVED');
+      });
+
+      await browser.step('Pay: the buyer returns to the shop, the checkout completes', async () => {
+        await buyer.goto(hosted.url);
+        await buyer.getByRole('button', { name: 'Pay' }).click();
+        await buyer.getByText('Thank you for your order').waitFor();
+        const back = returns.find((u) => u.pathname === '/done')!;
+        assert.equal(back.searchParams.get('destAmount'), '40.5');
+        const result = await resultWithin(clients.checkout.result(orderRef), checkoutWorkflowId(orderRef));
+        assert.equal(result.outcome, 'COMPLETED');
+        assert.equal(result.transferId, back.searchParams.get('transferId'));
+        await eventually(async () =>
+          assert.equal((await clients.wallets.state(wallet.walletId)).balances.USD?.confirmed, '40.5'),
+        );
+      });
+      await browser.step('the page cannot be paid twice', async () => {
+        await buyer.goto(hosted.url);
+        await buyer.getByText('This checkout is used').waitFor();
+      });
+    } finally {
+      shop.close();
+    }
+  });
+});

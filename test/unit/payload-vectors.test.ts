@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { createDecipheriv, createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import type { Payload } from '@temporalio/common';
+import proto from '@temporalio/proto';
+import { EncryptionCodec } from '../../src/temporal/codec.js';
+
+// The payload format's test vectors (schemas/payload-vectors.json, docs/payload-format.md) hold
+// both ways: read by the spec alone (node's AES-256-GCM and the Payload protobuf, no product
+// code), as another language would, and by the product's codec, which also makes them again from
+// the keys and nonces given. The refusals are refused.
+
+type JsonPayload = { metadata: Record<string, string>; data: string };
+const file = JSON.parse(readFileSync('schemas/payload-vectors.json', 'utf8')) as {
+  keys: Record<string, { key: string; keyId: string }>;
+  vectors: Array<{ name: string; key: string; iv: string; plain: JsonPayload; encrypted: JsonPayload }>;
+  refused: Array<{ name: string; key: string; encrypted: JsonPayload }>;
+};
+const fromJson = (p: JsonPayload): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+  data: Buffer.from(p.data, 'base64'),
+});
+const toJson = (p: Payload): JsonPayload => ({
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+  ),
+  data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
+});
+const keyOf = (name: string) => Buffer.from(file.keys[name]!.key, 'base64');
+const text = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+
+describe('the payload format’s test vectors', () => {
+  it('each key id is the first 12 hex digits of the key’s SHA-256', () => {
+    for (const { key, keyId } of Object.values(file.keys))
+      assert.equal(keyId, createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 12));
+  });
+
+  it('decrypt by the spec alone: AES-256-GCM, nonce first, tag last, a serialized Payload inside', () => {
+    assert.ok(file.vectors.length >= 3);
+    for (const v of file.vectors) {
+      assert.equal(text(v.encrypted.metadata.encoding!), 'binary/encrypted', v.name);
+      assert.equal(text(v.encrypted.metadata['encryption-key-id']!), file.keys[v.key]!.keyId, v.name);
+      const data = Buffer.from(v.encrypted.data, 'base64');
+      assert.deepEqual(data.subarray(0, 12), Buffer.from(v.iv, 'base64'), `${v.name}: the nonce comes first`);
+      const decipher = createDecipheriv('aes-256-gcm', keyOf(v.key), data.subarray(0, 12));
+      decipher.setAuthTag(data.subarray(data.length - 16));
+      const inner = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
+      const payload = proto.temporal.api.common.v1.Payload.decode(inner);
+      assert.deepEqual(toJson(payload as Payload), v.plain, v.name);
+    }
+  });
+
+  it('the codec reads every vector, with the previous key given after a rotation, and makes each again', async () => {
+    const codec = new EncryptionCodec(keyOf('current'), [keyOf('previous')]);
+    for (const v of file.vectors) {
+      const [decoded] = await codec.decode([fromJson(v.encrypted)]);
+      assert.deepEqual(toJson(decoded!), v.plain, v.name);
+      const fixed = new EncryptionCodec(keyOf(v.key), [], () => Buffer.from(v.iv, 'base64'));
+      const [encoded] = await fixed.encode([fromJson(v.plain)]);
+      assert.deepEqual(toJson(encoded!), v.encrypted, v.name);
+    }
+  });
+
+  it('refuses an altered payload and a key it does not have, naming why', async () => {
+    const codec = new EncryptionCodec(keyOf('current'), [keyOf('previous')]);
+    const [altered, unknown] = file.refused;
+    await assert.rejects(codec.decode([fromJson(altered!.encrypted)]), /does not authenticate: it was altered/);
+    await assert.rejects(
+      codec.decode([fromJson(unknown!.encrypted)]),
+      /key 000000000000, which this process does not have/,
+    );
+    // Without the previous key, the rotated vector is one this process cannot read.
+    const rotated = file.vectors.find((v) => v.key === 'previous')!;
+    await assert.rejects(
+      new EncryptionCodec(keyOf('current')).decode([fromJson(rotated.encrypted)]),
+      /PAYLOAD_PREVIOUS_KEYS/,
+    );
+  });
+});
