@@ -54,7 +54,7 @@ const envSchema = z
     PROVIDER_BASE_URL: url.optional(),
     PROVIDER_API_KEY: nonEmpty.optional(),
     PROVIDER_SECRET_KEY: nonEmpty.optional(),
-    /** The account those keys belong to: the parent in limits calculations (spec 4.6). */
+    /** The account those keys belong to: the parent in limits calculations (docs/provider-contract.md §4.6). */
     PROVIDER_ACCOUNT_ID: accountId.optional(),
     PROVIDER_TIMEOUT: duration.default(15_000),
     /** The longest answer read from the provider; a longer one fails the call (and is retried). */

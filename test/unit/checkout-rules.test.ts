@@ -106,7 +106,7 @@ describe('checkout rules: the purchase', () => {
       outcome: 'FAILED',
       failureReason: 'the purchase failed',
     });
-    // Spec 8: the monthly limit only the provider sees; its refusal names the limit.
+    // docs/provider-contract.md §8: the monthly limit only the provider sees; its refusal names the limit.
     assert.deepEqual(
       purchaseEnding({ reservation: 'USED', order: order('FAILED', { failureReason: 'limits.monthlyLimitReached' }) }),
       { outcome: 'OVER_LIMIT', failureReason: 'limits.monthlyLimitReached' },

@@ -16,7 +16,7 @@ import { DEPOSIT_NETWORKS } from './wallets.js';
 // Operator routes that play the card buyer on the hosted page and the blockchains that pay into
 // attached addresses.
 
-/** Open point: card purchases are transfers from a card-processing service; its SRN is not named. */
+/** docs/provider-contract.md §OP-9: card purchases are transfers from a card-processing service; its SRN is not named. */
 export const CARD_PROCESSING_SRN = 'service:card-processing';
 
 const completeBody = z.object({ amount: positiveAmount.optional() }).strict();
@@ -79,7 +79,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
       record.status = 'USED';
       record.orderId = order.id;
       state.orders[order.id] = order;
-      // Spec 8: every limit, monthly included, for every purchase (without owner: the standard ones).
+      // docs/provider-contract.md §8: every limit, monthly included, for every purchase (without owner: the standard ones).
       const over = exceededBy(ctx, record, amount);
       if (over) {
         Object.assign(order, { status: 'FAILED', failureReason: over.errorCode });
@@ -131,7 +131,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
         transfer,
         transaction,
         delivery,
-        // Open-points: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
+        // docs/provider-contract.md §OP-8: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
         redirect: redirect(req.redirectUrl, {
           transferId: transfer.id,
           orderId: order.id,
@@ -166,7 +166,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
     return { order, redirect: redirect(req.failureRedirectUrl, { orderId: order.id, reason: body.reason }) };
   });
 
-  // Spec 2.2 rule 3: a deposit to an attached address is converted and liquidated to the method.
+  // docs/provider-contract.md §2.2 rule 3: a deposit to an attached address is converted and liquidated to the method.
   operatorRoute(
     app,
     ctx,

@@ -3,7 +3,7 @@ import type { SandboxContext } from '../context.js';
 import { own } from '../store.js';
 import { currentReservation } from './orders.js';
 
-// The two pages a person opens: the onboarding link (spec 2.8) and the hosted checkout (spec 4.3).
+// The two pages a person opens: the onboarding link (docs/provider-contract.md §2.8) and the hosted checkout (docs/provider-contract.md §4.3).
 // Deliberately plain; what matters is their life cycle.
 
 const page = (title: string, body: string) =>
