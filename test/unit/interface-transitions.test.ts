@@ -241,7 +241,7 @@ describe('payment methods and the ACH form (docs/provider-contract.md §3.1)', (
   });
 });
 
-describe('users, higher limits and the onboarding link (docs/provider-contract.md §2.7, §2.8, §4.5–4.7, 8)', () => {
+describe('users, higher limits and the onboarding link (docs/provider-contract.md §2.7, §2.8, §4.5 to §4.7, §8)', () => {
   let sandbox: TestSandbox;
   before(async () => (sandbox = await startSandbox()));
   after(async () => sandbox?.stop());
