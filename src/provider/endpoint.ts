@@ -19,8 +19,8 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.
   /** false for the one call made before any credentials exist (docs/provider-contract.md §4.2). */
   auth?: boolean;
   /**
-   * Whether the call creates something, which decides the transient:false rule (README, open
-   * points): by default a POST creates; a POST that only computes an answer says false.
+   * Whether the call creates something, which decides the transient:false rule (docs/provider-contract.md
+   * §OP-1): by default a POST creates; a POST that only computes an answer says false.
    */
   creates?: boolean;
 }

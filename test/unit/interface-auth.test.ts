@@ -160,7 +160,7 @@ describe('fault knobs', () => {
   after(async () => sandbox?.stop());
 
   it('fail the next requests of a route with 5xx, 429 or a transient error, then recover; nothing is created meanwhile', async () => {
-    // A creating call (POST) is retried unless the provider says the failure is not transient (README, provider client).
+    // A creating call (POST) is retried unless the provider says the failure is not transient (docs/provider-contract.md §OP-1).
     for (const [error, status, transient] of [
       ['server', 500, false],
       ['rate-limit', 429, true],
