@@ -21,7 +21,7 @@ export interface FieldView {
 
 export function createAccountActivities({ provider, claims }: AccountActivityDeps) {
   return withProviderFailures({
-    /** The account's status and profile fields, acting as the account (spec 5.4). */
+    /** The account's status and profile fields, acting as the account (docs/provider-contract.md §5.4). */
     async readProfile(input: { accountId: string }) {
       const account = await provider.call(readAccount, {
         params: { accountId: input.accountId },

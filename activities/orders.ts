@@ -5,7 +5,7 @@ import { withProviderFailures } from './provider-failure.js';
 
 export function createOrderActivities({ provider }: { provider: ProviderClient }) {
   return withProviderFailures({
-    /** Spec 4.3: the reservation and the hosted page's URL; the key makes a retry reserve once. */
+    /** docs/provider-contract.md §4.3: the reservation and the hosted page's URL; the key makes a retry reserve once. */
     async reserve(input: { request: ReservationRequest; idempotencyKey: string }) {
       return provider.call(reserveOrder, { body: input.request, idempotencyKey: input.idempotencyKey });
     },

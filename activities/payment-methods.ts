@@ -21,7 +21,7 @@ export function createPaymentMethodActivities({ provider, claims }: { provider: 
         status: method.status,
         waitingFor: method.waitingPrompts.map((p) => p.id),
         rejectionMessage: method.rejectionMessage,
-        // Spec 3.1: the account reflects the method only when the method is its source of funds.
+        // docs/provider-contract.md §3.1: the account reflects the method only when the method is its source of funds.
         sourceOfFunds:
           sourceOfFunds && sourceOfFunds.value === method.id
             ? { status: sourceOfFunds.status, note: sourceOfFunds.note }
@@ -29,7 +29,7 @@ export function createPaymentMethodActivities({ provider, claims }: { provider: 
       };
     },
 
-    /** Sends the ACH authorization form kept in the claim store (spec 4.9). */
+    /** Sends the ACH authorization form kept in the claim store (docs/provider-contract.md §4.9). */
     async submitAchForm(input: { paymentMethodId: string; accountId: string; form: ClaimRef; idempotencyKey: string }) {
       const bytes = await claims.get(input.form);
       const method = await provider.call(submitFollowup, {

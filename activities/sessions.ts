@@ -4,7 +4,7 @@ import { createAccount, registerClientSecret } from '../src/provider/endpoints.j
 import type { ClaimRef } from '../src/claims/ref.js';
 import { withProviderFailures } from './provider-failure.js';
 
-// Spec 5.3: the client's own secret, kept in the claim store so that it never enters history.
+// docs/provider-contract.md §5.3: the client's own secret, kept in the claim store so that it never enters history.
 export function createSessionActivities({
   providerOptions,
   claims,
@@ -28,7 +28,7 @@ export function createSessionActivities({
       }));
     },
 
-    /** The token's one account; a repeat with the same key returns it, a second creation fails (spec 7.1). */
+    /** The token's one account; a repeat with the same key returns it, a second creation fails (docs/provider-contract.md §7.1). */
     async createAccountWithToken(input: { secret: ClaimRef; country: string; idempotencyKey: string }) {
       return withToken(input.secret, async (client) => {
         const account = await client.call(createAccount, {

@@ -5,7 +5,7 @@ import { withProviderFailures } from './provider-failure.js';
 
 export function createUserActivities({ provider, accountId }: { provider: ProviderClient; accountId: string }) {
   return withProviderFailures({
-    /** Creates a user with the higher-limits scope (spec 2.7); the key makes a retry return the same user. */
+    /** Creates a user with the higher-limits scope (docs/provider-contract.md §2.7); the key makes a retry return the same user. */
     async createHigherLimitsUser(input: { country: string; idempotencyKey: string }) {
       const user = await provider.call(createUser, {
         body: { fields: { country: input.country }, scopes: [DEBIT_CARD_L2], blockchains: [], immediate: false },
@@ -22,13 +22,13 @@ export function createUserActivities({ provider, accountId }: { provider: Provid
       return { status: user.status };
     },
 
-    /** A fresh onboarding link every time: it lives 30 minutes and must never be cached (spec 4.7). */
+    /** A fresh onboarding link every time: it lives 30 minutes and must never be cached (docs/provider-contract.md §4.7). */
     async fetchOnboardingLink(input: { userId: string }) {
       const link = await provider.call(readOnboardingLink, { params: { userId: input.userId } });
       return { url: link.verificationLinkUrl };
     },
 
-    /** Spec 4.6: the parent account (these credentials' account) asks about its user. */
+    /** docs/provider-contract.md §4.6: the parent account (these credentials' account) asks about its user. */
     async calculateUserLimits(input: { userId: string }) {
       return provider.call(calculateLimits, { body: { accountId, userId: input.userId } });
     },

@@ -44,7 +44,7 @@ const byteSize = z.string().transform((value, ctx) => {
   }
 });
 
-const envSchema = z
+export const envSchema = z
   .object({
     TEMPORAL_TASK_QUEUE: nonEmpty.default('payflows'),
     TEMPORAL_CLI_PATH: nonEmpty.optional(),
@@ -54,7 +54,7 @@ const envSchema = z
     PROVIDER_BASE_URL: url.optional(),
     PROVIDER_API_KEY: nonEmpty.optional(),
     PROVIDER_SECRET_KEY: nonEmpty.optional(),
-    /** The account those keys belong to: the parent in limits calculations (spec 4.6). */
+    /** The account those keys belong to: the parent in limits calculations (docs/provider-contract.md §4.6). */
     PROVIDER_ACCOUNT_ID: accountId.optional(),
     PROVIDER_TIMEOUT: duration.default(15_000),
     /** The longest answer read from the provider; a longer one fails the call (and is retried). */
@@ -176,6 +176,255 @@ const envSchema = z
   });
 
 export type Env = z.input<typeof envSchema>;
+
+/** A setting as docs/configuration.md describes it. */
+export interface SettingReference {
+  default: string;
+  meaning: string;
+}
+
+/**
+ * What each setting means and its default, as docs/configuration.md shows them: that file's table
+ * is generated from this one (`npm run docs:config`), and `npm run lint` fails when it is stale.
+ */
+export const SETTINGS_REFERENCE = {
+  TEMPORAL_TASK_QUEUE: {
+    default: '`payflows`',
+    meaning: 'the task queue every worker polls and every client starts processes on',
+  },
+  TEMPORAL_CLI_PATH: {
+    default: 'unset',
+    meaning: 'a `temporal` binary for the embedded server; otherwise found or built (`docs/running-locally.md`)',
+  },
+  TEMPORAL_PORT: { default: '`7233`', meaning: "the embedded server's gRPC port" },
+  TEMPORAL_UI_PORT: { default: '`8233`', meaning: "the embedded server's Web UI port" },
+  TEMPORAL_DB_FILE: { default: '`.data/temporal.sqlite`', meaning: "the embedded server's state" },
+  PROVIDER_BASE_URL: { default: 'unset: the sandbox', meaning: "the real provider's base address" },
+  PROVIDER_API_KEY: {
+    default: "the sandbox's master credentials, only while `PROVIDER_BASE_URL` is unset",
+    meaning: 'signature auth: the API key',
+  },
+  PROVIDER_SECRET_KEY: {
+    default: "the sandbox's master credentials, only while `PROVIDER_BASE_URL` is unset",
+    meaning: 'signature auth: the secret; it also verifies callbacks',
+  },
+  PROVIDER_ACCOUNT_ID: {
+    default: '`AC_SANDBOXMASTER`, only while `PROVIDER_BASE_URL` is unset',
+    meaning: 'the account of `PROVIDER_API_KEY`: the parent in limits calculations',
+  },
+  PROVIDER_TIMEOUT: {
+    default: '`15s`',
+    meaning: "connect, headers and body timeouts of each provider call (below the activities' 1 minute)",
+  },
+  PROVIDER_MAX_ANSWER_BYTES: {
+    default: '`8388608` (8 MiB)',
+    meaning:
+      "the longest answer read from the provider; a longer one fails the call as `AnswerTooLargeError`, naming the call and the limit, and is retried (raise it and restart the workers if the provider's answers are that large)",
+  },
+  SANDBOX_PORT: { default: '`4010`', meaning: "the sandbox's port" },
+  SANDBOX_HOST: {
+    default: '`127.0.0.1`',
+    meaning: 'where the sandbox listens; loopback because its operator routes need no credentials',
+  },
+  SANDBOX_STATE_FILE: {
+    default: '`.data/sandbox.json`',
+    meaning: 'where the sandbox keeps its state across restarts (mode 0600: it holds secret keys and SSNs)',
+  },
+  INGRESS_PORT: { default: '`4020`', meaning: "the ingress's public callback port (`/callbacks`)" },
+  INGRESS_OPS_PORT: {
+    default: '`4021`',
+    meaning:
+      "the ingress's operations port: `GET /health` (from a background check of Temporal) and `GET /metrics`, apart from the public callback port",
+  },
+  INGRESS_OPS_HOST: {
+    default: '`127.0.0.1`',
+    meaning: 'where the operations port listens; `0.0.0.0` where Prometheus scrapes from another host or container',
+  },
+  INGRESS_PUBLIC_URL: {
+    default: '`http://127.0.0.1:$INGRESS_PORT`, only while `PROVIDER_BASE_URL` is unset',
+    meaning: 'how the provider reaches the ingress; wallets get `$INGRESS_PUBLIC_URL/callbacks`',
+  },
+  PROVIDER_CALLBACK_SECRETS: {
+    default:
+      "`PROVIDER_SECRET_KEY`; the sandbox's only with the embedded Temporal server: pointed at another (`TEMPORAL_ADDRESS` or a profile), the ingress refuses to start without one of the two",
+    meaning:
+      "comma-separated secrets that callbacks may be signed with, newest first, during a rotation of the provider's secret key",
+  },
+  INGRESS_REQUEST_TIMEOUT: {
+    default: '`10s`',
+    meaning:
+      'longest time to receive a whole callback request; a slower sender gets 408 and its connection is closed (headers within 5 s at most)',
+  },
+  INGRESS_MAX_CONNECTIONS: {
+    default: '`1024`',
+    meaning: 'connections the ingress keeps open at once; more are refused',
+  },
+  INGRESS_MAX_BODY_BYTES: { default: '`65536`', meaning: 'larger callbacks get 413' },
+  WALLET_POLL_INTERVAL: {
+    default: '`1m`',
+    meaning:
+      "the wait between a wallet's polls for transactions whose callback was lost, after activity; it doubles after every poll that finds nothing",
+  },
+  WALLET_POLL_MAX: { default: '`90m`', meaning: 'the longest wait between polls of a quiet wallet (16 polls a day)' },
+  WALLET_RECONCILE_INTERVAL: {
+    default: '`6h`',
+    meaning:
+      "how often a wallet's workflow compares its ledger with the provider's balances (also on request: `wallets.reconcile(walletId)`)",
+  },
+  CLAIM_STORE_DIR: {
+    default: '`.data/claims`',
+    meaning: 'where documents and personal values wait, by reference, to be sent (worker and clients must share it)',
+  },
+  CLAIM_STORE_URL: {
+    default: 'unset: the local store',
+    meaning:
+      '`s3://bucket/prefix`: the claim store on S3-compatible storage, with `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION` (default `us-east-1`) and an endpoint override `AWS_ENDPOINT_URL_S3` (path-style addressing, as S3-compatible servers expect); needs `CLAIM_ENCRYPTION_KEY`',
+  },
+  CLAIM_ENCRYPTION_KEY: {
+    default:
+      "unset: the embedded stack's store keeps a key of its own; against another Temporal server workers and clients refuse to start without it",
+    meaning:
+      "base64 of 32 bytes (`openssl rand -base64 32`): wraps each claim's data key; the same for every worker and client",
+  },
+  CLAIM_PREVIOUS_KEYS: {
+    default: 'none',
+    meaning:
+      'comma-separated claim keys that are read but not written with: the next key during the first rollout of a rotation, the old one after the second (`docs/security.md`)',
+  },
+  CLAIM_RETENTION: {
+    default: '`30d`',
+    meaning:
+      'claims older than this are deleted by the retention Schedule; it must be longer than `PROCESS_DEADLINE`, so that no claim a running process may still send is swept',
+  },
+  CLAIM_SWEEP_INTERVAL: { default: '`1h`', meaning: 'how often the retention Schedule runs' },
+  PROCESS_POLL_INITIAL: { default: '`5s`', meaning: "a process's first wait between two looks at the provider" },
+  PROCESS_POLL_MAX: {
+    default: '`15m`',
+    meaning: 'the ceiling that wait doubles up to (15 minutes keeps a 14-day wait near 14,000 history events)',
+  },
+  PROCESS_REMINDER_AFTER: { default: '`1d`', meaning: 'quiet time before an end user who owes input is reminded' },
+  PROCESS_DEADLINE: { default: '`14d`', meaning: 'how long a process waits for the end user in all' },
+  PROCESS_STALL_AFTER: {
+    default: '`30d`',
+    meaning:
+      'how long one wait on the provider may last; then the process fails as `ProviderStalled` with a message for the operator (restart it once the provider has moved), instead of growing its history without end',
+  },
+  KYC_MAX_ATTEMPTS: { default: '`5`', meaning: 'submissions per profile field before KYC gives up on it' },
+  PAYLOAD_ENCRYPTION_KEY: {
+    default:
+      'unset: the embedded stack makes a key once in `PAYLOAD_KEY_FILE` (`.data/payload.key`); against another Temporal server that file is read but never made',
+    meaning:
+      'base64 of 32 bytes (`openssl rand -base64 32`); the same for every worker, ingress, client and codec server of a deployment',
+  },
+  PAYLOAD_PREVIOUS_KEYS: {
+    default: 'none',
+    meaning:
+      'comma-separated payload keys that are read but not written with: the next key during the first rollout of a rotation, the old one after the second (`docs/security.md`)',
+  },
+  PAYLOAD_KEY_FILE: {
+    default: '`.data/payload.key`',
+    meaning:
+      'without `PAYLOAD_ENCRYPTION_KEY`, the embedded stack keeps a key of its own here; against another Temporal server it is read but never made',
+  },
+  CODEC_SERVER_PORT: {
+    default: '`4030`',
+    meaning: "the codec server's port (`npm run dev`'s, or `npm run codec-server`)",
+  },
+  CODEC_SERVER_HOST: {
+    default: '`127.0.0.1`',
+    meaning: 'where the codec server listens; loopback because it decrypts payloads for whoever may call it',
+  },
+  CODEC_SERVER_TOKEN: {
+    default: "unset: only `npm run dev`'s codec server may run without it",
+    meaning:
+      "the credential every caller of the codec server presents: `Authorization: Bearer …` (the CLI's `--codec-auth`), or a browser's session from signing in at `/session` (the Web UI with `TEMPORAL_CODEC_INCLUDE_CREDENTIALS=true`); `openssl rand -hex 32`",
+  },
+  CODEC_SERVER_ALLOWED_ORIGINS: {
+    default: "the embedded UI's (`http://127.0.0.1:$TEMPORAL_UI_PORT`, `http://localhost:…`)",
+    meaning: 'comma-separated origins of the Web UI',
+  },
+  CODEC_SERVER_ALLOWED_HOSTS: {
+    default: '`127.0.0.1:$CODEC_SERVER_PORT`, `localhost:…`',
+    meaning:
+      "comma-separated `host:port` names the codec server answers to (the name the operator's browser uses); any other `Host` is refused, which stops a DNS-rebinding page",
+  },
+  LOG_LEVEL: {
+    default: '`info`',
+    meaning: '`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`, for every process',
+  },
+  WORKER_METRICS_PORT: {
+    default: 'unset: off (`npm run dev`: 9464)',
+    meaning: "the worker's Prometheus endpoint, `/metrics`",
+  },
+  WORKER_METRICS_HOST: {
+    default: '`127.0.0.1`',
+    meaning: 'where that endpoint listens; `0.0.0.0` where Prometheus scrapes from another host or container',
+  },
+  WORKER_SHUTDOWN_GRACE: {
+    default: '`30s`',
+    meaning:
+      "on SIGTERM (or SIGINT) the worker takes no new task and lets running activities finish for this long; then they are cancelled, and 5 s later the worker exits. Set the orchestrator's stop timeout above it (compose's `stop_grace_period`)",
+  },
+  WORKER_MAX_CONCURRENT_ACTIVITIES: { default: "the SDK's (100)", meaning: 'activities a worker runs at once' },
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: { default: "the SDK's (40)", meaning: 'workflow tasks a worker runs at once' },
+  WORKER_MAX_CACHED_WORKFLOWS: {
+    default: "from the worker's memory (`WORKER_MEMORY`)",
+    meaning: "workflows kept in a worker's cache (`docs/capacity.md`)",
+  },
+  WORKER_MEMORY: {
+    default: "unset: the container's cgroup limit",
+    meaning:
+      "the worker's memory (`512Mi`, `1Gi`); with the heap (`NODE_OPTIONS=--max-old-space-size`, 640 MiB in compose and the image) it sizes the workflow cache, printed at start (`docs/capacity.md`)",
+  },
+  WORKER_HEALTH_PORT: {
+    default: 'unset: off (the image: 9470)',
+    meaning:
+      'the worker\'s `GET /health` for orchestrators: 200 `{"status":"ok","state":"RUNNING","temporal":"connected"}` while it polls and Temporal answers, 503 with the reason otherwise (draining, stopped, Temporal unreachable: no answer within 2 s)',
+  },
+  WORKER_HEALTH_HOST: { default: '`127.0.0.1`', meaning: "where the worker's `/health` listens" },
+  INGRESS_SHUTDOWN_GRACE: {
+    default: '`10s`',
+    meaning:
+      'on SIGTERM the ingress stops accepting connections and answers the callbacks in flight for at most this long (a request on a kept-alive connection meanwhile gets 503, and the provider resends it)',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    default: 'unset: no traces leave the process',
+    meaning: 'an OTLP/HTTP collector for traces (the exporter also reads the other `OTEL_EXPORTER_OTLP_*` variables)',
+  },
+} satisfies Record<keyof Env, SettingReference>;
+
+/** Variables read by Temporal's envconfig, the S3 client and the trace exporter rather than by the schema above. */
+export const LIBRARY_SETTINGS_REFERENCE: Record<string, SettingReference> = {
+  TEMPORAL_ADDRESS: {
+    default: 'unset: `npm run dev` starts the embedded server',
+    meaning: 'an existing Temporal frontend, `host:port` (or from the profile file)',
+  },
+  TEMPORAL_NAMESPACE: { default: '`default`', meaning: 'the namespace (or from the profile file)' },
+  TEMPORAL_API_KEY: { default: 'unset', meaning: "Temporal Cloud's API key (needs TLS)" },
+  TEMPORAL_TLS: {
+    default: 'on for an API key or client certificates',
+    meaning: '`true` or `false`: a server off loopback needs one said',
+  },
+  'TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH, TEMPORAL_TLS_SERVER_CA_CERT_PATH': {
+    default: 'unset',
+    meaning: 'mTLS certificates (each also as `…_DATA`), with `TEMPORAL_TLS_SERVER_NAME`',
+  },
+  'TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE': {
+    default: '`~/.config/temporalio/temporal.toml`',
+    meaning: 'a profile of the TOML file; the environment wins over the file',
+  },
+  'TEMPORAL_GRPC_META_*': { default: 'unset', meaning: 'gRPC metadata sent with every call' },
+  'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY': {
+    default: 'unset',
+    meaning: 'credentials of the S3 claim store (`CLAIM_STORE_URL`)',
+  },
+  AWS_REGION: { default: '`AWS_DEFAULT_REGION`, else `us-east-1`', meaning: "the S3 claim store's region" },
+  AWS_ENDPOINT_URL_S3: {
+    default: 'unset',
+    meaning: 'an S3-compatible endpoint (path-style addressing, as S3-compatible servers expect)',
+  },
+  'OTEL_EXPORTER_OTLP_*': { default: 'unset', meaning: 'the trace exporter reads the other OTLP variables itself' },
+};
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -25,7 +25,7 @@ const AMOUNT_FIELDS = new Set(['amount', 'sourceAmount', 'destAmount', 'totalFee
 const AMOUNT_MAPS = new Set(['balances', 'totalBalances', 'availableBalances', 'fees']);
 const LIMIT_FIELD = /^(daily|weekly|yearly)(TotalSpent|Total|Remaining)$/;
 /**
- * Free-form fields of the contract (provider-interface.md 2.1 to 2.7, open-points): the caller's or
+ * Free-form fields of the contract (docs/provider-contract.md §2.1 to §2.7, §OP-3 to §OP-9): the caller's or
  * the provider's data, written as given. A key named amount inside them is not an amount of ours.
  */
 const FREE_FORM = new Set([

@@ -32,7 +32,7 @@ import { checkAchFollowupInput, checkAchForm } from './checks/ach-followup.js';
 import { achStateQuery, submitAchFormUpdate } from './messages/ach-followup.js';
 import type { AchFollowupInput, AchOutcome, AchResult, AchState } from './messages/ach-followup.js';
 
-// ACH authorization follow-up (spec 3.1): a payment method in AWAITING_FOLLOWUP with an ACH_FORM
+// ACH authorization follow-up (docs/provider-contract.md §3.1): a payment method in AWAITING_FOLLOWUP with an ACH_FORM
 // prompt waits for the form, submits it through the follow-up endpoint, then waits for the review:
 // APPROVED or ACTIVE ends it well, REJECTED ends it badly. The account's individualSourceOfFunds
 // is reported as it moves. What the method's state asks for is decided in lib/ach-review.ts.

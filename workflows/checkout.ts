@@ -22,7 +22,7 @@ import { checkCheckoutInput } from './checks/checkout.js';
 import { checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages/checkout.js';
 import type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutState, HostedPage } from './messages/checkout.js';
 
-// Reservation checkout (spec 2.6, 4.3, 8; open-points "Reservations and card purchases"): checks
+// Reservation checkout (docs/provider-contract.md §2.6, §4.3, §8; §OP-8): checks
 // the amount against the user's limits, reserves a wallet order, hands the hosted page's URL to the
 // caller at once, then follows the purchase until the order ends and its transfer is confirmed.
 // The decisions (whom the reservation is for, when a purchase has settled, how it ends) are in
@@ -73,7 +73,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   const purchase = rules.purchaseEnding(latest);
   if ('outcome' in purchase) return finish(purchase.outcome, purchase.failureReason);
 
-  // COMPLETE: the money moved only if the order's transfer did (spec 2.5).
+  // COMPLETE: the money moved only if the order's transfer did (docs/provider-contract.md §2.5).
   enterStage(state, 'CONFIRMING', false);
   const { transferId } = purchase;
   const transfer = await pollUntil(

@@ -22,7 +22,7 @@ import { checkKycInput } from './checks/kyc.js';
 import { kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages/kyc.js';
 import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, ValueSubmission } from './messages/kyc.js';
 
-// KYC resubmission (spec 3.2): reads the account, tells the end user why each OPEN profile field is
+// KYC resubmission (docs/provider-contract.md §3.2): reads the account, tells the end user why each OPEN profile field is
 // open (the reviewer's note as a reason), takes a new value or document through an update, sends
 // it and polls for the review (the provider sends no KYC callbacks); OPEN again asks again, up to
 // maxAttemptsPerField. Values and documents travel as claim references only. What is awaited, the

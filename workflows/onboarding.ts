@@ -30,9 +30,9 @@ import {
   type UserStatus,
 } from './messages/onboarding.js';
 
-// Onboarding for higher limits (spec 2.7, 2.8, 8): creates a user with the DEBIT_CARD_L2 scope,
+// Onboarding for higher limits (docs/provider-contract.md §2.7, §2.8, §8): creates a user with the DEBIT_CARD_L2 scope,
 // hands out onboarding links on request, waits until the provider approves the user, then
-// confirms through the limits calculation (spec 4.6) that the higher limits really apply.
+// confirms through the limits calculation (docs/provider-contract.md §4.6) that the higher limits really apply.
 
 const provider = proxyActivities<UserActivities>(PROVIDER_READ);
 const create = proxyActivities<UserActivities>(PROVIDER_WRITE);
@@ -85,7 +85,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
   if (decided.status === 'CLOSED') return finish('CLOSED');
   if (decided.status !== 'APPROVED') return finish('EXPIRED');
 
-  // Approval alone is not the goal: the calculation must show the higher limits (spec 8 rule 1).
+  // Approval alone is not the goal: the calculation must show the higher limits (docs/provider-contract.md §8 rule 1).
   enterStage(state, 'CONFIRMING_LIMITS', false);
   state.limits = await provider.calculateUserLimits({ userId: user.userId });
   const expected = higherLimitsFor(input.country);
@@ -148,7 +148,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
     }
   }
 
-  /** Never cached: a link lives 30 minutes (spec 4.7), so every request fetches a new one. */
+  /** Never cached: a link lives 30 minutes (docs/provider-contract.md §4.7), so every request fetches a new one. */
   async function handOutLink(): Promise<{ url: string }> {
     const link = await linkFetch.fetchOnboardingLink({ userId: state.userId! });
     state.linksHandedOut += 1;

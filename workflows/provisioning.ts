@@ -15,10 +15,10 @@ import {
   provisioningStateQuery,
 } from './messages/provisioning.js';
 
-// Account provisioning for a client-held token (spec 5.3): registers the client's secret, then
+// Account provisioning for a client-held token (docs/provider-contract.md §5.3): registers the client's secret, then
 // creates the token's one account. A retried creation (after a crash, say) carries the same
 // idempotency key and so finds the same account; a token that already made an account meets the
-// error of spec 7.1, which ends the process as ALREADY_BOUND rather than as a failure.
+// error of docs/provider-contract.md §7.1, which ends the process as ALREADY_BOUND rather than as a failure.
 
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
   // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.

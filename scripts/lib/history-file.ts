@@ -11,7 +11,8 @@ export async function historyWriter(
   config: Config,
 ): Promise<(name: string, workflowId: string, runId?: string) => void> {
   const cli = await findTemporalCli();
-  if (cli.kind !== 'binary') throw new Error('recording histories needs the temporal CLI (see README)');
+  if (cli.kind !== 'binary')
+    throw new Error('recording histories needs the temporal CLI (see docs/running-locally.md)');
   const suffix = process.env.HISTORY_SUFFIX ? `-${process.env.HISTORY_SUFFIX}` : '';
   return (name, workflowId, runId) => {
     const address = ['--address', temporalAddress(config), '--namespace', config.temporal.namespace];

@@ -2,7 +2,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { workflowBundleConverters } from '../../src/temporal/codec.js';
 import { workflowsPath } from '../../worker/create-worker.js';
 
-// What a workflow bundle holds, for `npm run build` to print and test/unit/workflow-bundle.test.ts
+// What a workflow bundle holds, for `npm run build` to print and test/integration/workflow-bundle.test.ts
 // to hold to a budget. Every cached workflow instantiates the bundle's own modules again (the SDK's
 // modules are shared: docs/capacity.md), so what goes in costs memory per workflow, not once.
 

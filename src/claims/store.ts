@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ClaimRef } from './ref.js';
 import { MissingClaimKeyError, open, seal } from './envelope.js';
 
-// The claim check (README, "Personal data travels by reference"): what end users provide
+// The claim check (docs/security.md, "Personal data travels by reference"): what end users provide
 // (documents, and personal values such as an SSN) is stored here by the client; workflows carry
 // only a reference with its size, MIME type and digest, and the activity that sends it reads the
 // bytes back and verifies them. Claims are encrypted at rest (envelope encryption,

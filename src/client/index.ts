@@ -81,7 +81,7 @@ export type ProvisioningRequest = Parameters<ProvisioningClient['start']>[0];
 /** A file for `kyc.submitDocument()`: its bytes, MIME type and, optionally, document type and side. */
 export type KycDocumentFile = Parameters<KycClient['submitDocument']>[2];
 
-/** Every process client, configured from the environment (see README "Configuration"). */
+/** Every process client, configured from the environment (see docs/configuration.md). */
 export function createClients(client: Client, config: Config, claims: ClaimStore, timing: TimingInput = {}) {
   const taskQueue = config.temporal.taskQueue;
   const processTiming = { ...config.processes.timing, ...timing };

@@ -13,7 +13,7 @@ import {
 import { provisioningInput } from '../messages/provisioning.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
-/** Provisions the account of a client-held token (spec 5.3), keyed `provision:<clientRef>`. */
+/** Provisions the account of a client-held token (docs/provider-contract.md §5.3), keyed `provision:<clientRef>`. */
 export class ProvisioningClient extends ProcessClient {
   private readonly claims: ClaimStore;
   private readonly activityTimeoutMs: number | undefined;

@@ -5,7 +5,7 @@ import { walletIdFromSrn } from '../provider/srn.js';
 
 /**
  * Every wallet a callback touches: its `dest` (a deposit) and its `source` (an outgoing
- * transaction); both for a transfer between two wallets (spec 6.1 sends callbacks for both sides).
+ * transaction); both for a transfer between two wallets (docs/provider-contract.md §6.1 sends callbacks for both sides).
  */
 export function walletsTouched(tx: Pick<Transaction, 'source' | 'dest'>): string[] {
   const ids = [walletIdFromSrn(tx.dest), walletIdFromSrn(tx.source)].filter((id): id is string => id !== undefined);

@@ -16,7 +16,7 @@ import { parseCallback } from './callback.js';
 export interface IngressOptions {
   client: Client;
   taskQueue: string;
-  /** The account's secret key: callbacks are signed with it (spec 6.4). */
+  /** The account's secret key: callbacks are signed with it (docs/provider-contract.md §6.4). */
   secretKey?: string;
   /**
    * During a rotation of that key, every secret a callback may be signed with, newest first

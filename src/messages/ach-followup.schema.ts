@@ -14,7 +14,7 @@ export const achFollowupInput = z.object({
   timing: timing.default(timing.parse({})),
 });
 
-/** The form: a photo (or scan) as described at the end of spec 3.2, kept in the claim store. */
+/** The form: a photo (or scan) as described at the end of docs/provider-contract.md §3.2, kept in the claim store. */
 export const achForm = claimRef.extend({
   contentType: z.enum(documentMimeTypes, { message: `the form must be one of ${documentMimeTypes.join(', ')}` }),
   size: z.number().int().positive().max(MAX_DOCUMENT_BYTES, 'the form is larger than 7.75 MB'),

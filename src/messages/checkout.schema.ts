@@ -17,7 +17,7 @@ import { timing } from './common.schema.js';
 /** The backend's own reference for its order: a business key, never personal data. */
 export const orderRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, ORDER_REF_MESSAGE);
 
-/** The buyer's personal data of spec 2.6 is refused by name: the hosted page collects it, so it never enters history. */
+/** The buyer's personal data of docs/provider-contract.md §2.6 is refused by name: the hosted page collects it, so it never enters history. */
 const notHere = z.never({ message: COLLECTED_BY_HOSTED_PAGE_MESSAGE }).optional();
 const collectedByHostedPage = Object.fromEntries(COLLECTED_BY_HOSTED_PAGE.map((key) => [key, notHere])) as Record<
   (typeof COLLECTED_BY_HOSTED_PAGE)[number],
@@ -36,7 +36,7 @@ export const checkoutInput = z
     failureRedirectUrl: z.url().optional(),
     /**
      * The provider's user (US_...) the purchase is for: its limits are checked, and once approved
-     * for higher limits it owns the reservation (spec 8 rule 1).
+     * for higher limits it owns the reservation (docs/provider-contract.md §8 rule 1).
      */
     userId: userId.optional(),
     /**
@@ -58,7 +58,7 @@ export const checkoutInput = z
       });
   });
 
-/** What a backend learnt from the redirect to its redirectUrl (open-points): a hint to look now. */
+/** What a backend learnt from the redirect to its redirectUrl (docs/provider-contract.md §OP-8): a hint to look now. */
 export const purchaseRedirect = z
   .object({
     transferId: transferId.optional(),

@@ -38,7 +38,7 @@ export const valueRef = claimRef.extend({
   size: z.number().int().positive('the value is empty').max(MAX_VALUE_BYTES, 'a value is at most 1 KB'),
 });
 
-/** A file for a DOCUMENT field, kept in the claim store (open-points "Upload a document"). */
+/** A file for a DOCUMENT field, kept in the claim store (docs/provider-contract.md §OP-4). */
 export const documentRef = claimRef.extend({
   contentType: z.enum(documentMimeTypes, { message: `the document must be one of ${documentMimeTypes.join(', ')}` }),
   size: z

@@ -11,7 +11,7 @@ export const userRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, USER_REF_MESS
 
 export const onboardingInput = z.object({
   userRef,
-  /** The user's country decides which higher limits apply (spec 8). */
+  /** The user's country decides which higher limits apply (docs/provider-contract.md §8). */
   country: countryCode,
   timing: timing.default(timing.parse({})),
 });

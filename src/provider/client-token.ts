@@ -4,7 +4,7 @@ import { registerClientSecret } from './endpoints.js';
 import { ProviderInputError } from './errors.js';
 import { clientSecret } from './schemas/session.js';
 
-// Spec 5.3: decentralised clients hold their own secret.
+// docs/provider-contract.md §5.3: decentralised clients hold their own secret.
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

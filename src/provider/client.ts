@@ -9,9 +9,9 @@ import { inSpan, SpanKind } from '../telemetry/spans.js';
 import { AnswerTooLargeError, readCapped } from '../capped-body.js';
 
 export type ProviderAuth =
-  /** Spec 5.1: X-Api-Key and X-Api-Signature over URL + body. */
+  /** docs/provider-contract.md §5.1: X-Api-Key and X-Api-Signature over URL + body. */
   | { kind: 'signature'; apiKey: string; secretKey: string }
-  /** Spec 5.2 and 5.3: Authorization: Bearer <secret>. */
+  /** docs/provider-contract.md §5.2 and §5.3: Authorization: Bearer <secret>. */
   | { kind: 'bearer'; token: string };
 
 export interface ProviderClientOptions {
@@ -33,7 +33,7 @@ const ANSWER_ADVICE =
 export interface CallOptions<P, B> {
   params?: P;
   body?: B;
-  /** Spec 5.4: act for a sub-account or user. Validated: a user must be `user:<id>`. */
+  /** docs/provider-contract.md §5.4: act for a sub-account or user. Validated: a user must be `user:<id>`. */
   masqueradeAs?: string;
   /** Query parameters: those the endpoint declares, plus any extra ones; all are part of the signed URL. */
   query?: Record<string, string | undefined>;
@@ -158,7 +158,7 @@ export class ProviderClient {
     if (prep.apiVersion2) headers['x-api-version'] = '2';
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
     if (!authenticated) {
-      // Spec 4.2: registering a client-held secret happens before any credentials exist.
+      // docs/provider-contract.md §4.2: registering a client-held secret happens before any credentials exist.
     } else if (this.auth.kind === 'signature') {
       headers['x-api-key'] = this.auth.apiKey;
       headers['x-api-signature'] = requestSignature(this.key!, url, bodyBytes ?? '');
@@ -273,7 +273,7 @@ export class ProviderClient {
       const { bytes, contentType } = parsed.data as { bytes: Uint8Array; contentType: string };
       return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType };
     }
-    // Serialised once: these exact bytes are signed and sent (spec 5.1, rule 3). Amounts, decimal
+    // Serialised once: these exact bytes are signed and sent (docs/provider-contract.md §5.1, rule 3). Amounts, decimal
     // strings here, go out as JSON numbers with the same digits (the contract's numbers).
     return { bytes: Buffer.from(stringifyJson(parsed.data), 'utf8'), contentType: 'application/json' };
   }

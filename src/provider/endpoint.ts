@@ -14,13 +14,13 @@ export interface Endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.
   /** 'json' (default): the body is serialised once and those bytes are signed; 'raw': `{ bytes, contentType }` sent as is. */
   bodyKind?: 'json' | 'raw';
   response: R;
-  /** Signature auth adds `timestamp` unless the call needs none (spec 4.7). */
+  /** Signature auth adds `timestamp` unless the call needs none (docs/provider-contract.md §4.7). */
   timestamp?: boolean;
-  /** false for the one call made before any credentials exist (spec 4.2). */
+  /** false for the one call made before any credentials exist (docs/provider-contract.md §4.2). */
   auth?: boolean;
   /**
-   * Whether the call creates something, which decides the transient:false rule (README, open
-   * points): by default a POST creates; a POST that only computes an answer says false.
+   * Whether the call creates something, which decides the transient:false rule (docs/provider-contract.md
+   * §OP-1): by default a POST creates; a POST that only computes an answer says false.
    */
   creates?: boolean;
 }

@@ -17,13 +17,13 @@ import { transfer } from './schemas/transfer.js';
 import { createUserRequest, user, verificationLink } from './schemas/user.js';
 import { createWalletRequest, wallet } from './schemas/wallet.js';
 
-// Every call of the provider interface, one entry each. Spec numbers in comments; calls that
-// rest on the contract's open points (open-points "<section>"), or on no document at all, say
+// Every call of the provider interface, one entry each. Section numbers of docs/provider-contract.md in
+// comments; calls that rest on its open points (§OP-n), or on no document at all (§OP-11), say
 // so, so that each can change in one place.
 
 // --- Wallets and transfers -----------------------------------------------------------------
 
-// 4.1
+// docs/provider-contract.md §4.1
 export const createWallet = defineEndpoint({
   name: 'create wallet',
   method: 'POST',
@@ -32,7 +32,7 @@ export const createWallet = defineEndpoint({
   response: wallet,
 });
 
-// 4.8
+// docs/provider-contract.md §4.8
 export const readTransfer = defineEndpoint({
   name: 'read transfer',
   method: 'GET',
@@ -41,7 +41,7 @@ export const readTransfer = defineEndpoint({
   response: transfer,
 });
 
-// Not in the contract: the real service documented a wallet lookup under this path.
+// Not in the contract (docs/provider-contract.md §OP-11): the real service documented a wallet lookup under this path.
 export const readWallet = defineEndpoint({
   name: 'read wallet',
   method: 'GET',
@@ -50,7 +50,7 @@ export const readWallet = defineEndpoint({
   response: wallet,
 });
 
-// Not in the contract nor in its open points: a wallet's transactions, newest first. The wallet
+// Not in the contract nor in its open points (docs/provider-contract.md §OP-11): a wallet's transactions, newest first. The wallet
 // workflow polls it to recover lost callbacks. Against the real service, confirm this path
 // before relying on polling; everything else works from callbacks alone.
 export const listWalletTransactions = defineEndpoint({
@@ -63,7 +63,7 @@ export const listWalletTransactions = defineEndpoint({
 
 // --- Accounts (KYC) ------------------------------------------------------------------------
 
-// Open-points "Create account" (the contract's open point 2).
+// docs/provider-contract.md §OP-3: create account.
 export const createAccount = defineEndpoint({
   name: 'create account',
   method: 'POST',
@@ -72,7 +72,7 @@ export const createAccount = defineEndpoint({
   response: account,
 });
 
-// 4.4; masqueradeAs for a sub-account or user.
+// docs/provider-contract.md §4.4; masqueradeAs for a sub-account or user.
 export const readAccount = defineEndpoint({
   name: 'read account',
   method: 'GET',
@@ -91,7 +91,7 @@ export const updateAccount = defineEndpoint({
   response: account,
 });
 
-// 4.10 with open-points "Upload a document": raw bytes with their MIME type, signed as sent.
+// docs/provider-contract.md §4.10 with §OP-4: raw bytes with their MIME type, signed as sent.
 export const uploadDocument = defineEndpoint({
   name: 'upload document',
   method: 'POST',
@@ -105,7 +105,7 @@ export const uploadDocument = defineEndpoint({
 
 // --- Users and limits ----------------------------------------------------------------------
 
-// Open-points "Create user" (the contract's open point 1).
+// docs/provider-contract.md §OP-3: create user.
 export const createUser = defineEndpoint({
   name: 'create user',
   method: 'POST',
@@ -114,7 +114,7 @@ export const createUser = defineEndpoint({
   response: user,
 });
 
-// 4.5; masqueradeAs `user:<id>`.
+// docs/provider-contract.md §4.5; masqueradeAs `user:<id>`.
 export const readUser = defineEndpoint({
   name: 'read user',
   method: 'GET',
@@ -123,7 +123,7 @@ export const readUser = defineEndpoint({
   response: user,
 });
 
-// 4.6 with open-points "Limits calculation".
+// docs/provider-contract.md §4.6 with §OP-7.
 export const calculateLimits = defineEndpoint({
   name: 'limits calculation',
   method: 'POST',
@@ -133,7 +133,7 @@ export const calculateLimits = defineEndpoint({
   creates: false,
 });
 
-// 4.7: a new link every time (it lives 30 minutes: never cache it); no timestamp needed.
+// docs/provider-contract.md §4.7: a new link every time (it lives 30 minutes: never cache it); no timestamp needed.
 export const readOnboardingLink = defineEndpoint({
   name: 'onboarding link',
   method: 'GET',
@@ -145,7 +145,7 @@ export const readOnboardingLink = defineEndpoint({
 
 // --- Reservations and orders ---------------------------------------------------------------
 
-// 4.3 with open-points "Reservations and card purchases".
+// docs/provider-contract.md §4.3 with §OP-8.
 export const reserveOrder = defineEndpoint({
   name: 'wallet order reservation',
   method: 'POST',
@@ -174,9 +174,9 @@ export const readOrder = defineEndpoint({
   response: order,
 });
 
-// --- Payment methods (still under /v2, spec 9.3) ---------------------------------------------
+// --- Payment methods (still under /v2, docs/provider-contract.md §9.3) ---------------------------------------------
 
-// Open-points "Payment methods": create and list under /v2/paymentMethods.
+// docs/provider-contract.md §OP-5: create and list under /v2/paymentMethods.
 export const createPaymentMethod = defineEndpoint({
   name: 'create payment method',
   method: 'POST',
@@ -191,7 +191,7 @@ export const listPaymentMethods = defineEndpoint({
   response: paymentMethodList,
 });
 
-// 4.11 with open point 8: the versioned path of open-points "Payment methods".
+// docs/provider-contract.md §4.11: the versioned path of §OP-5.
 export const readPaymentMethod = defineEndpoint({
   name: 'read payment method',
   method: 'GET',
@@ -200,7 +200,7 @@ export const readPaymentMethod = defineEndpoint({
   response: paymentMethod,
 });
 
-// Open-points "Attach blockchains" (the contract's open point 3).
+// docs/provider-contract.md §OP-5: attach blockchains.
 export const attachBlockchains = defineEndpoint({
   name: 'attach blockchains',
   method: 'POST',
@@ -210,7 +210,7 @@ export const attachBlockchains = defineEndpoint({
   response: paymentMethod,
 });
 
-// 4.9. The least certain call: no public description of its method or body was found; by
+// docs/provider-contract.md §4.9 and §OP-5. The least certain call: no public description of its method or body was found; by
 // analogy with document upload it sends POST with the raw file and its MIME type.
 export const submitFollowup = defineEndpoint({
   name: 'ACH form follow-up',
@@ -222,9 +222,9 @@ export const submitFollowup = defineEndpoint({
   response: paymentMethod,
 });
 
-// --- Client-held tokens (spec 5.3) ---------------------------------------------------------
+// --- Client-held tokens (docs/provider-contract.md §5.3) ---------------------------------------------------------
 
-// 4.2: registers a client-generated secret; made before any credentials exist.
+// docs/provider-contract.md §4.2: registers a client-generated secret; made before any credentials exist.
 export const registerClientSecret = defineEndpoint({
   name: 'register client token',
   method: 'POST',

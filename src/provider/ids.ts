@@ -1,4 +1,4 @@
-// Identifier prefixes of spec 1: both `-` and `_` occur after the prefix (AC-<id>, AC_<id>).
+// Identifier prefixes of docs/provider-contract.md §1: both `-` and `_` occur after the prefix (AC-<id>, AC_<id>).
 // idPattern is the one place that shape is written; schemas, SRN patterns and the workflows' own
 // checks are built from it. No zod here: workflow code imports this module.
 
@@ -24,7 +24,7 @@ export function idMessage(prefix: string | Prefixes, what: string): string {
   return `${what} must look like ${shapes.slice(0, -1).join(', ')} or ${shapes.at(-1)}`;
 }
 
-/** Spec 1 names both prefixes for payment methods: PA, and PM as used in follow-up flows. */
+/** docs/provider-contract.md §1 names both prefixes for payment methods: PA, and PM as used in follow-up flows. */
 export const PAYMENT_METHOD_PREFIXES: Prefixes = ['PA', 'PM'];
 
 export const CURRENCY_CODE = /^[A-Z0-9]{2,10}$/;

@@ -1,7 +1,7 @@
 import { compare, type Decimal } from '../decimal.js';
 
-// Spec 8: higher card-purchase limits (USD) by country, for users with DEBIT_CARD_L2 who passed
-// the extra verification. Daily limits are not shown in the spec: the weekly value stands in
+// docs/provider-contract.md §8: higher card-purchase limits (USD) by country, for users with DEBIT_CARD_L2 who passed
+// the extra verification. Daily limits are not shown in the contract: the weekly value stands in
 // for them. Pure, so that workflows (which confirm the limits) and the sandbox share one table.
 export const HIGHER_LIMITS = {
   US: { daily: 7_500, weekly: 7_500, monthly: 7_500, yearly: 100_000 },
@@ -12,7 +12,7 @@ export const higherLimitsFor = (country: string) => (country === 'US' ? HIGHER_L
 
 /**
  * The first limit an amount would exceed, as the provider's errorCode names it. Limits are USD
- * (spec 8); an amount in another currency is compared as it is, the provider having the last word.
+ * (docs/provider-contract.md §8); an amount in another currency is compared as it is, the provider having the last word.
  * Exact decimals; numbers where a history recorded before exact amounts holds them.
  */
 export function exceededLimit(

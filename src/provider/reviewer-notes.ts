@@ -1,4 +1,4 @@
-// The reviewer notes of spec 2.3, by the profile field they concern. The sandbox writes them;
+// The reviewer notes of docs/provider-contract.md §2.3, by the profile field they concern. The sandbox writes them;
 // the KYC process maps them to what a person must do.
 
 export const REVIEWER_NOTES = {

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
-// Spec 5.1 and open-points "Signing": lowercase hex HMAC-SHA256, keyed with the secret, over the
+// docs/provider-contract.md §5.1 and §OP-10: lowercase hex HMAC-SHA256, keyed with the secret, over the
 // URL exactly as sent (query string and its encoding included) followed by the body bytes as sent.
 export function requestSignature(secret: string | KeyObject, url: string, body: Uint8Array | string = ''): string {
   const hmac = createHmac('sha256', secret).update(url, 'utf8');
@@ -13,7 +13,7 @@ export function signingKey(secret: string): KeyObject {
   return createSecretKey(Buffer.from(secret, 'utf8'));
 }
 
-// Spec 6.4: callbacks carry the HMAC of the JSON body alone, keyed with the account's secret key.
+// docs/provider-contract.md §6.4: callbacks carry the HMAC of the JSON body alone, keyed with the account's secret key.
 export function callbackSignature(secret: string, body: Uint8Array | string): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }

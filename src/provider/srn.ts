@@ -1,9 +1,9 @@
 import { idPattern } from './ids.js';
 
-// SRNs (spec 1): `<kind>:<id>`. Masquerade targets follow spec 5.4: a value without a kind is an
+// SRNs (docs/provider-contract.md §1): `<kind>:<id>`. Masquerade targets follow docs/provider-contract.md §5.4: a value without a kind is an
 // account; a user must be written `user:<id>`, because a bare user id would be taken as an account.
 
-/** Open point: the interest-payments service SRN is not named by the contract. One place to change it. */
+/** docs/provider-contract.md §OP-9: the interest-payments service SRN is not named by the contract. One place to change it. */
 export const INTEREST_PAYMENTS_SRN = 'service:interest-payments';
 
 /** `WA_123` → `wallet:WA_123`: the SRN a callback names the wallet by, as source or dest. */

@@ -4,7 +4,7 @@ import { parseMasquerade } from '../provider/srn.js';
 import { SandboxError } from './errors.js';
 import type { Credential, Store } from './store.js';
 
-// Spec 5.1 and 5.2, checked the way the real service's docs describe: the signature covers the
+// docs/provider-contract.md §5.1 and §5.2, checked the way the real service's docs describe: the signature covers the
 // URL as received (every query parameter, in its encoding, including ones the sandbox ignores)
 // followed by the raw body bytes; timestamps must be recent; bearer tokens are the secret key.
 
@@ -15,7 +15,7 @@ export interface AuthOptions {
 }
 
 export interface AuthenticateOptions {
-  /** Spec 4.7: the onboarding link call needs no timestamp. */
+  /** docs/provider-contract.md §4.7: the onboarding link call needs no timestamp. */
   timestampOptional?: boolean;
 }
 
@@ -88,7 +88,7 @@ export function authenticate(
   return cred;
 }
 
-/** Who a request acts as: the credential's account, or (spec 5.4) one of its sub-accounts or users. */
+/** Who a request acts as: the credential's account, or (docs/provider-contract.md §5.4) one of its sub-accounts or users. */
 export interface Actor {
   /** The account acted for (a sub-account when masquerading as one). */
   accountId: string;

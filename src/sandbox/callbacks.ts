@@ -3,7 +3,7 @@ import { stringifyJson } from '../json.js';
 import { callbackSignature } from '../provider/signing.js';
 import type { Transaction } from '../provider/schemas/transaction.js';
 
-// Spec 6: a callback goes to the wallet's callbackUrl, signed with X-API-Signature, once. The
+// docs/provider-contract.md §6: a callback goes to the wallet's callbackUrl, signed with X-API-Signature, once. The
 // knobs let an operator or a test make the outside world worse: drop or repeat callbacks.
 
 export interface CallbackKnobs {

@@ -8,7 +8,7 @@ export interface SandboxContext {
   callbacks: CallbackSender;
   now: () => number;
   faults: Faults;
-  /** How long a reservation can be used (open-points: 15 minutes or an hour; default 15). */
+  /** How long a reservation can be used (docs/provider-contract.md §OP-8: 15 minutes or an hour; default 15). */
   reservationTtlMs: number;
   /** Persist state after a change (a no-op when no state file is configured). */
   changed: () => void;

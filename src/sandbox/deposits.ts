@@ -20,7 +20,7 @@ export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): vo
   }
 }
 
-/** Sends the callback of a transaction to the wallet it belongs to, signed with its merchant's first secret (spec 6.4). */
+/** Sends the callback of a transaction to the wallet it belongs to, signed with its merchant's first secret (docs/provider-contract.md §6.4). */
 export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
   const walletId = walletIdFromSrn(tx.dest) ?? walletIdFromSrn(tx.source);
   const wallet = walletId ? own(ctx.store.state.wallets, walletId) : undefined;
@@ -29,7 +29,7 @@ export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
   return secret ? ctx.callbacks.send(wallet.callbackUrl, secret, tx) : undefined;
 }
 
-/** A transfer that went INITIATED → COMPLETED at once, with both statusHistories (spec 3.3). */
+/** A transfer that went INITIATED → COMPLETED at once, with both statusHistories (docs/provider-contract.md §3.3). */
 export function completedTransfer(
   owner: string,
   source: string,
@@ -103,7 +103,7 @@ export function depositFromTransfer(
   return tx;
 }
 
-/** A transaction with the provider's defaults for what a caller does not set (spec 2.4). */
+/** A transaction with the provider's defaults for what a caller does not set (docs/provider-contract.md §2.4). */
 export function newTransaction(
   ctx: SandboxContext,
   fields: Pick<Transaction, 'source' | 'dest' | 'currency' | 'amount' | 'status'> & Partial<Transaction>,

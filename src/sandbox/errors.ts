@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { type ErrorBody, type ErrorType, statusByErrorType } from '../provider/schemas/error.js';
 import { newHex } from './ids.js';
 
-// Failures answered with the body and status of open-points "Errors".
+// Failures answered with the body and status of docs/provider-contract.md §OP-1.
 export class SandboxError extends Error {
   constructor(
     readonly type: ErrorType,
@@ -41,7 +41,7 @@ export function sendError(reply: FastifyReply, err: SandboxError, status = err.s
 /**
  * What the web framework refused before a route ran, with the provider's body and the framework's
  * status, except where the contract names one: a Content-Type refusal is a ValidationException,
- * 400 (open-points "Errors"), as the routes answer an unsupported type, never the framework's 415.
+ * 400 (docs/provider-contract.md §OP-1), as the routes answer an unsupported type, never the framework's 415.
  */
 const FRAMEWORK_ERRORS: Record<string, { field: string; message: string; status?: number }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {

@@ -3,7 +3,7 @@ import { jsonNumber } from '../provider/schemas/common.js';
 import { SandboxError } from './errors.js';
 
 // Fault knobs per route: errors (5xx, 429, transient) and added latency, so that retries, backoff
-// and timeouts can be seen working. `route` is "METHOD /path/:param" as listed in the README, or "*".
+// and timeouts can be seen working. `route` is "METHOD /path/:param" as listed in docs/provider-client.md, or "*".
 
 export const faultSchema = z
   .object({

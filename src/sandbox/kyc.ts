@@ -1,6 +1,6 @@
 import type { Account, ProfileField } from '../provider/schemas/account.js';
 
-// Profile fields of an individual account and how their states add up to the account's (spec 3.2).
+// Profile fields of an individual account and how their states add up to the account's (docs/provider-contract.md §3.2).
 
 export const PROFILE_FIELDS: Array<{ fieldId: string; fieldType: string; required: boolean }> = [
   { fieldId: 'individualLegalName', fieldType: 'STRING', required: true },
@@ -16,7 +16,7 @@ export const PROFILE_FIELDS: Array<{ fieldId: string; fieldType: string; require
 
 export const fieldDefinition = (fieldId: string) => PROFILE_FIELDS.find((f) => f.fieldId === fieldId);
 
-/** A new field: submitted data is PENDING review; missing data is OPEN (spec 3.2). */
+/** A new field: submitted data is PENDING review; missing data is OPEN (docs/provider-contract.md §3.2). */
 export function newField(fieldId: string, fieldType: string, value: unknown): ProfileField {
   const given = value !== undefined && value !== null && value !== '';
   return {

@@ -11,7 +11,7 @@ export const STANDARD_LIMITS = { daily: 500, weekly: 1_000, monthly: 2_500, year
 const DAY = 86_400_000;
 
 /**
- * Every limit spec 8 names (plus the daily one of open-points), each over a rolling window ending
+ * Every limit docs/provider-contract.md §8 names (plus the daily one of §OP-7), each over a rolling window ending
  * now. A "month" is 30 days, not a calendar month: a calendar month would let a buyer spend the
  * monthly limit twice within two days across a month boundary, and the other windows are rolling.
  */
@@ -24,7 +24,7 @@ export const LIMIT_WINDOWS = [
 
 type Table = Record<(typeof LIMIT_WINDOWS)[number]['name'], number>;
 
-/** Spec 8 rule 1: the scope, the operator's configuration, and an approved extra verification. */
+/** docs/provider-contract.md §8 rule 1: the scope, the operator's configuration, and an approved extra verification. */
 export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
   const owner = ctx.store.state.accounts[rec.ownerAccountId];
   return Boolean(
@@ -33,7 +33,7 @@ export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
 }
 
 /**
- * Who buys, for counting what was spent: the owner user; without one (no higher limits, spec 8
+ * Who buys, for counting what was spent: the owner user; without one (no higher limits, docs/provider-contract.md §8
  * rule 1) the buyer's email, else the reservation alone, so that even an anonymous purchase meets
  * the standard limits.
  */
@@ -64,7 +64,7 @@ function tableFor(ctx: SandboxContext, rec: UserRecord | undefined, country: str
   return rec && hasHigherLimits(ctx, rec) ? higherLimitsFor(country) : STANDARD_LIMITS;
 }
 
-/** The documented limits answer (open-points): it has no monthly fields, though the limit applies. */
+/** The documented limits answer (docs/provider-contract.md §OP-7): it has no monthly fields, though the limit applies. */
 export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string): Limits {
   const table = tableFor(ctx, rec, country);
   const spent = spentBy(ctx, `user:${rec.user.id}`);
@@ -84,7 +84,7 @@ export function limitsFor(ctx: SandboxContext, rec: UserRecord, country: string)
   };
 }
 
-/** The first limit (of all spec 8 names) a purchase would exceed, as the provider's errorCode, with the numbers. */
+/** The first limit (of all docs/provider-contract.md §8 names) a purchase would exceed, as the provider's errorCode, with the numbers. */
 export function exceededBy(
   ctx: SandboxContext,
   reservation: ReservationRecord,

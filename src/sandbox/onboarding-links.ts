@@ -2,7 +2,7 @@ import type { SandboxContext } from './context.js';
 import { newHex, newId } from './ids.js';
 import type { OnboardingLinkRecord } from './store.js';
 
-/** Contract §4.7 and §8: an onboarding link lives 30 minutes; a new one on every request. */
+/** docs/provider-contract.md §4.7 and §8: an onboarding link lives 30 minutes; a new one on every request. */
 export const ONBOARDING_LINK_TTL_MS = 30 * 60_000;
 
 /** A new onboarding link for `userId`: the provider's call (§4.7) and the checkout page's banner make them. */

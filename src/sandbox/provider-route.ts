@@ -31,11 +31,11 @@ interface RouteOptions<S extends z.ZodType> {
   path: string;
   body?: S;
   status?: number;
-  /** Open to a client-held token that no account has bound yet (spec 5.3: account creation). */
+  /** Open to a client-held token that no account has bound yet (docs/provider-contract.md §5.3: account creation). */
   unbound?: boolean;
-  /** No credentials at all (spec 4.2: registering a client secret). */
+  /** No credentials at all (docs/provider-contract.md §4.2: registering a client secret). */
   anonymous?: boolean;
-  /** Spec 4.7: no timestamp needed. */
+  /** docs/provider-contract.md §4.7: no timestamp needed. */
   timestampOptional?: boolean;
 }
 
@@ -162,7 +162,7 @@ function parseBody<S extends z.ZodType>(
   raw: Buffer | undefined,
   contentType: string | string[] | undefined,
 ): z.output<S> {
-  // Spec 4: bodies are JSON, Content-Type application/json (any letter case, any parameters).
+  // docs/provider-contract.md §4: bodies are JSON, Content-Type application/json (any letter case, any parameters).
   if (raw && raw.length > 0 && mimeType(contentType) !== 'application/json') {
     throw validationError(
       'Content-Type',

@@ -9,14 +9,14 @@ import { exceededBy } from './limits.js';
 import { currentReservation } from './routes/orders.js';
 import type { ReservationRecord } from './store.js';
 
-// A card purchase on the hosted checkout page (docs: provider contract §4.3 and the open point on
-// reservations): RUNNING_CHECKS → PROCESSING (transfer assigned) → COMPLETE, or FAILED. The
-// buyer's Pay button and the operator route that plays the buyer both come here.
+// A card purchase on the hosted checkout page (docs/provider-contract.md §4.3, §OP-8):
+// RUNNING_CHECKS → PROCESSING (transfer assigned) → COMPLETE, or FAILED. The buyer's Pay button
+// and the operator route that plays the buyer both come here.
 
-/** Open point: card purchases are transfers from a card-processing service; its SRN is not named. */
+/** docs/provider-contract.md §OP-9: card purchases are transfers from a card-processing service; its SRN is not named. */
 export const CARD_PROCESSING_SRN = 'service:card-processing';
 
-/** A URL with the open point's redirect parameters set, or null without a base. */
+/** A URL with the redirect parameters of docs/provider-contract.md §OP-8 set, or null without a base. */
 function redirect(base: unknown, params: Record<string, string | number>): string | null {
   if (typeof base !== 'string') return null;
   const url = new URL(base);
@@ -69,7 +69,7 @@ export async function completePurchase(ctx: SandboxContext, reservationId: strin
   record.status = 'USED';
   record.orderId = order.id;
   state.orders[order.id] = order;
-  // Contract §8: every limit, monthly included, for every purchase (without owner: the standard ones).
+  // docs/provider-contract.md §8: every limit, monthly included, for every purchase (without owner: the standard ones).
   const over = exceededBy(ctx, record, amount);
   if (over) {
     Object.assign(order, { status: 'FAILED', failureReason: over.errorCode });
@@ -115,7 +115,7 @@ export async function completePurchase(ctx: SandboxContext, reservationId: strin
     transfer,
     transaction,
     delivery,
-    // Open point: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
+    // docs/provider-contract.md §OP-8: the redirectUrl receives transferId, orderId, accountId, dest, fees, destAmount.
     redirect: redirect(req.redirectUrl, {
       transferId: transfer.id,
       orderId: order.id,

@@ -38,7 +38,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Documents (spec 4.10) may be 7.75 MB: larger bodies are read far enough to answer with a ValidationException. */
+/** Documents (docs/provider-contract.md §4.10) may be 7.75 MB: larger bodies are read far enough to answer with a ValidationException. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export function createSandbox(opts: SandboxOptions): Sandbox {

@@ -3,7 +3,7 @@ import type { PaymentMethodRecord } from './store.js';
 import type { SandboxContext } from './context.js';
 import { deriveAccountStatus } from './kyc.js';
 
-// Spec 3.1: the account's individualSourceOfFunds follows a payment method only when that method
+// docs/provider-contract.md §3.1: the account's individualSourceOfFunds follows a payment method only when that method
 // is the source of funds.
 export function followSourceOfFunds(
   ctx: SandboxContext,

@@ -12,7 +12,7 @@ import { walletSrn } from '../provider/srn.js';
 export interface Credential {
   apiKey: string;
   secretKey: string;
-  /** Null for a client-held token registered but not yet bound by creating an account (spec 5.3). */
+  /** Null for a client-held token registered but not yet bound by creating an account (docs/provider-contract.md §5.3). */
   accountId: string | null;
   kind: 'account' | 'client-token';
 }
@@ -21,7 +21,7 @@ export interface AccountRecord {
   account: Account;
   /** The parent that may masquerade as this account; null for a top-level account. */
   parentId: string | null;
-  /** Operator-configured features (spec 8 rules 2 and 3). */
+  /** Operator-configured features (docs/provider-contract.md §8 rules 2 and 3). */
   features: { debitCardL2: boolean; userApi: boolean };
 }
 
@@ -101,7 +101,7 @@ export function emptyState(
           profileFields: [],
         },
         parentId: null,
-        // The master account has the User API; DEBIT_CARD_L2 waits for the operator (spec 8).
+        // The master account has the User API; DEBIT_CARD_L2 waits for the operator (docs/provider-contract.md §8).
         features: { debitCardL2: false, userApi: true },
       },
     },
@@ -145,7 +145,7 @@ export class Store {
   }
 
   /**
-   * Spec 6.4: callbacks are keyed with the merchant's secret key (open-points: its first one). A
+   * docs/provider-contract.md §6.4: callbacks are keyed with the merchant's secret key (§OP-9: its first one). A
    * sub-account has no keys of its own: its parent merchant's key signs for it.
    */
   callbackSecretOf(accountId: string): string | undefined {

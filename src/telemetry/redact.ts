@@ -78,7 +78,7 @@ const SENSITIVE_KEYS = new Set(
     'passportNo',
     'documentNumber',
     'idNumber',
-    // The contract's KYC profile field ids (spec 2.3, open-points) when they are keys.
+    // The contract's KYC profile field ids (docs/provider-contract.md §2.3, §OP-4) when they are keys.
     'individualSourceOfFunds',
     'individualGovernmentId',
     'individualProofOfAddress',

@@ -15,7 +15,7 @@ export function plaintextProblem(
   if (connection.apiKey)
     return "TEMPORAL_API_KEY is set but TLS is off (TEMPORAL_TLS=false, or `disabled = true` in the profile's tls): the key would travel in clear. Remove TEMPORAL_TLS=false (an API key implies TLS), or the key";
   if (tlsSaidOff || isLoopback(address)) return undefined;
-  // Not the address itself: a configuration error names the variable, never its value (README).
+  // Not the address itself: a configuration error names the variable, never its value (docs/configuration.md).
   return `TEMPORAL_ADDRESS (or the profile's address) is not on this machine (localhost, ::1 or 127.x), and nothing says how to secure the connection: set TEMPORAL_TLS=true (with TEMPORAL_TLS_SERVER_CA_CERT_PATH where its certificate is not publicly trusted), TEMPORAL_API_KEY, or TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH; or TEMPORAL_TLS=false to connect in plaintext over a network you trust`;
 }
 

@@ -1,7 +1,7 @@
 import { walletSrn } from '../../src/provider/srn.js';
 
 /**
- * The body of a deposit callback for a wallet, as the provider sends it (spec 6): confirmed,
+ * The body of a deposit callback for a wallet, as the provider sends it (docs/provider-contract.md §6): confirmed,
  * 0.1 BTC from outside, its transaction id derived from the wallet's. `over` replaces fields.
  */
 export function depositCallback(walletId: string, over: Record<string, unknown> = {}): string {

@@ -16,7 +16,7 @@ import { achFollowupWorkflowId } from '../../workflows/messages/ach-followup.js'
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 
-describe('ACH authorization follow-up (spec 3.1)', () => {
+describe('ACH authorization follow-up (docs/provider-contract.md §3.1)', () => {
   let stack: Stack;
   let ach: AchFollowupClient;
   before(async () => {

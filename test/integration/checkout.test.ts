@@ -12,7 +12,7 @@ import { checkoutWorkflowId } from '../../workflows/messages/checkout.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 
-describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
+describe('Reservation checkout (docs/provider-contract.md §2.6, §4.3, §8)', () => {
   let stack: Stack;
   let checkout: CheckoutClient;
   before(async () => {
@@ -170,7 +170,7 @@ describe('Reservation checkout (spec 2.6, 4.3, 8)', () => {
     );
   });
 
-  // Spec 8 names a monthly limit; the documented limits answer has none, so the checkout cannot
+  // docs/provider-contract.md §8 names a monthly limit; the documented limits answer has none, so the checkout cannot
   // pre-check it: the provider refuses the purchase, and the checkout ends OVER_LIMIT naming it.
   it("a purchase over the monthly limit, which no pre-check can see, ends OVER_LIMIT with the provider's reason", async () => {
     await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });

@@ -18,7 +18,7 @@ import { kycWorkflowId } from '../../workflows/messages/kyc.js';
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 const PDF = Buffer.from('%PDF-1.4 statement');
 
-describe('KYC resubmission (spec 3.2)', () => {
+describe('KYC resubmission (docs/provider-contract.md §3.2)', () => {
   let stack: Stack;
   let kyc: KycClient;
   before(async () => {

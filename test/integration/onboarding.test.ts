@@ -11,13 +11,13 @@ import { onboardingWorkflowId } from '../../workflows/messages/onboarding.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 
-describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
+describe('Onboarding for higher limits (docs/provider-contract.md §2.7, §2.8, §8)', () => {
   let stack: Stack;
   let onboarding: OnboardingClient;
   before(async () => {
     stack = await startStack();
     onboarding = new OnboardingClient(stack.client, { taskQueue: stack.taskQueue, timing: stack.timing });
-    // Spec 8 rule 2: the operator configures DEBIT_CARD_L2 for the master account first.
+    // docs/provider-contract.md §8 rule 2: the operator configures DEBIT_CARD_L2 for the master account first.
     await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: true });
   });
   after(async () => stack?.stop());
@@ -83,7 +83,7 @@ describe('Onboarding for higher limits (spec 2.7, 2.8, 8)', () => {
       assert.equal(state.stage, 'WAITING_FOR_USER');
       return state;
     });
-    // The operator withdraws the scope's configuration (spec 8 rule 2): approval alone raises nothing.
+    // The operator withdraws the scope's configuration (docs/provider-contract.md §8 rule 2): approval alone raises nothing.
     await stack.op('POST', `/sandbox/accounts/${MASTER}/features`, { debitCardL2: false });
     try {
       await stack.op('POST', `/sandbox/users/${userId}/approve`);

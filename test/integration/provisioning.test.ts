@@ -12,7 +12,7 @@ import { kill, spawnWorker } from '../helpers/worker-process.js';
 import { resultWithin } from '../helpers/result.js';
 import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
 
-describe('account provisioning for client-held tokens (spec 5.3)', () => {
+describe('account provisioning for client-held tokens (docs/provider-contract.md §5.3)', () => {
   let stack: Stack;
   let provisioning: ProvisioningClient;
   before(async () => {
@@ -46,7 +46,7 @@ describe('account provisioning for client-held tokens (spec 5.3)', () => {
     assert.equal(history.includes(secret), false);
   });
 
-  it('a second account creation with the same token is the error of spec 7.1: ALREADY_BOUND', async () => {
+  it('a second account creation with the same token is the error of docs/provider-contract.md §7.1: ALREADY_BOUND', async () => {
     const secret = generateClientSecret();
     const firstRef = `first-${randomUUID()}`;
     await provisioning.start({ clientRef: firstRef, country: 'US', secret });

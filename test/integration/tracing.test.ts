@@ -62,7 +62,7 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
     );
     assert.equal(chain.call.attributes['http.response.status_code'], 200);
     // No payloads in span attributes: the name given to open() appears only inside the workflow
-    // id, a business key that the README asks callers to keep free of personal data.
+    // id, a business key that docs/security.md asks callers to keep free of personal data.
     const mentions = chain.spans
       .flatMap((s) => Object.entries(s.attributes))
       .filter(([, v]) => String(v).includes(name));

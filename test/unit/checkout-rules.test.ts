@@ -24,7 +24,7 @@ import { answers, assertFields } from '../helpers/assert.js';
 
 // The decisions of a reservation checkout, without a server: whom the reservation is for, when a
 // purchase has settled and how it ends the checkout. The workflow's commands around them are held
-// by the recorded histories (test/unit/replay.test.ts) and the integration tests.
+// by the recorded histories (test/integration/replay.test.ts) and the integration tests.
 
 const order = (status: string, extra: Partial<NonNullable<Look['order']>> = {}): Look['order'] => ({
   status,
@@ -106,7 +106,7 @@ describe('checkout rules: the purchase', () => {
       outcome: 'FAILED',
       failureReason: 'the purchase failed',
     });
-    // Spec 8: the monthly limit only the provider sees; its refusal names the limit.
+    // docs/provider-contract.md §8: the monthly limit only the provider sees; its refusal names the limit.
     assert.deepEqual(
       purchaseEnding({ reservation: 'USED', order: order('FAILED', { failureReason: 'limits.monthlyLimitReached' }) }),
       { outcome: 'OVER_LIMIT', failureReason: 'limits.monthlyLimitReached' },

@@ -148,7 +148,7 @@ describe('claim store: what end users provide travels by reference', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  // The README's rotation: first every process gets the new key as a previous key, then the
+  // The rotation of docs/security.md: first every process gets the new key as a previous key, then the
   // writing key changes. During the second rollout, processes of both phases share the store.
   it('rotates in two phases: a claim key listed as previous but not yet writing reads what the other phase wrote', async () => {
     const folder = `${dir}-rotation`;

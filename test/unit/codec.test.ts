@@ -36,7 +36,7 @@ describe('payload encryption', () => {
     assert.deepEqual(await codec.decode([plain]), [plain]);
   });
 
-  // The README's rotation: first every process gets the new key in PAYLOAD_PREVIOUS_KEYS, then
+  // The rotation of docs/security.md: first every process gets the new key in PAYLOAD_PREVIOUS_KEYS, then
   // the writing key changes. During the second rollout, processes of both phases share history.
   it('rotates in two phases: a key listed as previous but not yet writing reads what the other phase wrote', async () => {
     const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];

@@ -94,7 +94,7 @@ describe('configuration', () => {
       { TEMPORAL_ADDRESS: 'temporal.example:7233' },
       /TEMPORAL_ADDRESS.*not on this machine.*TEMPORAL_TLS=true.*TEMPORAL_TLS=false/s,
     );
-    // The variable is named, its value never shown (README, Configuration).
+    // The variable is named, its value never shown (docs/configuration.md).
     assert.throws(
       () => loadConfig({ TEMPORAL_ADDRESS: 'temporal.example:7233' }),
       (err: unknown) => err instanceof ConfigError && !/temporal\.example|7233/.test(err.message),

@@ -13,7 +13,7 @@ const isDenied = (code?: string) => (e: unknown) =>
   e.body.type === 'AccessDeniedException' &&
   (code === undefined || e.body.errorCode === code);
 
-describe('auth modes and masquerade (spec 5)', () => {
+describe('auth modes and masquerade (docs/provider-contract.md §5)', () => {
   let sandbox: TestSandbox;
   let other: TestSandbox;
   before(async () => {
@@ -39,7 +39,7 @@ describe('auth modes and masquerade (spec 5)', () => {
     assert.ok((await bearer.call(api.listPaymentMethods)).data);
   });
 
-  it('the onboarding link call needs no timestamp (spec 4.7); other signed calls do', async () => {
+  it('the onboarding link call needs no timestamp (docs/provider-contract.md §4.7); other signed calls do', async () => {
     const user = await sandbox.master.call(api.createUser, { body: {} });
     const url = `${sandbox.url}/v3/idverify/users/${user.id}`;
     const res = await request(url, {
@@ -55,7 +55,7 @@ describe('auth modes and masquerade (spec 5)', () => {
     assert.equal(((await refused.body.json()) as { errorCode: string }).errorCode, 'accessDenied.missingTimestamp');
   });
 
-  it('a user SRN reaches the user; the bare user id is taken as an account and refused (spec 5.4)', async () => {
+  it('a user SRN reaches the user; the bare user id is taken as an account and refused (docs/provider-contract.md §5.4)', async () => {
     const user = await sandbox.master.call(api.createUser, { body: {} });
     assert.equal(
       (await sandbox.master.call(api.readUser, { params: { userId: user.id }, masqueradeAs: `user:${user.id}` })).id,
@@ -160,7 +160,7 @@ describe('fault knobs', () => {
   after(async () => sandbox?.stop());
 
   it('fail the next requests of a route with 5xx, 429 or a transient error, then recover; nothing is created meanwhile', async () => {
-    // A creating call (POST) is retried unless the provider says the failure is not transient (README, provider client).
+    // A creating call (POST) is retried unless the provider says the failure is not transient (docs/provider-contract.md §OP-1).
     for (const [error, status, transient] of [
       ['server', 500, false],
       ['rate-limit', 429, true],

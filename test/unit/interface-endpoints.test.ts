@@ -60,7 +60,7 @@ describe('every endpoint, client against sandbox', () => {
       { state: 'INITIATED', statusOrder: 0 },
       { state: 'COMPLETED', statusOrder: 5100 },
     ]);
-    // The callback arrived at the wallet's callbackUrl, signed with the account's secret (spec 6.4).
+    // The callback arrived at the wallet's callbackUrl, signed with the account's secret (docs/provider-contract.md §6.4).
     assert.equal(received.length, 1);
     assert.equal(received[0]!.signature, callbackSignature(MASTER.secretKey, received[0]!.body));
   });
@@ -167,7 +167,7 @@ describe('every endpoint, client against sandbox', () => {
     assert.deepEqual(followed.waitingPrompts, []);
   });
 
-  it('client-held token: register, create the account once, then both auth modes (spec 5.3)', async () => {
+  it('client-held token: register, create the account once, then both auth modes (docs/provider-contract.md §5.3)', async () => {
     const secret = generateClientSecret();
     assert.match(secret, /^[A-Za-z0-9]{30}$/);
     called.add(endpoints.registerClientSecret.name);
@@ -185,9 +185,9 @@ describe('every endpoint, client against sandbox', () => {
       acc.id,
       'the secret signs with the returned API key',
     );
-    // Spec 7.1: a second account creation with the bound token fails.
+    // docs/provider-contract.md §7.1: a second account creation with the bound token fails.
     const before = Object.keys(sandbox.state.accounts).length;
-    // What the contract and open-points document for it: a failure, 400 ValidationException, no field at fault.
+    // What docs/provider-contract.md §7.1 and §OP-1 say of it: a failure, 400 ValidationException, no field at fault.
     await assert.rejects(
       creds.bearer.call(endpoints.createAccount, { body: { country: 'DE' } }),
       (e: unknown) =>

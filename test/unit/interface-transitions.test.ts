@@ -8,12 +8,12 @@ import { walletSrn } from '../../src/provider/srn.js';
 import { assertFields } from '../helpers/assert.js';
 import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-// The state machines of spec 3 and the rules of spec 8, driven by operator routes (the provider's
+// The state machines of docs/provider-contract.md §3 and the rules of docs/provider-contract.md §8, driven by operator routes (the provider's
 // reviewers and customers) and observed through the client, as a product using them would.
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-describe('profile fields and accounts (spec 3.2)', () => {
+describe('profile fields and accounts (docs/provider-contract.md §3.2)', () => {
   let sandbox: TestSandbox;
   before(async () => (sandbox = await startSandbox()));
   after(async () => sandbox?.stop());
@@ -137,7 +137,7 @@ describe('profile fields and accounts (spec 3.2)', () => {
   });
 });
 
-describe('payment methods and the ACH form (spec 3.1)', () => {
+describe('payment methods and the ACH form (docs/provider-contract.md §3.1)', () => {
   let sandbox: TestSandbox;
   let accountId: string;
   before(async () => {
@@ -225,7 +225,7 @@ describe('payment methods and the ACH form (spec 3.1)', () => {
     );
   });
 
-  it('a deposit to an attached address is liquidated to the payment method (spec 2.2 rule 3)', async () => {
+  it('a deposit to an attached address is liquidated to the payment method (docs/provider-contract.md §2.2 rule 3)', async () => {
     const pm = await sandbox.master.call(api.createPaymentMethod, {
       body: { ...ach, accountNumber: '000777888999', attachBlockchains: ['ALL'] },
     });
@@ -241,7 +241,7 @@ describe('payment methods and the ACH form (spec 3.1)', () => {
   });
 });
 
-describe('users, higher limits and the onboarding link (spec 2.7, 2.8, 4.5–4.7, 8)', () => {
+describe('users, higher limits and the onboarding link (docs/provider-contract.md §2.7, §2.8, §4.5 to §4.7, §8)', () => {
   let sandbox: TestSandbox;
   before(async () => (sandbox = await startSandbox()));
   after(async () => sandbox?.stop());
@@ -313,7 +313,7 @@ describe('users, higher limits and the onboarding link (spec 2.7, 2.8, 4.5–4.7
   });
 });
 
-describe('reservations and card purchases (spec 2.6, 4.3)', () => {
+describe('reservations and card purchases (docs/provider-contract.md §2.6, §4.3)', () => {
   let sandbox: TestSandbox;
   before(async () => (sandbox = await startSandbox({ reservationTtlMs: 60_000 })));
   after(async () => sandbox?.stop());

@@ -33,7 +33,7 @@ import { assertFields } from '../helpers/assert.js';
 
 // The bookkeeping of a KYC round, without a server: what the end user is asked for, the stage,
 // attempts, the checks on input and the outcome. The workflow's commands around it are held by
-// the recorded histories (test/unit/replay.test.ts) and the integration tests.
+// the recorded histories (test/integration/replay.test.ts) and the integration tests.
 
 type FieldView = Profile['fields'][number];
 const ssn = (status: FieldView['status'], note: string | null = null): FieldView => ({

@@ -6,10 +6,10 @@ import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 
-// The payload format's test vectors (schemas/payload-vectors.json, docs/payload-format.md) hold
-// both ways: read by the spec alone (node's AES-256-GCM and the Payload protobuf, no product
-// code), as another language would, and by the product's codec, which also makes them again from
-// the keys and nonces given. The refusals are refused.
+// The payload format's test vectors (schemas/payload-vectors.json) hold both ways: read from
+// docs/payload-format.md alone (node's AES-256-GCM and the Payload protobuf, no product code), as
+// another language would, and by the product's codec, which also makes them again from the keys
+// and nonces given. The refusals are refused.
 
 type JsonPayload = { metadata: Record<string, string>; data: string };
 const file = JSON.parse(readFileSync('schemas/payload-vectors.json', 'utf8')) as {

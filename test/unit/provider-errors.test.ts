@@ -245,7 +245,7 @@ describe('provider errors: what is retried and what a person is told', () => {
     assert.ok(!contract.message.includes(ssn), 'nor a body that is not JSON');
   });
 
-  // open-points "Errors": the optional fields may be empty strings; a provider may equally send null.
+  // docs/provider-contract.md §OP-1: the optional fields may be empty strings; a provider may equally send null.
   it('an error body with null optional fields keeps its type instead of becoming an unexpected response', async () => {
     const { client } = clientAnswering(
       400,
@@ -268,7 +268,7 @@ describe('provider errors: what is retried and what a person is told', () => {
     });
   });
 
-  // open-points "Errors": `transient: true means the same request may safely be tried again`, so
+  // docs/provider-contract.md §OP-1: `transient: true means the same request may safely be tried again`, so
   // false on a creating call (POST) means a blind repeat may create twice; reads repeat safely.
   it('a 5xx saying transient: false is not retried on a creating call, and the failure says to check first', async () => {
     const create = (client: ProviderClient) =>
@@ -285,7 +285,7 @@ describe('provider errors: what is retried and what a person is told', () => {
         true,
       ],
       ['GET, 500, transient false', 500, body('UnknownException', { transient: false }), read, true],
-      // A POST that only reads (spec 8's limits calculation) creates nothing: repeating it is safe.
+      // A POST that only reads (docs/provider-contract.md §8's limits calculation) creates nothing: repeating it is safe.
       ['POST that reads, 500, transient false', 500, body('UnknownException', { transient: false }), limitsOf, true],
     ];
     for (const [name, status, text, call, retryable] of cases) {

@@ -14,7 +14,7 @@ import { MASTER, startSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const DAY = 86_400_000;
 
-describe('sandbox fidelity: limits (spec 8)', () => {
+describe('sandbox fidelity: limits (docs/provider-contract.md §8)', () => {
   let sandbox: TestSandbox;
   before(async () => {
     sandbox = await startSandbox();
@@ -69,7 +69,7 @@ describe('sandbox fidelity: limits (spec 8)', () => {
     assertFields(next.order, { status: 'FAILED', failureReason: 'limits.monthlyLimitReached' });
   });
 
-  it('spec 8 rule 1: higher limits need an owner; a reservation without one meets the standard limits, not none', async () => {
+  it('docs/provider-contract.md §8 rule 1: higher limits need an owner; a reservation without one meets the standard limits, not none', async () => {
     const over = await buy(600);
     assertFields(over.order, { status: 'FAILED', failureReason: 'limits.dailyLimitReached' });
     assert.match(over.limit!.message, /daily limit of 500 USD/);
@@ -80,7 +80,7 @@ describe('sandbox fidelity: limits (spec 8)', () => {
   });
 });
 
-describe("sandbox fidelity: callbacks of sub-accounts' wallets (spec 6.4)", () => {
+describe("sandbox fidelity: callbacks of sub-accounts' wallets (docs/provider-contract.md §6.4)", () => {
   let sandbox: TestSandbox;
   const received: Array<{ body: string; signature: string | undefined }> = [];
   const receiver = createServer((req: IncomingMessage, res) => {
@@ -132,7 +132,7 @@ describe('sandbox fidelity: HTTP as HTTP allows, errors as the provider answers 
   });
   after(async () => sandbox?.stop());
 
-  /** A raw request; the answer must be the provider's error body (open-points "Errors"). */
+  /** A raw request; the answer must be the provider's error body (docs/provider-contract.md §OP-1). */
   async function raw(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string | Buffer) {
     const res = await request(`${sandbox.url}${path}`, { method, headers, body });
     const text = await res.body.text();
@@ -169,7 +169,7 @@ describe('sandbox fidelity: HTTP as HTTP allows, errors as the provider answers 
     const signedRequest = signed('/v2/wallets', body);
     for (const headers of [{ ...signedRequest.headers }, { ...signedRequest.headers, 'content-type': '' }]) {
       const answer = await raw('POST', signedRequest.path, headers, Buffer.from(body));
-      // A ValidationException is 400 (open-points "Errors"), not the web framework's 415.
+      // A ValidationException is 400 (docs/provider-contract.md §OP-1), not the web framework's 415.
       assert.equal(answer.status, 400, answer.text);
       const error = providerBody(answer.json, 'ValidationException');
       assert.match(`${error.problematicField} ${error.message}`, /Content-Type|body/);

@@ -12,9 +12,9 @@ const refusal = (fields: Partial<Refusal>): Refusal => ({
   ...fields,
 });
 
-// Spec 7.1 and open-points "Errors": provisioning knows a second account creation by the documented
+// docs/provider-contract.md §7.1 and §OP-1: provisioning knows a second account creation by the documented
 // status and type of the refusal, never by a provider errorCode.
-describe('provisioning: what counts as the second account creation of spec 7.1', () => {
+describe('provisioning: what counts as the second account creation of docs/provider-contract.md §7.1', () => {
   it('400 ValidationException naming no field is the bound token, whatever the errorCode', () => {
     assert.equal(isSecondAccountCreation(refusal({})), true);
     assert.equal(isSecondAccountCreation(refusal({ errorCode: 'anything.else' })), true);

@@ -36,7 +36,7 @@ const V = {
   },
 };
 
-describe('request signature (spec 5.1)', () => {
+describe('request signature (docs/provider-contract.md §5.1)', () => {
   it('matches the hand-computed vectors for GET and POST, with and without masqueradeAs', () => {
     for (const [name, v] of Object.entries(V)) {
       assert.equal(requestSignature(SECRET, v.url, v.body), v.sig, name);
@@ -44,7 +44,7 @@ describe('request signature (spec 5.1)', () => {
     }
   });
 
-  it('signs callbacks over the body alone (spec 6.4)', () => {
+  it('signs callbacks over the body alone (docs/provider-contract.md §6.4)', () => {
     assert.equal(
       callbackSignature(SECRET, '{"id":"TR_1","amount":1}'),
       'eab7e71e6dd0c50a1accafa5fe5ade664a50f97f853c2d1e710b6a8bf49f8b25',
@@ -134,7 +134,7 @@ describe('the client signs exactly what it sends', () => {
     assert.equal(req.headers['x-api-version'], undefined);
   });
 
-  it('masqueradeAs is a query parameter, encoded, and inside the signed URL (spec 5.4)', async () => {
+  it('masqueradeAs is a query parameter, encoded, and inside the signed URL (docs/provider-contract.md §5.4)', async () => {
     const readAccount = defineEndpoint({
       name: 'read account',
       method: 'GET',
@@ -166,7 +166,7 @@ describe('the client signs exactly what it sends', () => {
     assert.equal(m.captured.length, 0);
   });
 
-  it('bearer auth sends the secret as the token and no signature (spec 5.2)', async () => {
+  it('bearer auth sends the secret as the token and no signature (docs/provider-contract.md §5.2)', async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
     const seen: Record<string, string>[] = [];

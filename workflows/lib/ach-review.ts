@@ -2,7 +2,7 @@ import type { PaymentMethodActivities } from '../../activities/payment-methods.j
 import type { AchOutcome, AchState } from '../messages/ach-followup.js';
 import { ownFailureReason, type Refusal, refusalLabel, type SendFailure } from './refusal.js';
 
-// The bookkeeping of an ACH follow-up (spec 3.1), apart from the commands that carry it out: what
+// The bookkeeping of an ACH follow-up (docs/provider-contract.md §3.1), apart from the commands that carry it out: what
 // the payment method's state asks of the end user, and how the account's source of funds moved.
 
 /** The payment method as the workflow reads it. */
@@ -40,7 +40,7 @@ export function applyMethodState(state: AchState, method: MethodState): void {
  */
 export type FormAnswer = { error?: string; failure?: SendFailure };
 
-/** A refused form, with what to check before handing one in again (spec 3.1 and 3.2's end). */
+/** A refused form, with what to check before handing one in again (docs/provider-contract.md §3.1 and §3.2's end). */
 export function formRefused(refusal: Refusal): string {
   const what =
     refusal.status === 404

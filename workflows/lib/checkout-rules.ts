@@ -11,7 +11,7 @@ import {
 import { checkPurchaseRedirect } from '../checks/checkout.js';
 import { rejectInput, validate } from './process.js';
 
-// The decisions of a reservation checkout (spec 2.6, 4.3, 8), apart from the commands that carry
+// The decisions of a reservation checkout (docs/provider-contract.md §2.6, §4.3, §8), apart from the commands that carry
 // them out: whom the reservation is for, when a purchase has settled and how it ends the checkout,
 // what a redirect may do now. Functions of the state the query shows and of the provider's
 // answers, with no effect on Temporal, so that tests exercise them without a server.
@@ -52,7 +52,7 @@ export function notApprovedReason(status: string): string {
   return status === 'CLOSED' ? 'the user is closed' : 'the user was not approved for higher limits before the deadline';
 }
 
-/** Higher limits need the reservation to name an approved user as its owner (spec 8 rule 1). */
+/** Higher limits need the reservation to name an approved user as its owner (docs/provider-contract.md §8 rule 1). */
 export function reservationOwner(userId: string, status: string): string | undefined {
   return status === 'APPROVED' ? `user:${userId}` : undefined;
 }
@@ -111,19 +111,19 @@ export function purchaseEnding(look: Look): Ending | { transferId: string } {
   }
   if (order.status === 'FAILED') {
     // The limits answer has no monthly fields, so only the provider can refuse a purchase over the
-    // monthly limit (spec 8): its refusal names the limit and is an OVER_LIMIT outcome.
+    // monthly limit (docs/provider-contract.md §8): its refusal names the limit and is an OVER_LIMIT outcome.
     const failureReason = order.failureReason ?? 'the purchase failed';
     return { outcome: /^limits\./.test(failureReason) ? 'OVER_LIMIT' : 'FAILED', failureReason };
   }
   return { transferId: order.transferId! };
 }
 
-/** Transfer statuses (open-points) that may still move; any other one is final. */
+/** Transfer statuses (docs/provider-contract.md §3.3, §OP-9) that may still move; any other one is final. */
 const TRANSFER_IN_FLIGHT = ['PREVIEW', 'UNCONFIRMED', 'PENDING', 'INITIATED'];
 
 export const transferInFlight = (status: string): boolean => TRANSFER_IN_FLIGHT.includes(status);
 
-/** COMPLETE: the money moved only if the order's transfer did (spec 2.5). */
+/** COMPLETE: the money moved only if the order's transfer did (docs/provider-contract.md §2.5). */
 export function transferEnding(transferId: string, status: string): Ending {
   if (status === 'COMPLETED') return { outcome: 'COMPLETED', failureReason: null };
   return { outcome: 'FAILED', failureReason: `transfer ${transferId} is ${status}` };

@@ -8,7 +8,7 @@ import { type Provide, reasonFor } from './kyc-reasons.js';
 import { rejectInput, validate } from './process.js';
 import { failureLabel, notSentFailure, ownFailureReason, refusalLabel, type SendFailure } from './refusal.js';
 
-// The bookkeeping of a KYC round (spec 3.2), apart from the commands that carry it out: which
+// The bookkeeping of a KYC round (docs/provider-contract.md §3.2), apart from the commands that carry it out: which
 // fields await the end user, the stage, attempts, the checks an update must pass and how the round
 // ends. Functions of the state the query shows and of the provider's last answer, with no effect
 // on Temporal, so that tests exercise the rules without a server.
@@ -36,7 +36,7 @@ export type Queue = ReadonlyArray<Pick<Submission, 'fieldId'>>;
 
 const isQueued = (queue: Queue, fieldId: string) => queue.some((submission) => submission.fieldId === fieldId);
 
-/** Only some DOCUMENT fields accept uploads (open-points "Upload a document"). */
+/** Only some DOCUMENT fields accept uploads (docs/provider-contract.md §OP-4). */
 export function isDocumentFieldId(fieldId: string): fieldId is DocumentFieldId {
   return (documentFieldIds as readonly string[]).includes(fieldId);
 }

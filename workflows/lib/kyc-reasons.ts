@@ -1,6 +1,6 @@
 import { REVIEWER_NOTES, type ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
 
-// Turns a reviewer's note on a profile field (spec 2.3) into what the end user must do about
+// Turns a reviewer's note on a profile field (docs/provider-contract.md §2.3) into what the end user must do about
 // it. Pure, so that workflow, client and tests share it.
 
 /** What the end user hands in: a value (STRING fields) or a file (DOCUMENT fields). */

@@ -1,7 +1,7 @@
 import type { Refusal } from './refusal.js';
 
 /**
- * Spec 7.1 says only that a second creation fails; open-points gives the status and type of a
+ * docs/provider-contract.md §7.1 says only that a second creation fails; §OP-1 gives the status and type of a
  * refused request (400 ValidationException). A body the client validated before sending fails so
  * without naming a field at fault: that is the bound token. No provider errorCode is relied on.
  */

@@ -6,7 +6,7 @@ import type { LedgerState } from './ledger.js';
 import { providerRefusal } from './refusal.js';
 
 // A deposit that comes from a transfer counts at once; whether it is an interest payout is learnt
-// in the background, by reading the transfer (spec 2.5): callbacks are never held up by it.
+// in the background, by reading the transfer (docs/provider-contract.md §2.5): callbacks are never held up by it.
 
 // Bounded: a transfer that cannot be read now is tried again at the next pass (or the next run).
 const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);

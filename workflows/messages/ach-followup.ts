@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { achFollowupInput } from '../../src/messages/ach-followup.schema.js';
 import type { ClaimRef } from './common.js';
 
-// ACH authorization follow-up (spec 3.1): messages shared by the workflow and its client (their zod
+// ACH authorization follow-up (docs/provider-contract.md §3.1): messages shared by the workflow and its client (their zod
 // schemas, for the client, in ./ach-followup.schema.ts).
 
 export const achFollowupWorkflowId = (paymentMethodId: string) => `ach-followup:${paymentMethodId}`;

@@ -4,12 +4,12 @@ import { idPattern } from '../../src/provider/ids.js';
 import type { Limits } from '../../src/provider/schemas/limits.js';
 import type { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
 
-// Reservation checkout (spec 2.6, 4.3, open-points "Reservations and card purchases"): messages
+// Reservation checkout (docs/provider-contract.md §2.6, §4.3, §OP-8): messages
 // shared by the workflow and its client (their zod schemas, for the client, in ./checkout.schema.ts).
 
 export const checkoutWorkflowId = (ref: string) => `checkout:${ref}`;
 
-/** The buyer's personal data of spec 2.6, refused by name: the hosted page collects it, so it never enters history. */
+/** The buyer's personal data of docs/provider-contract.md §2.6, refused by name: the hosted page collects it, so it never enters history. */
 export const COLLECTED_BY_HOSTED_PAGE = [
   'email',
   'phone',

@@ -6,7 +6,7 @@ import type { documentSubmission, kycInput, valueSubmission } from '../../src/me
 
 export type { KycReason, Provide } from '../lib/kyc-reasons.js';
 
-// KYC resubmission (spec 3.2): messages shared by the workflow and its client (their zod schemas,
+// KYC resubmission (docs/provider-contract.md §3.2): messages shared by the workflow and its client (their zod schemas,
 // for the client, in ./kyc.schema.ts).
 
 export const kycWorkflowId = (accountId: string) => `kyc:${accountId}`;

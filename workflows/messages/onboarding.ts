@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Limits } from '../../src/provider/schemas/limits.js';
 import type { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
 
-// Onboarding for higher card-purchase limits (spec 2.7, 2.8, 4.5 to 4.7, 8): messages shared by
+// Onboarding for higher card-purchase limits (docs/provider-contract.md §2.7, §2.8, §4.5 to 4.7, 8): messages shared by
 // the workflow and its client (their zod schemas, for the client, in ./onboarding.schema.ts).
 
 export const USER_REF_MESSAGE = 'userRef must be 1 to 100 letters, digits, _ . or -';
@@ -12,7 +12,7 @@ export const onboardingWorkflowId = (ref: string) => `onboarding:${ref}`;
 
 export type OnboardingInput = z.input<typeof onboardingInput>;
 
-/** Spec 8's higher limits, which the limits calculation must show once the user is approved. */
+/** docs/provider-contract.md §8's higher limits, which the limits calculation must show once the user is approved. */
 export { higherLimitsFor } from '../../src/provider/limits.js';
 
 export type OnboardingLinkRequest = z.infer<typeof onboardingLinkRequest>;

@@ -2,7 +2,7 @@ import { defineQuery } from '@temporalio/workflow';
 import type { z } from 'zod';
 import type { provisioningInput } from '../../src/messages/provisioning.schema.js';
 
-// Account provisioning for client-held tokens (spec 5.3): messages shared with the client (their zod
+// Account provisioning for client-held tokens (docs/provider-contract.md §5.3): messages shared with the client (their zod
 // schemas in ./provisioning.schema.ts).
 
 export const provisioningWorkflowId = (clientRef: string) => `provision:${clientRef}`;
@@ -12,7 +12,7 @@ export const DEFAULT_ACTIVITY_TIMEOUT_MS = 60_000;
 export type ProvisioningInput = z.input<typeof provisioningInput>;
 
 export type ProvisioningStage = 'REGISTERING' | 'CREATING_ACCOUNT' | 'DONE';
-/** CREATED: the token's account exists. ALREADY_BOUND: the token had created an account before (spec 7.1). */
+/** CREATED: the token's account exists. ALREADY_BOUND: the token had created an account before (docs/provider-contract.md §7.1). */
 export type ProvisioningOutcome = 'CREATED' | 'ALREADY_BOUND';
 
 export interface ProvisioningState {
@@ -26,7 +26,7 @@ export interface ProvisioningState {
 
 export interface ProvisioningResult {
   outcome: ProvisioningOutcome;
-  /** The API key the provider returned for the secret: with the secret, it signs requests (spec 5.3 step 4). */
+  /** The API key the provider returned for the secret: with the secret, it signs requests (docs/provider-contract.md §5.3 step 4). */
   apiKey: string;
   accountId: string | null;
   error: string | null;

@@ -79,7 +79,7 @@ export interface WalletView {
 }
 
 /**
- * A verified provider callback (spec 2.4), delivered by the ingress trimmed to what the ledger
+ * A verified provider callback (docs/provider-contract.md §2.4), delivered by the ingress trimmed to what the ledger
  * uses. Runs from before carried the whole callback, its amount a number: the workflow trims and
  * reads either.
  */

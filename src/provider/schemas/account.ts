@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { documentFieldIds } from '../documents.js';
 import { accountId, amounts, countryCode, epochMs } from './common.js';
 
-// Spec 2.3 and open-points "Accounts and users".
+// docs/provider-contract.md §2.3 and §OP-3.
 export const profileFieldStatus = z.enum(['OPEN', 'PENDING', 'APPROVED']);
 export const accountStatus = z.enum(['OPEN', 'PENDING', 'APPROVED', 'CLOSED']);
 

@@ -27,11 +27,11 @@ export const transferId = prefixedId('TF', 'a transfer id');
 export const transactionId = prefixedId('TR', 'a transaction id');
 export const accountId = prefixedId('AC', 'an account id');
 export const userId = prefixedId('US', 'a user id');
-/** Spec 1 names both prefixes for payment methods: PA, and PM as used in follow-up flows. */
+/** docs/provider-contract.md §1 names both prefixes for payment methods: PA, and PM as used in follow-up flows. */
 export const paymentMethodId = prefixedId(PAYMENT_METHOD_PREFIXES, 'a payment method id');
 /** Not in the contract: the real service's order ids (WO_...), as its purchase redirect carries them. */
 export const orderId = prefixedId('WO', 'an order id');
-/** A user as the owner of a payment method or reservation: `user:US_<id>` (spec 5.4: a bare id would be an account). */
+/** A user as the owner of a payment method or reservation: `user:US_<id>` (docs/provider-contract.md §5.4: a bare id would be an account). */
 export const userOwner = z.string().regex(new RegExp(`^user:${idPattern('US')}$`), 'owner must be user:US_<id>');
 
 /** The text of a number src/json.ts kept as text (a LosslessNumber), or the value itself. */
@@ -77,5 +77,5 @@ export const positiveAmount = amount.refine((value) => !value.startsWith('-') &&
 });
 /** A map of currency code to amount, as in balances and fees. */
 export const amounts = z.record(z.string(), amount);
-/** Fields that the spec shows only as null: accepted as null or any value (spec 2.2, "Gaps"). */
+/** Fields that the contract shows only as null: accepted as null or any value (docs/provider-contract.md §2.2). */
 export const unknownNullable = z.unknown().optional();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The error body that the real service documented (open-points "Errors"). Empty strings
+// The error body that the real service documented (docs/provider-contract.md §OP-1). Empty strings
 // occur for the optional fields.
 export const errorType = z.enum([
   'ValidationException',
@@ -43,7 +43,7 @@ export const errorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBody>;
 
-/** HTTP status per error type (open-points "Errors"). NotFound is 404 in current docs (older docs said 400). */
+/** HTTP status per error type (docs/provider-contract.md §OP-1). NotFound is 404 in current docs (older docs said 400). */
 export const statusByErrorType: Record<ErrorType, number> = {
   ValidationException: 400,
   InsufficientFundsException: 400,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountId, amount, userId } from './common.js';
 import { countryCode } from './account.js';
 
-// Spec 4.6 and open-points "Limits calculation".
+// docs/provider-contract.md §4.6 and §OP-7.
 export const limitsRequest = z.object({
   accountId,
   userId,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { epochMs, paymentMethodId, unknownNullable, userOwner } from './common.js';
 import { countryCode } from './account.js';
 
-// Spec 2.2, 3.1 and open-points "Payment methods".
+// docs/provider-contract.md §2.2, §3.1 and §OP-5.
 export const paymentMethodStatus = z.enum(['PENDING', 'AWAITING_FOLLOWUP', 'ACTIVE', 'REJECTED', 'APPROVED']);
 
 export const waitingPrompt = z.object({ id: z.string(), prompt: z.string(), type: z.string() });
@@ -64,7 +64,7 @@ export const createPaymentMethodRequest = z.object({
     .optional(),
   nameOnMethod: z.string().min(1).optional(),
   nickname: z.string().optional(),
-  /** Spec 2.2 rule 2: currency codes, or ALL. */
+  /** docs/provider-contract.md §2.2 rule 2: currency codes, or ALL. */
   attachBlockchains: attachList.optional(),
   /** A payment method of a user: `user:US_...` (with masqueradeAs the same user). */
   owner: userOwner.optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, amount, epochMs, positiveAmount, userOwner } from './common.js';
 
-// Spec 2.6, 4.3 and open-points "Reservations and card purchases".
+// docs/provider-contract.md §2.6, §4.3 and §OP-8.
 export const reservationRequest = z
   .object({
     sourceAmount: positiveAmount.optional(),
@@ -63,7 +63,7 @@ export type ReadReservationRequest = z.output<typeof reservationRequest>;
 export const reservation = z.object({ url: z.url(), reservation: z.string().min(1) });
 export type Reservation = z.infer<typeof reservation>;
 
-/** Order statuses (open-points): RUNNING_CHECKS, PROCESSING (a transfer id is assigned), COMPLETE or FAILED. */
+/** Order statuses (docs/provider-contract.md §OP-8): RUNNING_CHECKS, PROCESSING (a transfer id is assigned), COMPLETE or FAILED. */
 export const orderStatus = z.enum(['RUNNING_CHECKS', 'PROCESSING', 'COMPLETE', 'FAILED']);
 
 /** A reservation as the sandbox's order tracking reports it (not in the contract). */

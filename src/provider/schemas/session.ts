@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Spec 4.2, 5.3 and open-points "Sessions".
+// docs/provider-contract.md §4.2, §5.3 and §OP-6.
 /** The client-generated secret: 25 to 35 characters (the reference flow uses 30 alphanumerics). */
 export const clientSecret = z
   .string()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amount, currencyCode, epochMs, transactionId, unknownNullable } from './common.js';
 
-// Spec 2.4: the callback payload. Only CONFIRMED is documented; a transaction first seen on a
+// docs/provider-contract.md §2.4: the callback payload. Only CONFIRMED is documented; a transaction first seen on a
 // blockchain is "reported pending", so any other upper-case status is accepted as-is.
 export const transactionStatus = z
   .string()
@@ -32,5 +32,5 @@ export const transaction = z.object({
 });
 export type Transaction = z.infer<typeof transaction>;
 
-/** A wallet's transactions, as the sandbox and the wallet read of open-points serve them. */
+/** A wallet's transactions, as the sandbox serves them (a call no document describes: docs/provider-contract.md §OP-11). */
 export const transactionList = z.object({ data: z.array(transaction) });

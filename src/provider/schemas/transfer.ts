@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amount, amounts, epochMs, jsonNumber, transferId, wholeNumber } from './common.js';
 
-// Spec 3.3 and open-points: the statuses that occur.
+// docs/provider-contract.md §3.3 and §OP-9: the statuses that occur.
 export const transferStatus = z.enum([
   'PREVIEW',
   'UNCONFIRMED',
@@ -24,7 +24,7 @@ export const statusHistory = z.object({
   failedState: z.string().nullable(),
 });
 
-// Spec 2.5.
+// docs/provider-contract.md §2.5.
 export const transfer = z.object({
   id: transferId,
   owner: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amounts, epochMs, userId } from './common.js';
 import { accountStatus } from './account.js';
 
-// Spec 2.7 and open-points "Create user".
+// docs/provider-contract.md §2.7 and §OP-3.
 export const DEBIT_CARD_L2 = 'DEBIT_CARD_L2';
 
 export const createUserRequest = z.object({
@@ -27,7 +27,7 @@ export const user = z.object({
 });
 export type User = z.infer<typeof user>;
 
-// Spec 2.8.
+// docs/provider-contract.md §2.8.
 export const verificationLink = z.object({
   accountId: z.string(),
   verificationApplicantId: z.string(),

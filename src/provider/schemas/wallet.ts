@@ -4,7 +4,7 @@ import { amounts, epochMs, walletId } from './common.js';
 export const walletType = z.enum(['DEFAULT', 'ENTERPRISE', 'SAVINGS']);
 export type WalletType = z.infer<typeof walletType>;
 
-// Spec 4.1: verificationData carries personal data; it is accepted here but never put in workflow history.
+// docs/provider-contract.md §4.1: verificationData carries personal data; it is accepted here but never put in workflow history.
 export const verificationData = z.object({
   firstName: z.string().optional(),
   middleName: z.string().optional(),
@@ -36,7 +36,7 @@ export const createWalletRequest = z.object({
 });
 export type CreateWalletRequest = z.infer<typeof createWalletRequest>;
 
-// Spec 2.1.
+// docs/provider-contract.md §2.1.
 export const wallet = z.object({
   id: walletId,
   srn: z.string().startsWith('wallet:'),

@@ -19,8 +19,8 @@ export function refreshStatus(rec: AccountRecord): void {
 export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   const { state } = ctx.store;
 
-  // Open-points "Create account". A parent's keys create sub-accounts; a client-held token
-  // creates its own account once and is bound to it (spec 5.3; a second creation fails, spec 7.1).
+  // docs/provider-contract.md §OP-3. A parent's keys create sub-accounts; a client-held token
+  // creates its own account once and is bound to it (docs/provider-contract.md §5.3; a second creation fails, docs/provider-contract.md §7.1).
   providerRoute(
     app,
     ctx,
@@ -124,7 +124,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
     },
   );
 
-  // 4.10 with open-points "Upload a document": raw bytes, their MIME type, at most 7.75 MB.
+  // 4.10 with docs/provider-contract.md §OP-4: raw bytes, their MIME type, at most 7.75 MB.
   providerRoute(
     app,
     ctx,

@@ -33,7 +33,7 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
     return found;
   };
 
-  // Spec 3.2: PENDING → OPEN with a reviewer's note (also "a data point is wrong" on any field).
+  // docs/provider-contract.md §3.2: PENDING → OPEN with a reviewer's note (also "a data point is wrong" on any field).
   operatorRoute(
     app,
     ctx,
@@ -54,7 +54,7 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
     },
   );
 
-  // Spec 3.2: PENDING → APPROVED, note null.
+  // docs/provider-contract.md §3.2: PENDING → APPROVED, note null.
   operatorRoute(
     app,
     ctx,
@@ -82,7 +82,7 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
     return rec.account;
   });
 
-  // Spec 8 rules 2 and 3: the operator configures DEBIT_CARD_L2 and the User API per account.
+  // docs/provider-contract.md §8 rules 2 and 3: the operator configures DEBIT_CARD_L2 and the User API per account.
   operatorRoute(app, ctx, 'POST', '/sandbox/accounts/:accountId/features', featuresBody, ({ accountId }, body) => {
     const rec = account(accountId!);
     Object.assign(rec.features, body);
@@ -112,7 +112,7 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
 
   const method = (id: string) => lookup(state.paymentMethods, id, 'Payment method');
 
-  // Spec 3.1: (any) → AWAITING_FOLLOWUP with the ACH_FORM prompt; source of funds OPEN.
+  // docs/provider-contract.md §3.1: (any) → AWAITING_FOLLOWUP with the ACH_FORM prompt; source of funds OPEN.
   operatorRoute(
     app,
     ctx,
@@ -137,7 +137,7 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
     },
   );
 
-  // Spec 3.1: AWAITING_FOLLOWUP → APPROVED once the form is reviewed; source of funds APPROVED.
+  // docs/provider-contract.md §3.1: AWAITING_FOLLOWUP → APPROVED once the form is reviewed; source of funds APPROVED.
   operatorRoute(
     app,
     ctx,
@@ -159,7 +159,7 @@ export function registerKycOperatorRoutes(app: FastifyInstance, ctx: SandboxCont
     },
   );
 
-  // PENDING or APPROVED → ACTIVE: ready for use (spec 3.1 lists ACTIVE; the transition is not shown).
+  // PENDING or APPROVED → ACTIVE: ready for use (docs/provider-contract.md §3.1 lists ACTIVE; the transition is not shown).
   operatorRoute(
     app,
     ctx,

@@ -32,7 +32,7 @@ export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: Sandbox
     failPurchase(ctx, reservation!, body.reason),
   );
 
-  // Spec 2.2 rule 3: a deposit to an attached address is converted and liquidated to the method.
+  // docs/provider-contract.md §2.2 rule 3: a deposit to an attached address is converted and liquidated to the method.
   operatorRoute(
     app,
     ctx,

@@ -84,7 +84,7 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     },
   );
 
-  // Spec 6.5: an interest payout is a completed transfer from the interest-payments service,
+  // docs/provider-contract.md §6.5: an interest payout is a completed transfer from the interest-payments service,
   // then a transaction into the wallet whose source is that transfer.
   operatorRoute(
     app,

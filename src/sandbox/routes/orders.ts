@@ -19,7 +19,7 @@ export function currentReservation(ctx: SandboxContext, id: string): Reservation
 export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   const { state } = ctx.store;
 
-  // 4.3 with open-points: used once, lives 15 minutes by default; the URL carries accountId and reservation.
+  // docs/provider-contract.md §4.3 with §OP-8: used once, lives 15 minutes by default; the URL carries accountId and reservation.
   providerRoute(
     app,
     ctx,

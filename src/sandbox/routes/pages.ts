@@ -7,7 +7,7 @@ import { completePurchase } from '../purchases.js';
 import { own } from '../store.js';
 import { currentReservation } from './orders.js';
 
-// The pages an end user opens (contract §2.8, §4.3): the onboarding link, and the hosted checkout
+// The pages an end user opens (docs/provider-contract.md §2.8, §4.3): the onboarding link, and the hosted checkout
 // with its Onboarding banner and its Pay button. Plain HTML forms; what matters is their life
 // cycle. Opening a page changes nothing (mail scanners and link previews open links too): the
 // user's button does.

@@ -45,7 +45,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
     auth,
     { method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest },
     ({ actor, body: req }) => {
-      // Open-points: a user's method names the user as owner and masquerades as the same user.
+      // docs/provider-contract.md §OP-5: a user's method names the user as owner and masquerades as the same user.
       if (req.owner && req.owner !== `user:${actor.userId}`)
         throw validationError('owner', `owner ${req.owner} needs masqueradeAs=${req.owner}`, req.owner);
       if (!req.owner && actor.userId)
@@ -64,7 +64,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
         status: 'PENDING',
         statusMessage: null,
         waitingPrompts: [],
-        // Spec 2.2 rule 1.
+        // docs/provider-contract.md §2.2 rule 1.
         linkType: local ? 'LOCAL_TRANSFER' : 'INTERNATIONAL_TRANSFER',
         beneficiaryType: req.beneficiaryType,
         supportsDeposit: true,
@@ -112,7 +112,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
     };
   });
 
-  // 4.11 at the versioned path of open-points "Payment methods".
+  // 4.11 at the versioned path of docs/provider-contract.md §OP-5.
   providerRoute(
     app,
     ctx,
@@ -121,7 +121,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
     ({ actor, params }) => paymentMethodFor(ctx, actor, params.paymentMethodId!).method,
   );
 
-  // Open-points "Attach blockchains".
+  // docs/provider-contract.md §OP-5.
   providerRoute(
     app,
     ctx,
@@ -139,7 +139,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
     },
   );
 
-  // 4.9: the ACH authorization form, as raw bytes with their MIME type (open-points, least certain).
+  // 4.9: the ACH authorization form, as raw bytes with their MIME type (docs/provider-contract.md §OP-5, least certain).
   providerRoute(
     app,
     ctx,
@@ -182,7 +182,7 @@ export function registerPaymentMethodRoutes(app: FastifyInstance, ctx: SandboxCo
         sha256: createHash('sha256').update(raw).digest('hex'),
       };
       state.documents[doc.id] = doc;
-      // Spec 3.1: under review; the prompt is answered; the source of funds is PENDING.
+      // docs/provider-contract.md §3.1: under review; the prompt is answered; the source of funds is PENDING.
       method.waitingPrompts = [];
       method.documents = [...method.documents, doc.id];
       followSourceOfFunds(ctx, rec, 'PENDING', 'sourceOfFunds.underReview');

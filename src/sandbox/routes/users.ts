@@ -16,7 +16,7 @@ const KNOWN_SCOPES = [DEBIT_CARD_L2];
 export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
   const { state } = ctx.store;
 
-  // Open-points "Create user".
+  // docs/provider-contract.md §OP-3.
   providerRoute(
     app,
     ctx,
@@ -57,7 +57,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, au
       });
       const user: User = {
         id: newId('US'),
-        // immediate: the call returns at once and the user is PENDING (open-points).
+        // immediate: the call returns at once and the user is PENDING (docs/provider-contract.md §OP-3).
         status: req.immediate ? 'PENDING' : 'OPEN',
         fields: req.fields,
         depositAddresses: Object.fromEntries(currencies.map((c) => [c, DEPOSIT_NETWORKS[c]!.address()])),

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+// `npm run test:unit` runs test/unit with no Temporal server and no workflow bundle, in seconds per
+// file. A unit test that starts a stack, a worker or a bundle belongs in test/integration.
+
+const NEEDS_SERVER = [
+  { pattern: /helpers\/(stack|worker-process|cluster)\.js/, what: 'starts a stack or a worker process' },
+  { pattern: /TEST_WORKFLOW_BUNDLE|bundleWorkflowCode|scripts\/replay\.js/, what: 'bundles or replays workflows' },
+  {
+    pattern: /TestWorkflowEnvironment|Worker\.create\(|NativeConnection\.connect|Connection\.connect\(/,
+    what: 'needs Temporal',
+  },
+];
+
+function serverNeeds(source: string): string[] {
+  return NEEDS_SERVER.filter(({ pattern }) => pattern.test(source)).map(({ what }) => what);
+}
+
+describe('test/unit needs no server', () => {
+  it('no unit test starts Temporal, a worker or a workflow bundle', () => {
+    const offenders = readdirSync('test/unit')
+      .filter((f) => f.endsWith('.test.ts') && f !== 'unit-needs-no-server.test.ts')
+      .flatMap((f) => serverNeeds(readFileSync(join('test/unit', f), 'utf8')).map((what) => `test/unit/${f} ${what}`));
+    assert.deepEqual(offenders, [], 'move these to test/integration');
+  });
+
+  it('recognises what needs a server', () => {
+    assert.deepEqual(serverNeeds("import { replayFiles } from '../../scripts/replay.js';"), [
+      'bundles or replays workflows',
+    ]);
+    assert.deepEqual(serverNeeds("import { startStack } from '../helpers/stack.js';"), [
+      'starts a stack or a worker process',
+    ]);
+    assert.deepEqual(serverNeeds('await Worker.create({ taskQueue })'), ['needs Temporal']);
+    assert.deepEqual(serverNeeds("import { decimal } from '../../src/decimal.js';"), []);
+  });
+});
