@@ -8,9 +8,9 @@ import {
   type AchState,
   achStateQuery,
   submitAchFormUpdate,
-} from '../../workflows/messages/ach-followup.js';
+} from '../../workflows/ach-followup/messages.js';
 import { achFollowupInput, achForm } from '../messages/ach-followup.schema.js';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */

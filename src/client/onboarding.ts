@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import {
   type OnboardingInput,
   onboardingLinkUpdate,
@@ -8,7 +8,7 @@ import {
   onboardingStateQuery,
   onboardingWorkflowId,
   type OnboardingWorkflow,
-} from '../../workflows/messages/onboarding.js';
+} from '../../workflows/onboarding/messages.js';
 import { onboardingInput, onboardingLinkRequest } from '../messages/onboarding.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 

@@ -9,7 +9,7 @@ import {
   provisioningStateQuery,
   provisioningWorkflowId,
   type ProvisioningWorkflow,
-} from '../../workflows/messages/provisioning.js';
+} from '../../workflows/provisioning/messages.js';
 import { provisioningInput } from '../messages/provisioning.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 

@@ -9,7 +9,7 @@ import {
   type WalletView,
   walletQuery,
   walletWorkflowId,
-} from '../../workflows/messages/wallet.js';
+} from '../../workflows/wallet/messages.js';
 import { ProcessNotFoundError, rejectInput } from './errors.js';
 
 export interface WalletsClientOptions {

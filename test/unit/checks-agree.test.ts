@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { z } from 'zod';
-import { checkAchFollowupInput, checkAchForm } from '../../workflows/checks/ach-followup.js';
-import type { Check } from '../../workflows/checks/check.js';
-import { InputProblem } from '../../workflows/checks/check.js';
-import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checks/checkout.js';
-import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/checks/kyc.js';
-import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/checks/onboarding.js';
-import { checkProvisioningInput } from '../../workflows/checks/provisioning.js';
+import { checkAchFollowupInput, checkAchForm } from '../../workflows/ach-followup/checks.js';
+import type { Check } from '../../workflows/lib/check.js';
+import { InputProblem } from '../../workflows/lib/check.js';
+import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checkout/checks.js';
+import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/kyc/checks.js';
+import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/onboarding/checks.js';
+import { checkProvisioningInput } from '../../workflows/provisioning/checks.js';
 import { achFollowupInput, achForm } from '../../src/messages/ach-followup.schema.js';
 import { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
 import { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
 import { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
 import { provisioningInput } from '../../src/messages/provisioning.schema.js';
 
-// Workflows check their input and their updates' arguments with plain functions (workflows/checks/),
+// Workflows check their input and their updates' arguments with plain functions (workflows/<process>/checks.ts),
 // the clients and the ingress with the zod schemas (src/messages/*.schema.ts). The same
 // samples, valid and not, go through both: they accept the same values and give back the same
 // (defaults filled in, unknown keys left out), and they refuse the same values for the same field,

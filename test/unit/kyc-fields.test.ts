@@ -21,14 +21,9 @@ import {
   roundOutcome,
   startAttempt,
   updateProgress,
-} from '../../workflows/lib/kyc-fields.js';
-import {
-  CLAIM_STORE_FAILED,
-  INPUT_REJECTED,
-  NOT_DELIVERED,
-  PROVIDER_REFUSED,
-} from '../../workflows/messages/common.js';
-import type { KycField, KycState } from '../../workflows/messages/kyc.js';
+} from '../../workflows/kyc/fields.js';
+import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from '../../workflows/lib/messages.js';
+import type { KycField, KycState } from '../../workflows/kyc/messages.js';
 import { assertFields } from '../helpers/assert.js';
 
 // The bookkeeping of a KYC round, without a server: what the end user is asked for, the stage,

@@ -117,7 +117,7 @@ describe('replay of recorded histories', () => {
           apply(compiler) {
             compiler.hooks.normalModuleFactory.tap('no-exact-ledger-patch', (factory) => {
               factory.hooks.beforeResolve.tap('no-exact-ledger-patch', (request) => {
-                if (request.request.endsWith('/wallet-patches.js')) request.request = stub;
+                if (request.request.endsWith('/patches.js')) request.request = stub;
               });
             });
           },

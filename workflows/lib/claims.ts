@@ -1,6 +1,6 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { ClaimActivities } from '../../activities/claims.js';
-import type { ClaimRef } from '../messages/common.js';
+import type { ClaimRef } from './messages.js';
 import { HOUSEKEEPING } from './activity-options.js';
 
 // What a process does with a claim it is done with: deletes it from the claim store. New

@@ -1,12 +1,12 @@
 import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes.js';
-import { type Check, InputProblem } from '../checks/check.js';
-import { INPUT_REJECTED, refreshSignal, type Timing } from '../messages/common.js';
+import { type Check, InputProblem } from './check.js';
+import { INPUT_REJECTED, refreshSignal, type Timing } from './messages.js';
 
 // Building blocks of every process workflow.
 
 /**
- * Checks an input or an update's argument with its plain check (workflows/checks/); bad input
+ * Checks an input or an update's argument with its plain check (workflows/<process>/checks.ts); bad input
  * rejects the update (or fails the run) and changes nothing.
  */
 export function validate<T>(check: Check<T>, input: unknown): T {
