@@ -17,7 +17,8 @@ import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { onboardingRemindersBeforePatch } from '../lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate } from '../lib/process.js';
-import { REMINDERS_WHILE_OWED_PATCH, remindWhileOwed } from '../lib/reminders.js';
+import { remindWhileOwed } from '../lib/reminders.js';
+import { REMINDERS_WHILE_OWED_PATCH } from '../patches.js';
 import { checkOnboardingInput, checkOnboardingLinkRequest } from './checks.js';
 import {
   higherLimitsFor,

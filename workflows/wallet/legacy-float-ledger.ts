@@ -6,7 +6,7 @@ import type { LedgerState } from './ledger.js';
 // sums: rounded to 10 decimals, compared with a tolerance of 1e-9. A drift found made a quiet run
 // poll and read the balances again (commands), so replaying such a run on today's code needs the
 // same answers. These functions give them; the exact sums stay what the run shows. Delete with
-// the patch, once no wallet runs code from before it (workflows/wallet/patches.ts).
+// the patch, once no wallet runs code from before it (workflows/patches.ts).
 
 /** What such a run summed in floating point beside the exact ledger: its settled totals. */
 export interface FloatTotals {

@@ -34,7 +34,7 @@ import {
   QUIET_POLLING_PATCH,
   RECONCILE_PATCH,
   UNKNOWN_WALLET_PATCH,
-} from './patches.js';
+} from '../patches.js';
 import { walletWatch } from './watch.js';
 import { transferLookups } from './transfers.js';
 import type { PollAnswer } from '../../src/provider/transaction-observation.js';
@@ -69,7 +69,7 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   }));
   const quiet = patched(QUIET_POLLING_PATCH);
   // Amounts are exact in every run (numbers from older histories are read as String(n)); runs
-  // with this marker carry them as decimal strings and bound the ledger (wallet/patches.ts).
+  // with this marker carry them as decimal strings and bound the ledger (workflows/patches.ts).
   const exact = patched(EXACT_LEDGER_PATCH);
   // Since that patch, times the provider reports are bounded by the workflow's now (wallet/ledger.ts).
   const now = () => (exact ? workflowNow() : undefined);
