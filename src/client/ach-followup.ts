@@ -28,7 +28,12 @@ export class AchFollowupClient extends ProcessClient {
     const args = this.check(achFollowupInput, { ...input, timing: this.timing });
     const id = achFollowupWorkflowId(args.paymentMethodId);
     // A finished follow-up may be followed by a new round: the provider can ask for a form again.
-    await this.startOrAttach<AchFollowupWorkflow>('achFollowupWorkflow', id, [args], 'ALLOW_DUPLICATE');
+    await this.startOrAttach<AchFollowupWorkflow>({
+      workflowType: 'achFollowupWorkflow',
+      workflowId: id,
+      args: [args],
+      reuse: 'ALLOW_DUPLICATE',
+    });
     return id;
   }
 

@@ -52,7 +52,12 @@ export class KycClient extends ProcessClient {
     });
     const id = kycWorkflowId(args.accountId);
     // Each round's idempotency keys carry its own run chain's id: nothing to learn from earlier rounds.
-    await this.startOrAttach<KycWorkflow>('kycWorkflow', id, [args], 'ALLOW_DUPLICATE');
+    await this.startOrAttach<KycWorkflow>({
+      workflowType: 'kycWorkflow',
+      workflowId: id,
+      args: [args],
+      reuse: 'ALLOW_DUPLICATE',
+    });
     return id;
   }
 

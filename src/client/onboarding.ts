@@ -25,7 +25,12 @@ export class OnboardingClient extends ProcessClient {
     const args = this.check(onboardingInput, { ...input, timing: this.timing });
     const id = onboardingWorkflowId(args.userRef);
     // One onboarding per user reference; only a failed attempt (say, the scope not yet enabled) may run again.
-    await this.startOrAttach<OnboardingWorkflow>('onboardingWorkflow', id, [args], 'ALLOW_DUPLICATE_FAILED_ONLY');
+    await this.startOrAttach<OnboardingWorkflow>({
+      workflowType: 'onboardingWorkflow',
+      workflowId: id,
+      args: [args],
+      reuse: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    });
     return id;
   }
 

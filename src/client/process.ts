@@ -65,13 +65,14 @@ export class ProcessClient {
    * process whose result is the answer to every later start, such as provisioning). `W` is the
    * workflow's signature (workflows/<process>/messages.ts), so that the compiler checks the arguments.
    */
-  protected async startOrAttach<W extends Workflow>(
-    workflowType: string,
-    workflowId: string,
-    args: Parameters<W>,
-    reuse: ReusePolicy,
-    attachToFinished = false,
-  ): Promise<WorkflowHandle<W>> {
+  protected async startOrAttach<W extends Workflow>(start: {
+    workflowType: string;
+    workflowId: string;
+    args: Parameters<W>;
+    reuse: ReusePolicy;
+    attachToFinished?: boolean;
+  }): Promise<WorkflowHandle<W>> {
+    const { workflowType, workflowId, args, reuse, attachToFinished = false } = start;
     // The SDK types `args` by a conditional on W that the compiler cannot resolve for a generic W;
     // for any one signature it is Parameters<W>, which is what the callers' arguments are checked as.
     const withArgs = { args } as WithWorkflowArgs<W, object>;

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
+import { walletStartArgs, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { signalWallet } from '../client/wallet-follower.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
@@ -70,6 +70,11 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const deadline = opts.temporalTimeoutMs ?? 5_000;
+  const timings = {
+    pollIntervalMs: opts.walletPollIntervalMs,
+    pollMaxMs: opts.walletPollMaxMs,
+    reconcileIntervalMs: opts.walletReconcileIntervalMs,
+  };
 
   app.post('/callbacks', async (req, reply) => {
     const arrived = performance.now();
@@ -108,12 +113,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
             opts.client.withDeadline(Date.now() + deadline, () =>
               signalWallet(opts.client, {
                 taskQueue: opts.taskQueue,
-                input: {
-                  walletId,
-                  pollIntervalMs: opts.walletPollIntervalMs,
-                  ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}),
-                  ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}),
-                },
+                input: walletStartArgs({ walletId }, timings),
                 tx: parsed.tx,
               }),
             ),

@@ -24,7 +24,7 @@ import { doneWithClaims } from '../lib/claims.js';
 import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { achRemindersBeforePatch } from '../lib/legacy-reminders.js';
-import { enterStage, pollProvider, rejectInput, showStatus, validate } from '../lib/process.js';
+import { enterStage, pollProvider, rejectInput, showStatus, validate, validateStart } from '../lib/process.js';
 import { notSentFailure, sendFailure } from '../lib/refusal.js';
 import { remindWhileOwed } from '../lib/reminders.js';
 import { REMINDERS_WHILE_OWED_PATCH } from '../patches.js';
@@ -43,8 +43,7 @@ const submit = proxyActivities<PaymentMethodActivities>(PROVIDER_WRITE);
 const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 
 export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchResult> {
-  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(checkAchFollowupInput, raw);
+  const input = validateStart(checkAchFollowupInput, raw);
   const { paymentMethodId, accountId } = input;
   const { workflowId } = workflowInfo();
   const state = newAchState(paymentMethodId);
@@ -80,24 +79,28 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
     });
   }
 
-  enterStage(state, 'CHECKING', false);
+  enterStage(state, 'CHECKING', { waitingOnEndUser: false });
   for (;;) {
-    const method = await pollUntil(read, (seen) => !reviewGoesOn(seen), undefined, 'the review of the payment method');
+    const method = await pollUntil({
+      read,
+      done: (seen) => !reviewGoesOn(seen),
+      what: 'the review of the payment method',
+    });
     const decision = reviewDecision(method.status);
     if (decision) return finish(decision);
 
     // The end user owes the form. The wait keeps looking at the provider, which may move on without it.
-    enterStage(state, 'WAITING_FOR_FORM', true);
+    enterStage(state, 'WAITING_FOR_FORM', { waitingOnEndUser: true });
     if (!remindersShared) void achRemindersBeforePatch(input.timing.reminderAfterMs, formAwaited, remind);
-    await pollUntil(
+    await pollUntil({
       read,
-      (seen) => !asksForForm(seen),
-      () => form !== undefined || deadlinePassed(),
-      'the ACH form',
-    );
+      done: (seen) => !asksForForm(seen),
+      wake: () => form !== undefined || deadlinePassed(),
+      what: 'the ACH form',
+    });
     if (form === undefined) {
       if (deadlinePassed()) return finish('EXPIRED');
-      enterStage(state, 'CHECKING', false);
+      enterStage(state, 'CHECKING', { waitingOnEndUser: false });
       continue;
     }
     await submitForm(form);
@@ -111,7 +114,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   }
 
   async function submitForm(sent: ClaimRef): Promise<void> {
-    enterStage(state, 'SUBMITTING', false);
+    enterStage(state, 'SUBMITTING', { waitingOnEndUser: false });
     state.formsSubmitted += 1;
     try {
       // The form's digest and the run chain in the key: a retry sends the same form once; a later
@@ -126,14 +129,14 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
       // The update answers with the provider's view after the form (source of funds under review).
       await read();
       answerForm();
-      enterStage(state, 'UNDER_REVIEW', false);
+      enterStage(state, 'UNDER_REVIEW', { waitingOnEndUser: false });
     } catch (err) {
       const failure = sendFailure(err);
       if (failure === null) throw err;
       // Refused (the method moved on, say) or not delivered: the update fails, the process goes on.
       state.formsSubmitted -= 1;
       answerForm({ error: formNotSent(failure), failure });
-      enterStage(state, 'CHECKING', false);
+      enterStage(state, 'CHECKING', { waitingOnEndUser: false });
     }
     // Taken, refused or not delivered, the form in the claim store is needed no longer (a form
     // handed in again is a new claim).
@@ -142,9 +145,9 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
 
   async function finish(outcome: AchOutcome): Promise<AchResult> {
     answerForm({ error: `the process ended (${outcome}) before the form could be sent` });
-    enterStage(state, 'DONE', false);
+    enterStage(state, 'DONE', { waitingOnEndUser: false });
     state.outcome = outcome;
-    showStatus(outcome, false);
+    showStatus(outcome, { waitingOnEndUser: false });
     await condition(allHandlersFinished);
     return { outcome, paymentMethodId, sourceOfFunds: state.sourceOfFunds, rejectionMessage };
   }

@@ -16,7 +16,7 @@ import { PROVIDER_READ, PROVIDER_WRITE } from '../lib/activity-options.js';
 import { limitsView } from '../lib/amounts-view.js';
 import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
-import { enterStage, pollProvider, showStatus, validate } from '../lib/process.js';
+import { enterStage, pollProvider, showStatus, validateStart } from '../lib/process.js';
 import { providerRefusal } from '../lib/refusal.js';
 import { checkCheckoutInput } from './checks.js';
 import { checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages.js';
@@ -33,8 +33,7 @@ const provider = proxyActivities<UserActivities & OrderActivities & WalletActivi
 const create = proxyActivities<OrderActivities>(PROVIDER_WRITE);
 
 export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResult> {
-  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(checkCheckoutInput, raw);
+  const input = validateStart(checkCheckoutInput, raw);
   const { workflowId } = workflowInfo();
   const state = rules.newCheckoutState(input.orderRef);
   // A redirect reported by the backend: look at the provider now (the provider's state decides).
@@ -65,21 +64,21 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
   }
 
   // The buyer pays on the hosted page: RUNNING_CHECKS, PROCESSING (transfer assigned), COMPLETE or FAILED.
-  enterStage(state, 'WAITING_FOR_PURCHASE', true);
+  enterStage(state, 'WAITING_FOR_PURCHASE', { waitingOnEndUser: true });
   const givenUp = () => rules.purchaseGivenUp(deadlinePassed(), state);
   let latest: rules.Look;
-  do latest = await pollUntil(look, rules.purchaseSettled, () => nudged || givenUp());
+  do latest = await pollUntil({ read: look, done: rules.purchaseSettled, wake: () => nudged || givenUp() });
   while (!rules.purchaseSettled(latest) && !givenUp());
   const purchase = rules.purchaseEnding(latest);
   if ('outcome' in purchase) return finish(purchase.outcome, purchase.failureReason);
 
   // COMPLETE: the money moved only if the order's transfer did (spec 2.5).
-  enterStage(state, 'CONFIRMING', false);
+  enterStage(state, 'CONFIRMING', { waitingOnEndUser: false });
   const { transferId } = purchase;
-  const transfer = await pollUntil(
-    () => provider.readTransferSummary(transferId),
-    (summary) => !rules.transferInFlight(summary.status),
-  );
+  const transfer = await pollUntil({
+    read: () => provider.readTransferSummary(transferId),
+    done: (summary) => !rules.transferInFlight(summary.status),
+  });
   const confirmed = rules.transferEnding(transferId, transfer.status);
   return finish(confirmed.outcome, confirmed.failureReason);
 
@@ -91,19 +90,23 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
       upsertSearchAttributes([{ key: UserId, value: userId }]);
       let { status } = await provider.readUserStatus({ userId });
       if (input.requireHigherLimits && status !== 'APPROVED') {
-        enterStage(state, 'WAITING_FOR_APPROVAL', true);
+        enterStage(state, 'WAITING_FOR_APPROVAL', { waitingOnEndUser: true });
         const readUser = () => provider.readUserStatus({ userId });
-        ({ status } = await pollUntil(readUser, (user) => rules.approvalDecided(user.status), deadlinePassed));
+        ({ status } = await pollUntil({
+          read: readUser,
+          done: (user) => rules.approvalDecided(user.status),
+          wake: deadlinePassed,
+        }));
         if (status !== 'APPROVED') return await finish('NOT_APPROVED', rules.notApprovedReason(status));
       }
-      enterStage(state, 'CHECKING_LIMITS', false);
+      enterStage(state, 'CHECKING_LIMITS', { waitingOnEndUser: false });
       state.limits = await provider.calculateUserLimits({ userId });
       const over = exceededLimit(state.limits, input.sourceAmount);
       // Refused before reserving: a reservation the buyer cannot use helps nobody.
       if (over) return await finish('OVER_LIMIT', over);
       owner = rules.reservationOwner(userId, status);
     }
-    enterStage(state, 'RESERVING', false);
+    enterStage(state, 'RESERVING', { waitingOnEndUser: false });
     const request = rules.reservationRequest(input, owner);
     const reserved = await create.reserve({ request, idempotencyKey: idempotencyKey(workflowId, 'reserve') });
     state.reservation = reserved.reservation;
@@ -129,7 +132,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
 
   async function finish(outcome: CheckoutOutcome, failureReason: string | null = null): Promise<CheckoutResult> {
     rules.endCheckout(state, { outcome, failureReason });
-    showStatus(outcome, false);
+    showStatus(outcome, { waitingOnEndUser: false });
     // Updates already accepted (the hosted page, a redirect) still get their answers.
     await condition(allHandlersFinished);
     return rules.checkoutResult(state);

@@ -118,7 +118,7 @@ export interface Progress {
  * Recomputes which fields await input (OPEN, taking input, attempts left, nothing queued for
  * them) and the stage; answers what the UI's list shows: the stage, or the outcome once done.
  */
-export function updateProgress(state: KycState, queue: Queue, submitting: boolean): Progress {
+export function updateProgress(state: KycState, queue: Queue, { submitting }: { submitting: boolean }): Progress {
   const done = state.stage === 'DONE';
   for (const field of state.fields) {
     field.awaiting = !done && isOpenForInput(state, field) && !isQueued(queue, field.fieldId);

@@ -14,7 +14,7 @@ import { doneWithClaims } from '../lib/claims.js';
 import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import * as round from './fields.js';
-import { pollProvider, showStatus, validate } from '../lib/process.js';
+import { pollProvider, showStatus, validateStart } from '../lib/process.js';
 import { type SendFailure, sendFailure } from '../lib/refusal.js';
 import { type Reminders, remindWhileOwed } from '../lib/reminders.js';
 import type { ClaimRef } from '../lib/messages.js';
@@ -36,8 +36,7 @@ const submit = proxyActivities<AccountActivities>(PROVIDER_WRITE);
 const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 
 export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
-  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(checkKycInput, raw);
+  const input = validateStart(checkKycInput, raw);
   const { accountId } = input;
   const { workflowId } = workflowInfo();
   const state = round.newKycState(input);
@@ -60,7 +59,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   const ended = (profile: round.Profile) => round.roundOutcome(state, profile, inbox) !== null;
   const inputOrTimeUp = () => inbox.length > 0 || round.isTimeUp(state);
   for (;;) {
-    const profile = await pollUntil(readAccount, ended, inputOrTimeUp);
+    const profile = await pollUntil({ read: readAccount, done: ended, wake: inputOrTimeUp });
     const outcome = round.roundOutcome(state, profile, inbox);
     if (outcome) return finish(outcome);
     await sendInbox();
@@ -105,7 +104,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
       const submission = inbox[0]!;
       const field = round.findField(state, submission.fieldId)!;
       let failure: SendFailure | null = null;
-      showProgress(true);
+      showProgress({ submitting: true });
       if (field.status !== 'OPEN') {
         // The provider moved on between the input and now: nothing to send.
         submission.error = `${submission.fieldId} is ${field.status} now; nothing was sent`;
@@ -172,10 +171,10 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   }
 
   /** Shows the stage (or outcome) in the UI's list; search attributes change only when it does. */
-  function showProgress(submitting = false): void {
-    const { status, waitingOnEndUser } = round.updateProgress(state, inbox, submitting);
+  function showProgress({ submitting }: { submitting: boolean } = { submitting: false }): void {
+    const { status, waitingOnEndUser } = round.updateProgress(state, inbox, { submitting });
     if (`${status}/${waitingOnEndUser}` === shownStatus) return;
     shownStatus = `${status}/${waitingOnEndUser}`;
-    showStatus(status, waitingOnEndUser);
+    showStatus(status, { waitingOnEndUser });
   }
 }

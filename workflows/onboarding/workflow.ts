@@ -16,7 +16,7 @@ import { limitsView } from '../lib/amounts-view.js';
 import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { onboardingRemindersBeforePatch } from '../lib/legacy-reminders.js';
-import { enterStage, pollProvider, rejectInput, showStatus, validate } from '../lib/process.js';
+import { enterStage, pollProvider, rejectInput, showStatus, validate, validateStart } from '../lib/process.js';
 import { remindWhileOwed } from '../lib/reminders.js';
 import { REMINDERS_WHILE_OWED_PATCH } from '../patches.js';
 import { checkOnboardingInput, checkOnboardingLinkRequest } from './checks.js';
@@ -41,8 +41,7 @@ const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 const linkFetch = proxyActivities<UserActivities>(WHILE_A_PERSON_WAITS);
 
 export async function onboardingWorkflow(raw: OnboardingInput): Promise<OnboardingResult> {
-  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(checkOnboardingInput, raw);
+  const input = validateStart(checkOnboardingInput, raw);
   const { workflowId } = workflowInfo();
   const state: OnboardingState = {
     userRef: input.userRef,
@@ -61,7 +60,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
   setHandler(onboardingStateQuery, () => ({ ...state, limits: limitsView(state.limits) }));
   setHandler(onboardingLinkUpdate, handOutLink, { validator: checkLinkRequest });
 
-  showStatus('CREATING_USER', false);
+  showStatus('CREATING_USER', { waitingOnEndUser: false });
   const idempotency = idempotencyKey(workflowId, 'create-user');
   const user = await create.createHigherLimitsUser({ country: input.country, idempotencyKey: idempotency });
   state.userId = user.userId;
@@ -78,16 +77,16 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
     see(seen.status);
     return seen;
   };
-  const decided = await pollUntil(
+  const decided = await pollUntil({
     read,
-    (seen) => seen.status === 'APPROVED' || seen.status === 'CLOSED',
-    deadlinePassed,
-  );
+    done: (seen) => seen.status === 'APPROVED' || seen.status === 'CLOSED',
+    wake: deadlinePassed,
+  });
   if (decided.status === 'CLOSED') return finish('CLOSED');
   if (decided.status !== 'APPROVED') return finish('EXPIRED');
 
   // Approval alone is not the goal: the calculation must show the higher limits (spec 8 rule 1).
-  enterStage(state, 'CONFIRMING_LIMITS', false);
+  enterStage(state, 'CONFIRMING_LIMITS', { waitingOnEndUser: false });
   state.limits = await provider.calculateUserLimits({ userId: user.userId });
   const expected = higherLimitsFor(input.country);
   const raised =
@@ -99,8 +98,8 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
     if (status === state.userStatus) return;
     state.userStatus = status;
     heard += 1;
-    if (status === 'OPEN') enterStage(state, 'WAITING_FOR_USER', true);
-    if (status === 'PENDING') enterStage(state, 'UNDER_REVIEW', false);
+    if (status === 'OPEN') enterStage(state, 'WAITING_FOR_USER', { waitingOnEndUser: true });
+    if (status === 'PENDING') enterStage(state, 'UNDER_REVIEW', { waitingOnEndUser: false });
   }
 
   function remindWhileUserOwesVerification(): void {
@@ -134,7 +133,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
   async function finish(outcome: OnboardingOutcome): Promise<OnboardingResult> {
     state.stage = 'DONE';
     state.outcome = outcome;
-    showStatus(outcome, false);
+    showStatus(outcome, { waitingOnEndUser: false });
     // A link request already accepted still gets its answer.
     await condition(allHandlersFinished);
     return { outcome, userId: state.userId!, limits: state.limits };

@@ -4,7 +4,7 @@ import { AccountId } from '../../src/temporal/search-attributes.js';
 import { doneWithClaims } from '../lib/claims.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { PROVIDER_WRITE } from '../lib/activity-options.js';
-import { enterStage, showStatus, validate } from '../lib/process.js';
+import { enterStage, showStatus, validateStart } from '../lib/process.js';
 import { providerRefusal } from '../lib/refusal.js';
 import { isSecondAccountCreation } from './second-account.js';
 import { checkProvisioningInput } from './checks.js';
@@ -21,8 +21,7 @@ import {
 // error of spec 7.1, which ends the process as ALREADY_BOUND rather than as a failure.
 
 export async function provisioningWorkflow(raw: ProvisioningInput): Promise<ProvisioningResult> {
-  // A start that bypasses the client and sends bad input fails the run cleanly, not its tasks forever.
-  const input = validate(checkProvisioningInput, raw);
+  const input = validateStart(checkProvisioningInput, raw);
   // Both calls create (credentials, then the account): PROVIDER_WRITE, with the attempt's time limit from the input.
   const provider = proxyActivities<SessionActivities>({
     ...PROVIDER_WRITE,
@@ -38,11 +37,11 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
   };
   setHandler(provisioningStateQuery, () => state);
 
-  showStatus('REGISTERING', false);
+  showStatus('REGISTERING', { waitingOnEndUser: false });
   const { apiKey } = await provider.registerClientToken({ secret: input.secret });
   state.apiKey = apiKey;
 
-  enterStage(state, 'CREATING_ACCOUNT', false);
+  enterStage(state, 'CREATING_ACCOUNT', { waitingOnEndUser: false });
   try {
     const { accountId } = await provider.createAccountWithToken({
       secret: input.secret,
@@ -61,6 +60,6 @@ export async function provisioningWorkflow(raw: ProvisioningInput): Promise<Prov
   // The client keeps its secret; this copy in the claim store has served.
   await doneWithClaims([input.secret]);
   state.stage = 'DONE';
-  showStatus(state.outcome, false);
+  showStatus(state.outcome, { waitingOnEndUser: false });
   return { outcome: state.outcome, apiKey, accountId: state.accountId, error: state.error };
 }

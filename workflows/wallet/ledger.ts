@@ -388,7 +388,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
     if (tx.confirmedAt) entry.confirmedAt = tx.confirmedAt;
   }
   if (via === 'poll') state.stats.recoveredByPoll += 1;
-  if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs);
+  if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs, { force: false });
   if (now !== undefined) dropPending(state, now);
   evict(state);
   return outcome;
@@ -438,7 +438,7 @@ function evict(state: LedgerState): void {
   for (let i = 0; i < ids.length - LIMITS.settledRecords; i++) {
     const dropped = state.settled[ids[i]!]![3];
     delete state.settled[ids[i]!];
-    advanceHorizon(state, dropped + 1, true);
+    advanceHorizon(state, dropped + 1, { force: true });
   }
 }
 
@@ -446,7 +446,7 @@ function evict(state: LedgerState): void {
  * Moves the horizon forward (never back) and forgets the records it passed. In steps of a day at
  * least, so that recording stays flat however many records the ledger keeps.
  */
-function advanceHorizon(state: LedgerState, to: number, force = false): void {
+function advanceHorizon(state: LedgerState, to: number, { force }: { force: boolean }): void {
   if (to <= state.horizon || (!force && to < state.horizon + DAY)) return;
   state.horizon = to;
   for (const id of Object.keys(state.settled)) {

@@ -23,6 +23,27 @@ export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
 /** The workflow that creates a wallet is keyed by the caller's name for it (a business key). */
 export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
 
+/** How a wallet's follower polls and reconciles (configuration: WALLET_POLL_INTERVAL and the like). */
+export interface WalletTimings {
+  pollIntervalMs: number;
+  pollMaxMs?: number | undefined;
+  reconcileIntervalMs?: number | undefined;
+}
+
+/**
+ * A wallet's start arguments: its own fields, then its timings, the optional ones only when set.
+ * Built here for every start (the opening workflow's child, a callback's follower, the client's
+ * opening), so that they agree; the opening workflow's child arguments keep their order and shape.
+ */
+export function walletStartArgs<Fields extends object>(fields: Fields, timings: WalletTimings): Fields & WalletTimings {
+  return {
+    ...fields,
+    pollIntervalMs: timings.pollIntervalMs,
+    ...(timings.pollMaxMs ? { pollMaxMs: timings.pollMaxMs } : {}),
+    ...(timings.reconcileIntervalMs ? { reconcileIntervalMs: timings.reconcileIntervalMs } : {}),
+  };
+}
+
 export type WalletInput = WalletInputFields & {
   /**
    * Carried across continue-as-new; runs from before exact amounts carry version 2 (numbers), and

@@ -10,7 +10,9 @@ import type { WalletActivities } from '../../activities/wallets.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { PROVIDER_WRITE } from '../lib/activity-options.js';
 import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
-import { type OpenWalletInput, type OpenWalletResult, walletWorkflowId } from './messages.js';
+import { validateStart } from '../lib/process.js';
+import { checkOpenWalletInput } from './checks.js';
+import { type OpenWalletInput, type OpenWalletResult, walletStartArgs, walletWorkflowId } from './messages.js';
 import { walletWorkflow } from './workflow.js';
 
 // Opens a wallet for a caller's user: creates it at the provider (callbacks to the ingress),
@@ -19,6 +21,8 @@ import { walletWorkflow } from './workflow.js';
 const provider = proxyActivities<WalletActivities>(PROVIDER_WRITE);
 
 export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWalletResult> {
+  // Checked only: the run goes on with its input as given, so that its commands stay as recorded.
+  validateStart(checkOpenWalletInput, input);
   upsertSearchAttributes([{ key: ProcessStatus, value: 'CREATING' }]);
   const wallet = await provider.createWallet({
     name: input.name,
@@ -32,16 +36,7 @@ export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWa
   try {
     await startChild(walletWorkflow, {
       workflowId: followerId,
-      args: [
-        {
-          walletId: wallet.id,
-          name: input.name,
-          opened: true,
-          pollIntervalMs: input.pollIntervalMs,
-          ...(input.pollMaxMs ? { pollMaxMs: input.pollMaxMs } : {}),
-          ...(input.reconcileIntervalMs ? { reconcileIntervalMs: input.reconcileIntervalMs } : {}),
-        },
-      ],
+      args: [walletStartArgs({ walletId: wallet.id, name: input.name, opened: true }, input)],
       // The wallet outlives this short workflow.
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });

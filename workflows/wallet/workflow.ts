@@ -24,7 +24,9 @@ import {
   repairHorizon,
   type SeenVia,
 } from './ledger.js';
+import { validateStart } from '../lib/process.js';
 import { workflowNow } from '../lib/workflow-time.js';
+import { checkWalletInput } from './checks.js';
 import { reconciliationView } from '../lib/amounts-view.js';
 import { afterCallback, afterPoll, type PollPace } from '../lib/poll-schedule.js';
 import { legacyPollTimer, pollNow } from './polls.js';
@@ -62,6 +64,9 @@ const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
 export const NOT_FOUND_LIMIT = 3;
 
 export async function walletWorkflow(input: WalletInput): Promise<WalletResult> {
+  // Checked only: the run goes on with its input as given (carried state included), so that its
+  // commands, and what it carries on, stay as recorded.
+  validateStart(checkWalletInput, input);
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: Array<{ tx: Observation; via: SeenVia }> = (input.inbox ?? []).map(({ tx, via }) => ({
     tx: observe(tx),
