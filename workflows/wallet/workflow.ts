@@ -37,6 +37,7 @@ import {
   RECONCILE_PATCH,
   UNKNOWN_WALLET_PATCH,
 } from '../patches.js';
+import { pollOutcome, type PollOutcome } from './poll-answer.js';
 import { walletWatch } from './watch.js';
 import { transferLookups } from './transfers.js';
 import type { PollAnswer } from '../../src/provider/transaction-observation.js';
@@ -156,54 +157,64 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   const resolveOutstanding = transferLookups(ledger);
   resolveOutstanding();
 
-  for (;;) {
-    await nextPollOrInbox();
-
-    let active = false;
-    const due = pollDue;
-    pollDue = false;
-    const answer = due ? await poll().finally(() => (ledger.stats.polls += 1)) : watch.take();
-    if (answer === 'failed') {
-      notFoundInARow = 0;
-      pace = afterPoll(pace, 0);
-    } else if (answer === undefined) {
-      // Woken by a callback alone.
-    } else if ('changed' in answer) {
-      notFoundInARow = 0;
-      cursor = answer.cursor;
-      // Only what would change the ledger: a poll is no callback.
-      const found = answer.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx, now())));
-      // observe(): a poll recorded before exact amounts answered numbers.
-      for (const tx of found) inbox.push({ tx: observe(tx), via: 'poll' });
-      pace = afterPoll(pace, found.length);
-      active ||= found.length > 0;
-    } else if ('cannotList' in answer) {
-      listing = false;
-      log.warn(
-        "the provider does not list this wallet's transactions: polling stops; callbacks and reconciliation go on",
-        { walletId: input.walletId },
-      );
-    } else if (++notFoundInARow >= NOT_FOUND_LIMIT && patched(UNKNOWN_WALLET_PATCH)) {
-      log.warn('the provider does not know this wallet; its follower ends', {
-        walletId: input.walletId,
-        polls: notFoundInARow,
-      });
-      upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
-      // The result carries the ledger for a later start (its payload is no command: old runs replay).
-      return {
-        outcome: 'UNKNOWN_WALLET',
-        walletId: input.walletId,
-        callbacks: ledger.stats.callbacks,
-        ledger,
-        inbox,
-      };
+  /**
+   * What a poll's answer changes: the cursor, the pace and the inbox; the follower's end for a
+   * wallet the provider does not know. Answers whether the poll found something new.
+   */
+  const takeAnswer = (outcome: PollOutcome): { found: boolean; ended?: WalletResult } => {
+    switch (outcome.kind) {
+      case 'none':
+        return { found: false };
+      case 'failed':
+        notFoundInARow = 0;
+        pace = afterPoll(pace, 0);
+        return { found: false };
+      case 'changed': {
+        notFoundInARow = 0;
+        cursor = outcome.cursor;
+        // Only what would change the ledger: a poll is no callback.
+        const found = outcome.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx, now())));
+        // observe(): a poll recorded before exact amounts answered numbers.
+        for (const tx of found) inbox.push({ tx: observe(tx), via: 'poll' });
+        pace = afterPoll(pace, found.length);
+        return { found: found.length > 0 };
+      }
+      case 'cannotList':
+        listing = false;
+        log.warn(
+          "the provider does not list this wallet's transactions: polling stops; callbacks and reconciliation go on",
+          { walletId: input.walletId },
+        );
+        return { found: false };
+      case 'notFound':
+        if (++notFoundInARow < NOT_FOUND_LIMIT || !patched(UNKNOWN_WALLET_PATCH)) return { found: false };
+        log.warn('the provider does not know this wallet; its follower ends', {
+          walletId: input.walletId,
+          polls: notFoundInARow,
+        });
+        upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
+        // The result carries the ledger for a later start (its payload is no command: old runs replay).
+        return {
+          found: false,
+          ended: {
+            outcome: 'UNKNOWN_WALLET',
+            walletId: input.walletId,
+            callbacks: ledger.stats.callbacks,
+            ledger,
+            inbox,
+          },
+        };
     }
+  };
 
+  /** Records what the inbox holds, oldest first. Answers whether a callback came. */
+  const recordInbox = (): boolean => {
+    let heard = false;
     while (inbox.length > 0) {
       const { tx, via } = inbox.shift()!;
       if (via === 'callback' && quiet) {
         pace = afterCallback();
-        active = true;
+        heard = true;
       }
       if (record(ledger, tx, via, { transferId: transferIdFromSrn(tx.source), now: now() }) === 'unapplied') {
         log.warn(
@@ -212,10 +223,22 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
         );
       }
     }
+    return heard;
+  };
+
+  for (;;) {
+    await nextPollOrInbox();
+
+    const due = pollDue;
+    pollDue = false;
+    const answer = due ? await poll().finally(() => (ledger.stats.polls += 1)) : watch.take();
+    const { found, ended } = takeAnswer(pollOutcome(answer));
+    if (ended) return ended;
+    const heard = recordInbox();
     pollsDone = ledger.stats.polls;
     resolveOutstanding();
     // A watch set up for another state (a transaction pending or not, a quiet pace) starts over.
-    if (quiet) watch.refresh(hasPending(ledger), active);
+    if (quiet) watch.refresh(hasPending(ledger), found || heard);
 
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000)) {
