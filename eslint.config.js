@@ -32,7 +32,8 @@ export default tseslint.config(
   },
   {
     // Imports flow with the data: callback → ingress → signal → workflow → activity → provider
-    // client. Outside workflows/, only the messages (the contract shared with the clients) are
+    // client. Outside workflows/, only the messages (the contract shared with the clients: each
+    // process's workflows/<process>/messages.ts and the common workflows/lib/messages.ts) are
     // imported from it, types included.
     files: ['src/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
     rules: {
@@ -41,9 +42,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/workflows/*', '!**/workflows/messages', '**/workflows/*/*', '!**/workflows/messages/*'],
+              regex: '(^|/)workflows/(?![^/]+/messages(\\.js)?$)',
               message:
-                'Only workflows/messages (the shared contract) is imported outside workflows/: move what is shared to src/ or to the messages.',
+                "Only a process's messages (workflows/<process>/messages.ts, workflows/lib/messages.ts: the shared contract) are imported outside workflows/: move what is shared to src/ or to the messages.",
             },
           ],
         },
@@ -101,7 +102,7 @@ export default tseslint.config(
             },
             {
               // Every cached workflow instantiates the bundle's modules again: zod with its schemas
-              // would cost about 1 MB of each (docs/capacity.md). Checks are in workflows/checks/.
+              // would cost about 1 MB of each (docs/capacity.md). Checks are in workflows/<process>/checks.ts.
               group: [
                 'zod',
                 'zod/*',
@@ -111,7 +112,7 @@ export default tseslint.config(
                 '**/src/claims/ref.js',
               ],
               message:
-                'No zod in workflow code (it is built again for every cached workflow): check with workflows/checks/, import schemas as types only.',
+                'No zod in workflow code (it is built again for every cached workflow): check with workflows/*/checks.ts, import schemas as types only.',
               allowTypeImports: true,
             },
           ],

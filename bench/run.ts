@@ -4,7 +4,7 @@ import { createWallet, readWallet } from '../src/provider/endpoints.js';
 import { callbackSignature, signatureMatches } from '../src/provider/signing.js';
 import { transaction } from '../src/provider/schemas/transaction.js';
 import { createSandbox } from '../src/sandbox/server.js';
-import { emptyLedger, LIMITS, record } from '../workflows/lib/ledger.js';
+import { emptyLedger, LIMITS, record } from '../workflows/wallet/ledger.js';
 import { clientFigures } from './client.js';
 import { printTable, writeResults } from './report.js';
 import { stackFigures } from './stack.js';

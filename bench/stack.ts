@@ -23,7 +23,7 @@ import {
   untracedWorkflowInterceptorModules,
   workflowInterceptorModules,
 } from '../worker/create-worker.js';
-import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/messages/wallet.js';
+import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
 
 // Figures that need the whole stack: a Temporal server (the embedded dev server, or the one at

@@ -24,7 +24,7 @@ for (const [file, interceptors, budget] of [
   // Every cached workflow would build these again (docs/capacity.md): refuse to ship them.
   if (facts.forbidden.length)
     throw new Error(
-      `${file} holds ${facts.forbidden.join(', ')}: workflow code checks with workflows/checks/, not zod`,
+      `${file} holds ${facts.forbidden.join(', ')}: workflow code checks with workflows/*/checks.ts, not zod`,
     );
   writeFileSync(file, code);
   say(`${file}: ${describeBundle(facts, budget)}${facts.codeBytes > budget ? ' — OVER BUDGET' : ''}`);

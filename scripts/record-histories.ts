@@ -10,7 +10,7 @@ import { providerFromConfig } from '../src/provider/from-config.js';
 import { walletSrn } from '../src/provider/srn.js';
 import { callbackSignature } from '../src/provider/signing.js';
 import { providerCredentials } from '../src/required-settings.js';
-import { openWalletWorkflowId, walletWorkflowId } from '../workflows/messages/wallet.js';
+import { openWalletWorkflowId, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { historyWriter } from './lib/history-file.js';
 import { accountWithProfile, PNG_DOCUMENT } from './fixtures/account.js';
 import { operatorCalls } from './fixtures/operator.js';

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.js';
 import * as api from '../src/provider/endpoints.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
 import { clientFor } from '../src/temporal/connection.js';
-import type { TimingInput } from '../workflows/messages/common.js';
+import type { TimingInput } from '../workflows/lib/messages.js';
 import { historyWriter } from './lib/history-file.js';
 import { accountWithProfile, type AccountShape, PNG_DOCUMENT } from './fixtures/account.js';
 import { operatorCalls } from './fixtures/operator.js';

@@ -6,7 +6,7 @@ import { providerFromConfig } from '../src/provider/from-config.js';
 import { callbackSignature } from '../src/provider/signing.js';
 import { clientFor } from '../src/temporal/connection.js';
 import { providerCredentials } from '../src/required-settings.js';
-import { walletWorkflowId } from '../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../workflows/wallet/messages.js';
 import { walletSrn } from '../src/provider/srn.js';
 import { historyWriter } from './lib/history-file.js';
 

@@ -13,14 +13,14 @@ import { workflowsPath } from '../../worker/create-worker.js';
  */
 export const WORKFLOW_BUNDLE_BUDGET_BYTES = { untraced: 850_000, traced: 1_600_000 } as const;
 
-/** Modules that must never be in a bundle: zod and the schemas built with it (workflows/checks/ instead). */
+/** Modules that must never be in a bundle: zod and the schemas built with it (each process's checks.ts in workflows/ instead). */
 const FORBIDDEN = [/node_modules\/zod\//, /\.schema\.ts$/, /src\/provider\/schemas\//, /src\/claims\/ref\.ts$/];
 
 export interface BundleFacts {
   /** The JavaScript that is evaluated, without the inline source map. */
   codeBytes: number;
   totalBytes: number;
-  /** The bundle's modules (webpack ids such as ./workflows/wallet.ts). */
+  /** The bundle's modules (webpack ids such as ./workflows/wallet/workflow.ts). */
   modules: string[];
   /** Modules that are forbidden in workflow code. */
   forbidden: string[];

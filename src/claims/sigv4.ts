@@ -24,7 +24,7 @@ const sha256 = (s: string | Uint8Array) => createHash('sha256').update(s).digest
 const hmac = (key: string | Buffer, s: string) => createHmac('sha256', key).update(s).digest();
 
 /** RFC 3986 encoding, as SigV4 wants it (`/` kept in paths). */
-function encode(text: string, keepSlash: boolean): string {
+function encode(text: string, { keepSlash }: { keepSlash: boolean }): string {
   return encodeURIComponent(text)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(keepSlash ? /%2F/g : /$^/, '/');
@@ -50,11 +50,11 @@ export function signV4(req: SigV4Request, creds: SigV4Credentials, at: Date): Re
   headers['x-amz-content-sha256'] = req.payloadHash;
   const names = Object.keys(headers).sort();
   const query = [...req.url.searchParams.entries()]
-    .map(([k, v]) => [encode(k, false), encode(v, false)] as const)
+    .map(([k, v]) => [encode(k, { keepSlash: false }), encode(v, { keepSlash: false })] as const)
     .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  const path = encode(decodeURIComponent(req.url.pathname), true);
+  const path = encode(decodeURIComponent(req.url.pathname), { keepSlash: true });
   const canonical = [
     req.method,
     path,

@@ -8,9 +8,9 @@ import {
   type AchState,
   achStateQuery,
   submitAchFormUpdate,
-} from '../../workflows/messages/ach-followup.js';
+} from '../../workflows/ach-followup/messages.js';
 import { achFollowupInput, achForm } from '../messages/ach-followup.schema.js';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
 /** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */
@@ -28,7 +28,12 @@ export class AchFollowupClient extends ProcessClient {
     const args = this.check(achFollowupInput, { ...input, timing: this.timing });
     const id = achFollowupWorkflowId(args.paymentMethodId);
     // A finished follow-up may be followed by a new round: the provider can ask for a form again.
-    await this.startOrAttach<AchFollowupWorkflow>('achFollowupWorkflow', id, [args], 'ALLOW_DUPLICATE');
+    await this.startOrAttach<AchFollowupWorkflow>({
+      workflowType: 'achFollowupWorkflow',
+      workflowId: id,
+      args: [args],
+      reuse: 'ALLOW_DUPLICATE',
+    });
     return id;
   }
 

@@ -18,9 +18,9 @@ import {
   hostedPageUpdate,
   type PurchaseRedirect,
   purchaseRedirectUpdate,
-} from '../../workflows/messages/checkout.js';
+} from '../../workflows/checkout/messages.js';
 import { checkoutInput, purchaseRedirect } from '../messages/checkout.schema.js';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import { AlreadyFinishedError } from './errors.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 

@@ -3,7 +3,7 @@ import type { ClaimStore } from '../claims/store.js';
 import { loadConfig } from '../config.js';
 import { requireSettings } from '../required-settings.js';
 import { connectClient } from '../temporal/connection.js';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import { createClients } from './index.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { ClaimStore } from '../claims/store.js';
 import type { Config } from '../config.js';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import { AchFollowupClient } from './ach-followup.js';
 import { CheckoutClient } from './checkout.js';
 import { KycClient } from './kyc.js';
@@ -26,8 +26,8 @@ export { type ClaimStore, ClaimGoneError, ClaimIntegrityError, LocalClaimStore }
 export { ConfigError, loadConfig } from '../config.js';
 
 // What a backend passes to the processes and gets back from them, by name (types only: the
-// workflows' messages are defined once, in workflows/messages/, and shared with the workers).
-export type { ClaimRef, TimingInput } from '../../workflows/messages/common.js';
+// workflows' messages are defined once, in workflows/<process>/messages.ts, and shared with the workers).
+export type { ClaimRef, TimingInput } from '../../workflows/lib/messages.js';
 export type { PutOptions } from '../claims/store.js';
 export type {
   Balance,
@@ -39,9 +39,9 @@ export type {
   Reconciliation,
   SeenVia,
   WalletView,
-} from '../../workflows/messages/wallet.js';
-export type { KycField, KycOutcome, KycResult, KycStage, KycState } from '../../workflows/messages/kyc.js';
-export type { KycReason, Provide } from '../../workflows/messages/kyc.js';
+} from '../../workflows/wallet/messages.js';
+export type { KycField, KycOutcome, KycResult, KycStage, KycState } from '../../workflows/kyc/messages.js';
+export type { KycReason, Provide } from '../../workflows/kyc/messages.js';
 export type {
   AchFollowupInput,
   AchOutcome,
@@ -49,7 +49,7 @@ export type {
   AchStage,
   AchState,
   SourceOfFunds,
-} from '../../workflows/messages/ach-followup.js';
+} from '../../workflows/ach-followup/messages.js';
 export type {
   OnboardingInput,
   OnboardingOutcome,
@@ -57,7 +57,7 @@ export type {
   OnboardingStage,
   OnboardingState,
   UserStatus,
-} from '../../workflows/messages/onboarding.js';
+} from '../../workflows/onboarding/messages.js';
 export type {
   CheckoutInput,
   CheckoutOutcome,
@@ -66,13 +66,13 @@ export type {
   CheckoutState,
   HostedPage,
   PurchaseRedirect,
-} from '../../workflows/messages/checkout.js';
+} from '../../workflows/checkout/messages.js';
 export type {
   ProvisioningOutcome,
   ProvisioningResult,
   ProvisioningStage,
   ProvisioningState,
-} from '../../workflows/messages/provisioning.js';
+} from '../../workflows/provisioning/messages.js';
 export type { Limits } from '../provider/schemas/limits.js';
 /** What `wallets.open()` takes. */
 export type OpenWalletRequest = Parameters<WalletsClient['open']>[0];

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { ClaimRef } from '../claims/ref.js';
 import { type ClaimStore, putValue } from '../claims/store.js';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import {
   type KycField,
   type KycResult,
@@ -12,7 +12,7 @@ import {
   type KycWorkflow,
   submitDocumentUpdate,
   submitValueUpdate,
-} from '../../workflows/messages/kyc.js';
+} from '../../workflows/kyc/messages.js';
 import { documentSubmission, kycInput, valueSubmission } from '../messages/kyc.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
@@ -52,7 +52,12 @@ export class KycClient extends ProcessClient {
     });
     const id = kycWorkflowId(args.accountId);
     // Each round's idempotency keys carry its own run chain's id: nothing to learn from earlier rounds.
-    await this.startOrAttach<KycWorkflow>('kycWorkflow', id, [args], 'ALLOW_DUPLICATE');
+    await this.startOrAttach<KycWorkflow>({
+      workflowType: 'kycWorkflow',
+      workflowId: id,
+      args: [args],
+      reuse: 'ALLOW_DUPLICATE',
+    });
     return id;
   }
 

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { TimingInput } from '../../workflows/messages/common.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
 import {
   type OnboardingInput,
   onboardingLinkUpdate,
@@ -8,7 +8,7 @@ import {
   onboardingStateQuery,
   onboardingWorkflowId,
   type OnboardingWorkflow,
-} from '../../workflows/messages/onboarding.js';
+} from '../../workflows/onboarding/messages.js';
 import { onboardingInput, onboardingLinkRequest } from '../messages/onboarding.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
@@ -25,7 +25,12 @@ export class OnboardingClient extends ProcessClient {
     const args = this.check(onboardingInput, { ...input, timing: this.timing });
     const id = onboardingWorkflowId(args.userRef);
     // One onboarding per user reference; only a failed attempt (say, the scope not yet enabled) may run again.
-    await this.startOrAttach<OnboardingWorkflow>('onboardingWorkflow', id, [args], 'ALLOW_DUPLICATE_FAILED_ONLY');
+    await this.startOrAttach<OnboardingWorkflow>({
+      workflowType: 'onboardingWorkflow',
+      workflowId: id,
+      args: [args],
+      reuse: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    });
     return id;
   }
 

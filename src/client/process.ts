@@ -17,12 +17,7 @@ import type { z } from 'zod';
 import type { ClaimFailureReason } from '../claims/failures.js';
 import type { ClaimRef } from '../claims/ref.js';
 import type { ClaimStore } from '../claims/store.js';
-import {
-  CLAIM_STORE_FAILED,
-  INPUT_REJECTED,
-  NOT_DELIVERED,
-  PROVIDER_REFUSED,
-} from '../../workflows/messages/common.js';
+import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from '../../workflows/lib/messages.js';
 import {
   AlreadyFinishedError,
   ClaimStoreError,
@@ -68,15 +63,16 @@ export class ProcessClient {
    * Starts the process, or attaches to the one running under this business key. A finished one
    * that the reuse policy keeps closed is AlreadyFinishedError, unless `attachToFinished` (a
    * process whose result is the answer to every later start, such as provisioning). `W` is the
-   * workflow's signature (workflows/messages), so that the compiler checks the arguments.
+   * workflow's signature (workflows/<process>/messages.ts), so that the compiler checks the arguments.
    */
-  protected async startOrAttach<W extends Workflow>(
-    workflowType: string,
-    workflowId: string,
-    args: Parameters<W>,
-    reuse: ReusePolicy,
-    attachToFinished = false,
-  ): Promise<WorkflowHandle<W>> {
+  protected async startOrAttach<W extends Workflow>(start: {
+    workflowType: string;
+    workflowId: string;
+    args: Parameters<W>;
+    reuse: ReusePolicy;
+    attachToFinished?: boolean;
+  }): Promise<WorkflowHandle<W>> {
+    const { workflowType, workflowId, args, reuse, attachToFinished = false } = start;
     // The SDK types `args` by a conditional on W that the compiler cannot resolve for a generic W;
     // for any one signature it is Parameters<W>, which is what the callers' arguments are checked as.
     const withArgs = { args } as WithWorkflowArgs<W, object>;

@@ -9,7 +9,7 @@ import {
   provisioningStateQuery,
   provisioningWorkflowId,
   type ProvisioningWorkflow,
-} from '../../workflows/messages/provisioning.js';
+} from '../../workflows/provisioning/messages.js';
 import { provisioningInput } from '../messages/provisioning.schema.js';
 import { ProcessClient, type ProcessClientOptions } from './process.js';
 
@@ -44,7 +44,13 @@ export class ProvisioningClient extends ProcessClient {
     };
     const id = provisioningWorkflowId(input.clientRef);
     // One account per client: a later start answers with the first process's result.
-    await this.startOrAttach<ProvisioningWorkflow>('provisioningWorkflow', id, [args], 'REJECT_DUPLICATE', true);
+    await this.startOrAttach<ProvisioningWorkflow>({
+      workflowType: 'provisioningWorkflow',
+      workflowId: id,
+      args: [args],
+      reuse: 'REJECT_DUPLICATE',
+      attachToFinished: true,
+    });
     return id;
   }
 

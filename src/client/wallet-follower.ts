@@ -6,7 +6,7 @@ import {
   type WalletInput,
   type WalletWorkflow,
   walletWorkflowId,
-} from '../../workflows/messages/wallet.js';
+} from '../../workflows/wallet/messages.js';
 
 // How a transaction reaches the workflow that follows its wallet, for whatever starts followers
 // (the ingress): signalled to the running follower; when none runs, a new one is started, and when

@@ -8,8 +8,9 @@ import {
   reconcileUpdate,
   type WalletView,
   walletQuery,
+  walletStartArgs,
   walletWorkflowId,
-} from '../../workflows/messages/wallet.js';
+} from '../../workflows/wallet/messages.js';
 import { ProcessNotFoundError, rejectInput } from './errors.js';
 
 export interface WalletsClientOptions {
@@ -38,12 +39,7 @@ export class WalletsClient {
     type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS';
     notes?: string;
   }): Promise<OpenWalletResult> {
-    const parsed = openWalletInput.safeParse({
-      ...input,
-      pollIntervalMs: this.opts.pollIntervalMs,
-      pollMaxMs: this.opts.pollMaxMs,
-      reconcileIntervalMs: this.opts.reconcileIntervalMs,
-    });
+    const parsed = openWalletInput.safeParse(walletStartArgs(input, this.opts));
     if (!parsed.success) throw rejectInput(parsed.error.issues);
     const workflowId = openWalletWorkflowId(parsed.data.name);
     try {

@@ -2,10 +2,11 @@ import type { Client } from '@temporalio/client';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletStartArgs, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { signalWallet } from '../client/wallet-follower.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
+import type { Observation } from '../provider/transaction-observation.js';
 import { parseCallback } from './callback.js';
 
 // Receives the provider's callbacks and turns each verified one into a signal to the workflow
@@ -70,6 +71,17 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const deadline = opts.temporalTimeoutMs ?? 5_000;
+  const timings = {
+    pollIntervalMs: opts.walletPollIntervalMs,
+    pollMaxMs: opts.walletPollMaxMs,
+    reconcileIntervalMs: opts.walletReconcileIntervalMs,
+  };
+
+  /** The transaction to the follower of one wallet, within the deadline for Temporal. */
+  const signalOneWallet = (walletId: string, tx: Observation) =>
+    opts.client.withDeadline(Date.now() + deadline, () =>
+      signalWallet(opts.client, { taskQueue: opts.taskQueue, input: walletStartArgs({ walletId }, timings), tx }),
+    );
 
   app.post('/callbacks', async (req, reply) => {
     const arrived = performance.now();
@@ -102,23 +114,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
       'callback',
       SpanKind.SERVER,
       { 'http.request.method': 'POST', 'http.route': '/callbacks', 'payflows.wallets': parsed.walletIds.length },
-      () =>
-        Promise.allSettled(
-          parsed.walletIds.map((walletId) =>
-            opts.client.withDeadline(Date.now() + deadline, () =>
-              signalWallet(opts.client, {
-                taskQueue: opts.taskQueue,
-                input: {
-                  walletId,
-                  pollIntervalMs: opts.walletPollIntervalMs,
-                  ...(opts.walletPollMaxMs ? { pollMaxMs: opts.walletPollMaxMs } : {}),
-                  ...(opts.walletReconcileIntervalMs ? { reconcileIntervalMs: opts.walletReconcileIntervalMs } : {}),
-                },
-                tx: parsed.tx,
-              }),
-            ),
-          ),
-        ),
+      () => Promise.allSettled(parsed.walletIds.map((walletId) => signalOneWallet(walletId, parsed.tx))),
     );
     const failed = results.flatMap((result, index) =>
       result.status === 'rejected' ? [{ workflowId: workflowIds[index], err: result.reason as Error }] : [],
@@ -142,14 +138,21 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     return reply.code(200).send({ ok: true, workflowIds, transactionId: parsed.tx.id });
   });
 
-  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, req, reply) => {
     if (err.statusCode === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       metrics.callback('too_large');
       return reply
         .code(413)
         .send({ error: 'payload too large', detail: `callbacks are limited to ${opts.maxBodyBytes} bytes` });
     }
-    return reply.code(err.statusCode && err.statusCode < 500 ? err.statusCode : 500).send({ error: err.message });
+    // A 4xx is Fastify's word on the request itself, meant for its sender.
+    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send({ error: err.message });
+    // Anything else is ours: its message can name hosts, keys or internals, so it goes to the log
+    // and the sender learns only what to do.
+    req.log.error({ err }, 'the callback could not be processed');
+    return reply
+      .code(500)
+      .send({ error: 'internal error', detail: 'the callback was not processed; send it again later' });
   });
   return app;
 }

@@ -8,11 +8,11 @@ import {
   ORDER_REF_MESSAGE,
   REDIRECT_NAMES_NOTHING_MESSAGE,
   REQUIRE_HIGHER_LIMITS_MESSAGE,
-} from '../../workflows/messages/checkout.js';
+} from '../../workflows/checkout/messages.js';
 import { timing } from './common.schema.js';
 
 // The checkout's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/checks/checkout.ts (see ./common.schema.ts).
+// workflows/checkout/checks.ts (see ./common.schema.ts).
 
 /** The backend's own reference for its order: a business key, never personal data. */
 export const orderRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, ORDER_REF_MESSAGE);

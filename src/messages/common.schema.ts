@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { MIN_TIMING_MS, TIMING_DEFAULTS } from '../../workflows/messages/common.js';
+import { MIN_TIMING_MS, TIMING_DEFAULTS } from '../../workflows/lib/messages.js';
 
 // The zod schemas of what every process shares, for the clients and the ingress. Workflow code
 // never imports this module at run time (zod would be built again for every cached workflow):
-// workflows/checks/ holds its plain checks, which test/unit/checks-agree.test.ts holds to these.
+// workflows/<process>/checks.ts holds its plain checks, which test/unit/checks-agree.test.ts holds to these.
 
 /** Documents and personal values travel by reference (src/claims/ref.ts). */
 export { claimRef } from '../claims/ref.js';

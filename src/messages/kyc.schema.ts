@@ -10,10 +10,10 @@ import {
   VALUE_CONTENT_TYPE,
   VALUE_CONTENT_TYPE_MESSAGE,
   VALUE_NOT_KEYED_MESSAGE,
-} from '../../workflows/messages/kyc.js';
+} from '../../workflows/kyc/messages.js';
 
 // KYC resubmission's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/checks/kyc.ts (see ./common.schema.ts).
+// workflows/kyc/checks.ts (see ./common.schema.ts).
 
 export const kycInput = z.object({
   accountId,
@@ -22,7 +22,7 @@ export const kycInput = z.object({
   maxAttemptsPerField: z.number().int().min(1).max(50).default(5),
   /**
    * Submissions per field made by earlier rounds, where the numbering of this round continues.
-   * Clients no longer send it (keys carry the run chain's id, see workflows/kyc.ts); accepted so
+   * Clients no longer send it (keys carry the run chain's id, see workflows/kyc/workflow.ts); accepted so
    * that starts by older clients stay valid.
    */
   priorSubmissions: z.record(z.string(), z.number().int().min(0)).default({}),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { countryCode } from '../provider/schemas/common.js';
 import { timing } from './common.schema.js';
-import { USER_REF_MESSAGE } from '../../workflows/messages/onboarding.js';
+import { USER_REF_MESSAGE } from '../../workflows/onboarding/messages.js';
 
 // Onboarding's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/checks/onboarding.ts (see ./common.schema.ts).
+// workflows/onboarding/checks.ts (see ./common.schema.ts).
 
 /** The backend's own reference for its user: a business key, never personal data. */
 export const userRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, USER_REF_MESSAGE);

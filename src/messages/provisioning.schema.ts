@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { countryCode } from '../provider/schemas/common.js';
 import { claimRef } from './common.schema.js';
-import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from '../../workflows/messages/provisioning.js';
+import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from '../../workflows/provisioning/messages.js';
 
 // Provisioning's input as a zod schema, for its client; the workflow checks the same with
-// workflows/checks/provisioning.ts (see ./common.schema.ts).
+// workflows/provisioning/checks.ts (see ./common.schema.ts).
 
 export const provisioningInput = z.object({
   /** The backend's reference for the client (device, app install) whose token this is. */

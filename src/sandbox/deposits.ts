@@ -10,7 +10,7 @@ import { own } from './store.js';
 // Money arriving in a wallet: balances, the transfer record, and the wallet's callback. Balances
 // are exact decimal strings (src/decimal.ts), answered as JSON numbers with their digits.
 
-export function credit(wallet: Wallet, tx: Transaction, wasPending: boolean): void {
+export function credit(wallet: Wallet, tx: Transaction, { wasPending }: { wasPending: boolean }): void {
   const currency = tx.currency;
   if (tx.status === 'PENDING' || !wasPending)
     wallet.totalBalances[currency] = add(wallet.totalBalances[currency] ?? '0', tx.amount);
@@ -99,7 +99,7 @@ export function depositFromTransfer(
     metadata: { transferId: transfer.id },
   });
   ctx.store.state.transactions[tx.id] = tx;
-  credit(wallet, tx, false);
+  credit(wallet, tx, { wasPending: false });
   return tx;
 }
 

@@ -12,7 +12,7 @@ import { type RunningProcess, startProcess, stopProcess } from '../../scripts/li
 import { startTemporalCluster, type TemporalCluster } from '../../scripts/lib/temporal-cluster.js';
 import { clientTlsEnv, makeCertificates } from '../../scripts/lib/tls.js';
 import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 
 // A second Temporal server, on its own ports and databases (the same PostgreSQL), started from
 // the same deploy/temporal/production.yaml with mTLS on its frontend and client authentication

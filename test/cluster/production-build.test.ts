@@ -15,7 +15,7 @@ import { type RunningProcess, startProcess, stopProcess } from '../../scripts/li
 import { eventually } from '../helpers/stack.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 
 // What the Dockerfile does, done without Docker: dist/ and the workflow bundle built, the
 // production dependencies alone installed into an empty folder with the package files, and the

@@ -10,7 +10,7 @@ import { startProcess, stopProcess } from '../../scripts/lib/product-processes.j
 import { queryByInstance } from '../../scripts/lib/prometheus.js';
 import { eventually } from '../helpers/stack.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 
 // The production topology at work: wallets fed through both ingress replicas while one of the two
 // workers is SIGKILLed and started again; every deposit counted once. Then Prometheus has seen

@@ -12,7 +12,7 @@ import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
-import { achFollowupWorkflowId } from '../../workflows/messages/ach-followup.js';
+import { achFollowupWorkflowId } from '../../workflows/ach-followup/messages.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 

@@ -13,7 +13,7 @@ import { WalletsClient } from '../../src/client/wallets.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker, type WorkerProcess } from '../helpers/worker-process.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { WORKER_RESERVE } from '../../worker/cache-size.js';
 
 // A worker given little memory sizes its cache from it (worker/cache-size.ts), and when more wallets

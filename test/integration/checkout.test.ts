@@ -8,7 +8,7 @@ import type { Order } from '../../src/provider/schemas/reservation.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
-import { checkoutWorkflowId } from '../../workflows/messages/checkout.js';
+import { checkoutWorkflowId } from '../../workflows/checkout/messages.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 

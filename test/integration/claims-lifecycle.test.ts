@@ -17,7 +17,7 @@ import * as api from '../../src/provider/endpoints.js';
 import { accountWithProfile, PNG_DOCUMENT } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
-import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
+import { provisioningWorkflowId } from '../../workflows/provisioning/messages.js';
 
 // Personal data that leaves no trace: a claim is deleted once its process is done with it, a
 // Temporal Schedule sweeps what outlived CLAIM_RETENTION, and an operator erases one person's

@@ -7,7 +7,7 @@ import { findTemporalCli } from '../../src/temporal/cli.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';
 import { freePort } from '../../src/temporal/ports.js';
-import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { eventually, startStack, type Stack, temporalAddress } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 

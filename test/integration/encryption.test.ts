@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
-import { walletQuery } from '../../workflows/messages/wallet.js';
+import { walletQuery } from '../../workflows/wallet/messages.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 describe('payloads are encrypted before Temporal stores them', () => {

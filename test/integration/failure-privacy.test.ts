@@ -9,13 +9,13 @@ import { generateClientSecret } from '../../src/provider/client-token.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';
-import type { KycState } from '../../workflows/messages/kyc.js';
+import type { KycState } from '../../workflows/kyc/messages.js';
 import { createWorker } from '../../worker/create-worker.js';
 import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { decrypted, historyText } from '../helpers/history.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
-import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
+import { provisioningWorkflowId } from '../../workflows/provisioning/messages.js';
 
 // A failed process leaves no personal value in history: neither as stored (failure messages and
 // stack traces are encrypted like payloads) nor decrypted (no failure quotes the input or the

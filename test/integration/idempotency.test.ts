@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { createWalletActivities } from '../../activities/wallets.js';
 import { KycClient } from '../../src/client/kyc.js';
-import type { KycState } from '../../workflows/messages/kyc.js';
+import type { KycState } from '../../workflows/kyc/messages.js';
 import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { depositCallback } from '../helpers/callback.js';
 
 // The public ingress's small doors: a rotation of the provider's secret loses no callback, a

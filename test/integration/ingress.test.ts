@@ -6,7 +6,7 @@ import { createIngressOps } from '../../src/ingress/ops.js';
 import { createIngress } from '../../src/ingress/server.js';
 import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 import { callbackSignature } from '../../src/provider/signing.js';
-import { type WalletResult, walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { type WalletResult, walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { depositCallback } from '../helpers/callback.js';

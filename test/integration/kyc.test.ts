@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { after, before, describe, it } from 'node:test';
-import type { TimingInput } from '../../workflows/messages/common.js';
-import { refreshSignal } from '../../workflows/messages/common.js';
-import type { KycState } from '../../workflows/messages/kyc.js';
+import type { TimingInput } from '../../workflows/lib/messages.js';
+import { refreshSignal } from '../../workflows/lib/messages.js';
+import type { KycState } from '../../workflows/kyc/messages.js';
 import { AlreadyFinishedError, InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
 import { KycClient } from '../../src/client/kyc.js';
 import type { ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
@@ -13,7 +13,7 @@ import { assertFields } from '../helpers/assert.js';
 import { decrypted, historyText } from '../helpers/history.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
-import { kycWorkflowId } from '../../workflows/messages/kyc.js';
+import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
 const PDF = Buffer.from('%PDF-1.4 statement');

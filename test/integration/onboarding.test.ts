@@ -7,7 +7,7 @@ import { OnboardingClient } from '../../src/client/onboarding.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
-import { onboardingWorkflowId } from '../../workflows/messages/onboarding.js';
+import { onboardingWorkflowId } from '../../workflows/onboarding/messages.js';
 
 const MASTER = 'AC_SANDBOXMASTER';
 

@@ -12,7 +12,7 @@ import {
 } from '../../scripts/lib/prometheus.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 
 // Prometheus itself (Debian's package) scraping a worker and an ingress: after a wallet flow ran,
 // a series from each is in its HTTP API, and the shipped alert rules are loaded.

@@ -10,7 +10,7 @@ import { readAccount } from '../../src/provider/endpoints.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker } from '../helpers/worker-process.js';
 import { resultWithin } from '../helpers/result.js';
-import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
+import { provisioningWorkflowId } from '../../workflows/provisioning/messages.js';
 
 describe('account provisioning for client-held tokens (docs/provider-contract.md §5.3)', () => {
   let stack: Stack;

@@ -117,7 +117,9 @@ describe('replay of recorded histories', () => {
           apply(compiler) {
             compiler.hooks.normalModuleFactory.tap('no-exact-ledger-patch', (factory) => {
               factory.hooks.beforeResolve.tap('no-exact-ledger-patch', (request) => {
-                if (request.request.endsWith('/wallet-patches.js')) request.request = stub;
+                // The wallet workflow's import of the register, not the stub's own.
+                if (request.request.endsWith('/patches.js') && request.context.endsWith('/workflows/wallet'))
+                  request.request = stub;
               });
             });
           },

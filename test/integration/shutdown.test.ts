@@ -11,10 +11,10 @@ import { callbackSignature } from '../../src/provider/signing.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker } from '../helpers/worker-process.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { depositCallback } from '../helpers/callback.js';
 import { resultWithin } from '../helpers/result.js';
-import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
+import { provisioningWorkflowId } from '../../workflows/provisioning/messages.js';
 
 // SIGTERM, as an orchestrator sends it before a redeploy, drains a process instead of cutting it
 // off: the worker finishes the activity it runs and takes no new task; the ingress answers the

@@ -6,7 +6,7 @@ import { callbackSignature } from '../../src/provider/signing.js';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 
 // One trace per backend call and per callback, from the first span to the provider's HTTP call:
 // the ingress and a worker in this process, spans kept in memory.

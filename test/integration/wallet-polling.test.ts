@@ -4,7 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import { request } from 'undici';
 import { createWallet } from '../../src/provider/endpoints.js';
 import { callbackSignature } from '../../src/provider/signing.js';
-import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';

@@ -5,8 +5,8 @@ import { INTEREST_PAYMENTS_SRN, walletSrn } from '../../src/provider/srn.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
-import { LEDGER_V2_PATCH } from '../../workflows/lib/wallet-patches.js';
-import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { LEDGER_V2_PATCH } from '../../workflows/patches.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 

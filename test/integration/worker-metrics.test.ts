@@ -9,9 +9,9 @@ import { createLogger } from '../../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../../src/telemetry/runtime.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { resultWithin } from '../helpers/result.js';
-import { provisioningWorkflowId } from '../../workflows/messages/provisioning.js';
+import { provisioningWorkflowId } from '../../workflows/provisioning/messages.js';
 
 // The worker's one Prometheus endpoint: the SDK's own metrics and the product's, emitted through
 // the same meter, after a real process ran; and the SDK's logs as JSON lines with the ids.

@@ -17,14 +17,14 @@ import { loadConfig } from '../../src/config.js';
 import { codecFromConfig, encryptingDataConverter } from '../../src/temporal/codec.js';
 import { startTracing, workerTracingOptions } from '../../src/telemetry/tracing.js';
 import { clientFor } from '../../src/temporal/connection.js';
-import { achStateQuery, submitAchFormUpdate } from '../../workflows/messages/ach-followup.js';
-import { type ClaimRef, NOT_DELIVERED } from '../../workflows/messages/common.js';
-import { kycStateQuery, submitValueUpdate } from '../../workflows/messages/kyc.js';
-import { onboardingStateQuery } from '../../workflows/messages/onboarding.js';
-import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows/messages/wallet.js';
+import { achStateQuery, submitAchFormUpdate } from '../../workflows/ach-followup/messages.js';
+import { type ClaimRef, INPUT_REJECTED, NOT_DELIVERED } from '../../workflows/lib/messages.js';
+import { kycStateQuery, submitValueUpdate } from '../../workflows/kyc/messages.js';
+import { onboardingStateQuery } from '../../workflows/onboarding/messages.js';
+import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows/wallet/messages.js';
 import { temporalAddress } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
-import { kycWorkflowId } from '../../workflows/messages/kyc.js';
+import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { depositCallback } from '../helpers/callback.js';
 import { createIngress } from '../../src/ingress/server.js';
 import { callbackSignature } from '../../src/provider/signing.js';
@@ -537,6 +537,37 @@ describe('checkout and provisioning, activities mocked', () => {
 });
 
 describe('wallet, activities mocked', () => {
+  it('a wallet workflow started with bad input, bypassing the client, fails as the other processes do: INPUT_REJECTED, naming the field, nothing called', async () => {
+    let calls = 0;
+    const counted = async () => {
+      calls += 1;
+      throw new Error('not to be called');
+    };
+    const mocks = { createWallet: counted, pollWalletTransactions: counted, watchWalletTransactions: counted };
+    await withWorker(mocks, async (taskQueue) => {
+      for (const [workflow, input, field] of [
+        ['walletWorkflow', { walletId: 'AC_1', pollIntervalMs: 1_000 }, 'walletId'],
+        ['walletWorkflow', { walletId: `WA_${shortId()}`, pollIntervalMs: 10 }, 'pollIntervalMs'],
+        ['openWalletWorkflow', { name: '   ', pollIntervalMs: 1_000 }, 'name'],
+      ] as const) {
+        const handle = await client.workflow.start(workflow, {
+          taskQueue,
+          workflowId: `bad-${randomUUID()}`,
+          args: [input],
+        });
+        const failure = await resultWithin(handle.result(), handle.workflowId).then(
+          () => assert.fail(`${workflow} took ${JSON.stringify(input)}`),
+          (err: unknown) => err,
+        );
+        assert.ok(failure instanceof WorkflowFailedError, String(failure));
+        const cause = failure.cause as ApplicationFailure;
+        assert.equal(cause.type, INPUT_REJECTED, `${workflow}: ${cause.message}`);
+        assert.match(cause.message, new RegExp(`^${field}: `));
+      }
+    });
+    assert.equal(calls, 0, 'no activity ran');
+  });
+
   it('a reconciliation that wants a poll while the wallet is due to continue-as-new gets it, and the wallet then continues', async () => {
     const walletId = `WA_${shortId()}`;
     let balanceReads = 0;

@@ -19,7 +19,7 @@ describe('the workflow bundle', () => {
     it(`${name}: holds no zod and no schema module, and its code is within the budget`, async () => {
       const facts = bundleFacts(await bundleWorkflows(interceptors));
       assert.ok(
-        facts.modules.includes('./workflows/wallet.ts'),
+        facts.modules.includes('./workflows/wallet/workflow.ts'),
         `the bundle's modules are read: ${facts.modules.length}`,
       );
       assert.deepEqual(facts.forbidden, [], 'modules that bring zod into workflow code');

@@ -7,7 +7,7 @@ import {
   newAchState,
   reviewDecision,
   reviewGoesOn,
-} from '../../workflows/lib/ach-review.js';
+} from '../../workflows/ach-followup/review.js';
 
 // The ACH follow-up's decisions (docs/provider-contract.md §3.1), without a server: what the payment method's state asks
 // of the end user, when the review is decided, and how the source of funds is reported.

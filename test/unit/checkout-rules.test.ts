@@ -17,9 +17,9 @@ import {
   reservationRequest,
   transferEnding,
   transferInFlight,
-} from '../../workflows/lib/checkout-rules.js';
-import { CHECKOUT_ENDED } from '../../workflows/messages/checkout.js';
-import { INPUT_REJECTED } from '../../workflows/messages/common.js';
+} from '../../workflows/checkout/rules.js';
+import { CHECKOUT_ENDED } from '../../workflows/checkout/messages.js';
+import { INPUT_REJECTED } from '../../workflows/lib/messages.js';
 import { answers, assertFields } from '../helpers/assert.js';
 
 // The decisions of a reservation checkout, without a server: whom the reservation is for, when a

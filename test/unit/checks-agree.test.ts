@@ -1,20 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { z } from 'zod';
-import { checkAchFollowupInput, checkAchForm } from '../../workflows/checks/ach-followup.js';
-import type { Check } from '../../workflows/checks/check.js';
-import { InputProblem } from '../../workflows/checks/check.js';
-import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checks/checkout.js';
-import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/checks/kyc.js';
-import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/checks/onboarding.js';
-import { checkProvisioningInput } from '../../workflows/checks/provisioning.js';
+import { checkAchFollowupInput, checkAchForm } from '../../workflows/ach-followup/checks.js';
+import type { Check } from '../../workflows/lib/check.js';
+import { InputProblem } from '../../workflows/lib/check.js';
+import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checkout/checks.js';
+import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/kyc/checks.js';
+import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/onboarding/checks.js';
+import { checkProvisioningInput } from '../../workflows/provisioning/checks.js';
 import { achFollowupInput, achForm } from '../../src/messages/ach-followup.schema.js';
 import { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
 import { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
 import { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
 import { provisioningInput } from '../../src/messages/provisioning.schema.js';
+import { openWalletInput, walletInput } from '../../src/messages/wallet-inputs.schema.js';
+import { checkOpenWalletInput, checkWalletInput } from '../../workflows/wallet/checks.js';
 
-// Workflows check their input and their updates' arguments with plain functions (workflows/checks/),
+// Workflows check their input and their updates' arguments with plain functions (workflows/<process>/checks.ts),
 // the clients and the ingress with the zod schemas (src/messages/*.schema.ts). The same
 // samples, valid and not, go through both: they accept the same values and give back the same
 // (defaults filled in, unknown keys left out), and they refuse the same values for the same field,
@@ -283,5 +285,51 @@ agree(
     { clientRef: 'device-1', secret: { ...ref, contentType: '' }, country: 'US' },
     { clientRef: 'device-1', secret: ref, country: 'U' },
     { clientRef: 'device-1', secret: ref, country: 'US', activityTimeoutMs: 999 },
+  ],
+);
+
+const follower = { walletId: 'WA_1', pollIntervalMs: 100 };
+agree(
+  'wallet follower input',
+  walletInput,
+  checkWalletInput,
+  [
+    follower,
+    { ...follower, name: 'alice', pollMaxMs: 5_400_000, reconcileIntervalMs: 1_000, maxHistoryEvents: 50 },
+    // What a run carries across continue-as-new is not the check's: it is left out of what it returns.
+    { ...follower, carried: { version: 3 }, inbox: [], opened: true, quietPolls: 2, listing: false },
+  ],
+  [
+    undefined,
+    {},
+    { ...follower, walletId: 'AC_1' },
+    { ...follower, pollIntervalMs: 99 },
+    { ...follower, pollIntervalMs: 1.5 },
+    { ...follower, pollMaxMs: '100' },
+    { ...follower, reconcileIntervalMs: 999 },
+    { ...follower, maxHistoryEvents: 0 },
+    { ...follower, name: 1 },
+  ],
+);
+
+const opening = { name: 'alice', pollIntervalMs: 100 };
+agree(
+  'open-wallet input',
+  openWalletInput,
+  checkOpenWalletInput,
+  [
+    opening,
+    { ...opening, name: '  bob  ', type: 'SAVINGS', notes: 'n', pollMaxMs: 100, reconcileIntervalMs: 1_000 },
+    { ...opening, name: 'x'.repeat(256), notes: 'y'.repeat(2000), other: 1 },
+  ],
+  [
+    undefined,
+    { pollIntervalMs: 100 },
+    { ...opening, name: '   ' },
+    { ...opening, name: 'x'.repeat(257) },
+    { ...opening, type: 'CHECKING' },
+    { ...opening, notes: 'y'.repeat(2001) },
+    { ...opening, pollIntervalMs: 99 },
+    { ...opening, reconcileIntervalMs: 10 },
   ],
 );

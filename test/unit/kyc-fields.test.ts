@@ -21,14 +21,9 @@ import {
   roundOutcome,
   startAttempt,
   updateProgress,
-} from '../../workflows/lib/kyc-fields.js';
-import {
-  CLAIM_STORE_FAILED,
-  INPUT_REJECTED,
-  NOT_DELIVERED,
-  PROVIDER_REFUSED,
-} from '../../workflows/messages/common.js';
-import type { KycField, KycState } from '../../workflows/messages/kyc.js';
+} from '../../workflows/kyc/fields.js';
+import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from '../../workflows/lib/messages.js';
+import type { KycField, KycState } from '../../workflows/kyc/messages.js';
 import { assertFields } from '../helpers/assert.js';
 
 // The bookkeeping of a KYC round, without a server: what the end user is asked for, the stage,
@@ -65,7 +60,7 @@ const nothingQueued: Queue = [];
 function roundAfterRead(fields: FieldView[], maxAttemptsPerField = 2): KycState {
   const state = newKycState({ accountId: 'AC_1', maxAttemptsPerField, priorSubmissions: {} });
   applyProfile(state, profile(fields));
-  updateProgress(state, nothingQueued, false);
+  updateProgress(state, nothingQueued, { submitting: false });
   return state;
 }
 const field = (state: KycState, fieldId: string): KycField => findField(state, fieldId)!;
@@ -97,7 +92,7 @@ describe('KYC fields: what the end user is asked for', () => {
   it('awaits no field whose input is queued or whose attempts are used up', () => {
     const state = roundAfterRead([ssn('OPEN'), governmentId('OPEN')], 1);
     field(state, 'individualGovernmentId').attempts = 1;
-    const progress = updateProgress(state, [{ fieldId: 'individualSsn' }], false);
+    const progress = updateProgress(state, [{ fieldId: 'individualSsn' }], { submitting: false });
     assert.deepEqual(progress, { status: 'UNDER_REVIEW', waitingOnEndUser: false });
     assert.ok(state.fields.every((f) => !f.awaiting));
   });
@@ -106,20 +101,26 @@ describe('KYC fields: what the end user is asked for', () => {
 describe('KYC fields: the stage', () => {
   it('is CHECKING until the account is read, then follows what the round waits on', () => {
     const state = newKycState({ accountId: 'AC_1', maxAttemptsPerField: 5, priorSubmissions: { individualSsn: 2 } });
-    assert.deepEqual(updateProgress(state, nothingQueued, false), { status: 'CHECKING', waitingOnEndUser: false });
+    assert.deepEqual(updateProgress(state, nothingQueued, { submitting: false }), {
+      status: 'CHECKING',
+      waitingOnEndUser: false,
+    });
     assert.deepEqual(state.submissions, { individualSsn: 2 }, "earlier rounds' submissions carried");
 
     applyProfile(state, profile([ssn('OPEN')]));
-    assert.deepEqual(updateProgress(state, nothingQueued, false), {
+    assert.deepEqual(updateProgress(state, nothingQueued, { submitting: false }), {
       status: 'WAITING_FOR_END_USER',
       waitingOnEndUser: true,
     });
-    assert.deepEqual(updateProgress(state, [{ fieldId: 'individualSsn' }], true), {
+    assert.deepEqual(updateProgress(state, [{ fieldId: 'individualSsn' }], { submitting: true }), {
       status: 'SUBMITTING',
       waitingOnEndUser: false,
     });
     applyProfile(state, profile([ssn('PENDING')]));
-    assert.deepEqual(updateProgress(state, nothingQueued, false), { status: 'UNDER_REVIEW', waitingOnEndUser: false });
+    assert.deepEqual(updateProgress(state, nothingQueued, { submitting: false }), {
+      status: 'UNDER_REVIEW',
+      waitingOnEndUser: false,
+    });
   });
 
   it('nextStage: submitting first, then the end user, then the review', () => {
@@ -134,7 +135,10 @@ describe('KYC fields: the stage', () => {
   it('once the round is done, shows the outcome and awaits nothing', () => {
     const state = roundAfterRead([ssn('OPEN')]);
     endRound(state, 'EXPIRED', nothingQueued);
-    assert.deepEqual(updateProgress(state, nothingQueued, false), { status: 'EXPIRED', waitingOnEndUser: false });
+    assert.deepEqual(updateProgress(state, nothingQueued, { submitting: false }), {
+      status: 'EXPIRED',
+      waitingOnEndUser: false,
+    });
     assert.equal(field(state, 'individualSsn').awaiting, false);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { REVIEWER_NOTES, reviewerNoteKeys } from '../../src/provider/reviewer-notes.js';
 import { PROFILE_FIELDS } from '../../src/sandbox/kyc.js';
-import { reasonFor } from '../../workflows/lib/kyc-reasons.js';
+import { reasonFor } from '../../workflows/kyc/reasons.js';
 
 const ssn = { fieldId: 'individualSsn', fieldType: 'STRING' };
 const governmentId = { fieldId: 'individualGovernmentId', fieldType: 'DOCUMENT' };

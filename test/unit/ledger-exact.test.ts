@@ -3,8 +3,15 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { balances, emptyLedger, fromCarried, LIMITS, type LedgerStateV2, record } from '../../workflows/lib/ledger.js';
-import { findDrift } from '../../workflows/lib/reconcile.js';
+import {
+  balances,
+  emptyLedger,
+  fromCarried,
+  LIMITS,
+  type LedgerStateV2,
+  record,
+} from '../../workflows/wallet/ledger.js';
+import { findDrift } from '../../workflows/wallet/reconcile.js';
 
 // The ledger counts money exactly: sums of decimals with up to 18 places (wei), and a
 // reconciliation with no tolerance.

@@ -10,7 +10,7 @@ import {
   LIMITS,
   recent,
   record,
-} from '../../workflows/lib/ledger.js';
+} from '../../workflows/wallet/ledger.js';
 import { walletSrn } from '../../src/provider/srn.js';
 
 const WALLET_ID = 'WA_LEDGER';

@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { decimal } from '../../src/decimal.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { balances, emptyLedger, fromCarried, type LedgerStateV2, record } from '../../workflows/lib/ledger.js';
-import { floatDrift, floatTotalsFrom } from '../../workflows/lib/legacy-float-ledger.js';
-import { findDrift } from '../../workflows/lib/reconcile.js';
+import { balances, emptyLedger, fromCarried, type LedgerStateV2, record } from '../../workflows/wallet/ledger.js';
+import { floatDrift, floatTotalsFrom } from '../../workflows/wallet/legacy-float-ledger.js';
+import { findDrift } from '../../workflows/wallet/reconcile.js';
 import * as before from '../fixtures/before-exact-ledger/ledger.js';
 import { findDrift as findDriftBefore } from '../fixtures/before-exact-ledger/reconcile.js';
 

@@ -7,7 +7,7 @@ import {
   type PollCursor,
   POLL_LOOKBACK_MS,
 } from '../../src/provider/transaction-observation.js';
-import { emptyLedger, ledgerCursor, record } from '../../workflows/lib/ledger.js';
+import { emptyLedger, ledgerCursor, record } from '../../workflows/wallet/ledger.js';
 import { depositInto } from '../helpers/observation.js';
 
 const WALLET_ID = 'WA_CURSOR';

@@ -15,7 +15,7 @@ import {
   LIMITS,
   record,
   repairHorizon,
-} from '../../workflows/lib/ledger.js';
+} from '../../workflows/wallet/ledger.js';
 import { depositInto } from '../helpers/observation.js';
 
 // Defect 1: a createdAt that cannot be a time (in microseconds, in seconds) must not move the

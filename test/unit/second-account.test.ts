@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSecondAccountCreation } from '../../workflows/lib/second-account.js';
+import { isSecondAccountCreation } from '../../workflows/provisioning/second-account.js';
 import type { Refusal } from '../../workflows/lib/refusal.js';
 
 const refusal = (fields: Partial<Refusal>): Refusal => ({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import { signalWallet } from '../../src/client/wallet-follower.js';
-import { walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { depositInto } from '../helpers/observation.js';
 
 // The follower's last run can be deleted by retention between describe() and result(): then it

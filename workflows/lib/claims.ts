@@ -1,6 +1,7 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { ClaimActivities } from '../../activities/claims.js';
-import type { ClaimRef } from '../messages/common.js';
+import type { ClaimRef } from './messages.js';
+import { DELETE_CLAIMS_PATCH } from '../patches.js';
 import { HOUSEKEEPING } from './activity-options.js';
 
 // What a process does with a claim it is done with: deletes it from the claim store. New
@@ -10,6 +11,6 @@ import { HOUSEKEEPING } from './activity-options.js';
 const housekeeping = proxyActivities<ClaimActivities>(HOUSEKEEPING);
 
 export async function doneWithClaims(refs: ClaimRef[]): Promise<void> {
-  if (refs.length === 0 || !patched('delete-claims-after-use')) return;
+  if (refs.length === 0 || !patched(DELETE_CLAIMS_PATCH)) return;
   await housekeeping.deleteClaims(refs);
 }

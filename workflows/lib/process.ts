@@ -1,12 +1,12 @@
 import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes.js';
-import { type Check, InputProblem } from '../checks/check.js';
-import { INPUT_REJECTED, refreshSignal, type Timing } from '../messages/common.js';
+import { type Check, InputProblem } from './check.js';
+import { INPUT_REJECTED, refreshSignal, type Timing } from './messages.js';
 
 // Building blocks of every process workflow.
 
 /**
- * Checks an input or an update's argument with its plain check (workflows/checks/); bad input
+ * Checks an input or an update's argument with its plain check (workflows/<process>/checks.ts); bad input
  * rejects the update (or fails the run) and changes nothing.
  */
 export function validate<T>(check: Check<T>, input: unknown): T {
@@ -23,6 +23,14 @@ export function validate<T>(check: Check<T>, input: unknown): T {
   }
 }
 
+/**
+ * Checks a workflow's input as the run starts. A start that bypasses the client and sends bad
+ * input fails the run cleanly (INPUT_REJECTED, not retried), not its tasks forever.
+ */
+export function validateStart<T>(check: Check<T>, input: unknown): T {
+  return validate(check, input);
+}
+
 /** Rejects an update that is valid in shape but not now (the process is elsewhere). */
 export function rejectInput(field: string, message: string): never {
   throw ApplicationFailure.create({
@@ -34,7 +42,7 @@ export function rejectInput(field: string, message: string): never {
 }
 
 /** Where the process stands, for the UI's list: its stage and whether it waits on the end user. */
-export function showStatus(status: string, waitingOnEndUser: boolean): void {
+export function showStatus(status: string, { waitingOnEndUser }: { waitingOnEndUser: boolean }): void {
   upsertSearchAttributes([
     { key: ProcessStatus, value: status },
     { key: WaitingOnEndUser, value: waitingOnEndUser },
@@ -45,10 +53,22 @@ export function showStatus(status: string, waitingOnEndUser: boolean): void {
 export function enterStage<Stage extends string>(
   state: { stage: Stage },
   stage: Stage,
-  waitingOnEndUser: boolean,
+  shown: { waitingOnEndUser: boolean },
 ): void {
   state.stage = stage;
-  showStatus(stage, waitingOnEndUser);
+  showStatus(stage, shown);
+}
+
+/** What pollUntil looks at, until when, and what it says it waited for if the provider stalls. */
+export interface PollUntil<T> {
+  /** One look at the provider (an activity). */
+  read: () => Promise<T>;
+  /** The provider has moved on: the look is the answer. */
+  done: (seen: T) => boolean;
+  /** Something else ends the wait (input arrived, the deadline passed); the last look is the answer. */
+  wake?: () => boolean;
+  /** What the process waits for, in the stall's message. */
+  what?: string;
 }
 
 /**
@@ -61,12 +81,12 @@ export function pollProvider(timing: Timing) {
   setHandler(refreshSignal, () => {
     refresh = true;
   });
-  return async function pollUntil<T>(
-    read: () => Promise<T>,
-    done: (seen: T) => boolean,
-    wake: () => boolean = () => false,
+  return async function pollUntil<T>({
+    read,
+    done,
+    wake = () => false,
     what = 'the provider to move on',
-  ): Promise<T> {
+  }: PollUntil<T>): Promise<T> {
     let delay = timing.pollInitialMs;
     let waited = 0;
     for (;;) {

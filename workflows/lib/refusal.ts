@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { CLAIM_FAILURE_HINTS, type ClaimFailureReason, claimFailureReason } from '../../src/claims/failures.js';
-import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from '../messages/common.js';
+import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from './messages.js';
 
 // What a failed activity means to a process, and whose failure it is. The activities decide what
 // is permanent (activities/provider-failure.ts): the provider's refusals, requests that cannot be

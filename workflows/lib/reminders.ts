@@ -1,11 +1,6 @@
 import { condition } from '@temporalio/workflow';
 
-/**
- * Every process reminds the same way since this patch (ACH and onboarding had loops of their own;
- * KYC's was this one already). Runs that started before it keep their old loops
- * (lib/legacy-reminders.ts) until they end.
- */
-export const REMINDERS_WHILE_OWED_PATCH = 'reminders-while-owed';
+// Every process reminds the same way since the patch reminders-while-owed (workflows/patches.ts).
 
 export type Reminders = {
   /** The quiet time after which the end user is reminded (configuration). */

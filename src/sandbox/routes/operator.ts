@@ -57,7 +57,7 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
       metadata: { [`${body.currency}NetworkTxId`]: newHex(32) },
     });
     store.state.transactions[tx.id] = tx;
-    credit(wallet, tx, false);
+    credit(wallet, tx, { wasPending: false });
     ctx.changed();
     return { transaction: tx, delivery: await deliver(tx) };
   });
@@ -78,7 +78,7 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
         );
       tx.status = 'CONFIRMED';
       tx.confirmedAt = ctx.now();
-      credit(walletById(walletIdFromSrn(tx.dest) ?? tx.dest), tx, true);
+      credit(walletById(walletIdFromSrn(tx.dest) ?? tx.dest), tx, { wasPending: true });
       ctx.changed();
       return { transaction: tx, delivery: await deliver(tx) };
     },

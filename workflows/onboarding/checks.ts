@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import { USER_REF_MESSAGE } from './messages.js';
+import type { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
+import { type Check, object } from '../lib/check.js';
+import { businessKey, countryCode, timing } from '../lib/checks.js';
+
+// What onboarding checks on its input and on a request for the link (src/messages/onboarding.schema.ts in zod).
+
+const userRef = businessKey(USER_REF_MESSAGE);
+
+export const checkOnboardingInput: Check<z.output<typeof onboardingInput>> = object({
+  userRef,
+  country: countryCode,
+  timing,
+});
+
+export const checkOnboardingLinkRequest: Check<z.output<typeof onboardingLinkRequest>> = object({ userRef });

@@ -1,0 +1,145 @@
+// Every patch id the workflows branch on, in one register. A `patched(...)` call names one of the
+// constants below, never a string (test/unit/patches.test.ts scans the sources). A patch stays
+// until every run that started before it has ended (or, for a wallet, continued as new on code
+// that has it); then it is deprecated (`deprecatePatch`) and later removed, and its entry says so.
+
+export type PatchPhase =
+  /** New runs record the marker; runs from before replay the old branch, which stays. */
+  | 'patched'
+  /** The old branch is gone; `deprecatePatch` keeps the marker for runs that recorded it. */
+  | 'deprecated';
+
+export interface Patch {
+  readonly id: string;
+  /** What the branch behind the marker does that runs from before did not. */
+  readonly changed: string;
+  /** The day and commit the patch was introduced in (git log -S'<id>' -- workflows). */
+  readonly introduced: { readonly date: string; readonly commit: string };
+  readonly phase: PatchPhase;
+  /** The workflow files that call patched() with it. */
+  readonly usedIn: readonly string[];
+  /** Histories in test/histories that replay through it: recorded with its marker, and from before it. */
+  readonly histories: { readonly withMarker: readonly string[]; readonly before: readonly string[] };
+}
+
+/** The carried ledger keeps settled records with amounts (workflows/wallet/ledger.ts, version 2). */
+export const LEDGER_V2_PATCH = 'wallet-ledger-v2';
+/** The ledger is compared with the provider's balances at an interval. */
+export const RECONCILE_PATCH = 'wallet-reconcile';
+/** A follower ends when the provider says, poll after poll, that the wallet does not exist. */
+export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
+/**
+ * A wallet polls less the quieter it is (workflows/lib/poll-schedule.ts, wallet/watch.ts), a
+ * poll returns only what changed since a cursor, and a wallet just opened is not polled at once.
+ */
+export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';
+/**
+ * The ledger counts exact decimal amounts and carries them as decimal strings (version 3 of
+ * workflows/wallet/ledger.ts); a run started before it carried numbers, which fromCarried reads.
+ * Checked once when a run starts: the run's marker keeps workers from before it off the run.
+ */
+export const EXACT_LEDGER_PATCH = 'wallet-exact-ledger';
+/**
+ * Every process reminds the same way (lib/reminders.ts; ACH and onboarding had loops of their
+ * own, KYC's was this one already). Runs that started before it keep their old loops
+ * (lib/legacy-reminders.ts) until they end.
+ */
+export const REMINDERS_WHILE_OWED_PATCH = 'reminders-while-owed';
+/** A process deletes the claims it is done with (lib/claims.ts); before, only the retention sweep did. */
+export const DELETE_CLAIMS_PATCH = 'delete-claims-after-use';
+
+export const PATCHES: readonly Patch[] = [
+  {
+    id: DELETE_CLAIMS_PATCH,
+    changed: 'KYC, the ACH follow-up and provisioning delete the claims they are done with (a housekeeping activity).',
+    introduced: { date: '2026-11-22', commit: '37f9e2c' },
+    phase: 'patched',
+    usedIn: ['workflows/lib/claims.ts'],
+    histories: {
+      withMarker: [
+        'ach-reminders-before-shared-reminders.json',
+        'ach-reminders.json',
+        'kyc-attempts-exhausted.json',
+        'kyc-refused.json',
+      ],
+      before: [],
+    },
+  },
+  {
+    id: LEDGER_V2_PATCH,
+    changed: 'The wallet carries its ledger across continue-as-new in its second shape (settled records with amounts).',
+    introduced: { date: '2026-11-22', commit: '05afa61' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/workflow.ts'],
+    histories: {
+      withMarker: [
+        'wallet-continued-before-quiet-polling.json',
+        'wallet-continued-quiet-polling.json',
+        'wallet-continued-exact-ledger.json',
+      ],
+      before: ['wallet-carried-v1.json'],
+    },
+  },
+  {
+    id: RECONCILE_PATCH,
+    changed: "The wallet compares its ledger with the provider's balances at an interval.",
+    introduced: { date: '2026-11-22', commit: '4a1e7ed' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/workflow.ts'],
+    histories: {
+      withMarker: ['wallet-before-quiet-polling.json', 'wallet-quiet-polling.json', 'wallet-exact-ledger.json'],
+      before: ['wallet.json', 'wallet-carried-v1.json'],
+    },
+  },
+  {
+    id: UNKNOWN_WALLET_PATCH,
+    changed: 'A wallet follower ends (UNKNOWN_WALLET) after NOT_FOUND_LIMIT not-found polls in a row.',
+    introduced: { date: '2026-11-22', commit: '6390290' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/workflow.ts'],
+    histories: { withMarker: ['wallet-unknown-before-carried-result.json'], before: [] },
+  },
+  {
+    id: REMINDERS_WHILE_OWED_PATCH,
+    changed: "ACH and onboarding remind through KYC's loop (remindWhileOwed) instead of loops of their own.",
+    introduced: { date: '2026-11-24', commit: 'c7d7fcf' },
+    phase: 'patched',
+    usedIn: ['workflows/ach-followup/workflow.ts', 'workflows/onboarding/workflow.ts'],
+    histories: {
+      withMarker: ['ach-reminders.json', 'onboarding-reminders.json'],
+      before: ['ach-reminders-before-shared-reminders.json', 'onboarding-reminders-before-shared-reminders.json'],
+    },
+  },
+  {
+    id: QUIET_POLLING_PATCH,
+    changed:
+      'A wallet polls through a watch that slows while quiet, polls from a cursor, skips the first poll of a wallet just opened, and carries its pace, cursor and reconciliation.',
+    introduced: { date: '2026-11-24', commit: '1e881d8' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/workflow.ts'],
+    histories: {
+      withMarker: ['wallet-quiet-polling.json', 'wallet-continued-quiet-polling.json'],
+      before: ['wallet-before-quiet-polling.json', 'wallet-continued-before-quiet-polling.json'],
+    },
+  },
+  {
+    id: EXACT_LEDGER_PATCH,
+    changed:
+      'The wallet counts exact decimal amounts, carries them as decimal strings, bounds provider times by its now and repairs horizons and cursors carried past it.',
+    introduced: { date: '2026-11-25', commit: '31138d6' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/workflow.ts'],
+    histories: {
+      withMarker: [
+        'wallet-exact-ledger.json',
+        'wallet-continued-exact-ledger.json',
+        'wallet-carried-v2.json',
+        'wallet-unknown-before-carried-result.json',
+      ],
+      before: [
+        'wallet-reconcile-false-drift-before-exact-ledger.json',
+        'wallet-reconcile-float-residue-before-exact-ledger.json',
+      ],
+    },
+  },
+];

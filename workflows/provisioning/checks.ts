@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from './messages.js';
+import type { provisioningInput } from '../../src/messages/provisioning.schema.js';
+import { type Check, int, object, withDefault } from '../lib/check.js';
+import { businessKey, claimRef, countryCode } from '../lib/checks.js';
+
+// What provisioning checks on its input (src/messages/provisioning.schema.ts in zod).
+
+export const checkProvisioningInput: Check<z.output<typeof provisioningInput>> = object({
+  clientRef: businessKey(CLIENT_REF_MESSAGE),
+  secret: claimRef,
+  country: countryCode,
+  activityTimeoutMs: withDefault(int({ min: 1_000 }), () => DEFAULT_ACTIVITY_TIMEOUT_MS),
+});

@@ -1,0 +1,67 @@
+import { type Decimal, decimal } from '../../src/decimal.js';
+import type { Drift } from './reconcile.js';
+import type { LedgerState } from './ledger.js';
+
+// Runs started before wallet-exact-ledger decided their reconciliations by binary floating-point
+// sums: rounded to 10 decimals, compared with a tolerance of 1e-9. A drift found made a quiet run
+// poll and read the balances again (commands), so replaying such a run on today's code needs the
+// same answers. These functions give them; the exact sums stay what the run shows. Delete with
+// the patch, once no wallet runs code from before it (workflows/patches.ts).
+
+/** What such a run summed in floating point beside the exact ledger: its settled totals. */
+export interface FloatTotals {
+  settledTotals: Record<string, number>;
+}
+
+const EPSILON = 1e-9;
+
+/** Rounded as the old balances were: 10 decimals. */
+const round = (amount: number) => Math.round(amount * 1e10) / 1e10;
+
+/** The settled totals a run from before started with: the carried numbers, as they were. */
+export function floatTotalsFrom(carried: { settledTotals: Record<string, number | string> } | undefined): FloatTotals {
+  const settledTotals: Record<string, number> = Object.create(null);
+  for (const [currency, total] of Object.entries(carried?.settledTotals ?? {})) settledTotals[currency] = Number(total);
+  return { settledTotals };
+}
+
+/**
+ * Moves a float total as the old ledger did. `amount` is the exact decimal of a number the old
+ * code held: Number() gives that number back (String(n) is its shortest exact form).
+ */
+export function moveFloatTotal(totals: FloatTotals, currency: string, amount: Decimal, sign: 1 | -1): void {
+  totals.settledTotals[currency] = (totals.settledTotals[currency] ?? 0) + sign * Number(amount);
+}
+
+/** The confirmed balances as the old code summed them: settled totals, then the entries in order. */
+export function floatConfirmed(state: LedgerState, totals: FloatTotals): Record<string, number> {
+  const out: Record<string, number> = Object.create(null);
+  for (const [currency, total] of Object.entries(totals.settledTotals)) out[currency] = (out[currency] ?? 0) + total;
+  for (const entry of Object.values(state.entries)) {
+    out[entry.currency] ??= 0;
+    if (entry.status === 'CONFIRMED' || entry.status === 'COMPLETED') out[entry.currency]! += Number(entry.amount);
+  }
+  for (const currency of Object.keys(out)) out[currency] = round(out[currency]!);
+  return out;
+}
+
+/**
+ * The drift such a run found: currencies whose float balance and the provider's differ by more
+ * than the old tolerance. Said in decimal strings, and approximate: floating point decided it.
+ */
+export function floatDrift(
+  state: LedgerState,
+  totals: FloatTotals,
+  providerAvailable: Record<string, Decimal | number>,
+): Drift[] {
+  const ledger = floatConfirmed(state, totals);
+  const currencies = [...new Set([...Object.keys(ledger), ...Object.keys(providerAvailable)])].sort();
+  return currencies.flatMap((currency) => {
+    const counted = ledger[currency] ?? 0;
+    const reported = Number(providerAvailable[currency] ?? 0);
+    if (!(Math.abs(counted - reported) > EPSILON)) return [];
+    return [
+      { currency, ledger: decimal(counted), provider: decimal(providerAvailable[currency] ?? 0), approximate: true },
+    ];
+  });
+}

@@ -1,0 +1,114 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { PollCursor } from '../../src/provider/transaction-observation.js';
+import type { Balance, CarriedLedger, Entry, LedgerState, Observation, RecordedObservation } from './ledger.js';
+import type { Reconciliation } from './reconcile.js';
+
+export type { Drift, Reconciliation } from './reconcile.js';
+export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from './ledger.js';
+import type { WalletInputFields } from '../../src/messages/wallet-inputs.schema.js';
+
+import type { OpenWalletInput } from '../../src/messages/wallet-inputs.schema.js';
+
+export type { OpenWalletInput };
+
+// Messages and inputs of the wallet processes, defined once and shared by the workflows, the
+// ingress and the client for backend services.
+
+/**
+ * The id of the workflow that follows a wallet. It reads as the wallet's SRN, which callbacks carry
+ * as `dest`, but it is a Temporal workflow id, not an SRN: written out here rather than built with
+ * walletSrn (src/provider/srn.ts), so that running workflows keep their ids whatever SRNs become.
+ */
+export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
+/** The workflow that creates a wallet is keyed by the caller's name for it (a business key). */
+export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
+
+/** How a wallet's follower polls and reconciles (configuration: WALLET_POLL_INTERVAL and the like). */
+export interface WalletTimings {
+  pollIntervalMs: number;
+  pollMaxMs?: number | undefined;
+  reconcileIntervalMs?: number | undefined;
+}
+
+/**
+ * A wallet's start arguments: its own fields, then its timings, the optional ones only when set.
+ * Built here for every start (the opening workflow's child, a callback's follower, the client's
+ * opening), so that they agree; the opening workflow's child arguments keep their order and shape.
+ */
+export function walletStartArgs<Fields extends object>(fields: Fields, timings: WalletTimings): Fields & WalletTimings {
+  return {
+    ...fields,
+    pollIntervalMs: timings.pollIntervalMs,
+    ...(timings.pollMaxMs ? { pollMaxMs: timings.pollMaxMs } : {}),
+    ...(timings.reconcileIntervalMs ? { reconcileIntervalMs: timings.reconcileIntervalMs } : {}),
+  };
+}
+
+export type WalletInput = WalletInputFields & {
+  /**
+   * Carried across continue-as-new; runs from before exact amounts carry version 2 (numbers), and
+   * runs from before version 2 the first shape (workflows/wallet/ledger.ts, fromCarried).
+   */
+  carried?: CarriedLedger;
+  /** Carried likewise; amounts are numbers in runs from before exact amounts. */
+  inbox?: Array<{ tx: RecordedObservation; via: 'callback' | 'poll' }>;
+  /** Set by the opening workflow: a wallet just created has nothing to poll for yet. */
+  opened?: boolean;
+  /** Carried across continue-as-new since wallet-quiet-polling: how quiet the wallet has been. */
+  quietPolls?: number;
+  /** Carried likewise: where polling stands (src/provider/transaction-observation.ts). */
+  pollCursor?: Pick<PollCursor, 'since' | 'seen'>;
+  /** Carried likewise: the last comparison with the provider's balances. */
+  reconciliation?: Reconciliation;
+  /** Carried likewise: false once the provider showed it does not list this wallet's transactions. */
+  listing?: boolean;
+};
+
+export interface OpenWalletResult {
+  walletId: string;
+  srn: string;
+  depositAddresses: Record<string, string>;
+  /** The id of the workflow that follows the wallet's transactions. */
+  walletWorkflowId: string;
+}
+
+/** A wallet's follower runs as long as the wallet; it ends only for a wallet the provider does not know. */
+export interface WalletResult {
+  outcome: 'UNKNOWN_WALLET';
+  walletId: string;
+  /** Callbacks it received before it ended. */
+  callbacks: number;
+  /**
+   * What it counted, and the observations it received but had not yet recorded: the run that a
+   * later callback starts carries them on (src/client/wallet-follower.ts), so that a wallet the
+   * provider did not know for a while loses nothing. Absent from runs that ended before.
+   */
+  ledger?: LedgerState;
+  inbox?: WalletInput['inbox'];
+}
+
+export interface WalletView {
+  walletId: string;
+  name?: string;
+  balances: Record<string, Balance>;
+  recentTransactions: Entry[];
+  stats: LedgerState['stats'];
+  /** Observations received but not yet recorded. */
+  queued: number;
+  /** The last comparison with the provider's balances; a drift is shown, never corrected. */
+  reconciliation?: Reconciliation;
+}
+
+/**
+ * A verified provider callback (docs/provider-contract.md §2.4), delivered by the ingress trimmed to what the ledger
+ * uses. Runs from before carried the whole callback, its amount a number: the workflow trims and
+ * reads either.
+ */
+export const transactionSignal = defineSignal<[Observation]>('transaction');
+export const walletQuery = defineQuery<WalletView>('wallet');
+/** Compares the ledger with the provider's balances now (polling first where they disagree) and answers what it found. */
+export const reconcileUpdate = defineUpdate<Reconciliation>('reconcile');
+
+/** The workflows' signatures, for clients that start them by name with checked arguments. */
+export type OpenWalletWorkflow = (input: OpenWalletInput) => Promise<OpenWalletResult>;
+export type WalletWorkflow = (input: WalletInput) => Promise<WalletResult>;

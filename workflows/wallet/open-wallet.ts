@@ -1,0 +1,54 @@
+import {
+  ParentClosePolicy,
+  proxyActivities,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { WalletActivities } from '../../activities/wallets.js';
+import { idempotencyKey } from '../lib/idempotency.js';
+import { PROVIDER_WRITE } from '../lib/activity-options.js';
+import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
+import { validateStart } from '../lib/process.js';
+import { checkOpenWalletInput } from './checks.js';
+import { type OpenWalletInput, type OpenWalletResult, walletStartArgs, walletWorkflowId } from './messages.js';
+import { walletWorkflow } from './workflow.js';
+
+// Opens a wallet for a caller's user: creates it at the provider (callbacks to the ingress),
+// then hands it to the workflow that follows it, keyed by the wallet's SRN.
+
+const provider = proxyActivities<WalletActivities>(PROVIDER_WRITE);
+
+export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWalletResult> {
+  // Checked only: the run goes on with its input as given, so that its commands stay as recorded.
+  validateStart(checkOpenWalletInput, input);
+  upsertSearchAttributes([{ key: ProcessStatus, value: 'CREATING' }]);
+  const wallet = await provider.createWallet({
+    name: input.name,
+    type: input.type,
+    notes: input.notes,
+    idempotencyKey: idempotencyKey(workflowInfo().workflowId, 'create-wallet'),
+  });
+  upsertSearchAttributes([{ key: WalletId, value: wallet.id }]);
+
+  const followerId = walletWorkflowId(wallet.id);
+  try {
+    await startChild(walletWorkflow, {
+      workflowId: followerId,
+      args: [walletStartArgs({ walletId: wallet.id, name: input.name, opened: true }, input)],
+      // The wallet outlives this short workflow.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (err) {
+    // A callback that arrived first already started it through the ingress: nothing to do.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  upsertSearchAttributes([{ key: ProcessStatus, value: 'OPENED' }]);
+  return {
+    walletId: wallet.id,
+    srn: wallet.srn,
+    depositAddresses: wallet.depositAddresses,
+    walletWorkflowId: followerId,
+  };
+}

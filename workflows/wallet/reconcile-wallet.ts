@@ -1,0 +1,68 @@
+import { log, metricMeter, proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { WalletActivities } from '../../activities/wallets.js';
+import { BalanceDrift } from '../../src/temporal/search-attributes.js';
+import { BOUNDED_LOOKUP } from '../lib/activity-options.js';
+import type { Drift, Reconciliation } from './reconcile.js';
+
+// A wallet's ledger against the provider's own balances (the wallet lookup). A drift is shown (the
+// query, BalanceDrift, a metric) and never corrected: a drift is a question for a person.
+
+const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
+
+export async function reconcileWallet(wallet: {
+  walletId: string;
+  quiet: boolean;
+  /** The ledger against the provider's available balances (wallet/reconcile.ts `findDrift`). */
+  driftFrom: (providerAvailable: Record<string, string | number>) => Drift[];
+  freshPoll: () => Promise<void>;
+}): Promise<Reconciliation> {
+  const compare = async (): Promise<Reconciliation> => {
+    const provider = await lookups.readWalletBalances(wallet.walletId);
+    return { checkedAt: provider.checkedAt, drift: wallet.driftFrom(provider.available) };
+  };
+  // Since wallet-quiet-polling the balances come first: only when they disagree is a poll worth
+  // its call (what a lost callback carried may explain it), and they are compared again.
+  let found = wallet.quiet ? await compare() : undefined;
+  if (!found || found.drift.length > 0) {
+    await wallet.freshPoll();
+    found = await compare();
+  }
+  upsertSearchAttributes([{ key: BalanceDrift, value: found.drift.length > 0 }]);
+  if (found.drift.length > 0) {
+    metricMeter
+      .createCounter(
+        'payflows_balance_drift_found',
+        'reconciliations',
+        'Reconciliations that found the ledger and the provider apart',
+      )
+      .add(1);
+    log.warn('the ledger and the provider disagree on the balance; not corrected', {
+      walletId: wallet.walletId,
+      drift: found.drift,
+    });
+  }
+  return found;
+}
+
+/**
+ * Compares at every interval. A run that continues a wallet waits what is left of the interval
+ * since the last comparison, so that a busy wallet, continuing-as-new more often than the
+ * interval, is still reconciled. A comparison that cannot read the provider waits for the next.
+ */
+export async function reconcileEvery(
+  intervalMs: number,
+  last: Reconciliation | undefined,
+  reconcile: () => Promise<unknown>,
+): Promise<never> {
+  const sinceLast = last ? workflowInfo().runStartTime.getTime() - last.checkedAt : 0;
+  let wait = last ? Math.max(1_000, intervalMs - sinceLast) : intervalMs;
+  for (;;) {
+    await sleep(wait);
+    wait = intervalMs;
+    await reconcile().catch((err: unknown) => {
+      log.warn('the reconciliation could not read the provider; will try at the next interval', {
+        error: (err as Error).message,
+      });
+    });
+  }
+}
