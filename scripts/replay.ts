@@ -7,6 +7,7 @@ import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.
 import { type BundleOptions, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { replaySinks } from '../src/telemetry/tracing.js';
 import { workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
+import { workflowPreloadModules } from '../worker/preload-modules.js';
 
 // `npm run replay [files…]`: replays recorded histories (exported from the Temporal UI or CLI as
 // JSON, or by scripts/record-histories.ts) against the current workflow code. A change that would
@@ -31,7 +32,7 @@ export async function replayFiles(
           workflowsPath: path,
           interceptors: { workflowModules },
           sinks: replaySinks(),
-          bundlerOptions: { ignoreModules: [], ...bundlerOptions },
+          bundlerOptions: { ignoreModules: [], preloadModules: [...workflowPreloadModules], ...bundlerOptions },
           ...(dataConverter ? { dataConverter } : {}),
         },
         history,

@@ -8,7 +8,9 @@ const MiB = 1024 * 1024;
 /**
  * What one cached workflow costs, from `npm run bench` (bench/results/figures.md), with a margin: a
  * wallet workflow in the traced bundle, the dearer of the two a worker loads, held 0.69 MB of V8
- * heap after GC and 0.93 to 0.95 MB of the worker's RSS (0.19 and 0.39 MB untraced). Under churn
+ * heap after GC and 0.93 to 0.95 MB of the worker's RSS (0.19 and 0.39 MB untraced); with the pure
+ * modules preloaded (worker/preload-modules.ts) 0.62 MB of heap and 0.65 MB of RSS (0.12 and
+ * 0.12 MB untraced), so these costs are kept: they still cover the traced bundle. Under churn
  * (the eviction test: a full cache, workflows evicted and replayed) the RSS grew by up to 1.22 MB
  * a cached workflow, GC slack included, so RSS is counted at 1.5 MB. A wallet is the process that
  * stays cached longest; the others were not measured.

@@ -23,6 +23,7 @@ import {
 } from '../src/telemetry/tracing.js';
 import { type CacheChoice, chooseCacheSize } from './cache-size.js';
 import { memoryFacts } from './memory-limit.js';
+import { workflowPreloadModules } from './preload-modules.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /**
@@ -124,7 +125,9 @@ export async function createWorker(
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath }),
+    ...(bundlePath
+      ? { workflowBundle: { codePath: bundlePath } }
+      : { workflowsPath, bundlerOptions: { preloadModules: [...workflowPreloadModules] } }),
     interceptors: {
       activity: tracing.activityInterceptors,
       ...(bundlePath

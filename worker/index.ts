@@ -1,5 +1,6 @@
 // `payflows/worker`: a worker of your own — createWorker with this deployment's configuration,
-// the activities (to compose with yours), and where the prebuilt workflow bundle is.
+// the activities (to compose with yours), and where the prebuilt workflow bundle is (a bundle of
+// your own: bundleWorkflowCode with workflowInterceptorModules and preloadModules: workflowPreloadModules).
 export {
   createWorker,
   type CreateWorkerOptions,
@@ -10,6 +11,7 @@ export {
   workflowInterceptorModules,
   workflowsPath,
 } from './create-worker.js';
+export { workflowPreloadModules } from './preload-modules.js';
 export { startWorkerHealth } from './health.js';
 export { createAccountActivities, type AccountActivities } from '../activities/accounts.js';
 export {

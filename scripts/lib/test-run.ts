@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { workflowBundleConverters } from '../../src/temporal/codec.js';
 import { workflowInterceptorModules, workflowsPath } from '../../worker/create-worker.js';
+import { workflowPreloadModules } from '../../worker/preload-modules.js';
 import { testRunnerCommand } from './test-timeouts.js';
 
 // What `npm test` and `npm run test:cluster` share: one workflow bundle for the run, and node's
@@ -20,6 +21,7 @@ export async function buildTestBundle(dir: string): Promise<string> {
   const bundle = await bundleWorkflowCode({
     workflowsPath,
     workflowInterceptorModules,
+    preloadModules: [...workflowPreloadModules],
     ...workflowBundleConverters,
     logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} },
   });

@@ -1,6 +1,7 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { workflowBundleConverters } from '../../src/temporal/codec.js';
 import { workflowsPath } from '../../worker/create-worker.js';
+import { workflowPreloadModules } from '../../worker/preload-modules.js';
 
 // What a workflow bundle holds, for `npm run build` to print and test/integration/workflow-bundle.test.ts
 // to hold to a budget. Every cached workflow instantiates the bundle's own modules again (the SDK's
@@ -42,6 +43,7 @@ export async function bundleWorkflows(interceptorModules: readonly string[]): Pr
   const { code } = await bundleWorkflowCode({
     workflowsPath,
     workflowInterceptorModules: [...interceptorModules],
+    preloadModules: [...workflowPreloadModules],
     ...workflowBundleConverters,
     logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} },
   });

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { HISTORIES_KEY, replayFiles } from '../../scripts/replay.js';
+import { bundleWorkflows } from '../../scripts/lib/workflow-bundle.js';
+import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec.js';
+import { workflowInterceptorModules } from '../../worker/create-worker.js';
+import { workflowPreloadModules } from '../../worker/preload-modules.js';
+
+// The modules a worker preloads (worker/preload-modules.ts) are evaluated once and deep-frozen by
+// the SDK, then shared by every cached workflow. A preloaded module whose objects a workflow writes
+// to, or whose module state must be a workflow's own, breaks workflows at run time, not at build.
+// The workflow's own error is in the worker's log (the failure it reports is encrypted).
+const logged: string[] = [];
+Runtime.install({
+  logger: new DefaultLogger('WARN', (entry) => logged.push(`${entry.message}: ${String(entry.meta?.error)}`)),
+});
+const dataConverter = encryptingDataConverter(new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64')));
+// Runs that go through the ledger, reconciliation, carried ledgers, checks, refusals and KYC's
+// and checkout's decisions: every preloaded module is used by at least one.
+const histories = [
+  'wallet-exact-ledger',
+  'wallet-carried-v1',
+  'wallet-reconcile-false-drift-before-exact-ledger',
+  'open-wallet-exact-ledger',
+  'kyc-refused',
+  'checkout-over-limit',
+  'ach-followup',
+].map((name) => `test/histories/${name}.json`);
+
+describe('preloaded workflow modules', () => {
+  it('are in the bundle and loaded into the shared context before any workflow (the list names files that exist)', async () => {
+    const code = await bundleWorkflows(workflowInterceptorModules);
+    const preload = code.slice(code.indexOf('preloadModules = function'), code.indexOf('importWorkflows = function'));
+    assert.ok(preload.length > 0, 'the bundle has no preloadModules function');
+    for (const path of workflowPreloadModules) {
+      const id = `./${relative(process.cwd(), path)}`;
+      assert.ok(preload.includes(`"${id}"`), `${id} is not preloaded: moved or renamed? (worker/preload-modules.ts)`);
+    }
+  });
+
+  it('frozen and shared, they run the recorded wallet, KYC, checkout and ACH runs unchanged', async () => {
+    const results = await replayFiles(histories, undefined, dataConverter);
+    for (const r of results) assert.equal(r.error, undefined, `${r.file}: ${r.error?.message}`);
+  });
+
+  it('a module that is not safe to freeze breaks those runs: @opentelemetry/api, whose tracer provider is written at registration', async () => {
+    const otelApi = fileURLToPath(new URL('../fixtures/preload-otel-api.ts', import.meta.url));
+    const results = await replayFiles(histories.slice(0, 1), undefined, dataConverter, undefined, {
+      preloadModules: [...workflowPreloadModules, otelApi],
+    });
+    assert.equal(results[0]?.error?.name, 'ReplayError', 'the run replayed with @opentelemetry/api frozen');
+    assert.ok(
+      logged.some((line) => /object is not extensible|read.only property/.test(line)),
+      `no write to a frozen object in the log:\n${logged.join('\n')}`,
+    );
+  });
+});

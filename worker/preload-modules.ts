@@ -1,0 +1,56 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Workflow modules the SDK evaluates once, in the reusable V8 context that every cached workflow
+// shares, instead of once per workflow (bundle option `preloadModules`). The SDK deep-freezes what
+// they export and shares their module-level variables between workflows, so only modules that are
+// safe to share belong here: no module-level `let`, no cache or counter, nothing that calls a
+// workflow API (workflowInfo, proxyActivities…) at load, and exports that no caller writes to.
+// Their imports are preloaded with them, so they must meet the same bar. Workflow files, the
+// skeleton that records stages (workflows/lib/process.ts) and the interceptors stay out;
+// @opentelemetry/* too: its API keeps the global tracer provider in a singleton that registering
+// writes, which a frozen copy refuses (test/integration/preload-modules.test.ts shows it fails).
+// The paths are the one list to update when workflow files move.
+
+const ext = extname(fileURLToPath(import.meta.url)); // .ts from source, .js once compiled
+const at = (path: string) => fileURLToPath(new URL(`../${path}${ext}`, import.meta.url));
+
+export const workflowPreloadModules: readonly string[] = [
+  // Exact money and the provider's shapes: pure functions and constants.
+  'src/decimal',
+  'src/provider/ids',
+  'src/provider/srn',
+  'src/provider/limits',
+  'src/provider/documents',
+  'src/provider/reviewer-notes',
+  'src/provider/transaction-observation',
+  'src/claims/ref-shape',
+  'src/claims/failures',
+  // Decisions: functions of their arguments, returning new values.
+  'workflows/wallet/ledger',
+  'workflows/wallet/legacy-float-ledger',
+  'workflows/wallet/reconcile',
+  'workflows/lib/amounts-view',
+  'workflows/lib/poll-schedule',
+  'workflows/lib/refusal',
+  'workflows/ach-followup/review',
+  'workflows/kyc/reasons',
+  'workflows/lib/sha256',
+  'workflows/wallet/poll-answer',
+  // Input checks and the messages' definitions (signal, query and update names).
+  'workflows/lib/check',
+  'workflows/lib/checks',
+  'workflows/ach-followup/checks',
+  'workflows/checkout/checks',
+  'workflows/kyc/checks',
+  'workflows/onboarding/checks',
+  'workflows/provisioning/checks',
+  'workflows/wallet/checks',
+  'workflows/lib/messages',
+  'workflows/ach-followup/messages',
+  'workflows/checkout/messages',
+  'workflows/kyc/messages',
+  'workflows/onboarding/messages',
+  'workflows/provisioning/messages',
+  'workflows/wallet/messages',
+].map(at);
