@@ -3,10 +3,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { HISTORIES_KEY } from '../../scripts/replay.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import * as register from '../../workflows/patches.js';
 import { decrypted } from '../helpers/history.js';
+
+/** The key the recorded histories were encrypted with (scripts/replay.ts reads the same file). */
+const HISTORIES_KEY = readFileSync('test/histories/payload-key.txt', 'utf8').trim();
 
 // The register (workflows/patches.ts) is the one place a patch id is spelled: every patched() or
 // deprecatePatch() in workflows/ names one of its constants, and what it says of each patch (the
