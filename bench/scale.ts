@@ -14,7 +14,8 @@ import { startScaleStack } from './scale/stack.js';
 const RESULTS = new URL('./results/', import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-export async function runScale(sizes: number[]): Promise<void> {
+export async function runScale(sizes: number[] | 'report'): Promise<void> {
+  if (sizes === 'report') return redraw();
   const say = (l: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${l}`);
   const dir = mkdtempSync(join(tmpdir(), 'payflows-scale-'));
   say(`state and logs in ${dir}; sizes ${sizes.join(', ')}`);
@@ -51,20 +52,29 @@ export async function runScale(sizes: number[]): Promise<void> {
 }
 
 function save(result: SizeResult) {
-  const file = new URL('scale.json', RESULTS);
-  const all: SizeResult[] = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SizeResult[]) : [];
-  const merged = [...all.filter((r) => r.wallets !== result.wallets), result].sort((a, b) => a.wallets - b.wallets);
-  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
-  writeFileSync(new URL('scale.md', RESULTS), scaleReport(merged));
-  writeFileSync(new URL('scale.svg', RESULTS), scalePlot(merged));
+  const merged = [...saved().filter((r) => r.wallets !== result.wallets), result].sort((a, b) => a.wallets - b.wallets);
+  writeFileSync(new URL('scale.json', RESULTS), `${JSON.stringify(merged, null, 2)}\n`);
+  redraw(merged);
 }
 
-/** The sizes after `--scale` in argv: a comma-separated list, or the three of issue 17. */
-export function scaleSizes(argv: string[]): number[] | undefined {
+function saved(): SizeResult[] {
+  const file = new URL('scale.json', RESULTS);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SizeResult[]) : [];
+}
+
+/** scale.md and scale.svg from the sizes measured (`npm run bench -- --scale report` redraws them alone). */
+export function redraw(results = saved()): void {
+  writeFileSync(new URL('scale.md', RESULTS), scaleReport(results));
+  writeFileSync(new URL('scale.svg', RESULTS), scalePlot(results));
+}
+
+/** The sizes after `--scale` in argv: a comma-separated list, or the three of issue 17; `report` redraws only. */
+export function scaleSizes(argv: string[]): number[] | 'report' | undefined {
   const at = argv.indexOf('--scale');
   if (at < 0) return undefined;
   const list = argv[at + 1];
   if (!list || list.startsWith('--')) return [1_000, 10_000, 100_000];
+  if (list === 'report') return 'report';
   const sizes = list.split(',').map(Number);
   if (sizes.some((s) => !Number.isInteger(s) || s < 1))
     throw new Error(`--scale takes wallet counts separated by commas (e.g. 1000,10000), got "${list}"`);

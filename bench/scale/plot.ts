@@ -116,10 +116,29 @@ export function scalePlot(results: SizeResult[]): string {
         parts.push(
           `<polyline fill="none" stroke="${s.color}" stroke-width="1.5" points="${pts.map(([a, b]) => `${a!.toFixed(1)},${b!.toFixed(1)}`).join(' ')}"/>`,
         );
+      if (extra !== undefined && s.value === p.value && pts.length > 0) {
+        const [a, b] = pts.at(-1)!;
+        const [ex, ey] = [x(TARGET), y(extra)];
+        parts.push(
+          `<line x1="${a!.toFixed(1)}" y1="${b!.toFixed(1)}" x2="${ex.toFixed(1)}" y2="${ey.toFixed(1)}" stroke="${s.color}" stroke-dasharray="3 3"/>`,
+          `<circle cx="${ex.toFixed(1)}" cy="${ey.toFixed(1)}" r="3" fill="white" stroke="${s.color}"/>`,
+          `<text x="${ex.toFixed(1)}" y="${(ey - 6).toFixed(1)}" font-size="9" text-anchor="end" fill="${s.color}">extrapolated</text>`,
+        );
+      }
       for (const [a, b] of pts)
         parts.push(`<circle cx="${a!.toFixed(1)}" cy="${b!.toFixed(1)}" r="3" fill="${s.color}"/>`);
     }
   });
+  const legend = { x: (PANELS.length % cols) * W + 16, y: (rows - 1) * H + 60 };
+  if (PANELS.length % cols !== 0)
+    parts.push(
+      `<circle cx="${legend.x}" cy="${legend.y}" r="3" fill="#1f5fa8"/>`,
+      `<text x="${legend.x + 8}" y="${legend.y + 3}" font-size="10">measured (bench/results/scale.md)</text>`,
+      `<circle cx="${legend.x}" cy="${legend.y + 18}" r="3" fill="white" stroke="#1f5fa8"/>`,
+      `<text x="${legend.x + 8}" y="${legend.y + 21}" font-size="10">extrapolated by the line through them, not measured</text>`,
+      `<line x1="${legend.x - 4}" y1="${legend.y + 36}" x2="${legend.x + 4}" y2="${legend.y + 36}" stroke="#c00" stroke-dasharray="4 3"/>`,
+      `<text x="${legend.x + 8}" y="${legend.y + 39}" font-size="10">goal of issue 17</text>`,
+    );
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${cols * W}" height="${rows * H}" font-family="sans-serif">`,
     `<rect width="100%" height="100%" fill="white"/>`,

@@ -79,7 +79,7 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
     '… of which polls / reconciliations',
     (r) => `${n1(r.idle.pollsPerWalletDay)} / ${n1(r.idle.reconcilesPerWalletDay)}`,
   );
-  row('provider calls/s at the defaults, all N idle', (r) => n1(r.idle.callsPerSecondAtDefaults));
+  row('provider calls/s at the defaults, all N idle', (r) => r.idle.callsPerSecondAtDefaults.toPrecision(3));
   row('**Temporal DB bytes per wallet** (main)', (r) => `**${n0(r.bytesPerWallet)} B**`);
   row('visibility DB bytes per wallet', (r) => `${n0(r.visibilityBytesPerWallet)} B`);
   row('Temporal DB total after (main + visibility)', (r) => mb(r.database.mainAfter + r.database.visibilityAfter));

@@ -83,6 +83,7 @@ describe("the scale run's arithmetic", () => {
     assert.equal(scaleSizes(['--other']), undefined);
     assert.deepEqual(scaleSizes(['--scale']), [1_000, 10_000, 100_000]);
     assert.deepEqual(scaleSizes(['--scale', '1000,10000']), [1_000, 10_000]);
+    assert.equal(scaleSizes(['--scale', 'report']), 'report');
     assert.throws(() => scaleSizes(['--scale', '1k']), /wallet counts/);
   });
 });
