@@ -29,6 +29,14 @@ function line(name: string, a: [string, number], b: [string, number]) {
   console.log(`${name}\n  ${a[0]}: ${fmt(a[1])}   ${b[0]}: ${fmt(b[1])}   ratio ${(a[1] / b[1]).toFixed(2)}`);
 }
 
+// `--scale [sizes]`: the scale run alone (bench/scale.ts), not the figures below.
+const { runScale, scaleSizes } = await import('./scale.js');
+const scale = scaleSizes(process.argv.slice(2));
+if (scale) {
+  await runScale(scale);
+  process.exit(0);
+}
+
 // 1. What verifying and validating a callback costs next to merely parsing it.
 const secret = 'SK-BENCH';
 const body = JSON.stringify({

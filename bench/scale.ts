@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scalePlot } from './scale/plot.js';
+import { scaleReport } from './scale/report.js';
+import { measureSize, type SizeResult } from './scale/size.js';
+import { startScaleStack } from './scale/stack.js';
+
+// `npm run bench -- --scale [1000,10000,100000]` (not in CI): the cost of many wallets on
+// Temporal on PostgreSQL (bench/scale/size.ts says what is measured and how). Each size's figures
+// go to bench/results/scale.json as soon as measured (a size measured again replaces its row),
+// and scale.md and scale.svg are written from all the sizes there.
+
+const RESULTS = new URL('./results/', import.meta.url);
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+export async function runScale(sizes: number[] | 'report'): Promise<void> {
+  if (sizes === 'report') return redraw();
+  const say = (l: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${l}`);
+  const dir = mkdtempSync(join(tmpdir(), 'payflows-scale-'));
+  say(`state and logs in ${dir}; sizes ${sizes.join(', ')}`);
+  const abort = () =>
+    void stack?.stop().finally(() => (rmSync(dir, { recursive: true, force: true }), process.exit(130)));
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  let stack: Awaited<ReturnType<typeof startScaleStack>> | undefined;
+  try {
+    stack = await startScaleStack({
+      dir,
+      log: say,
+      walletPollIntervalMs: 60_000,
+      workerMemory: process.env.SCALE_WORKER_MEMORY ?? '2Gi',
+    });
+    for (const [i, n] of sizes.entries()) {
+      const result = await measureSize(stack, n, {
+        say,
+        idleRate: env('SCALE_IDLE_RATE', 10),
+        inFlight: env('SCALE_IN_FLIGHT', 32),
+        callbackRate: env('SCALE_CALLBACK_RATE', 5),
+        callbackSeconds: env('SCALE_CALLBACK_SECONDS', 60),
+        logDir: join(dir, 'logs'),
+        terminate: i < sizes.length - 1,
+      });
+      save(result);
+      say(`written: bench/results/scale.json, scale.md, scale.svg (${n} wallets)`);
+    }
+  } finally {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    say('stack stopped, its folder removed');
+  }
+}
+
+function save(result: SizeResult) {
+  const merged = [...saved().filter((r) => r.wallets !== result.wallets), result].sort((a, b) => a.wallets - b.wallets);
+  writeFileSync(new URL('scale.json', RESULTS), `${JSON.stringify(merged, null, 2)}\n`);
+  redraw(merged);
+}
+
+function saved(): SizeResult[] {
+  const file = new URL('scale.json', RESULTS);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SizeResult[]) : [];
+}
+
+/** scale.md and scale.svg from the sizes measured (`npm run bench -- --scale report` redraws them alone). */
+export function redraw(results = saved()): void {
+  writeFileSync(new URL('scale.md', RESULTS), scaleReport(results));
+  writeFileSync(new URL('scale.svg', RESULTS), scalePlot(results));
+}
+
+/** The sizes after `--scale` in argv: a comma-separated list, or the three of issue 17; `report` redraws only. */
+export function scaleSizes(argv: string[]): number[] | 'report' | undefined {
+  const at = argv.indexOf('--scale');
+  if (at < 0) return undefined;
+  const list = argv[at + 1];
+  if (!list || list.startsWith('--')) return [1_000, 10_000, 100_000];
+  if (list === 'report') return 'report';
+  const sizes = list.split(',').map(Number);
+  if (sizes.some((s) => !Number.isInteger(s) || s < 1))
+    throw new Error(`--scale takes wallet counts separated by commas (e.g. 1000,10000), got "${list}"`);
+  return sizes;
+}

@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import proto from '@temporalio/proto';
+import { WalletsClient } from '../../src/client/wallets.js';
+import { callbackSignature } from '../../src/provider/signing.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { percentile, perWalletDay } from './arith.js';
+import type { ScaleStack } from './stack.js';
+
+// One size of the scale run: N wallets opened through the product's client, left idle at a
+// shortened pace, measured, then callbacks to a few of them while the rest stay idle.
+
+/** The defaults the shortened pace is scaled back to (src/config.ts). */
+export const REAL = { pollMaxMs: 90 * 60_000, reconcileMs: 6 * 3_600_000 } as const;
+
+export interface SizeResult {
+  wallets: number;
+  at: string;
+  open: { seconds: number; perSecond: number; inFlight: number; failures: number };
+  idle: {
+    /** The shortened WALLET_POLL_INTERVAL = WALLET_POLL_MAX, and WALLET_RECONCILE_INTERVAL, of this run. */
+    simPollMs: number;
+    simReconcileMs: number;
+    windowMs: number;
+    /** Requests the sandbox answered in the window, by route. */
+    byRoute: Record<string, number>;
+    polls: number;
+    reconciles: number;
+    other: number;
+    /** At the shortened pace, as measured. */
+    callsPerSecondMeasured: number;
+    /** Scaled back to the defaults. */
+    callsPerWalletDay: number;
+    pollsPerWalletDay: number;
+    reconcilesPerWalletDay: number;
+    callsPerSecondAtDefaults: number;
+  };
+  database: { mainBefore: number; mainAfter: number; visibilityBefore: number; visibilityAfter: number };
+  bytesPerWallet: number;
+  visibilityBytesPerWallet: number;
+  worker: { rssIdleEmpty: number; rssWithWallets: number; peak: number; maxCachedWorkflows: number | undefined };
+  callbacks: {
+    offeredPerSecond: number;
+    sent: number;
+    counted: number;
+    /** Not listed by the wallet's query 10 s after the last callback, or no task found after the signal. */
+    timedOut: number;
+    p50: number;
+    p99: number;
+    max: number;
+    /** Until the ingress answered 200 (Temporal accepted the signal). */
+    acceptedP50: number;
+    acceptedP99: number;
+  };
+}
+
+const EventType = proto.temporal.api.enums.v1.EventType;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function measureSize(
+  stack: ScaleStack,
+  n: number,
+  opts: {
+    say: (l: string) => void;
+    idleRate: number;
+    inFlight: number;
+    callbackRate: number;
+    callbackSeconds: number;
+    logDir: string;
+    terminate: boolean;
+  },
+): Promise<SizeResult> {
+  const { say } = opts;
+  // Every wallet at the ceiling from its first wait (interval = ceiling), at a pace that keeps the
+  // polls near idleRate a second whatever the size; reconciliation on the same period, so that a
+  // window of one period sees each wallet poll once and reconcile once.
+  const simPollMs = Math.max(100_000, Math.round((n / opts.idleRate) * 1000));
+  const simReconcileMs = simPollMs;
+  const wallets = new WalletsClient(stack.client, {
+    taskQueue: stack.taskQueue,
+    pollIntervalMs: simPollMs,
+    pollMaxMs: simPollMs,
+    reconcileIntervalMs: simReconcileMs,
+  });
+
+  await stack.restartWorker();
+  await sleep(5_000);
+  const rssIdleEmpty = stack.workerMemory().rss;
+  const dbBefore = stack.databaseBytes();
+  say(`${n} wallets: opening, ${opts.inFlight} in flight (poll and reconcile every ${simPollMs / 1000} s)`);
+
+  const run = randomUUID().slice(0, 6);
+  const ids: string[] = [];
+  let next = 0;
+  let failures = 0;
+  const openStart = performance.now();
+  let lastSaid = openStart;
+  await Promise.all(
+    Array.from({ length: opts.inFlight }, async () => {
+      while (next < n) {
+        const i = next++;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            ids.push((await wallets.open({ name: `scale-${run}-${i}` })).walletId);
+            break;
+          } catch (err) {
+            failures += 1;
+            if (attempt >= 3) throw new Error(`opening wallet ${i} failed 4 times: ${String(err)}`);
+            await sleep(1_000);
+          }
+        }
+        if (performance.now() - lastSaid > 15_000) {
+          lastSaid = performance.now();
+          say(`  ${ids.length} opened, ${((ids.length / (lastSaid - openStart)) * 1000).toFixed(1)}/s`);
+        }
+      }
+    }),
+  );
+  const openSeconds = (performance.now() - openStart) / 1000;
+  say(`  ${n} opened in ${openSeconds.toFixed(0)} s (${(n / openSeconds).toFixed(1)}/s, ${failures} retried)`);
+
+  // Idle: past the opening, one whole period counted by the sandbox.
+  await sleep(5_000);
+  const windowMs = simPollMs;
+  say(`  idle: counting the provider's requests for ${windowMs / 1000} s`);
+  const before = new Map(stack.requests);
+  const windowStart = performance.now();
+  await sleep(windowMs);
+  const measuredMs = performance.now() - windowStart;
+  const byRoute: Record<string, number> = {};
+  for (const [route, count] of stack.requests) {
+    const d = count - (before.get(route) ?? 0);
+    if (d > 0) byRoute[route] = d;
+  }
+  let polls = 0;
+  let reconciles = 0;
+  let other = 0;
+  for (const [route, d] of Object.entries(byRoute)) {
+    if (route === 'GET /v2/wallet/:walletId/transactions') polls += d;
+    else if (route === 'GET /v2/wallet/:walletId') reconciles += d;
+    else other += d;
+  }
+  const rssWithWallets = stack.workerMemory().rss;
+  const dbAfter = stack.databaseBytes();
+  const pollsPerWalletDay = perWalletDay({
+    calls: polls,
+    wallets: n,
+    windowMs: measuredMs,
+    simIntervalMs: simPollMs,
+    realIntervalMs: REAL.pollMaxMs,
+  });
+  const reconcilesPerWalletDay = perWalletDay({
+    calls: reconciles,
+    wallets: n,
+    windowMs: measuredMs,
+    simIntervalMs: simReconcileMs,
+    realIntervalMs: REAL.reconcileMs,
+  });
+  // Anything else an idle wallet made the provider answer, scaled as the polls (the larger ratio).
+  const otherPerWalletDay = perWalletDay({
+    calls: other,
+    wallets: n,
+    windowMs: measuredMs,
+    simIntervalMs: simPollMs,
+    realIntervalMs: REAL.pollMaxMs,
+  });
+  const callsPerWalletDay = pollsPerWalletDay + reconcilesPerWalletDay + otherPerWalletDay;
+  say(
+    `  idle: ${polls} polls, ${reconciles} reconciliations, ${other} other in ${(measuredMs / 1000).toFixed(0)} s: ${callsPerWalletDay.toFixed(1)} calls per wallet-day at the defaults`,
+  );
+
+  // Callbacks to distinct random wallets at a steady rate, the rest idle: until the query shows it.
+  const sample = [...ids].sort(() => Math.random() - 0.5);
+  const count = Math.min(ids.length, Math.round(opts.callbackRate * opts.callbackSeconds));
+  say(`  callbacks: ${count} at ${opts.callbackRate}/s through the ingress`);
+  const latencies: number[] = [];
+  const accepted: number[] = [];
+  let timedOut = 0;
+  const pending: Array<Promise<{ walletId: string; txId: string; sentAt: number }>> = [];
+  const cbStart = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = cbStart + (i * 1000) / opts.callbackRate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const [walletId, txId] = [sample[i]!, `TR_S${run.toUpperCase()}${i.toString(36).toUpperCase()}`];
+    pending.push(
+      sendCallback(stack, walletId, txId).then(({ sentAt, acceptedMs }) => {
+        accepted.push(acceptedMs);
+        return { walletId, txId, sentAt };
+      }),
+    );
+  }
+  const sent = await Promise.all(pending);
+  await sleep(10_000);
+  say('  callbacks: reading when each was counted (query, then history)');
+  let c = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (c < sent.length) {
+        const { walletId, txId, sentAt } = sent[c++]!;
+        const t = await countedAt(stack, walletId, txId, sentAt);
+        if (t === undefined) timedOut += 1;
+        else latencies.push(t);
+      }
+    }),
+  );
+  const result: SizeResult = {
+    wallets: n,
+    at: new Date().toISOString(),
+    open: { seconds: openSeconds, perSecond: n / openSeconds, inFlight: opts.inFlight, failures },
+    idle: {
+      simPollMs,
+      simReconcileMs,
+      windowMs: measuredMs,
+      byRoute,
+      polls,
+      reconciles,
+      other,
+      callsPerSecondMeasured: ((polls + reconciles + other) / measuredMs) * 1000,
+      callsPerWalletDay,
+      pollsPerWalletDay,
+      reconcilesPerWalletDay,
+      callsPerSecondAtDefaults: (callsPerWalletDay * n) / 86_400,
+    },
+    database: {
+      mainBefore: dbBefore.main,
+      mainAfter: dbAfter.main,
+      visibilityBefore: dbBefore.visibility,
+      visibilityAfter: dbAfter.visibility,
+    },
+    bytesPerWallet: (dbAfter.main - dbBefore.main) / n,
+    visibilityBytesPerWallet: (dbAfter.visibility - dbBefore.visibility) / n,
+    worker: {
+      rssIdleEmpty,
+      rssWithWallets,
+      peak: stack.workerMemory().peak,
+      maxCachedWorkflows: cacheSizeFromLog(opts.logDir),
+    },
+    callbacks: {
+      offeredPerSecond: opts.callbackRate,
+      sent: count,
+      counted: latencies.length,
+      timedOut,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: Math.max(...latencies),
+      acceptedP50: percentile(accepted, 50),
+      acceptedP99: percentile(accepted, 99),
+    },
+  };
+  say(
+    `  callbacks: p50 ${result.callbacks.p50.toFixed(0)} ms, p99 ${result.callbacks.p99.toFixed(0)} ms, ingress accepted p99 ${percentile(accepted, 99).toFixed(0)} ms, ${timedOut} not counted`,
+  );
+  // Ended before a next size, so that its count is its own wallets' (their histories stay in the
+  // database); after the last, the stack goes with them.
+  if (!opts.terminate) return result;
+  say(`  terminating the ${n} wallets`);
+  let t = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (t < ids.length) {
+        const id = ids[t++]!;
+        await stack.client.workflow
+          .getHandle(walletWorkflowId(id))
+          .terminate('scale run: size done')
+          .catch(() => {});
+      }
+    }),
+  );
+  return result;
+}
+
+/** Sends one signed deposit callback through the ingress; when it was sent and when the ingress answered 200. */
+async function sendCallback(
+  stack: ScaleStack,
+  walletId: string,
+  txId: string,
+): Promise<{ sentAt: number; acceptedMs: number }> {
+  const body = JSON.stringify({
+    id: txId,
+    createdAt: Date.now(),
+    source: 'bitcoin:EXTERNAL',
+    dest: `wallet:${walletId}`,
+    currency: 'BTC',
+    amount: 0.001,
+    status: 'CONFIRMED',
+    metadata: { BTCNetworkTxId: 'ab'.repeat(32) },
+    tags: [],
+  });
+  const sentAt = Date.now();
+  const res = await request(`${stack.ingressUrl}/callbacks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
+    body,
+  });
+  await res.body.dump();
+  if (res.statusCode !== 200) throw new Error(`the ingress answered ${res.statusCode} to a callback for ${walletId}`);
+  return { sentAt, acceptedMs: Date.now() - sentAt };
+}
+
+const ms = (t: { seconds?: { toString(): string } | number | null; nanos?: number | null } | null | undefined) =>
+  Number(t?.seconds?.toString() ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+
+/**
+ * When the wallet counted its callback, read from its history afterwards, so that measuring adds
+ * no load while the callbacks run: the first workflow task completed after the first signal
+ * received since `sentAt` (each wallet gets one callback). The signal's handler and the ledger's
+ * record run in that task; a query answers from it as soon as it completes. Then the wallet's
+ * query must list the transaction: counted, not just signalled.
+ */
+async function countedAt(
+  stack: ScaleStack,
+  walletId: string,
+  txId: string,
+  sentAt: number,
+): Promise<number | undefined> {
+  const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+  const view = await handle.query(walletQuery);
+  if (!view.recentTransactions.some((e) => e.id === txId)) return undefined;
+  const events = (await handle.fetchHistory()).events ?? [];
+  const signal = events.findIndex(
+    (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && ms(e.eventTime) >= sentAt - 5,
+  );
+  if (signal < 0) return undefined;
+  const done = events.slice(signal).find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+  return done ? ms(done.eventTime) - sentAt : undefined;
+}
+
+/** maxCachedWorkflows the newest worker printed at start. */
+function cacheSizeFromLog(logDir: string): number | undefined {
+  const newest = readdirSync(logDir)
+    .filter((f) => f.startsWith('worker-'))
+    .sort()
+    .at(-1);
+  if (!newest) return undefined;
+  const m = /"maxCachedWorkflows":(\d+)/.exec(readFileSync(join(logDir, newest), 'utf8'));
+  return m ? Number(m[1]) : undefined;
+}

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decades, linearFit, logScale, percentile, perWalletDay } from '../../bench/scale/arith.js';
+import { scaleSizes } from '../../bench/scale.js';
+
+describe("the scale run's arithmetic", () => {
+  it('takes the nearest-rank percentile, whatever the order given', () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i); // 100 … 1
+    assert.equal(percentile(values, 50), 50);
+    assert.equal(percentile(values, 99), 99);
+    assert.equal(percentile(values, 100), 100);
+    assert.equal(percentile([7], 99), 7);
+    // One slow value in ten is the p99, not hidden by the median.
+    assert.equal(percentile([1, 1, 1, 1, 1, 1, 1, 1, 1, 900], 99), 900);
+    assert.ok(Number.isNaN(percentile([], 50)));
+  });
+
+  it('scales calls counted at a shortened interval back to a real day', () => {
+    // 1,000 wallets polling every 60 s for 60 s: one call each; at 90 minutes that is 16 a day.
+    assert.equal(
+      perWalletDay({
+        calls: 1_000,
+        wallets: 1_000,
+        windowMs: 60_000,
+        simIntervalMs: 60_000,
+        realIntervalMs: 90 * 60_000,
+      }),
+      16,
+    );
+    // Reconciliation every 6 hours: 4 a day, from one each over one shortened period.
+    assert.equal(
+      perWalletDay({
+        calls: 500,
+        wallets: 500,
+        windowMs: 120_000,
+        simIntervalMs: 120_000,
+        realIntervalMs: 6 * 3_600_000,
+      }),
+      4,
+    );
+    // Twice the calls in the same window is twice the cost.
+    assert.equal(
+      perWalletDay({
+        calls: 2_000,
+        wallets: 1_000,
+        windowMs: 60_000,
+        simIntervalMs: 60_000,
+        realIntervalMs: 90 * 60_000,
+      }),
+      32,
+    );
+  });
+
+  it('fits a line, and says how well', () => {
+    const fit = linearFit([
+      [1_000, 0.25],
+      [10_000, 2.5],
+    ]);
+    assert.ok(Math.abs(fit.b - 0.00025) < 1e-12);
+    assert.ok(Math.abs(fit.a) < 1e-9);
+    assert.equal(fit.r2, 1);
+    const bent = linearFit([
+      [1, 1],
+      [2, 4],
+      [3, 9],
+      [4, 16],
+    ]);
+    assert.ok(bent.r2 < 0.97);
+    assert.throws(() => linearFit([[1, 1]]), /at least 2 points/);
+  });
+
+  it("maps the plot's log axis: decades evenly apart, the ends on the ends", () => {
+    const x = logScale(1_000, 100_000, 50, 250);
+    assert.equal(x(1_000), 50);
+    assert.equal(x(100_000), 250);
+    assert.ok(Math.abs(x(10_000) - 150) < 1e-9);
+    assert.deepEqual(decades(1_000, 100_000), [1_000, 10_000, 100_000]);
+    assert.deepEqual(decades(1_500, 20_000), [1_000, 10_000, 100_000]);
+    assert.throws(() => logScale(0, 10, 0, 1), /0 < lo < hi/);
+  });
+
+  it('reads the sizes after --scale', () => {
+    assert.equal(scaleSizes(['--other']), undefined);
+    assert.deepEqual(scaleSizes(['--scale']), [1_000, 10_000, 100_000]);
+    assert.deepEqual(scaleSizes(['--scale', '1000,10000']), [1_000, 10_000]);
+    assert.equal(scaleSizes(['--scale', 'report']), 'report');
+    assert.throws(() => scaleSizes(['--scale', '1k']), /wallet counts/);
+  });
+});
