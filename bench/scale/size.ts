@@ -5,7 +5,7 @@ import { request } from 'undici';
 import proto from '@temporalio/proto';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { callbackSignature } from '../../src/provider/signing.js';
-import { walletQuery, walletWorkflowId } from '../../workflows/messages/wallet.js';
+import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { percentile, perWalletDay } from './arith.js';
 import type { ScaleStack } from './stack.js';
 
