@@ -9,7 +9,7 @@ import { startScaleStack } from './scale/stack.js';
 // `npm run bench -- --scale [1000,10000,100000]` (not in CI): the cost of many wallets on
 // Temporal on PostgreSQL (bench/scale/size.ts says what is measured and how). Each size's figures
 // go to bench/results/scale.json as soon as measured (a size measured again replaces its row),
-// and scale.md and scale.svg are written from all the sizes there.
+// and bench/results/scale.md and scale.svg are written from all the sizes there.
 
 const RESULTS = new URL('./results/', import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -62,7 +62,7 @@ function saved(): SizeResult[] {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SizeResult[]) : [];
 }
 
-/** scale.md and scale.svg from the sizes measured (`npm run bench -- --scale report` redraws them alone). */
+/** bench/results/scale.md and scale.svg from the sizes measured (`npm run bench -- --scale report` redraws them alone). */
 export function redraw(results = saved()): void {
   writeFileSync(new URL('scale.md', RESULTS), scaleReport(results));
   writeFileSync(new URL('scale.svg', RESULTS), scalePlot(results));
