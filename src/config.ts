@@ -34,6 +34,8 @@ const duration = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
 });
+/** A duration with a floor: the wallet's, as its input schema asks (src/messages/wallet-inputs.schema.ts). */
+const atLeast = (ms: number, what: string) => duration.refine((value) => value >= ms, `must be ${what}`);
 const nonEmpty = z.string().trim().min(1);
 const byteSize = z.string().transform((value, ctx) => {
   try {
@@ -85,11 +87,11 @@ export const envSchema = z
       .max(10 * 1024 * 1024)
       .default(64 * 1024),
     /** The wait between polls of a wallet after activity; it doubles while the wallet is quiet. */
-    WALLET_POLL_INTERVAL: duration.default(60_000),
+    WALLET_POLL_INTERVAL: atLeast(100, 'at least 100ms').default(60_000),
     /** The longest wait between polls of a quiet wallet: 16 polls a day once a wallet is quiet. */
-    WALLET_POLL_MAX: duration.default(90 * 60_000),
+    WALLET_POLL_MAX: atLeast(100, 'at least 100ms').default(90 * 60_000),
     /** How often a wallet's ledger is compared with the provider's balances. */
-    WALLET_RECONCILE_INTERVAL: duration.default(6 * 3_600_000),
+    WALLET_RECONCILE_INTERVAL: atLeast(1_000, 'at least 1s').default(6 * 3_600_000),
     /** Where documents and personal values wait, by reference, to be sent (the claim store). */
     CLAIM_STORE_DIR: nonEmpty.default('.data/claims'),
     /** s3://bucket/prefix: the claim store on S3-compatible storage (AWS_* variables) instead of CLAIM_STORE_DIR. */

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAccountActivities } from '../activities/accounts.js';
@@ -25,7 +26,9 @@ import { type CacheChoice, chooseCacheSize } from './cache-size.js';
 import { memoryFacts } from './memory-limit.js';
 import { workflowPreloadModules } from './preload-modules.js';
 
-export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+// .ts from source, .js once compiled (dist/, the package): the paths a backend's own bundle names.
+const ext = extname(fileURLToPath(import.meta.url));
+export const workflowsPath = fileURLToPath(new URL(`../workflows/index${ext}`, import.meta.url));
 /**
  * Compiled (dist/worker/create-worker.js, as in the image), a worker loads the bundle that
  * `npm run build` made beside it instead of bundling the workflows at start: with the tracing
@@ -39,7 +42,7 @@ export const prebuiltUntracedWorkflowBundle = import.meta.url.endsWith('.js')
   : undefined;
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
 export const workflowInterceptorModules = [
-  fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)),
+  fileURLToPath(new URL(`../workflows/interceptors${ext}`, import.meta.url)),
   otelWorkflowInterceptorsModule,
 ];
 /**

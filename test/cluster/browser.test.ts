@@ -187,9 +187,10 @@ describe('the Web UI and the hosted pages in a browser', () => {
       });
       await browser.step('the checkout’s banner opens the owner’s verification', async () => {
         await buyer.goto(hosted.url);
-        await buyer.getByRole('link', { name: 'Onboarding' }).click();
+        await buyer.getByRole('button', { name: 'Onboarding' }).click();
         await buyer.getByText('Identity verification').waitFor();
         assert.equal(await buyer.locator('#status').innerText(), 'APPROVED');
+        assert.match(await buyer.locator('body').innerText(), new RegExp(`for user ${userId}`), 'the owner’s own');
       });
 
       await browser.step('Pay: the buyer returns to the shop, the checkout completes', async () => {

@@ -18,8 +18,10 @@ Runtime.install({
   logger: new DefaultLogger('WARN', (entry) => logged.push(`${entry.message}: ${String(entry.meta?.error)}`)),
 });
 const dataConverter = encryptingDataConverter(new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64')));
-// Runs that go through the ledger, reconciliation, carried ledgers, checks, refusals and KYC's
-// and checkout's decisions: every preloaded module is used by at least one.
+// Runs that go through the ledger, reconciliation, carried ledgers, checks, refusals and every
+// process's checks and messages. Each replays in a worker of its own; sharing between workflows
+// is what every other integration test exercises, since the test run's bundle preloads the same
+// list (scripts/lib/test-run.ts) and many workflows share its worker.
 const histories = [
   'wallet-exact-ledger',
   'wallet-carried-v1',
@@ -28,6 +30,8 @@ const histories = [
   'kyc-refused',
   'checkout-over-limit',
   'ach-followup',
+  'onboarding',
+  'provisioning',
 ].map((name) => `test/histories/${name}.json`);
 
 describe('preloaded workflow modules', () => {
@@ -41,7 +45,7 @@ describe('preloaded workflow modules', () => {
     }
   });
 
-  it('frozen and shared, they run the recorded wallet, KYC, checkout and ACH runs unchanged', async () => {
+  it('frozen, they run the recorded runs of every process unchanged', async () => {
     const results = await replayFiles(histories, undefined, dataConverter);
     for (const r of results) assert.equal(r.error, undefined, `${r.file}: ${r.error?.message}`);
   });

@@ -547,7 +547,7 @@ describe('wallet, activities mocked', () => {
     await withWorker(mocks, async (taskQueue) => {
       for (const [workflow, input, field] of [
         ['walletWorkflow', { walletId: 'AC_1', pollIntervalMs: 1_000 }, 'walletId'],
-        ['walletWorkflow', { walletId: `WA_${shortId()}`, pollIntervalMs: 10 }, 'pollIntervalMs'],
+        ['walletWorkflow', { walletId: `WA_${shortId()}`, pollIntervalMs: 0 }, 'pollIntervalMs'],
         ['openWalletWorkflow', { name: '   ', pollIntervalMs: 1_000 }, 'name'],
       ] as const) {
         const handle = await client.workflow.start(workflow, {

@@ -39,6 +39,10 @@ describe('configuration', () => {
       ['SANDBOX_PORT', 'eighty'],
       ['PROVIDER_BASE_URL', 'ftp://x'],
       ['WALLET_POLL_INTERVAL', 'soon'],
+      // Below the wallet input's minimums: followers the ingress starts with them would be refused.
+      ['WALLET_POLL_INTERVAL', '50ms'],
+      ['WALLET_POLL_MAX', '99ms'],
+      ['WALLET_RECONCILE_INTERVAL', '999ms'],
       ['INGRESS_PORT', '70000'],
       ['PROVIDER_BASE_URL', 'https://user:pw@api.example.test'],
       ['PROVIDER_BASE_URL', 'https://api.example.test/?format=json'],

@@ -7,14 +7,18 @@ import { id } from '../lib/checks.js';
 
 const pollMs = int({ min: 100 });
 const reconcileMs = int({ min: 1_000 });
+// A follower's own check refuses only what no run can have started with: the ingress started
+// followers with the configured durations, which were any positive duration before the config
+// asked for the schema's minimums. A stricter check would fail running wallets on replay.
+const anyPositiveMs = int({ min: 1 });
 
 /** A follower's own fields; what a run carries across continue-as-new is its own business and is not checked. */
 export const checkWalletInput: Check<z.output<typeof walletInput>> = object({
   walletId: id('WA', 'a wallet id'),
   name: optional(string()),
-  pollIntervalMs: pollMs,
-  pollMaxMs: optional(pollMs),
-  reconcileIntervalMs: optional(reconcileMs),
+  pollIntervalMs: anyPositiveMs,
+  pollMaxMs: optional(anyPositiveMs),
+  reconcileIntervalMs: optional(anyPositiveMs),
   // At least 1 here, 50 in the schema: tests start followers that continue as new at once.
   maxHistoryEvents: withDefault(int({ min: 1 }), () => 10_000),
 });

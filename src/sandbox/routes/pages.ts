@@ -100,15 +100,14 @@ export function registerPageRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const { sourceAmount, destAmount, sourceCurrency } = record.request;
     const locked = sourceAmount ?? destAmount;
     const amountField =
-      locked === undefined
-        ? '<label>Amount <input name="amount" inputmode="decimal" required></label> '
-        : `<input type="hidden" name="amount" value="${escape(locked)}">`;
-    const onboarding = `/sandbox/checkout/onboarding?reservation=${encodeURIComponent(record.id)}`;
+      locked === undefined ? '<label>Amount <input name="amount" inputmode="decimal" required></label> ' : '';
+    // The banner's link makes an onboarding link: a button (POST), since opening a page changes nothing.
+    const banner = `<form method="post" action="/sandbox/checkout/onboarding" style="display:inline"><input type="hidden" name="reservation" value="${escape(record.id)}"><button>Onboarding</button></form>`;
     return html(
       reply,
       200,
       'Checkout',
-      `<div style="background:#eef;padding:.5em">Higher limits? <a href="${escape(onboarding)}">Onboarding</a></div>` +
+      `<div style="background:#eef;padding:.5em">Higher limits? ${banner}</div>` +
         `<h1>Buy ${escape(String(locked ?? ''))} ${escape(String(sourceCurrency ?? ''))}</h1><p>Reservation ${escape(record.id)}</p>` +
         `<form method="post" action="/sandbox/checkout/pay"><input type="hidden" name="reservation" value="${escape(record.id)}">` +
         `${amountField}<label>Card <input name="card" value="4242 4242 4242 4242"></label> <button>Pay</button></form>`,
@@ -121,14 +120,20 @@ export function registerPageRoutes(app: FastifyInstance, ctx: SandboxContext): v
     const form = formOf(req);
     const record = openReservation(form.get('reservation'), reply);
     if (!record) return reply;
-    // What a person types: digits with an optional decimal part (no exponent, no sign).
-    const typed = form.get('amount')?.trim() ?? '';
-    const amount = positiveAmount.safeParse(/^\d+(\.\d+)?$/.test(typed) ? typed : '');
-    if (!amount.success)
-      return html(reply, 400, 'Amount', '<h1>Enter the amount as a positive number, such as 25.50</h1>');
+    // A locked amount is the reservation's (§OP-8), whatever the form says; otherwise what the
+    // person typed: digits with an optional decimal part (no exponent, no sign).
+    const locked = record.request.sourceAmount ?? record.request.destAmount;
+    let amount: string | undefined;
+    if (locked === undefined) {
+      const typed = form.get('amount')?.trim() ?? '';
+      const parsed = positiveAmount.safeParse(/^\d+(\.\d+)?$/.test(typed) ? typed : '');
+      if (!parsed.success)
+        return html(reply, 400, 'Amount', '<h1>Enter the amount as a positive number, such as 25.50</h1>');
+      amount = parsed.data;
+    }
     let paid;
     try {
-      paid = await completePurchase(ctx, record.id, amount.data);
+      paid = await completePurchase(ctx, record.id, amount);
     } catch (err) {
       if (!(err instanceof SandboxError)) throw err;
       return html(reply, 400, 'Payment refused', `<h1>Payment refused</h1><p>${escape(err.message)}</p>`);
@@ -141,10 +146,9 @@ export function registerPageRoutes(app: FastifyInstance, ctx: SandboxContext): v
       : html(reply, 200, 'Payment refused', `<h1>Payment refused</h1><p>${escape(String(order.failureReason))}</p>`);
   });
 
-  // The banner's Onboarding link starts the verification flow of the reservation's owner (§4.3).
-  app.get('/sandbox/checkout/onboarding', async (req, reply) => {
-    const { reservation } = req.query as { reservation?: string };
-    const record = openReservation(reservation, reply);
+  // The banner's Onboarding button starts the verification flow of the reservation's owner (§4.3).
+  app.post('/sandbox/checkout/onboarding', async (req, reply) => {
+    const record = openReservation(formOf(req).get('reservation'), reply);
     if (!record) return reply;
     const userId = record.owner?.replace(/^user:/, '');
     if (!userId || !state.users[userId])
