@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { installDebianPackage } from './debian-package.js';
 
 // A private PostgreSQL from Debian's packages for `npm run cluster` and its tests: its own data
 // folder and port, never the system's instance. initdb and the server refuse to run as root, so
@@ -18,12 +19,7 @@ function binDir(): string | undefined {
 export function ensurePostgres(log: (line: string) => void): string {
   const found = binDir();
   if (found) return found;
-  if (process.getuid?.() !== 0)
-    throw new Error(`PostgreSQL ${POSTGRES_MAJOR} is missing: apt-get install --no-install-recommends postgresql`);
-  log(`installing PostgreSQL ${POSTGRES_MAJOR} from Debian's packages…`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { stdio: 'ignore', env });
+  installDebianPackage('postgresql', `PostgreSQL ${POSTGRES_MAJOR}`, log);
   const installed = binDir();
   if (!installed)
     throw new Error(

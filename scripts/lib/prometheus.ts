@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
+import { installDebianPackage } from './debian-package.js';
 
 // Prometheus from Debian's package, for `npm run cluster`: one scrape job for the workers and one
 // for the ingress replicas, the shipped alert rules (deploy/prometheus/alerts.yml) beside it.
@@ -13,14 +14,7 @@ const RULES = resolve('deploy/prometheus/alerts.yml');
 /** Installs Debian's prometheus package where it is missing (CI runs as root on Debian). */
 export function ensurePrometheus(log: (line: string) => void): void {
   if (existsSync(PROMETHEUS) && existsSync(PROMTOOL)) return;
-  if (process.getuid?.() !== 0)
-    throw new Error(
-      `${PROMETHEUS} is missing: install Debian's prometheus package (apt-get install --no-install-recommends prometheus)`,
-    );
-  log('installing Prometheus from Debian’s packages…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'prometheus'], { stdio: 'ignore', env });
+  installDebianPackage('prometheus', 'Prometheus', log);
 }
 
 export interface ScrapeTargets {
