@@ -55,7 +55,7 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
     },
 
     /**
-     * Kept for wallets whose run started before the patch wallet-quiet-polling (workflows/wallet/workflow.ts).
+     * Kept for wallets whose run started before the patch wallet-quiet-polling (workflows/wallet/legacy-polling.ts).
      * The newest transactions, trimmed to what the ledger needs: polling exists to recover recent
      * lost callbacks, and a wallet's whole history would outgrow a workflow's payload limit.
      */

@@ -31,6 +31,7 @@ export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
 /**
  * A wallet polls less the quieter it is (workflows/lib/poll-schedule.ts, wallet/watch.ts), a
  * poll returns only what changed since a cursor, and a wallet just opened is not polled at once.
+ * A run without its marker follows its wallet as before, in workflows/wallet/legacy-polling.ts.
  */
 export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';
 /**
@@ -70,7 +71,7 @@ export const PATCHES: readonly Patch[] = [
     changed: 'The wallet carries its ledger across continue-as-new in its second shape (settled records with amounts).',
     introduced: { date: '2026-11-22', commit: '05afa61' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/workflow.ts'],
+    usedIn: ['workflows/wallet/run.ts'],
     histories: {
       withMarker: [
         'wallet-continued-before-quiet-polling.json',
@@ -85,7 +86,7 @@ export const PATCHES: readonly Patch[] = [
     changed: "The wallet compares its ledger with the provider's balances at an interval.",
     introduced: { date: '2026-11-22', commit: '4a1e7ed' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/workflow.ts'],
+    usedIn: ['workflows/wallet/run.ts'],
     histories: {
       withMarker: ['wallet-before-quiet-polling.json', 'wallet-quiet-polling.json', 'wallet-exact-ledger.json'],
       before: ['wallet.json', 'wallet-carried-v1.json'],
@@ -96,7 +97,7 @@ export const PATCHES: readonly Patch[] = [
     changed: 'A wallet follower ends (UNKNOWN_WALLET) after NOT_FOUND_LIMIT not-found polls in a row.',
     introduced: { date: '2026-11-22', commit: '6390290' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/workflow.ts'],
+    usedIn: ['workflows/wallet/run.ts'],
     histories: { withMarker: ['wallet-unknown-before-carried-result.json'], before: [] },
   },
   {
@@ -113,13 +114,18 @@ export const PATCHES: readonly Patch[] = [
   {
     id: QUIET_POLLING_PATCH,
     changed:
-      'A wallet polls through a watch that slows while quiet, polls from a cursor, skips the first poll of a wallet just opened, and carries its pace, cursor and reconciliation.',
+      'A wallet polls through a watch that slows while quiet, polls from a cursor, skips the first poll of a wallet just opened, and carries its pace, cursor and reconciliation. Runs from before it follow their wallet as they did in one legacy module (workflows/wallet/legacy-polling.ts), chosen once at the marker.',
     introduced: { date: '2026-11-24', commit: '1e881d8' },
     phase: 'patched',
     usedIn: ['workflows/wallet/workflow.ts'],
     histories: {
       withMarker: ['wallet-quiet-polling.json', 'wallet-continued-quiet-polling.json'],
-      before: ['wallet-before-quiet-polling.json', 'wallet-continued-before-quiet-polling.json'],
+      before: [
+        'wallet.json',
+        'wallet-carried-v1.json',
+        'wallet-before-quiet-polling.json',
+        'wallet-continued-before-quiet-polling.json',
+      ],
     },
   },
   {
@@ -128,7 +134,7 @@ export const PATCHES: readonly Patch[] = [
       'The wallet counts exact decimal amounts, carries them as decimal strings, bounds provider times by its now and repairs horizons and cursors carried past it.',
     introduced: { date: '2026-11-25', commit: '31138d6' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/workflow.ts'],
+    usedIn: ['workflows/wallet/run.ts'],
     histories: {
       withMarker: [
         'wallet-exact-ledger.json',

@@ -22,6 +22,31 @@ const histories = readdirSync('test/histories')
   .filter((f) => f.endsWith('.json'))
   .map((f) => join('test/histories', f));
 
+/** A bundle option that resolves the imports `swap` picks to a stub from test/fixtures instead. */
+function swapImport(
+  stubName: string,
+  swap: (request: { request: string; context: string }) => boolean,
+): Pick<BundleOptions, 'webpackConfigHook'> {
+  const stub = fileURLToPath(new URL(`../fixtures/${stubName}.ts`, import.meta.url));
+  return {
+    webpackConfigHook: (config: Configuration): Configuration => ({
+      ...config,
+      plugins: [
+        ...(config.plugins ?? []),
+        {
+          apply(compiler) {
+            compiler.hooks.normalModuleFactory.tap(stubName, (factory) => {
+              factory.hooks.beforeResolve.tap(stubName, (request) => {
+                if (swap(request)) request.request = stub;
+              });
+            });
+          },
+        },
+      ],
+    }),
+  };
+}
+
 describe('replay of recorded histories', () => {
   it('the current workflows replay every recorded history', async () => {
     const results = await replayFiles(histories, undefined, dataConverter);
@@ -37,29 +62,16 @@ describe('replay of recorded histories', () => {
 
   it('without the reminder loops kept for runs from before reminders-while-owed, those runs fail to replay', async () => {
     // Bundles the workflows with lib/legacy-reminders.ts swapped for loops that do nothing.
-    const stub = fileURLToPath(new URL('../fixtures/no-legacy-reminders.ts', import.meta.url));
-    const swapLegacyReminders = (config: Configuration): Configuration => ({
-      ...config,
-      plugins: [
-        ...(config.plugins ?? []),
-        {
-          apply(compiler) {
-            compiler.hooks.normalModuleFactory.tap('no-legacy-reminders', (factory) => {
-              factory.hooks.beforeResolve.tap('no-legacy-reminders', (request) => {
-                if (request.request.endsWith('/legacy-reminders.js')) request.request = stub;
-              });
-            });
-          },
-        },
-      ],
-    });
+    const swapLegacyReminders = swapImport('no-legacy-reminders', ({ request }) =>
+      request.endsWith('/legacy-reminders.js'),
+    );
     const before = ['ach-reminders-before-shared-reminders', 'onboarding-reminders-before-shared-reminders'];
     const results = await replayFiles(
       before.map((name) => `test/histories/${name}.json`),
       undefined,
       dataConverter,
       undefined,
-      { webpackConfigHook: swapLegacyReminders },
+      swapLegacyReminders,
     );
     assert.deepEqual(
       results.map((result) => ({ file: result.file, error: result.error?.name })),
@@ -108,30 +120,42 @@ describe('replay of recorded histories', () => {
   });
 
   it('without the wallet-exact-ledger branch (as on a worker from before it), those runs fail to replay', async () => {
-    const stub = fileURLToPath(new URL('../fixtures/no-exact-ledger-patch.ts', import.meta.url));
-    const swapPatches = (config: Configuration): Configuration => ({
-      ...config,
-      plugins: [
-        ...(config.plugins ?? []),
-        {
-          apply(compiler) {
-            compiler.hooks.normalModuleFactory.tap('no-exact-ledger-patch', (factory) => {
-              factory.hooks.beforeResolve.tap('no-exact-ledger-patch', (request) => {
-                // The wallet workflow's import of the register, not the stub's own.
-                if (request.request.endsWith('/patches.js') && request.context.endsWith('/workflows/wallet'))
-                  request.request = stub;
-              });
-            });
-          },
-        },
-      ],
-    });
-    const results = await replayFiles(exactLedger, undefined, dataConverter, undefined, {
-      webpackConfigHook: swapPatches,
-    });
+    // The wallet's imports of the register, not the stub's own.
+    const swapPatches = swapImport(
+      'no-exact-ledger-patch',
+      ({ request, context }) => request.endsWith('/patches.js') && context.endsWith('/workflows/wallet'),
+    );
+    const results = await replayFiles(exactLedger, undefined, dataConverter, undefined, swapPatches);
     assert.deepEqual(
       results.map((result) => ({ file: result.file, error: result.error?.name })),
       exactLedger.map((file) => ({ file, error: 'DeterminismViolationError' })),
     );
+  });
+
+  it('without the follower kept for runs from before wallet-quiet-polling, those runs fail to replay', async () => {
+    // Wallet runs without the marker: each takes wallet/legacy-polling.ts, and with today's loop in
+    // its place (as if the module had been deleted too early) none replays; a run with the marker
+    // replays with the same bundle, so the stub breaks only the runs from before.
+    const before = [
+      'wallet',
+      'wallet-carried-v1',
+      'wallet-before-quiet-polling',
+      'wallet-continued-before-quiet-polling',
+    ];
+    const files = [...before, 'wallet-quiet-polling'].map((name) => `test/histories/${name}.json`);
+    const results = await replayFiles(
+      files,
+      undefined,
+      dataConverter,
+      undefined,
+      swapImport('no-legacy-polling', ({ request }) => request.endsWith('/legacy-polling.js')),
+    );
+    assert.deepEqual(
+      results.map((result) => ({ file: result.file, failed: result.error !== undefined })),
+      files.map((file) => ({ file, failed: !file.endsWith('/wallet-quiet-polling.json') })),
+    );
+    // Each fails for its commands: a nondeterminism error, or the SDK's timer machine refusing an event.
+    for (const result of results.slice(0, before.length))
+      assert.match(result.error!.message, /nondeterminism|TimerMachine/i, `${result.file}: ${result.error!.message}`);
   });
 });

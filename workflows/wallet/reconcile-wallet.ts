@@ -9,24 +9,37 @@ import type { Drift, Reconciliation } from './reconcile.js';
 
 const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 
-export async function reconcileWallet(wallet: {
+/** What a reconciliation needs of the run it checks. */
+export interface WalletToReconcile {
   walletId: string;
-  quiet: boolean;
   /** The ledger against the provider's available balances (wallet/reconcile.ts `findDrift`). */
   driftFrom: (providerAvailable: Record<string, string | number>) => Drift[];
+  /** Resolves once a poll made after the call has been recorded. */
   freshPoll: () => Promise<void>;
-}): Promise<Reconciliation> {
-  const compare = async (): Promise<Reconciliation> => {
-    const provider = await lookups.readWalletBalances(wallet.walletId);
-    return { checkedAt: provider.checkedAt, drift: wallet.driftFrom(provider.available) };
-  };
-  // Since wallet-quiet-polling the balances come first: only when they disagree is a poll worth
-  // its call (what a lost callback carried may explain it), and they are compared again.
-  let found = wallet.quiet ? await compare() : undefined;
-  if (!found || found.drift.length > 0) {
+}
+
+/**
+ * The balances come first: only when they disagree is a poll worth its call (what a lost callback
+ * carried may explain it), and they are compared again. Runs from before wallet-quiet-polling
+ * polled first (wallet/legacy-polling.ts).
+ */
+export async function reconcileWallet(wallet: WalletToReconcile): Promise<Reconciliation> {
+  let found = await compareBalances(wallet);
+  if (found.drift.length > 0) {
     await wallet.freshPoll();
-    found = await compare();
+    found = await compareBalances(wallet);
   }
+  return shown(wallet.walletId, found);
+}
+
+/** The ledger against the provider's balances as they are now. */
+export async function compareBalances(wallet: WalletToReconcile): Promise<Reconciliation> {
+  const provider = await lookups.readWalletBalances(wallet.walletId);
+  return { checkedAt: provider.checkedAt, drift: wallet.driftFrom(provider.available) };
+}
+
+/** Shows what a reconciliation found: BalanceDrift, and a metric and a warning for a drift. */
+export function shown(walletId: string, found: Reconciliation): Reconciliation {
   upsertSearchAttributes([{ key: BalanceDrift, value: found.drift.length > 0 }]);
   if (found.drift.length > 0) {
     metricMeter
@@ -37,7 +50,7 @@ export async function reconcileWallet(wallet: {
       )
       .add(1);
     log.warn('the ledger and the provider disagree on the balance; not corrected', {
-      walletId: wallet.walletId,
+      walletId,
       drift: found.drift,
     });
   }

@@ -1,0 +1,65 @@
+import { allHandlersFinished, condition, proxyActivities, sleep } from '@temporalio/workflow';
+import type { WalletActivities } from '../../activities/wallets.js';
+import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
+import { POLL } from '../lib/activity-options.js';
+import type { Reconciliation, WalletInput, WalletResult } from './messages.js';
+import { pollFailed } from './polls.js';
+import { compareBalances, shown, type WalletToReconcile } from './reconcile-wallet.js';
+import { openRun } from './run.js';
+
+// How a wallet was followed before the patch wallet-quiet-polling, kept for the runs that started
+// before it (their history has no marker for it) until they continue as new, which puts them on
+// today's loop (wallet/workflow.ts). A poll lists the whole page as a regular activity and falls
+// due every interval, whatever happened; a wallet just opened is polled at once; a reconciliation
+// polls before it compares; nothing of the polling is carried on. Delete with the patch, once no
+// wallet runs code from before it (workflows/patches.ts).
+
+const legacyPolls = proxyActivities<WalletActivities>(POLL);
+
+export async function followAsBeforeQuietPolling(input: WalletInput): Promise<WalletResult> {
+  const run = openRun(input, {
+    // A new run that carries nothing (started by a callback, or just opened) looks at once.
+    pollDue: input.carried === undefined,
+    reconciliation: undefined,
+    reconcile: pollThenCompare,
+  });
+  pollEveryInterval(input.pollIntervalMs, () => (run.pollDue = true));
+  run.lookUpTransfers();
+
+  for (;;) {
+    await condition(() => run.inbox.length > 0 || run.pollDue);
+    const due = run.pollDue;
+    run.pollDue = false;
+    const { ended } = run.step(due ? await run.poll(listAll) : undefined);
+    if (ended) return ended;
+    if (run.historyFull()) {
+      await condition(allHandlersFinished);
+      await run.continueAsNew({});
+    }
+  }
+}
+
+/** A poll is due every interval, whatever happened. */
+function pollEveryInterval(intervalMs: number, due: () => void): void {
+  void (async () => {
+    for (;;) {
+      await sleep(intervalMs);
+      due();
+    }
+  })();
+}
+
+/** The page of the wallet's transactions, newest first from the provider: oldest first into the ledger. */
+async function listAll(walletId: string, cursor: PollCursor): Promise<PollAnswer | 'failed'> {
+  try {
+    return { changed: [...(await legacyPolls.listWalletTransactions(walletId))].reverse(), cursor };
+  } catch (err) {
+    return pollFailed(err);
+  }
+}
+
+/** A poll first, then the ledger against the provider's balances. */
+async function pollThenCompare(wallet: WalletToReconcile): Promise<Reconciliation> {
+  await wallet.freshPoll();
+  return shown(wallet.walletId, await compareBalances(wallet));
+}

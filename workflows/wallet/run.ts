@@ -1,0 +1,268 @@
+import {
+  condition,
+  continueAsNew,
+  log,
+  patched,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { transferIdFromSrn } from '../../src/provider/srn.js';
+import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
+import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
+import { reconciliationView } from '../lib/amounts-view.js';
+import { workflowNow } from '../lib/workflow-time.js';
+import { EXACT_LEDGER_PATCH, LEDGER_V2_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from '../patches.js';
+import { floatDrift, floatTotalsFrom } from './legacy-float-ledger.js';
+import {
+  balances,
+  classify,
+  emptyLedger,
+  fromCarried,
+  ledgerCursor,
+  type LedgerState,
+  type Observation,
+  observe,
+  recent,
+  record,
+  repairHorizon,
+  type SeenVia,
+} from './ledger.js';
+import {
+  type Reconciliation,
+  reconcileUpdate,
+  transactionSignal,
+  type WalletInput,
+  walletQuery,
+  type WalletResult,
+  type WalletView,
+  type WalletWorkflow,
+} from './messages.js';
+import { pollOutcome } from './poll-answer.js';
+import { findDrift } from './reconcile.js';
+import { reconcileEvery, type WalletToReconcile } from './reconcile-wallet.js';
+import { transferLookups } from './transfers.js';
+
+// One run of a wallet's follower: what it sets up before its loop and the steps that both loops
+// share, today's (wallet/workflow.ts) and the one runs from before wallet-quiet-polling replay
+// (wallet/legacy-polling.ts). The commands come in the order every recorded run has them.
+
+const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
+
+/** Not-found answers in a row after which the wallet is taken for one this account does not have. */
+export const NOT_FOUND_LIMIT = 3;
+
+/** One poll of the wallet now; a poll that fails is 'failed' (wallet/polls.ts). */
+export type Poll = (walletId: string, cursor: PollCursor) => Promise<PollAnswer | 'failed'>;
+
+/** What a loop decides about a run before it opens it. */
+export interface RunStart {
+  /** Whether the loop looks at the wallet's recent transactions straight away. */
+  pollDue: boolean;
+  /** The last comparison with the provider's balances, as the run before left it. */
+  reconciliation: Reconciliation | undefined;
+  /** How the loop compares its ledger with the provider's balances (wallet/reconcile-wallet.ts). */
+  reconcile: (wallet: WalletToReconcile) => Promise<Reconciliation>;
+}
+
+/** What one pass of a loop brought in. */
+export interface Step {
+  /** New transactions a poll found; undefined when no poll answered (nothing was polled, or it was refused). */
+  pollFound: number | undefined;
+  /** Whether a callback came. */
+  heard: boolean;
+  /** The follower's result when the provider does not know the wallet. */
+  ended?: WalletResult;
+}
+
+export interface WalletRun {
+  readonly input: WalletInput;
+  readonly ledger: LedgerState;
+  readonly inbox: Array<{ tx: Observation; via: SeenVia }>;
+  /** Set by a reconciliation that wants a poll (and by the legacy poll timer); a loop takes it. */
+  pollDue: boolean;
+  /** Where polling stands: carried since wallet-quiet-polling, moved by every answer. */
+  cursor: NonNullable<WalletInput['pollCursor']>;
+  /** Cleared when the provider knows the wallet but does not list its transactions. */
+  listing: boolean;
+  reconciliation: Reconciliation | undefined;
+  /** Where a poll starts from: the run's cursor and what the ledger still waits on. */
+  pollCursor(): PollCursor;
+  /** One poll, counted in the ledger's stats whatever it answered. */
+  poll(via: Poll): Promise<PollAnswer | 'failed'>;
+  /** Starts a lookup for every deposit whose transfer is not resolved yet (wallet/transfers.ts). */
+  lookUpTransfers(): void;
+  /** Takes in a poll's (or the watch's) answer and what the inbox holds, oldest first. */
+  step(answer: PollAnswer | 'failed' | undefined): Step;
+  /** Whether the history is long enough to continue as new. */
+  historyFull(): boolean;
+  /** Continues as new with the ledger and the inbox, and what the loop carries besides. */
+  continueAsNew(carry: Partial<WalletInput>): Promise<never>;
+}
+
+/**
+ * Opens a run: the ledger from what was carried, the handlers, the reconciliation every interval
+ * and the search attributes. The wallet-exact-ledger marker is recorded here, after the
+ * wallet-quiet-polling one the workflow records before.
+ */
+export function openRun(input: WalletInput, start: RunStart): WalletRun {
+  const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
+  const inbox: WalletRun['inbox'] = (input.inbox ?? []).map(({ tx, via }) => ({ tx: observe(tx), via }));
+  // Amounts are exact in every run (numbers from older histories are read as String(n)); runs
+  // with this marker carry them as decimal strings and bound the ledger (workflows/patches.ts).
+  const exact = patched(EXACT_LEDGER_PATCH);
+  // Since that patch, times the provider reports are bounded by the workflow's now (wallet/ledger.ts).
+  const now = () => (exact ? workflowNow() : undefined);
+  // A run from before it decided its reconciliations in floating point, and replays so.
+  if (!exact) ledger.floatTotals = floatTotalsFrom(input.carried);
+  let cursor: WalletRun['cursor'] = input.pollCursor ?? { since: 0, seen: [] };
+  if (exact) {
+    // A horizon or cursor carried from before, moved past now by a time that could not be one.
+    const at = workflowNow();
+    const horizonMoved = repairHorizon(ledger, at);
+    const cursorMoved = cursor.since > at;
+    if (cursorMoved) cursor = { since: 0, seen: [] };
+    if (horizonMoved || cursorMoved)
+      log.warn('a horizon or poll cursor past now was moved back; the reconciliation is the backstop', {
+        walletId: input.walletId,
+      });
+  }
+  // A validly signed callback can name a wallet of another account (or none): its follower must
+  // not poll a 404 for ever.
+  let notFoundInARow = 0;
+  let pollsDone = 0;
+  const resolveOutstanding = transferLookups(ledger);
+
+  const run: WalletRun = {
+    input,
+    ledger,
+    inbox,
+    pollDue: start.pollDue,
+    cursor,
+    listing: input.listing ?? true,
+    reconciliation: start.reconciliation,
+    pollCursor: () => ({ ...run.cursor, ...ledgerCursor(ledger) }),
+    poll: (via) => pollOrNot(via).finally(() => (ledger.stats.polls += 1)),
+    lookUpTransfers: resolveOutstanding,
+    step(answer) {
+      const { pollFound, ended } = takeAnswer(answer);
+      if (ended) return { pollFound, heard: false, ended };
+      const heard = recordInbox();
+      pollsDone = ledger.stats.polls;
+      resolveOutstanding();
+      return { pollFound, heard };
+    },
+    historyFull() {
+      const info = workflowInfo();
+      return info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000);
+    },
+    continueAsNew(carry) {
+      // The ledger is carried in its second shape since this patch: the marker keeps workers that
+      // predate it from replaying this run, and runs started before it carry the first shape,
+      // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
+      patched(LEDGER_V2_PATCH);
+      return continueAsNew<WalletWorkflow>({ ...input, carried: ledger, inbox, ...carry });
+    },
+  };
+
+  const pollOrNot = async (via: Poll): Promise<PollAnswer | 'failed'> =>
+    run.listing ? via(input.walletId, run.pollCursor()) : { changed: [], cursor: run.cursor };
+
+  /** What an answer changes: the cursor and the inbox; the follower's end for a wallet the provider does not know. */
+  const takeAnswer = (answer: PollAnswer | 'failed' | undefined): Omit<Step, 'heard'> => {
+    const outcome = pollOutcome(answer);
+    switch (outcome.kind) {
+      case 'none':
+        return { pollFound: undefined };
+      case 'failed':
+        notFoundInARow = 0;
+        return { pollFound: 0 };
+      case 'changed': {
+        notFoundInARow = 0;
+        run.cursor = outcome.cursor;
+        // Only what would change the ledger: a poll is no callback.
+        const found = outcome.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx, now())));
+        // observe(): a poll recorded before exact amounts answered numbers.
+        for (const tx of found) inbox.push({ tx: observe(tx), via: 'poll' });
+        return { pollFound: found.length };
+      }
+      case 'cannotList':
+        run.listing = false;
+        log.warn(
+          "the provider does not list this wallet's transactions: polling stops; callbacks and reconciliation go on",
+          { walletId: input.walletId },
+        );
+        return { pollFound: undefined };
+      case 'notFound':
+        if (++notFoundInARow < NOT_FOUND_LIMIT || !patched(UNKNOWN_WALLET_PATCH)) return { pollFound: undefined };
+        log.warn('the provider does not know this wallet; its follower ends', {
+          walletId: input.walletId,
+          polls: notFoundInARow,
+        });
+        upsertSearchAttributes([{ key: ProcessStatus, value: 'UNKNOWN_WALLET' }]);
+        // The result carries the ledger for a later start (its payload is no command: old runs replay).
+        return {
+          pollFound: undefined,
+          ended: {
+            outcome: 'UNKNOWN_WALLET',
+            walletId: input.walletId,
+            callbacks: ledger.stats.callbacks,
+            ledger,
+            inbox,
+          },
+        };
+    }
+  };
+
+  /** Records what the inbox holds, oldest first. Answers whether a callback came. */
+  const recordInbox = (): boolean => {
+    let heard = false;
+    while (inbox.length > 0) {
+      const { tx, via } = inbox.shift()!;
+      if (via === 'callback') heard = true;
+      if (record(ledger, tx, via, { transferId: transferIdFromSrn(tx.source), now: now() }) === 'unapplied') {
+        log.warn(
+          'a transaction remembered without its status ended; its amount is left for the reconciliation and a person',
+          { walletId: input.walletId, status: tx.status },
+        );
+      }
+    }
+    return heard;
+  };
+
+  // The ledger against the provider's balances, after a poll has brought in what the provider
+  // reported lately when the loop asks for one (wallet/reconcile-wallet.ts).
+  const freshPoll = async () => {
+    const after = pollsDone + 1;
+    run.pollDue = true;
+    await condition(() => pollsDone >= after);
+  };
+  const reconcile = async () =>
+    (run.reconciliation = await start.reconcile({
+      walletId: input.walletId,
+      driftFrom: (available) =>
+        ledger.floatTotals ? floatDrift(ledger, ledger.floatTotals, available) : findDrift(balances(ledger), available),
+      freshPoll,
+    }));
+
+  setHandler(transactionSignal, (tx) => {
+    inbox.push({ tx: observe(tx), via: 'callback' });
+  });
+  setHandler(walletQuery, (): WalletView => ({
+    walletId: ledger.walletId,
+    name: input.name,
+    balances: balances(ledger),
+    recentTransactions: recent(ledger, 20),
+    stats: { ...ledger.stats },
+    queued: inbox.length,
+    ...(run.reconciliation ? { reconciliation: reconciliationView(run.reconciliation) } : {}),
+  }));
+  setHandler(reconcileUpdate, reconcile);
+  if (patched(RECONCILE_PATCH))
+    void reconcileEvery(input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS, run.reconciliation, reconcile);
+  upsertSearchAttributes([
+    { key: ProcessStatus, value: 'TRACKING' },
+    { key: WalletId, value: input.walletId },
+  ]);
+  return run;
+}
