@@ -35,8 +35,15 @@ export async function buildTestBundle(dir: string): Promise<string> {
  * (test-timeouts.ts); resolves with its exit code. SIGINT/SIGTERM are passed on.
  */
 export function runTests(files: string[], env: Record<string, string>): Promise<number> {
+  return runNode(testRunnerCommand(files), env);
+}
+
+/** Runs node with the command's arguments and environment over the run's; resolves with its exit code. */
+export function runNode(
+  command: { args: string[]; env: Record<string, string> },
+  env: Record<string, string>,
+): Promise<number> {
   return new Promise<number>((resolve) => {
-    const command = testRunnerCommand(files);
     const child = spawn(process.execPath, command.args, {
       stdio: 'inherit',
       env: { ...process.env, ...command.env, ...env },

@@ -1,5 +1,9 @@
-// How long a test may take before it fails, for `npm test` and `npm run test:cluster` alike. A
-// hang then fails within minutes, naming the test, instead of stalling CI until its limit.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// How long a test may take before it fails, for `npm test`, `npm run test:cluster` and
+// `npm run test:unit` alike. A hang then fails within minutes, naming the test, instead of
+// stalling CI until its limit.
 
 /**
  * Each test without a `{ timeout }` of its own. The slowest ones set theirs (failure-privacy
@@ -17,26 +21,42 @@ export const TEST_TIMEOUT_MS = 5 * 60_000;
 export const FILE_TIMEOUT_MS = 20 * 60_000;
 
 const defaultTimeoutModule = new URL('./default-test-timeout.mjs', import.meta.url).href;
+const oneProcessEntry = fileURLToPath(
+  new URL(`./unit-in-one-process${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 
-/** node's arguments to run the files, and the environment that carries the per-test timeout. */
-export function testRunnerCommand(
-  files: string[],
-  timeouts: { testMs?: number; fileMs?: number } = {},
-): { args: string[]; env: Record<string, string> } {
+type Timeouts = { testMs?: number; fileMs?: number };
+type Command = { args: string[]; env: Record<string, string> };
+
+/** What both ways of running start node with: tsx, each test's default timeout, the reporter that lists each test. */
+function nodeWithTimeouts(args: string[], timeouts: Timeouts, env: Record<string, string> = {}): Command {
   return {
     args: [
       '--import',
       'tsx',
       '--import',
       defaultTimeoutModule,
-      '--test',
-      `--test-timeout=${timeouts.fileMs ?? FILE_TIMEOUT_MS}`,
-      // Once a file's tests and hooks are done, its process ends even if a test that timed out
-      // left a socket or a timer behind.
+      // Once the tests and hooks are done, the process ends even if a test that timed out left a
+      // socket or a timer behind.
       '--test-force-exit',
       '--test-reporter=spec',
-      ...files,
+      ...args,
     ],
-    env: { PAYFLOWS_TEST_TIMEOUT_MS: String(timeouts.testMs ?? TEST_TIMEOUT_MS) },
+    env: { PAYFLOWS_TEST_TIMEOUT_MS: String(timeouts.testMs ?? TEST_TIMEOUT_MS), ...env },
   };
+}
+
+/** node's arguments to run the files, a process each, and the environment that carries the per-test timeout. */
+export function testRunnerCommand(files: string[], timeouts: Timeouts = {}): Command {
+  return nodeWithTimeouts(['--test', `--test-timeout=${timeouts.fileMs ?? FILE_TIMEOUT_MS}`, ...files], timeouts);
+}
+
+/**
+ * node's arguments to run the files in one process (unit-in-one-process.ts, for the unit tests):
+ * the same default timeout for each test, and each file's timeout on the suite that holds it.
+ */
+export function oneProcessCommand(files: string[], timeouts: Timeouts = {}): Command {
+  return nodeWithTimeouts([oneProcessEntry, ...files], timeouts, {
+    PAYFLOWS_TEST_FILE_TIMEOUT_MS: String(timeouts.fileMs ?? FILE_TIMEOUT_MS),
+  });
 }

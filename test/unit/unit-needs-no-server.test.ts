@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-// `npm run test:unit` runs test/unit with no Temporal server and no workflow bundle, in seconds per
-// file. A unit test that starts a stack, a worker or a bundle belongs in test/integration.
+// `npm run test:unit` runs test/unit with no Temporal server and no workflow bundle, in one
+// process. A unit test that starts a stack, a worker or a bundle belongs in test/integration.
 
 const NEEDS_SERVER = [
   { pattern: /helpers\/(stack|worker-process|cluster)\.js/, what: 'starts a stack or a worker process' },
