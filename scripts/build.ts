@@ -34,8 +34,8 @@ for (const [file, interceptors, budget] of [
   writeFileSync(file, code);
   say(`${file}: ${describeBundle(facts, budget)}${facts.codeBytes > budget ? ' — OVER BUDGET' : ''}`);
 }
-// The worker's version in its Worker Deployment (worker/build-id.ts): WORKER_BUILD_ID (the image's
-// BUILD_ID build argument), else the commit, else the workflow bundle's own hash (a build from a
+// The worker's version in its Worker Deployment (worker/build-id.ts): WORKER_BUILD_ID (in the image, its
+// build argument), else the commit, else the workflow bundle's own hash (a build from a
 // copy without .git, such as a Docker context): the same code gets the same id.
 const buildId =
   process.env.WORKER_BUILD_ID ||

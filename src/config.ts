@@ -408,7 +408,7 @@ export const SETTINGS_REFERENCE = {
   },
   WORKER_BUILD_ID: {
     default:
-      "the id `npm run build` wrote (the image's `BUILD_ID` build argument, else the git commit or the bundle's hash), else the git commit of the checkout",
+      "the id `npm run build` wrote (the image's `WORKER_BUILD_ID` build argument, else the git commit or the bundle's hash), else the git commit of the checkout",
     meaning:
       "this worker's version in the deployment, printed at start; workers of the same code share it, a changed workflow needs a new one (`docs/deploying.md`)",
   },

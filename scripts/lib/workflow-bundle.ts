@@ -40,7 +40,10 @@ export function bundleFacts(code: string): BundleFacts {
 }
 
 /** The product's workflows, or another module of workflows (a test's version 2 of them). */
-export async function bundleWorkflows(interceptorModules: readonly string[], workflows = workflowsPath): Promise<string> {
+export async function bundleWorkflows(
+  interceptorModules: readonly string[],
+  workflows = workflowsPath,
+): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: workflows,
     workflowInterceptorModules: [...interceptorModules],
