@@ -16,7 +16,10 @@ COPY workflows workflows
 COPY activities activities
 COPY worker worker
 # dist/: plain ES modules, declarations, source maps, and the workflow bundles (with and without
-# the tracing interceptors: dist/workflow-bundle.js, dist/workflow-bundle-untraced.js).
+# the tracing interceptors: dist/workflow-bundle.js, dist/workflow-bundle-untraced.js), and the
+# worker's build id, dist/build-id.txt: the WORKER_BUILD_ID build argument (e.g. the commit), else
+# the bundle's hash (docs/deploying.md).
+ARG WORKER_BUILD_ID=
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime

@@ -1,6 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { loadConfig } from '../src/config.js';
+import { gitCommit } from '../worker/build-id.js';
 import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
 import { bundleFacts, bundleWorkflows, describeBundle, WORKFLOW_BUNDLE_BUDGET_BYTES } from './lib/workflow-bundle.js';
 
@@ -13,6 +16,7 @@ rmSync('dist', { recursive: true, force: true });
 say('compiling TypeScript into dist/');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+let untracedCode = '';
 // Two bundles: with the tracing interceptors (OTEL_EXPORTER_OTLP_ENDPOINT set) and without them.
 for (const [file, interceptors, budget] of [
   ['dist/workflow-bundle.js', workflowInterceptorModules, WORKFLOW_BUNDLE_BUDGET_BYTES.traced],
@@ -20,6 +24,7 @@ for (const [file, interceptors, budget] of [
 ] as const) {
   say(`bundling the workflows into ${file}`);
   const code = await bundleWorkflows(interceptors);
+  if (interceptors === untracedWorkflowInterceptorModules) untracedCode = code;
   const facts = bundleFacts(code);
   // Every cached workflow would build these again (docs/capacity.md): refuse to ship them.
   if (facts.forbidden.length)
@@ -29,4 +34,15 @@ for (const [file, interceptors, budget] of [
   writeFileSync(file, code);
   say(`${file}: ${describeBundle(facts, budget)}${facts.codeBytes > budget ? ' — OVER BUDGET' : ''}`);
 }
+// The worker's version in its Worker Deployment (worker/build-id.ts): WORKER_BUILD_ID (in the image, its
+// build argument), else the commit, else the workflow bundle's own hash (a build from a
+// copy without .git, such as a Docker context): the same code gets the same id.
+const buildId =
+  process.env.WORKER_BUILD_ID ||
+  gitCommit(process.cwd()) ||
+  `bundle-${createHash('sha256').update(untracedCode).digest('hex').slice(0, 12)}`;
+loadConfig({ WORKER_BUILD_ID: buildId }); // refuses an id Temporal would not take, naming the variable
+// Beside dist/worker/, where the compiled worker reads it (BUILD_ID_FILE).
+writeFileSync('dist/build-id.txt', `${buildId}\n`);
+say(`build id ${buildId} (dist/build-id.txt)`);
 say('done');

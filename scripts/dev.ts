@@ -14,6 +14,7 @@ import { connectClient } from '../src/temporal/connection.js';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { assertPortFree } from '../src/temporal/ports.js';
 import { createWorker } from '../worker/create-worker.js';
+import { describeOutcome } from '../worker/current-version.js';
 import { createLogger } from '../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
 import { providerCallMetrics } from '../src/telemetry/worker-metrics.js';
@@ -119,8 +120,9 @@ async function main(config: Config): Promise<void> {
 
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
   say('Bundling workflows and starting the worker…');
-  const { worker, connection: workerConnection } = await createWorker({ config, provider });
+  const { worker, connection: workerConnection, version, currentVersion } = await createWorker({ config, provider });
   const running = worker.run();
+  void currentVersion.then((o) => o && version && say(`Worker version    ${describeOutcome(version, o)}`));
   stops.push(async () => {
     worker.shutdown();
     await running;

@@ -27,7 +27,17 @@ let code = 1;
 let temporal: Awaited<ReturnType<typeof startTemporalCluster>> | undefined;
 let product: Awaited<ReturnType<typeof startProduct>> | undefined;
 try {
-  temporal = await startTemporalCluster({ dir, log: say, signal: abort.signal });
+  temporal = await startTemporalCluster({
+    dir,
+    log: say,
+    signal: abort.signal,
+    // A drained version shows drained within seconds, not the default 3 to 6 minutes
+    // (test/cluster/worker-versioning.test.ts).
+    dynamicConfig: {
+      'matching.wv.VersionDrainageStatusVisibilityGracePeriod': '5s',
+      'matching.wv.VersionDrainageStatusRefreshInterval': '5s',
+    },
+  });
   product = await startProduct({
     dir,
     temporalAddress: temporal.address,

@@ -37,6 +37,14 @@ const duration = z.string().transform((value, ctx) => {
 /** A duration with a floor: the wallet's, as its input schema asks (src/messages/wallet-inputs.schema.ts). */
 const atLeast = (ms: number, what: string) => duration.refine((value) => value >= ms, `must be ${what}`);
 const nonEmpty = z.string().trim().min(1);
+// What Temporal 1.29 takes as a Worker Deployment's name and a build id: no '.' or ':' in the name
+// (they join the two into a version string), neither starting with '__' (the server's own).
+const deploymentName = z
+  .string()
+  .regex(/^(?!__)[^.:\s]{1,200}$/, "must be 1 to 200 characters without '.', ':' or spaces, not starting with '__'");
+const buildId = z
+  .string()
+  .regex(/^(?!__)\S{1,200}$/, "must be 1 to 200 characters without spaces, not starting with '__'");
 const byteSize = z.string().transform((value, ctx) => {
   try {
     return parseByteSize(value);
@@ -154,6 +162,11 @@ export const envSchema = z
     /** The worker's `GET /health` for orchestrators; off when unset. */
     WORKER_HEALTH_PORT: port.optional(),
     WORKER_HEALTH_HOST: nonEmpty.default('127.0.0.1'),
+    /** Worker Versioning (docs/deploying.md); `off` for a server without Worker Deployments. */
+    WORKER_VERSIONING: z.enum(['on', 'off'], { error: 'must be `on` or `off`' }).default('on'),
+    WORKER_DEPLOYMENT_NAME: deploymentName.default('payflows'),
+    /** This build's id; unset: the one `npm run build` wrote, else the git commit (worker/build-id.ts). */
+    WORKER_BUILD_ID: buildId.optional(),
     /** How long a stopping ingress waits for the callbacks in flight. */
     INGRESS_SHUTDOWN_GRACE: duration.default(10_000),
     /** Where traces go (OTLP over HTTP, read by the exporter itself); tracing is off when unset. */
@@ -384,6 +397,21 @@ export const SETTINGS_REFERENCE = {
       'the worker\'s `GET /health` for orchestrators: 200 `{"status":"ok","state":"RUNNING","temporal":"connected"}` while it polls and Temporal answers, 503 with the reason otherwise (draining, stopped, Temporal unreachable: no answer within 2 s)',
   },
   WORKER_HEALTH_HOST: { default: '`127.0.0.1`', meaning: "where the worker's `/health` listens" },
+  WORKER_VERSIONING: {
+    default: '`on`',
+    meaning:
+      'the worker runs as a version of a Worker Deployment: processes pinned to the version they started on, wallets moving to the current one (`docs/deploying.md`); `off` for a Temporal server without Worker Deployments (before 1.28), the worker then runs unversioned',
+  },
+  WORKER_DEPLOYMENT_NAME: {
+    default: '`payflows`',
+    meaning: "the Worker Deployment every worker of this product joins (no '.' or ':')",
+  },
+  WORKER_BUILD_ID: {
+    default:
+      "the id `npm run build` wrote (the image's `WORKER_BUILD_ID` build argument, else the git commit or the bundle's hash), else the git commit of the checkout",
+    meaning:
+      "this worker's version in the deployment, printed at start; workers of the same code share it, a changed workflow needs a new one (`docs/deploying.md`)",
+  },
   INGRESS_SHUTDOWN_GRACE: {
     default: '`10s`',
     meaning:
@@ -502,6 +530,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         settings.WORKER_HEALTH_PORT === undefined
           ? undefined
           : { host: settings.WORKER_HEALTH_HOST, port: settings.WORKER_HEALTH_PORT },
+      /** Off: the worker runs unversioned. The build id, when unset, is found at start (worker/build-id.ts). */
+      versioning: {
+        enabled: settings.WORKER_VERSIONING === 'on',
+        deploymentName: settings.WORKER_DEPLOYMENT_NAME,
+        buildId: settings.WORKER_BUILD_ID,
+      },
     },
     wallet: {
       pollIntervalMs: settings.WALLET_POLL_INTERVAL,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
@@ -22,7 +23,9 @@ import {
   type Tracing,
   workerTracingOptions,
 } from '../src/telemetry/tracing.js';
+import { type BuildIdSource, resolveBuildId } from './build-id.js';
 import { type CacheChoice, chooseCacheSize } from './cache-size.js';
+import { bootstrapCurrentVersion, type CurrentVersionOutcome } from './current-version.js';
 import { memoryFacts } from './memory-limit.js';
 import { workflowPreloadModules } from './preload-modules.js';
 
@@ -94,11 +97,49 @@ export function workerSettings(config: Config, cache?: CacheChoice): Partial<Wor
   };
 }
 
-export async function createWorker(
-  opts: CreateWorkerOptions,
-): Promise<{ worker: Worker; connection: NativeConnection; cache: CacheChoice }> {
-  const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
+/** A versioned worker's place in its Worker Deployment (WORKER_VERSIONING, docs/deploying.md). */
+export interface WorkerVersion {
+  deploymentName: string;
+  buildId: string;
+  /** Where the build id came from, printed at start. */
+  source: BuildIdSource;
+}
+
+/** The version this configuration runs as; undefined with WORKER_VERSIONING=off. */
+export function workerVersion(config: Config): WorkerVersion | undefined {
+  const { enabled, deploymentName, buildId } = config.worker.versioning;
+  return enabled ? { deploymentName, ...resolveBuildId(buildId) } : undefined;
+}
+
+/**
+ * Every run starts PINNED to the version it started on and finishes on that code; the wallet's
+ * workflow says AUTO_UPGRADE itself (workflows/wallet/versioning.ts).
+ */
+export function versioningSettings(version: WorkerVersion | undefined): Partial<WorkerOptions> {
+  if (!version) return {};
+  return {
+    workerDeploymentOptions: {
+      version: { deploymentName: version.deploymentName, buildId: version.buildId },
+      useWorkerVersioning: true,
+      defaultVersioningBehavior: 'PINNED',
+    },
+  };
+}
+
+const STOPPING = new Set(['STOPPING', 'DRAINING', 'DRAINED', 'STOPPED', 'FAILED']);
+
+export async function createWorker(opts: CreateWorkerOptions): Promise<{
+  worker: Worker;
+  connection: NativeConnection;
+  cache: CacheChoice;
+  version: WorkerVersion | undefined;
+  /** Settles once the worker has polled: whether its version is current (worker/current-version.ts). */
+  currentVersion: Promise<CurrentVersionOutcome | undefined>;
+}> {
   const { config, provider } = opts;
+  // Before connecting: a worker without a build id stops here, with what to set.
+  const version = workerVersion(config);
+  const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
   const claims = opts.claims ?? claimStoreFromConfig(config);
   const activities = {
     ...createWalletActivities({ provider, callbackUrl: callbackUrl(config) }),
@@ -141,7 +182,17 @@ export async function createWorker(
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
     ...workerSettings(config, cache),
+    ...versioningSettings(version),
     ...opts.overrides,
   });
-  return { worker, connection, cache };
+  const currentVersion = version
+    ? bootstrapCurrentVersion(connection.workflowService, {
+        namespace: config.temporal.namespace,
+        version,
+        takeOver: config.temporal.embedded,
+        identity: `payflows-worker ${process.pid}@${hostname()}`,
+        running: () => !STOPPING.has(worker.getState()),
+      }).catch((err: Error) => ({ outcome: 'gave-up' as const, reason: err.message }))
+    : Promise.resolve(undefined);
+  return { worker, connection, cache, version, currentVersion };
 }

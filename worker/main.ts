@@ -8,6 +8,7 @@ import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
 import { startTracing } from '../src/telemetry/tracing.js';
 import { providerCallMetrics } from '../src/telemetry/worker-metrics.js';
 import { createWorker } from './create-worker.js';
+import { describeOutcome } from './current-version.js';
 import { startWorkerHealth } from './health.js';
 
 // `npm run worker`: runs the workflows and activities until SIGINT/SIGTERM, then drains (the
@@ -18,9 +19,20 @@ const logger = createLogger({ service: 'worker', level: config.telemetry.logLeve
 Runtime.install(workerRuntimeOptions({ logger, metricsBindAddress: config.telemetry.workerMetrics }));
 const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
-const { worker, connection, cache } = await createWorker({ config, provider, tracing });
+const { worker, connection, cache, version, currentVersion } = await createWorker({ config, provider, tracing });
 // What the cache holds decides whether the worker evicts or runs out of memory under load: said first.
 logger.info({ maxCachedWorkflows: cache.maxCachedWorkflows, boundedBy: cache.by }, cache.explanation);
+// Which build this is, and whether it gets new runs (docs/deploying.md).
+logger.info(
+  version ? { deploymentName: version.deploymentName, buildId: version.buildId, buildIdFrom: version.source } : {},
+  version
+    ? `worker version ${version.deploymentName}:${version.buildId} (build id from ${version.source})`
+    : 'worker unversioned (WORKER_VERSIONING=off)',
+);
+void currentVersion.then((o) => {
+  if (o && version)
+    logger[o.outcome === 'gave-up' ? 'warn' : 'info']({ currentVersion: o }, describeOutcome(version, o));
+});
 // The claim store's retention sweep: one Schedule per task queue, made or updated by every worker.
 const scheduler = await connectClient(config);
 const retentionSchedule = await ensureClaimRetentionSchedule(scheduler, config);

@@ -6,7 +6,8 @@ export { checkoutWorkflow } from './checkout/workflow.js';
 export { kycWorkflow } from './kyc/workflow.js';
 export { openWalletWorkflow } from './wallet/open-wallet.js';
 export { provisioningWorkflow } from './provisioning/workflow.js';
-export { walletWorkflow } from './wallet/workflow.js';
+// AUTO_UPGRADE; every other process runs PINNED, the worker's default (worker/create-worker.ts).
+export { walletWorkflow } from './wallet/versioning.js';
 export { claimRetentionWorkflow } from './claim-retention/workflow.js';
 
 // The signatures clients start them by (each process's messages.ts) are these functions' own.

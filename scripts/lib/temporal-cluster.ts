@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, openSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -47,6 +47,11 @@ export async function startTemporalCluster(opts: {
   postgres?: RunningPostgres;
   databases?: { main: string; visibility: string };
   tls?: FrontendTls;
+  /**
+   * Dynamic config values on top of deploy/temporal/dynamicconfig.yaml (keys it does not set), for a
+   * test cluster: written with it into the cluster's folder.
+   */
+  dynamicConfig?: Record<string, unknown>;
   /**
    * Stops the start-up: the step under way ends (a Go build or setup step killed), what was
    * started is stopped in reverse order, and the promise rejects.
@@ -140,7 +145,7 @@ export async function startTemporalCluster(opts: {
       DBNAME: databases.main,
       VISIBILITY_DBNAME: databases.visibility,
       SCHEMA_DIR: join(serverSource(), 'schema/postgresql/v12'),
-      DYNAMIC_CONFIG_FILE_PATH: join(SERVER_CONFIG_DIR, 'dynamicconfig.yaml'),
+      DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile(dir, opts.dynamicConfig),
       PROMETHEUS_ENDPOINT: metrics,
       LOG_LEVEL: 'warn',
       NAMESPACE: namespace,
@@ -173,6 +178,16 @@ export async function startTemporalCluster(opts: {
     );
     return { address, namespace, metrics, postgres, logs, stop };
   }
+}
+
+/** The production dynamic config, or a copy in `dir` with `extra` added (JSON is YAML). */
+function dynamicConfigFile(dir: string, extra: Record<string, unknown> | undefined): string {
+  const production = join(SERVER_CONFIG_DIR, 'dynamicconfig.yaml');
+  if (!extra) return production;
+  const file = join(dir, 'dynamicconfig.yaml');
+  const added = Object.entries(extra).map(([key, value]) => `${key}:\n  - value: ${JSON.stringify(value)}\n`);
+  writeFileSync(file, `${readFileSync(production, 'utf8')}\n${added.join('')}`);
+  return file;
 }
 
 /**

@@ -39,9 +39,13 @@ export function bundleFacts(code: string): BundleFacts {
   };
 }
 
-export async function bundleWorkflows(interceptorModules: readonly string[]): Promise<string> {
+/** The product's workflows, or another module of workflows (a test's version 2 of them). */
+export async function bundleWorkflows(
+  interceptorModules: readonly string[],
+  workflows = workflowsPath,
+): Promise<string> {
   const { code } = await bundleWorkflowCode({
-    workflowsPath,
+    workflowsPath: workflows,
     workflowInterceptorModules: [...interceptorModules],
     preloadModules: [...workflowPreloadModules],
     ...workflowBundleConverters,

@@ -10,11 +10,18 @@ import type { CliLocation } from './cli.js';
 // the search attributes the workflows use and the dynamic config that updates need, awaited with
 // a real health check, and stopped cleanly.
 
-/** Updates, update-with-start (multi-operation) and async-accepted updates. */
+/**
+ * Updates, update-with-start (multi-operation) and async-accepted updates; Worker Deployments
+ * (docs/deploying.md: on by default in the server, said here as in deploy/temporal/dynamicconfig.yaml),
+ * with room for the many task queues a test run's workers register under one version (100 by default).
+ */
 export const DYNAMIC_CONFIG = [
   'frontend.enableUpdateWorkflowExecution=true',
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
   'frontend.enableExecuteMultiOperation=true',
+  'system.enableDeploymentVersions=true',
+  'frontend.workerVersioningWorkflowAPIs=true',
+  'matching.maxTaskQueuesInDeploymentVersion=2000',
 ];
 
 export interface DevServerOptions {

@@ -17,6 +17,7 @@ import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
 import { createSandbox } from '../../src/sandbox/server.js';
 import { createWorker } from '../../worker/create-worker.js';
+import { describeOutcome } from '../../worker/current-version.js';
 import { operatorCalls } from '../../scripts/fixtures/operator.js';
 
 // A whole product stack for one test file: the sandbox and the ingress on ephemeral ports, and a
@@ -93,7 +94,12 @@ export async function startStack(
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
   const claims = new LocalClaimStore(claimsDir, { key: Buffer.from(claimKey, 'base64') });
   const reminders: Reminder[] = [];
-  const { worker, connection: workerConnection } = await createWorker({
+  const {
+    worker,
+    connection: workerConnection,
+    version,
+    currentVersion,
+  } = await createWorker({
     config,
     provider,
     claims,
@@ -102,6 +108,10 @@ export async function startStack(
     ...(opts.tracing ? { tracing: opts.tracing } : {}),
   });
   const running = worker.run();
+  // A versioned worker gets no run until its version is current: the run's first worker makes it so.
+  const versionOutcome = await currentVersion;
+  if (versionOutcome && (versionOutcome.outcome === 'gave-up' || versionOutcome.outcome === 'left'))
+    throw new Error(`the test worker would get no runs: ${describeOutcome(version!, versionOutcome)}`);
   const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs, pollMaxMs });
 
   const { operator, op } = operatorCalls(sandboxUrl);
