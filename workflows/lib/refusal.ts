@@ -1,11 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { CLAIM_FAILURE_HINTS, type ClaimFailureReason, claimFailureReason } from '../../src/claims/failures.js';
 import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from './messages.js';
-import type {
-  ClaimStoreFailedDetails,
-  FieldFailureDetails,
-  ProviderRefusedDetails,
-} from './messages.js';
+import type { ClaimStoreFailedDetails, FieldFailureDetails, ProviderRefusedDetails } from './messages.js';
 
 // What a failed activity means to a process, and whose failure it is. The activities decide what
 // is permanent (activities/provider-failure.ts): the provider's refusals, requests that cannot be
@@ -119,5 +115,10 @@ export function notSentFailure(field: string, reason: string, failure: SendFailu
       nonRetryable: true,
     });
   const type = failure && 'notDelivered' in failure ? NOT_DELIVERED : INPUT_REJECTED;
-  return ApplicationFailure.create({ type, message, details: [{ field } satisfies FieldFailureDetails], nonRetryable: true });
+  return ApplicationFailure.create({
+    type,
+    message,
+    details: [{ field } satisfies FieldFailureDetails],
+    nonRetryable: true,
+  });
 }
