@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyCode, transactionId, walletId } from '../provider/schemas/common.js';
+import { currencyCode, idPattern, transactionId, walletId } from '../provider/schemas/common.js';
 import { decimalAmount } from './common.schema.js';
 
 // The wallet processes' messages as zod schemas: the inputs (./wallet-inputs.schema.ts), and what
@@ -162,7 +162,7 @@ export const walletView = z.object({
 
 export const openWalletResult = z.object({
   walletId,
-  srn: z.string().startsWith('wallet:'),
+  srn: z.string().regex(new RegExp(`^wallet:${idPattern('WA')}$`)),
   /** Deposit addresses by currency code. */
   depositAddresses: z.record(z.string(), z.string()),
   /** The id of the workflow that follows the wallet's transactions. */
