@@ -8,7 +8,6 @@ import type { temporal } from '@temporalio/proto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { z } from 'zod';
-import { HISTORIES_KEY } from '../../scripts/replay.js';
 import { fileOf, textOf } from '../../scripts/message-schemas.js';
 import { INTERNAL_WORKFLOWS, PROCESSES } from '../../scripts/lib/message-processes.js';
 import { CANONICAL_DECIMAL, decimal } from '../../src/decimal.js';
@@ -251,7 +250,8 @@ describe('the message schemas (schemas/messages)', () => {
   const RETIRED_FAILURES = ['SubmissionFailed'];
 
   it('take every message of the recorded histories of current runs', async () => {
-    const codec = new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64'));
+    const key = readFileSync('test/histories/payload-key.txt', 'utf8').trim();
+    const codec = new EncryptionCodec(Buffer.from(key, 'base64'));
     const typeOf = new Map(PROCESSES.flatMap((p) => p.workflows.map((wf) => [wf.type as string, p.process])));
     // Recorded before a change, or carrying a ledger from then: their runs still replay, but a run
     // started now sends and returns none of it. The wallet's, but for *-exact-ledger, were recorded
