@@ -6,14 +6,6 @@
 /** A canonical decimal string: no exponent, no leading zeros, no trailing fractional zeros, no "-0". */
 export type Decimal = string;
 
-/**
- * The canonical decimal string as a pattern, for the JSON Schemas (schemas/messages): what
- * `decimal` writes. Without lookarounds, so that validators in Go (RE2) and Python read it too.
- */
-export const CANONICAL_DECIMAL = /^(?:0|-?(?:[1-9][0-9]*(?:\.[0-9]*[1-9])?|0\.[0-9]*[1-9]))$/;
-/** A positive amount as a caller sends it as a string (trailing zeros allowed): "49.99", "0.001". */
-export const POSITIVE_DECIMAL = /^(?:[1-9][0-9]*(?:\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)$/;
-
 interface Scaled {
   units: bigint;
   scale: number;

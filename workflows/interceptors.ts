@@ -6,7 +6,6 @@ import {
   workflowInfo,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
-import { PROVIDER_STALLED } from './lib/messages.js';
 
 // Workflow interceptors bundled with every process: they count processes started and finished by
 // outcome through the workflow's metric meter, which tags each point with the workflow type and
@@ -23,7 +22,7 @@ export function outcomeOf(result: unknown): string {
 export function failureOutcome(err: unknown): string | undefined {
   if (err instanceof ContinueAsNew) return undefined; // the process goes on in a new run
   if (isCancellation(err)) return 'CANCELLED';
-  return err instanceof ApplicationFailure && err.type === PROVIDER_STALLED ? 'STALLED' : 'FAILED';
+  return err instanceof ApplicationFailure && err.type === 'ProviderStalled' ? 'STALLED' : 'FAILED';
 }
 
 export const interceptors: WorkflowInterceptorsFactory = () => ({

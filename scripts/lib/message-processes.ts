@@ -22,7 +22,6 @@ import {
   INPUT_REJECTED,
   NOT_DELIVERED,
   PROVIDER_REFUSED,
-  PROVIDER_STALLED,
   refreshSignal,
 } from '../../workflows/lib/messages.js';
 import {
@@ -87,8 +86,9 @@ const rejected = (what: string): Failure => ({
   when: `${what} failed the workflow's check, or is not possible now; nothing changed. The message names the field and what to do.`,
   details: 'FieldFailureDetails',
 });
+// Raised by pollProvider (workflows/lib/process.ts), a literal there to keep the workflow bundle as it is.
 const stalled: Failure = {
-  type: PROVIDER_STALLED,
+  type: 'ProviderStalled',
   when: 'the run failed: the provider did not move on for timing.stallAfterMs; ask the provider, then start the process again.',
 };
 const submissionFailures: Failure[] = [

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { MIN_TIMING_MS, TIMING_DEFAULTS } from '../../workflows/lib/messages.js';
 import { CLAIM_FAILURE_HINTS, type ClaimFailureReason } from '../claims/failures.js';
-import { CANONICAL_DECIMAL } from '../decimal.js';
 import { limits } from '../provider/schemas/limits.js';
 
 // The zod schemas of what every process shares, for the clients and the ingress. Workflow code
@@ -21,6 +20,14 @@ export const timing = z.object({
   deadlineMs: duration(TIMING_DEFAULTS.deadlineMs),
   stallAfterMs: duration(TIMING_DEFAULTS.stallAfterMs),
 });
+
+/**
+ * The canonical decimal string as a pattern, for the JSON Schemas (schemas/messages): what
+ * `decimal` (src/decimal.ts) writes. Without lookarounds, so that validators in Go (RE2) and Python read it too.
+ */
+export const CANONICAL_DECIMAL = /^(?:0|-?(?:[1-9][0-9]*(?:\.[0-9]*[1-9])?|0\.[0-9]*[1-9]))$/;
+/** A positive amount as a caller sends it as a string (trailing zeros allowed): "49.99", "0.001". */
+export const POSITIVE_DECIMAL = /^(?:[1-9][0-9]*(?:\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)$/;
 
 /**
  * An amount as the processes answer it: a canonical decimal string (src/decimal.ts), never a

@@ -10,7 +10,8 @@ import addFormats from 'ajv-formats';
 import type { z } from 'zod';
 import { fileOf, textOf } from '../../scripts/message-schemas.js';
 import { INTERNAL_WORKFLOWS, PROCESSES } from '../../scripts/lib/message-processes.js';
-import { CANONICAL_DECIMAL, decimal } from '../../src/decimal.js';
+import { decimal } from '../../src/decimal.js';
+import { CANONICAL_DECIMAL } from '../../src/messages/common.schema.js';
 import type { observation } from '../../src/messages/wallet.schema.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import type { Observation } from '../../src/provider/transaction-observation.js';
@@ -134,6 +135,17 @@ describe('the message schemas (schemas/messages)', () => {
         );
       }
     }
+  });
+
+  it('name failure types that workflow code raises', () => {
+    const workflowCode = (dir: string): string =>
+      readdirSync(dir, { withFileTypes: true })
+        .map((f) => (f.isDirectory() ? workflowCode(`${dir}/${f.name}`) : readFileSync(`${dir}/${f.name}`, 'utf8')))
+        .join('\n');
+    const code = workflowCode('workflows');
+    for (const p of PROCESSES)
+      for (const wf of p.workflows)
+        for (const failure of wf.failures) assert.ok(code.includes(`'${failure.type}'`), `${wf.type}: ${failure.type}`);
   });
 
   it('give each workflow id a template and a pattern that the id functions agree with', () => {

@@ -58,13 +58,6 @@ export const NOT_DELIVERED = 'NotDelivered';
 export const PROVIDER_REFUSED = 'ProviderRefused';
 
 /**
- * The type of a run's failure when the provider did not move on for stallAfterMs: the process
- * stopped waiting (its history would otherwise grow without bound); start it again once the
- * provider's support has answered.
- */
-export const PROVIDER_STALLED = 'ProviderStalled';
-
-/**
  * The type of an update's failure when our own claim store could not give back what was handed in
  * (details: the field, and the reason: integrity, gone or key-missing). Nothing was sent to the
  * provider and no attempt was used up; an operator fixes the store or its keys.

@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes.js';
 import { type Check, InputProblem } from './check.js';
-import { type FieldFailureDetails, INPUT_REJECTED, PROVIDER_STALLED, refreshSignal, type Timing } from './messages.js';
+import { type FieldFailureDetails, INPUT_REJECTED, refreshSignal, type Timing } from './messages.js';
 
 // Building blocks of every process workflow.
 
@@ -98,7 +98,7 @@ export function pollProvider(timing: Timing) {
       // better to fail with a message an operator can act on.
       if (waited >= timing.stallAfterMs) {
         throw ApplicationFailure.create({
-          type: PROVIDER_STALLED,
+          type: 'ProviderStalled',
           nonRetryable: true,
           message: `waited ${Math.round(waited / 86_400_000)} days for ${what}; ask the provider's support, then start the process again`,
         });
