@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { currencyCode, idPattern, transactionId, walletId } from '../provider/schemas/common.js';
+import { idPattern, walletId } from '../provider/schemas/common.js';
+import { transaction } from '../provider/schemas/transaction.js';
 import { decimalAmount } from './common.schema.js';
 
 // The wallet processes' messages as zod schemas: the inputs (./wallet-inputs.schema.ts), and what
@@ -16,16 +17,9 @@ const epochMs = z.number();
  * What the ledger needs of a transaction: a verified callback as the ingress signals it, trimmed
  * (docs/provider-contract.md §2.4). The amount is exact, a canonical decimal string.
  */
-export const observation = z.object({
-  id: transactionId,
-  createdAt: epochMs,
-  source: z.string().min(1),
-  dest: z.string().min(1),
-  currency: currencyCode,
-  amount: decimalAmount,
-  status: z.string().regex(/^[A-Z_]+$/),
-  confirmedAt: epochMs.nullable().optional(),
-});
+export const observation = transaction
+  .pick({ id: true, createdAt: true, source: true, dest: true, currency: true, status: true, confirmedAt: true })
+  .extend({ amount: decimalAmount });
 
 export const seenVia = z.enum(['callback', 'poll']);
 export const entryKind = z.enum(['deposit', 'interest', 'transfer', 'outgoing']);
