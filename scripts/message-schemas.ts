@@ -45,7 +45,8 @@ function defsOf(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Rec
 }
 
 const ref = (name: string) => `#/$defs/${name}`;
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+// Only what is special outside a class: `\-` would be refused by a JavaScript validator's unicode regexes.
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const unanchored = (pattern: string) => pattern.replace(/^\^/, '').replace(/\$$/, '');
 
 /** The workflow id's template (`kyc:{accountId}`) and pattern, from the id function and the input field's pattern. */

@@ -91,11 +91,15 @@ describe('the message schemas (schemas/messages)', () => {
     }
   });
 
-  it('write patterns that Go (RE2) and Python read too: no lookaround, no backreference', () => {
+  it('write patterns that Go (RE2), Python and unicode JavaScript read: no lookaround, no backreference', () => {
     for (const file of files) {
       const patterns = JSON.stringify(file).match(/"pattern":"(?:[^"\\]|\\.)*"/g) ?? [];
       assert.ok(patterns.length > 0);
-      for (const pattern of patterns) assert.doesNotMatch(pattern, /\(\?<?[=!]|\\\\[1-9]/, pattern);
+      for (const pattern of patterns) {
+        assert.doesNotMatch(pattern, /\(\?<?[=!]|\\\\[1-9]/, pattern);
+        // ECMA-262 with the u flag, as JSON Schema validators in JavaScript read it.
+        assert.doesNotThrow(() => new RegExp(JSON.parse(`{${pattern}}`).pattern as string, 'u'), pattern);
+      }
     }
   });
 
@@ -163,8 +167,9 @@ describe('the message schemas (schemas/messages)', () => {
         const { template, pattern } = described(p.process)[wf.type]!.workflowId;
         const [good, bad] = keys[wf.type]!;
         assert.equal(template.replace(`{${wf.idField}}`, good), wf.workflowId(good));
-        assert.match(wf.workflowId(good), new RegExp(pattern), wf.type);
-        assert.doesNotMatch(wf.workflowId(bad), new RegExp(pattern), wf.type);
+        // As a JSON Schema validator reads a pattern: a unicode regex (ECMA-262 with the u flag).
+        assert.match(wf.workflowId(good), new RegExp(pattern, 'u'), wf.type);
+        assert.doesNotMatch(wf.workflowId(bad), new RegExp(pattern, 'u'), wf.type);
       }
   });
 
