@@ -14,10 +14,17 @@ import {
   type Workflow,
 } from '@temporalio/common';
 import type { z } from 'zod';
-import type { ClaimFailureReason } from '../claims/failures.js';
 import type { ClaimRef } from '../claims/ref.js';
 import type { ClaimStore } from '../claims/store.js';
-import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from '../../workflows/lib/messages.js';
+import {
+  CLAIM_STORE_FAILED,
+  type ClaimStoreFailedDetails,
+  type FieldFailureDetails,
+  INPUT_REJECTED,
+  NOT_DELIVERED,
+  PROVIDER_REFUSED,
+  type ProviderRefusedDetails,
+} from '../../workflows/lib/messages.js';
 import {
   AlreadyFinishedError,
   ClaimStoreError,
@@ -31,14 +38,8 @@ import {
 // What every process client does: start or attach by business key, send input through updates,
 // read state through queries, await the result; with named errors a backend can act on.
 
-/** What a process's update failure carries beside its message (workflows/lib/refusal.ts). */
-type UpdateFailureDetails = {
-  field?: string;
-  type?: string;
-  errorCode?: string | null;
-  status?: number | null;
-  reason?: ClaimFailureReason;
-};
+/** What a process's update failure carries beside its message (workflows/lib/refusal.ts): one of these. */
+type UpdateFailureDetails = Partial<FieldFailureDetails & ProviderRefusedDetails & ClaimStoreFailedDetails>;
 
 export interface ProcessClientOptions {
   taskQueue: string;

@@ -9,7 +9,8 @@ import {
   REDIRECT_NAMES_NOTHING_MESSAGE,
   REQUIRE_HIGHER_LIMITS_MESSAGE,
 } from '../../workflows/checkout/messages.js';
-import { timing } from './common.schema.js';
+import { orderStatus } from '../provider/schemas/reservation.js';
+import { limitsAnswer, timing } from './common.schema.js';
 
 // The checkout's messages as zod schemas, for its client; the workflow checks the same with
 // workflows/checkout/checks.ts (see ./common.schema.ts).
@@ -73,3 +74,52 @@ export const purchaseRedirect = z
         message: REDIRECT_NAMES_NOTHING_MESSAGE,
       });
   });
+
+// What the process answers: its state (query and the purchaseRedirect update), the hosted page
+// (the hostedPage update) and its result.
+
+export const checkoutStage = z.enum([
+  'WAITING_FOR_APPROVAL',
+  'CHECKING_LIMITS',
+  'RESERVING',
+  'WAITING_FOR_PURCHASE',
+  'CONFIRMING',
+  'DONE',
+]);
+export const checkoutOutcome = z.enum(['COMPLETED', 'FAILED', 'EXPIRED', 'OVER_LIMIT', 'NOT_APPROVED']);
+
+export const hostedPage = z.object({
+  /** The hosted purchase page; its query carries accountId and reservation. */
+  url: z.url(),
+  reservation: z.string().min(1),
+});
+
+export const checkoutState = z.object({
+  orderRef,
+  stage: checkoutStage,
+  limits: limitsAnswer.nullable(),
+  reservation: z.string().nullable(),
+  url: z.url().nullable(),
+  orderId: z.string().nullable(),
+  orderStatus: orderStatus.nullable(),
+  transferId: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  redirectsReceived: z.number().int().min(0),
+  outcome: checkoutOutcome.nullable(),
+});
+
+export const checkoutResult = z.object({
+  outcome: checkoutOutcome,
+  orderRef,
+  reservation: z.string().nullable(),
+  orderId: z.string().nullable(),
+  transferId: z.string().nullable(),
+  /** The provider's reason (FAILED), the limit that the amount exceeds (OVER_LIMIT), or why approval never came. */
+  failureReason: z.string().nullable(),
+});
+
+/** The details of CheckoutEnded: a hosted page asked of a checkout that ended without one. */
+export const checkoutEndedDetails = z.object({
+  outcome: checkoutOutcome.nullable(),
+  failureReason: z.string().nullable(),
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { countryCode } from '../provider/schemas/common.js';
-import { timing } from './common.schema.js';
+import { countryCode, userId } from '../provider/schemas/common.js';
+import { limitsAnswer, timing } from './common.schema.js';
 import { USER_REF_MESSAGE } from '../../workflows/onboarding/messages.js';
 
 // Onboarding's messages as zod schemas, for its client; the workflow checks the same with
@@ -21,3 +21,37 @@ export const onboardingInput = z.object({
  * to the wrong process by a backend that mixed up its references.
  */
 export const onboardingLinkRequest = z.object({ userRef });
+
+// What the process answers: its state (query), a link (the onboardingLink update) and its result.
+
+export const onboardingStage = z.enum([
+  'CREATING_USER',
+  'WAITING_FOR_USER',
+  'UNDER_REVIEW',
+  'CONFIRMING_LIMITS',
+  'DONE',
+]);
+export const onboardingOutcome = z.enum(['APPROVED', 'LIMITS_NOT_RAISED', 'CLOSED', 'EXPIRED']);
+export const userStatus = z.enum(['OPEN', 'PENDING', 'APPROVED', 'CLOSED']);
+
+/** A new onboarding link for the end user: each request fetches one (it lives 30 minutes, docs/provider-contract.md §4.7). */
+export const onboardingLink = z.object({ url: z.url() });
+
+export const onboardingState = z.object({
+  userRef,
+  stage: onboardingStage,
+  userId: userId.nullable(),
+  userStatus: userStatus.nullable(),
+  /** How many onboarding links were handed out: each request fetches a new one. */
+  linksHandedOut: z.number().int().min(0),
+  reminders: z.number().int().min(0),
+  limits: limitsAnswer.nullable(),
+  outcome: onboardingOutcome.nullable(),
+});
+
+export const onboardingResult = z.object({
+  outcome: onboardingOutcome,
+  userId,
+  /** The limits calculation once the user is approved; null otherwise. */
+  limits: limitsAnswer.nullable(),
+});

@@ -1,6 +1,13 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { achFollowupInput } from '../../src/messages/ach-followup.schema.js';
+import type {
+  achFollowupInput,
+  achOutcome,
+  achResult,
+  achStage,
+  achState,
+  sourceOfFunds,
+} from '../../src/messages/ach-followup.schema.js';
 import type { ClaimRef } from '../lib/messages.js';
 
 // ACH authorization follow-up (docs/provider-contract.md §3.1): messages shared by the workflow and its client (their zod
@@ -10,31 +17,11 @@ export const achFollowupWorkflowId = (paymentMethodId: string) => `ach-followup:
 
 export type AchFollowupInput = z.input<typeof achFollowupInput>;
 
-export type AchStage = 'CHECKING' | 'WAITING_FOR_FORM' | 'SUBMITTING' | 'UNDER_REVIEW' | 'DONE';
-export type AchOutcome = 'APPROVED' | 'ACTIVE' | 'REJECTED' | 'EXPIRED';
-export interface SourceOfFunds {
-  status: 'OPEN' | 'PENDING' | 'APPROVED';
-  note: string | null;
-}
-
-export interface AchState {
-  paymentMethodId: string;
-  stage: AchStage;
-  paymentMethodStatus: string | null;
-  /** The account's individualSourceOfFunds while the method is it, and how it moved. */
-  sourceOfFunds: SourceOfFunds | null;
-  sourceOfFundsHistory: SourceOfFunds[];
-  formsSubmitted: number;
-  reminders: number;
-  outcome: AchOutcome | null;
-}
-
-export interface AchResult {
-  outcome: AchOutcome;
-  paymentMethodId: string;
-  sourceOfFunds: SourceOfFunds | null;
-  rejectionMessage: string | null;
-}
+export type AchStage = z.infer<typeof achStage>;
+export type AchOutcome = z.infer<typeof achOutcome>;
+export type SourceOfFunds = z.output<typeof sourceOfFunds>;
+export type AchState = z.output<typeof achState>;
+export type AchResult = z.output<typeof achResult>;
 
 export const submitAchFormUpdate = defineUpdate<AchState, [ClaimRef]>('submitAchForm');
 export const achStateQuery = defineQuery<AchState>('state');

@@ -1,8 +1,16 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
 import { idPattern } from '../../src/provider/ids.js';
-import type { Limits } from '../../src/provider/schemas/limits.js';
-import type { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
+import type {
+  checkoutEndedDetails,
+  checkoutInput,
+  checkoutOutcome,
+  checkoutResult,
+  checkoutStage,
+  checkoutState,
+  hostedPage,
+  purchaseRedirect,
+} from '../../src/messages/checkout.schema.js';
 
 // Reservation checkout (docs/provider-contract.md §2.6, §4.3, §OP-8): messages
 // shared by the workflow and its client (their zod schemas, for the client, in ./checkout.schema.ts).
@@ -32,39 +40,13 @@ export const REDIRECT_NAMES_NOTHING_MESSAGE = 'send the orderId or the transferI
 export type CheckoutInput = Omit<z.input<typeof checkoutInput>, (typeof COLLECTED_BY_HOSTED_PAGE)[number]>;
 export type PurchaseRedirect = z.infer<typeof purchaseRedirect>;
 
-export interface HostedPage {
-  /** The hosted purchase page; its query carries accountId and reservation. */
-  url: string;
-  reservation: string;
-}
-
-export type CheckoutStage =
-  'WAITING_FOR_APPROVAL' | 'CHECKING_LIMITS' | 'RESERVING' | 'WAITING_FOR_PURCHASE' | 'CONFIRMING' | 'DONE';
-export type CheckoutOutcome = 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'OVER_LIMIT' | 'NOT_APPROVED';
-
-export interface CheckoutState {
-  orderRef: string;
-  stage: CheckoutStage;
-  limits: Limits | null;
-  reservation: string | null;
-  url: string | null;
-  orderId: string | null;
-  orderStatus: string | null;
-  transferId: string | null;
-  failureReason: string | null;
-  redirectsReceived: number;
-  outcome: CheckoutOutcome | null;
-}
-
-export interface CheckoutResult {
-  outcome: CheckoutOutcome;
-  orderRef: string;
-  reservation: string | null;
-  orderId: string | null;
-  transferId: string | null;
-  /** The provider's reason (FAILED), the limit that the amount exceeds (OVER_LIMIT), or why approval never came. */
-  failureReason: string | null;
-}
+/** The hosted purchase page; its query carries accountId and reservation. */
+export type HostedPage = z.output<typeof hostedPage>;
+export type CheckoutStage = z.infer<typeof checkoutStage>;
+export type CheckoutOutcome = z.infer<typeof checkoutOutcome>;
+export type CheckoutState = z.output<typeof checkoutState>;
+export type CheckoutResult = z.output<typeof checkoutResult>;
+export type CheckoutEndedDetails = z.output<typeof checkoutEndedDetails>;
 
 /** The type of the update failure when a checkout ends without a hosted page (e.g. OVER_LIMIT). */
 export const CHECKOUT_ENDED = 'CheckoutEnded';

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { OrderActivities } from '../../activities/orders.js';
 import {
   CHECKOUT_ENDED,
+  type CheckoutEndedDetails,
   type CheckoutInput,
   type CheckoutOutcome,
   type CheckoutResult,
@@ -75,7 +76,7 @@ export function checkoutEnded(state: CheckoutState): ApplicationFailure {
   return ApplicationFailure.create({
     type: CHECKOUT_ENDED,
     message: `the checkout ended ${state.outcome} without a hosted page: ${state.failureReason}`,
-    details: [{ outcome: state.outcome, failureReason: state.failureReason }],
+    details: [{ outcome: state.outcome, failureReason: state.failureReason } satisfies CheckoutEndedDetails],
     nonRetryable: true,
   });
 }

@@ -1,8 +1,15 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { accountStatus, profileFieldStatus } from '../../src/provider/schemas/account.js';
-import type { KycReason } from './reasons.js';
-import type { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
+import type {
+  documentSubmission,
+  kycField,
+  kycInput,
+  kycOutcome,
+  kycResult,
+  kycStage,
+  kycState,
+  valueSubmission,
+} from '../../src/messages/kyc.schema.js';
 
 export type { KycReason, Provide } from './reasons.js';
 
@@ -23,48 +30,13 @@ export const VALUE_CONTENT_TYPE = /^text\/plain\b/;
 export const VALUE_CONTENT_TYPE_MESSAGE = 'a value is stored as text/plain (use putValue)';
 export const VALUE_NOT_KEYED_MESSAGE = 'a personal value needs a keyed digest (store it with putValue)';
 
-export type KycStage = 'CHECKING' | 'WAITING_FOR_END_USER' | 'SUBMITTING' | 'UNDER_REVIEW' | 'DONE';
+export type KycStage = z.infer<typeof kycStage>;
 /** CLOSED: the provider closed the account; nothing is left to resubmit. */
-export type KycOutcome = 'APPROVED' | 'ATTEMPTS_EXHAUSTED' | 'EXPIRED' | 'CLOSED';
-
+export type KycOutcome = z.infer<typeof kycOutcome>;
 /** A profile field as support sees it: ids, status and notes, never the value. */
-export interface KycField {
-  fieldId: string;
-  fieldType: string;
-  status: z.infer<typeof profileFieldStatus>;
-  note: string | null;
-  /** While OPEN: what the end user must do about the note. */
-  reason: KycReason | null;
-  /** Submissions in this round. */
-  attempts: number;
-  /** True while the process takes input for this field. */
-  awaiting: boolean;
-  /** The field came back OPEN after its last allowed attempt. */
-  exhausted: boolean;
-  /** Why the last submission did not reach the provider (an error type, never the value). */
-  error: string | null;
-}
-
-export interface KycState {
-  accountId: string;
-  stage: KycStage;
-  accountStatus: z.infer<typeof accountStatus> | null;
-  fields: KycField[];
-  maxAttemptsPerField: number;
-  reminders: number;
-  /** The end user's time is up; the process still waits for reviews already under way. */
-  expired: boolean;
-  outcome: KycOutcome | null;
-  /** Submissions per field in this round (after priorSubmissions, when given): the last attempt number of each key. */
-  submissions: Record<string, number>;
-}
-
-export interface KycResult {
-  outcome: KycOutcome;
-  accountId: string;
-  fields: KycField[];
-  submissions: Record<string, number>;
-}
+export type KycField = z.output<typeof kycField>;
+export type KycState = z.output<typeof kycState>;
+export type KycResult = z.output<typeof kycResult>;
 
 /** Answer once the value went to the provider: the field, then PENDING review. */
 export const submitValueUpdate = defineUpdate<KycField, [ValueSubmission]>('submitValue');

@@ -1,18 +1,14 @@
+import type { z } from 'zod';
+import type { kycReason } from '../../src/messages/kyc.schema.js';
 import { REVIEWER_NOTES, type ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
 
 // Turns a reviewer's note on a profile field (docs/provider-contract.md §2.3) into what the end user must do about
 // it. Pure, so that workflow, client and tests share it.
 
+/** Why an OPEN profile field needs the end user, and what to hand in (its schema: src/messages/kyc.schema.ts). */
+export type KycReason = z.output<typeof kycReason>;
 /** What the end user hands in: a value (STRING fields) or a file (DOCUMENT fields). */
-export type Provide = 'value' | 'document';
-
-export interface KycReason {
-  /** A REVIEWER_NOTES key for a known note; `missing` or `reviewer-note` otherwise. */
-  code: string;
-  /** For the end user: what to do, not what went wrong. */
-  message: string;
-  provide: Provide;
-}
+export type Provide = KycReason['provide'];
 
 // One entry per note, so that a note added to REVIEWER_NOTES fails to compile until it has advice.
 const ADVICE: Record<ReviewerNoteKey, string> = {

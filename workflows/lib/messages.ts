@@ -1,6 +1,11 @@
 import { defineSignal } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { timing } from '../../src/messages/common.schema.js';
+import type {
+  claimStoreFailedDetails,
+  fieldFailureDetails,
+  providerRefusedDetails,
+  timing,
+} from '../../src/messages/common.schema.js';
 
 // What every process shares: references to what end users provide (claim checks), timing
 // configuration, and the signal that makes a process look at the provider now. No zod at run time
@@ -30,6 +35,11 @@ export type TimingInput = z.input<typeof timing>;
 
 /** Look at the provider now (a backend that learnt something, or an operator in the UI). */
 export const refreshSignal = defineSignal('refresh');
+
+/** The details of InputRejected and NotDelivered: the field at fault. */
+export type FieldFailureDetails = z.output<typeof fieldFailureDetails>;
+export type ProviderRefusedDetails = z.output<typeof providerRefusedDetails>;
+export type ClaimStoreFailedDetails = z.output<typeof claimStoreFailedDetails>;
 
 /** The type of the ApplicationFailure that a validator throws for bad input. */
 export const INPUT_REJECTED = 'InputRejected';

@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes.js';
 import { type Check, InputProblem } from './check.js';
-import { INPUT_REJECTED, refreshSignal, type Timing } from './messages.js';
+import { type FieldFailureDetails, INPUT_REJECTED, refreshSignal, type Timing } from './messages.js';
 
 // Building blocks of every process workflow.
 
@@ -17,7 +17,7 @@ export function validate<T>(check: Check<T>, input: unknown): T {
     throw ApplicationFailure.create({
       type: INPUT_REJECTED,
       message: `${err.field}: ${err.message}`,
-      details: [{ field: err.field }],
+      details: [{ field: err.field } satisfies FieldFailureDetails],
       nonRetryable: true,
     });
   }
@@ -36,7 +36,7 @@ export function rejectInput(field: string, message: string): never {
   throw ApplicationFailure.create({
     type: INPUT_REJECTED,
     message: `${field}: ${message}`,
-    details: [{ field }],
+    details: [{ field } satisfies FieldFailureDetails],
     nonRetryable: true,
   });
 }

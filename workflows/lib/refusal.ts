@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { CLAIM_FAILURE_HINTS, type ClaimFailureReason, claimFailureReason } from '../../src/claims/failures.js';
 import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } from './messages.js';
+import type { ClaimStoreFailedDetails, FieldFailureDetails, ProviderRefusedDetails } from './messages.js';
 
 // What a failed activity means to a process, and whose failure it is. The activities decide what
 // is permanent (activities/provider-failure.ts): the provider's refusals, requests that cannot be
@@ -102,7 +103,7 @@ export function notSentFailure(field: string, reason: string, failure: SendFailu
     return ApplicationFailure.create({
       type: PROVIDER_REFUSED,
       message,
-      details: [{ field, type, errorCode, status }],
+      details: [{ field, type, errorCode, status } satisfies ProviderRefusedDetails],
       nonRetryable: true,
     });
   }
@@ -110,9 +111,14 @@ export function notSentFailure(field: string, reason: string, failure: SendFailu
     return ApplicationFailure.create({
       type: CLAIM_STORE_FAILED,
       message,
-      details: [{ field, reason: failure.claim.reason, type: failure.claim.type }],
+      details: [{ field, reason: failure.claim.reason, type: failure.claim.type } satisfies ClaimStoreFailedDetails],
       nonRetryable: true,
     });
   const type = failure && 'notDelivered' in failure ? NOT_DELIVERED : INPUT_REJECTED;
-  return ApplicationFailure.create({ type, message, details: [{ field }], nonRetryable: true });
+  return ApplicationFailure.create({
+    type,
+    message,
+    details: [{ field } satisfies FieldFailureDetails],
+    nonRetryable: true,
+  });
 }

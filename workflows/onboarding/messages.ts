@@ -1,7 +1,15 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type { Limits } from '../../src/provider/schemas/limits.js';
-import type { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
+import type {
+  onboardingInput,
+  onboardingLink,
+  onboardingLinkRequest,
+  onboardingOutcome,
+  onboardingResult,
+  onboardingStage,
+  onboardingState,
+  userStatus,
+} from '../../src/messages/onboarding.schema.js';
 
 // Onboarding for higher card-purchase limits (docs/provider-contract.md §2.7, §2.8, §4.5 to 4.7, 8): messages shared by
 // the workflow and its client (their zod schemas, for the client, in ./onboarding.schema.ts).
@@ -17,30 +25,14 @@ export { higherLimitsFor } from '../../src/provider/limits.js';
 
 export type OnboardingLinkRequest = z.infer<typeof onboardingLinkRequest>;
 
-export type OnboardingStage = 'CREATING_USER' | 'WAITING_FOR_USER' | 'UNDER_REVIEW' | 'CONFIRMING_LIMITS' | 'DONE';
-export type OnboardingOutcome = 'APPROVED' | 'LIMITS_NOT_RAISED' | 'CLOSED' | 'EXPIRED';
-export type UserStatus = 'OPEN' | 'PENDING' | 'APPROVED' | 'CLOSED';
+export type OnboardingStage = z.infer<typeof onboardingStage>;
+export type OnboardingOutcome = z.infer<typeof onboardingOutcome>;
+export type UserStatus = z.infer<typeof userStatus>;
+export type OnboardingState = z.output<typeof onboardingState>;
+export type OnboardingResult = z.output<typeof onboardingResult>;
+export type OnboardingLink = z.output<typeof onboardingLink>;
 
-export interface OnboardingState {
-  userRef: string;
-  stage: OnboardingStage;
-  userId: string | null;
-  userStatus: UserStatus | null;
-  /** How many onboarding links were handed out: each request fetches a new one. */
-  linksHandedOut: number;
-  reminders: number;
-  limits: Limits | null;
-  outcome: OnboardingOutcome | null;
-}
-
-export interface OnboardingResult {
-  outcome: OnboardingOutcome;
-  userId: string;
-  /** The limits calculation once the user is approved; null otherwise. */
-  limits: Limits | null;
-}
-
-export const onboardingLinkUpdate = defineUpdate<{ url: string }, [OnboardingLinkRequest]>('onboardingLink');
+export const onboardingLinkUpdate = defineUpdate<OnboardingLink, [OnboardingLinkRequest]>('onboardingLink');
 export const onboardingStateQuery = defineQuery<OnboardingState>('state');
 
 /** The workflow's signature, for clients that start it by name with checked arguments. */

@@ -1,7 +1,17 @@
+import type { z } from 'zod';
+import type {
+  balance,
+  entry,
+  entryKind,
+  ledgerState,
+  ledgerStats,
+  seenVia,
+  settledRecord,
+} from '../../src/messages/wallet.schema.js';
 import { absolute, add, type Decimal, decimal, negate, recordedNumber, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { type FloatTotals, moveFloatTotal } from './legacy-float-ledger.js';
+import { moveFloatTotal } from './legacy-float-ledger.js';
 import {
   FUTURE_SLACK_MS,
   type Observation,
@@ -18,102 +28,25 @@ import {
 // a transaction created before the horizon (older than the window, or than the oldest record
 // kept) that the ledger does not know is too old to tell apart from a repeat, and is not counted.
 
-export type Kind = 'deposit' | 'interest' | 'transfer' | 'outgoing';
+export type Kind = z.infer<typeof entryKind>;
 
 export { type Observation, observe, type RecordedObservation } from '../../src/provider/transaction-observation.js';
-export type SeenVia = 'callback' | 'poll';
+export type SeenVia = z.infer<typeof seenVia>;
 
-export interface Entry {
-  id: string;
-  currency: string;
-  /**
-   * Exact, a canonical decimal string (src/decimal.ts), signed from the wallet's point of view:
-   * negative when the wallet is the source, "0" for a transfer from the wallet to itself.
-   */
-  amount: Decimal;
-  status: string;
-  kind: Kind;
-  source: string;
-  transferId?: string;
-  /** Set once the transfer behind a transfer-sourced deposit has been read (or cannot be). */
-  transferResolved?: boolean;
-  createdAt: number;
-  confirmedAt?: number;
-  firstSeenVia: SeenVia;
-  /** Its createdAt cannot be a time (see `plausibleTime`): counted, but its time moves no horizon. */
-  timeHeldAside?: true;
-}
+/** A transaction as the ledger counted it (its schema: src/messages/wallet.schema.ts). */
+export type Entry = z.output<typeof entry>;
 
-/**
- * A settled transaction that left the recent entries: currency, signed amount (null when carried
- * from the first shape, which kept ids only: then its status is not known either), status,
- * createdAt. A tuple: thousands are carried.
- */
-export type SettledRecord = [currency: string, amount: Decimal | null, status: string, createdAt: number];
+/** A settled transaction that left the recent entries: [currency, signed amount or null, status, createdAt]. */
+export type SettledRecord = z.output<typeof settledRecord>;
 /** A record as carried by runs before exact amounts (version 2): its amount a number. */
 type CarriedRecord = [currency: string, amount: Decimal | number | null, status: string, createdAt: number];
 /** An entry as carried by runs before exact amounts: its amount a number. */
 type CarriedEntry = Omit<Entry, 'amount'> & { amount: Decimal | number };
 
-export interface LedgerStats {
-  callbacks: number;
-  duplicates: number;
-  stale: number;
-  polls: number;
-  recoveredByPoll: number;
-  /** Unknown transactions created before the horizon: not counted (see the README's wallet section). */
-  expired: number;
-  /** Observations whose currency is no currency code: never counted. */
-  rejected: number;
-  /**
-   * Ended notices (REVERSED, CANCELLED, FAILED, EXPIRED) for a transaction remembered from the
-   * first shape, whose amount and status were not kept: the balance is not moved (see `record`).
-   * Present once counted, so that ledgers carried before it keep their shape.
-   */
-  unapplied?: number;
-  /**
-   * Transactions whose createdAt cannot be a time (beyond now plus a day, or before the provider's
-   * epoch): counted, but their time moves neither the horizon nor the poll cursor. Present once
-   * counted.
-   */
-  heldAside?: number;
-  /** Times the horizon was found moved past now by such a time, carried from before, and moved back. */
-  horizonRepaired?: number;
-  /**
-   * Pending entries past the bound (LIMITS.pendingEntries, pendingAgeMs) moved to a record: no
-   * longer in the pending balance; a later confirmation still counts while the record lasts.
-   */
-  pendingDropped?: number;
-}
+export type LedgerStats = z.output<typeof ledgerStats>;
 
-export interface LedgerState {
-  /** 3 since amounts are exact decimal strings; 2 carried numbers (see `fromCarried`). */
-  version: 3;
-  walletId: string;
-  /** Recent entries by id; pending ones are never evicted. */
-  entries: Record<string, Entry>;
-  /** Ids in the order first seen, for eviction and "recent" listings. */
-  order: string[];
-  /** Settled transactions evicted from `entries`, by id, oldest first, for as long as the window. */
-  settled: Record<string, SettledRecord>;
-  /** Epoch ms: an unknown transaction created before this is not counted. */
-  horizon: number;
-  /** Confirmed amounts of evicted entries, per currency. */
-  settledTotals: Record<string, Decimal>;
-  /**
-   * Currencies whose balance was carried from before exact amounts as a binary floating-point
-   * sum, which cannot be read back exactly: their balances say `approximate`, and the
-   * reconciliation with the provider is what tells. Present only when there are some.
-   */
-  approximate?: string[];
-  /**
-   * Only in a run started before wallet-exact-ledger: the floating-point totals it decided its
-   * reconciliations by, kept beside the exact ones so that its history replays
-   * (wallet/legacy-float-ledger.ts). Never read from what a run carries: the next run has the patch.
-   */
-  floatTotals?: FloatTotals;
-  stats: LedgerStats;
-}
+/** Also what a run carries across continue-as-new, and what an ended follower returns. */
+export type LedgerState = z.output<typeof ledgerState>;
 
 /** The ledger as carried across continue-as-new in version 2: amounts as numbers. */
 export interface LedgerStateV2 extends Omit<LedgerState, 'version' | 'entries' | 'settled' | 'settledTotals'> {
@@ -483,13 +416,7 @@ function holdAsideCarriedTimes(state: LedgerState, now: number): void {
     if (record[3] !== 0 && !plausibleTime(record[3], now)) record[3] = 0;
 }
 
-export interface Balance {
-  /** Exact, a canonical decimal string such as "161176780.13". */
-  confirmed: Decimal;
-  pending: Decimal;
-  /** Carried from before exact amounts as a floating-point sum: see `LedgerState.approximate`. */
-  approximate?: true;
-}
+export type Balance = z.output<typeof balance>;
 
 /** Balances derived from the entries, exactly: confirmed, and pending (seen but not yet confirmed). */
 export function balances(state: LedgerState): Record<string, Balance> {

@@ -1,11 +1,13 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PollCursor } from '../../src/provider/transaction-observation.js';
-import type { Balance, CarriedLedger, Entry, LedgerState, Observation, RecordedObservation } from './ledger.js';
+import type { CarriedLedger, Observation, RecordedObservation } from './ledger.js';
 import type { Reconciliation } from './reconcile.js';
 
 export type { Drift, Reconciliation } from './reconcile.js';
 export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from './ledger.js';
 import type { WalletInputFields } from '../../src/messages/wallet-inputs.schema.js';
+import type { z } from 'zod';
+import type { openWalletResult, walletResult, walletView } from '../../src/messages/wallet.schema.js';
 
 import type { OpenWalletInput } from '../../src/messages/wallet-inputs.schema.js';
 
@@ -64,40 +66,13 @@ export type WalletInput = WalletInputFields & {
   listing?: boolean;
 };
 
-export interface OpenWalletResult {
-  walletId: string;
-  srn: string;
-  depositAddresses: Record<string, string>;
-  /** The id of the workflow that follows the wallet's transactions. */
-  walletWorkflowId: string;
-}
+export type OpenWalletResult = z.output<typeof openWalletResult>;
 
 /** A wallet's follower runs as long as the wallet; it ends only for a wallet the provider does not know. */
-export interface WalletResult {
-  outcome: 'UNKNOWN_WALLET';
-  walletId: string;
-  /** Callbacks it received before it ended. */
-  callbacks: number;
-  /**
-   * What it counted, and the observations it received but had not yet recorded: the run that a
-   * later callback starts carries them on (src/client/wallet-follower.ts), so that a wallet the
-   * provider did not know for a while loses nothing. Absent from runs that ended before.
-   */
-  ledger?: LedgerState;
-  inbox?: WalletInput['inbox'];
-}
+export type WalletResult = z.output<typeof walletResult>;
 
-export interface WalletView {
-  walletId: string;
-  name?: string;
-  balances: Record<string, Balance>;
-  recentTransactions: Entry[];
-  stats: LedgerState['stats'];
-  /** Observations received but not yet recorded. */
-  queued: number;
-  /** The last comparison with the provider's balances; a drift is shown, never corrected. */
-  reconciliation?: Reconciliation;
-}
+/** The wallet query's answer: balances, recent transactions, counts and the last reconciliation. */
+export type WalletView = z.output<typeof walletView>;
 
 /**
  * A verified provider callback (docs/provider-contract.md §2.4), delivered by the ingress trimmed to what the ledger

@@ -1,24 +1,14 @@
+import type { z } from 'zod';
+import type { drift, reconciliation } from '../../src/messages/wallet.schema.js';
 import { compare, type Decimal, decimal } from '../../src/decimal.js';
 import type { Balance } from './ledger.js';
 
 // The wallet's ledger against the provider's own balances. Pure: the workflow reports what this
 // finds and never corrects the ledger from it (a drift is a question for a person).
 
-export interface Drift {
-  currency: string;
-  /** Confirmed, as the ledger counted it: a decimal string. */
-  ledger: Decimal;
-  /** Available, as the provider reports it: a decimal string. */
-  provider: Decimal;
-  /** The ledger's balance in this currency was carried from before exact amounts (see Balance). */
-  approximate?: true;
-}
-
-export interface Reconciliation {
-  /** Epoch ms of the provider's answer. */
-  checkedAt: number;
-  drift: Drift[];
-}
+export type Drift = z.output<typeof drift>;
+/** The last comparison of the ledger with the provider's balances (its schema: src/messages/wallet.schema.ts). */
+export type Reconciliation = z.output<typeof reconciliation>;
 
 /**
  * Exact, with no tolerance: one wei apart is a drift, equal is none. The provider's balances are
