@@ -53,7 +53,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'payflows');
 }
 
-function go(): string {
+export function go(): string {
   for (const candidate of ['/usr/local/go/bin/go', '/usr/bin/go']) if (existsSync(candidate)) return candidate;
   try {
     return execFileSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).trim();
