@@ -157,8 +157,9 @@ export function createCodecServer(
       now(),
     );
     if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
+    // The Temporal CLI sends an empty X-Namespace when no --namespace is given: that names none.
     const named = req.headers['x-namespace'];
-    if (access.namespace && typeof named === 'string' && named !== access.namespace)
+    if (access.namespace && typeof named === 'string' && named !== '' && named !== access.namespace)
       return reply.code(400).send({
         error: `X-Namespace ${named} is not this codec server's namespace (${access.namespace}): call the codec server of that namespace's deployment`,
       });

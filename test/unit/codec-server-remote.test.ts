@@ -72,6 +72,13 @@ describe('codec server: the Go SDK remote codec request', () => {
     );
   });
 
+  it('takes a call that names no namespace: the Temporal CLI sends an empty X-Namespace without --namespace', async () => {
+    for (const headers of [{ authorization: `Bearer ${TOKEN}` }, { ...goHeaders, 'x-namespace': '' }]) {
+      const r = await call('encode', goBody, headers);
+      assert.equal(r.status, 200, r.text);
+    }
+  });
+
   it('refuses another namespace, and a call without the credential, decrypting nothing', async () => {
     const sealed = JSON.parse((await call('encode', goBody, goHeaders)).text) as Wire;
     const other = await call('decode', sealed, { ...goHeaders, 'x-namespace': 'default' });
