@@ -108,7 +108,11 @@ func (s *schemas) check(process, what, ref string, value any) error {
 		return err
 	}
 	if err := sch.Validate(inst); err != nil {
-		return fmt.Errorf("%s does not match schemas/messages/%s.json%s:\n%s\nthe value: %s", what, process, ref, err, raw)
+		consequence := "not used"
+		if strings.HasSuffix(what, "(sent)") {
+			consequence = "nothing was sent"
+		}
+		return fmt.Errorf("%s does not match schemas/messages/%s.json%s (%s):\n%s\nthe value: %s", what, process, ref, consequence, err, raw)
 	}
 	s.checked = append(s.checked, fmt.Sprintf("%s.json%s %s", process, ref, what))
 	return nil
