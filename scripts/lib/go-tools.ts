@@ -59,7 +59,7 @@ export function go(): string {
     return execFileSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).trim();
   } catch {
     throw new Error(
-      'Go is needed to build the Temporal server, its SQL tool and the UI from the Go module proxy; install Go 1.24 or later',
+      'Go is needed to build the Temporal server, its SQL tool and the UI from the Go module proxy, and examples/go-backend (Go 1.26 or later); install Go',
     );
   }
 }

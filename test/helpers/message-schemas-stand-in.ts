@@ -104,8 +104,8 @@ const checkout = {
       properties: {
         orderRef: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,100}$' },
         sourceAmount: positive,
-        sourceCurrency: { type: 'string', minLength: 1 },
-        destCurrency: { type: 'string', minLength: 1 },
+        sourceCurrency: { type: 'string', pattern: '^[A-Z0-9]{2,10}$' },
+        destCurrency: { type: 'string', pattern: '^[A-Z0-9]{2,10}$' },
         dest: { type: 'string', pattern: '^(?:wallet:WA[-_][A-Za-z0-9]+|account:AC[-_][A-Za-z0-9]+)$' },
         redirectUrl: { type: 'string', format: 'uri' },
         failureRedirectUrl: { type: 'string', format: 'uri' },
