@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -70,6 +70,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
         .catch(() => {});
     await provider?.close();
     await client?.connection.close();
+    if (schemasDir && schemasDir !== resolve('schemas/messages')) rmSync(schemasDir, { recursive: true, force: true });
   });
 
   const run = async (args: string[], env: Record<string, string> = {}) => {
