@@ -53,13 +53,13 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'payflows');
 }
 
-function go(): string {
+export function go(): string {
   for (const candidate of ['/usr/local/go/bin/go', '/usr/bin/go']) if (existsSync(candidate)) return candidate;
   try {
     return execFileSync('sh', ['-c', 'command -v go'], { encoding: 'utf8' }).trim();
   } catch {
     throw new Error(
-      'Go is needed to build the Temporal server, its SQL tool and the UI from the Go module proxy; install Go 1.24 or later',
+      'Go is needed to build the Temporal server, its SQL tool and the UI from the Go module proxy, and examples/go-backend (Go 1.26 or later); install Go',
     );
   }
 }

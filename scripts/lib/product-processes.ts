@@ -256,6 +256,8 @@ export async function startProduct(opts: {
           {
             PAYLOAD_ENCRYPTION_KEY: payloadKey,
             TEMPORAL_ADDRESS: opts.temporalAddress,
+            // The namespace whose payloads it serves: a call naming another is refused.
+            TEMPORAL_NAMESPACE: opts.namespace,
             CODEC_SERVER_PORT: String(codecPort),
             CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
             CODEC_SERVER_TOKEN: codecToken,

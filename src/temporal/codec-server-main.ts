@@ -13,7 +13,10 @@ if (problem) {
   logger.fatal(problem);
   throw new ConfigError(problem);
 }
-const app = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
+const app = createCodecServer(codecFromConfig(config.payloads), {
+  ...config.codecServer,
+  namespace: config.temporal.namespace,
+});
 await app.listen({ port: config.codecServer.port, host: config.codecServer.host });
 logger.info(
   {
@@ -23,6 +26,7 @@ logger.info(
       ? 'required (bearer, or a browser session from /session)'
       : 'none (embedded stack: the Web UI by its origin)',
     allowedOrigins: config.codecServer.allowedOrigins,
+    namespace: config.temporal.namespace,
   },
   'codec server listening',
 );

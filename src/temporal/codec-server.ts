@@ -33,6 +33,11 @@ export interface CodecAccess {
   allowedHosts: string[];
   /** CODEC_SERVER_TOKEN: when set, every request needs `Authorization: Bearer <token>`. */
   token?: string;
+  /**
+   * TEMPORAL_NAMESPACE, whose payloads this server's key is for: a caller that names another in
+   * X-Namespace (remote codecs, the Web UI) is refused rather than given another deployment's format.
+   */
+  namespace?: string;
 }
 
 const SESSION_COOKIE = 'payflows_codec_session';
@@ -152,6 +157,12 @@ export function createCodecServer(
       now(),
     );
     if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
+    // The Temporal CLI sends an empty X-Namespace when no --namespace is given: that names none.
+    const named = req.headers['x-namespace'];
+    if (access.namespace && typeof named === 'string' && named !== '' && named !== access.namespace)
+      return reply.code(400).send({
+        error: `X-Namespace ${named} is not this codec server's namespace (${access.namespace}): call the codec server of that namespace's deployment`,
+      });
   });
 
   // Signing a browser in: the token once, in a form on the codec server's own page; the answer is

@@ -9,26 +9,33 @@ export function goInstall(
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
+  return runGo(go, ['install', moduleAtVersion], {
+    env: { ...env, GOBIN: dir, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
+    log,
+  });
+}
+
+/** A go command, its output passed on line by line; a failure rejects with its last lines. */
+export function runGo(
+  go: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; log: (line: string) => void },
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(go, ['install', moduleAtVersion], {
-      env: { ...env, GOBIN: dir, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(go, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail: string[] = [];
     const onData = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {
         tail = [...tail.slice(-20), line];
         // `go: downloading …` lines are the progress there is; print them compactly.
-        log(`  ${line}`);
+        opts.log(`  ${line}`);
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`go install ${moduleAtVersion} failed (exit ${code}):\n${tail.join('\n')}`)),
+      code === 0 ? resolve() : reject(new Error(`go ${args.join(' ')} failed (exit ${code}):\n${tail.join('\n')}`)),
     );
   });
 }

@@ -32,11 +32,15 @@ describe('the codec server with the Temporal CLI', () => {
       allowedOrigins: [],
       allowedHosts: [`127.0.0.1:${port}`],
       token,
+      // The CLI names its --namespace in X-Namespace (the stack's clients use the default one).
+      namespace: 'default',
     });
     await codecServer.listen({ port, host: '127.0.0.1' });
     codec = [
       '--address',
       temporalAddress(),
+      '--namespace',
+      'default',
       '--codec-endpoint',
       `http://127.0.0.1:${port}`,
       '--codec-auth',

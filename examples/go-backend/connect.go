@@ -1,0 +1,118 @@
+package main
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+)
+
+// The client a Go backend of a payflows deployment uses: its server and namespace, every payload
+// encrypted and decrypted by the deployment's codec server (docs/payload-format.md, "The codec
+// server as a remote codec"), and failures' messages read back from their encoded attributes, as
+// the TypeScript workers write them (src/temporal/failure-converter.ts).
+
+type settings struct {
+	address, namespace, taskQueue string
+	codecURL, codecToken          string
+	sandboxURL                    string
+	schemasDir                    string
+	tls                           *tls.Config
+}
+
+func env(name, fallback string) string {
+	if v := strings.TrimSpace(os.Getenv(name)); v != "" {
+		return v
+	}
+	return fallback
+}
+
+func loadSettings() (settings, error) {
+	s := settings{
+		address:    env("TEMPORAL_ADDRESS", "127.0.0.1:7233"),
+		namespace:  env("TEMPORAL_NAMESPACE", "default"),
+		taskQueue:  env("TEMPORAL_TASK_QUEUE", "payflows"),
+		codecURL:   strings.TrimSuffix(env("CODEC_SERVER_URL", "http://127.0.0.1:4030"), "/"),
+		codecToken: env("CODEC_SERVER_TOKEN", ""),
+		sandboxURL: strings.TrimSuffix(env("SANDBOX_URL", "http://127.0.0.1:4010"), "/"),
+		schemasDir: env("PAYFLOWS_SCHEMAS_DIR", "../../schemas/messages"),
+	}
+	if s.codecToken == "" {
+		return s, fmt.Errorf("CODEC_SERVER_TOKEN is unset: the codec server refuses every call without it (Authorization: Bearer <CODEC_SERVER_TOKEN>)")
+	}
+	var err error
+	s.tls, err = tlsConfig()
+	return s, err
+}
+
+// TLS as the TypeScript processes configure it (TEMPORAL_TLS_*_PATH, docs/configuration.md):
+// a CA for the server, a client certificate for mTLS, the server's name.
+func tlsConfig() (*tls.Config, error) {
+	ca := env("TEMPORAL_TLS_SERVER_CA_CERT_PATH", "")
+	cert := env("TEMPORAL_TLS_CLIENT_CERT_PATH", "")
+	key := env("TEMPORAL_TLS_CLIENT_KEY_PATH", "")
+	if ca == "" && cert == "" && env("TEMPORAL_TLS", "") != "true" {
+		return nil, nil
+	}
+	conf := &tls.Config{ServerName: env("TEMPORAL_TLS_SERVER_NAME", ""), MinVersion: tls.VersionTLS12}
+	if ca != "" {
+		pem, err := os.ReadFile(ca)
+		if err != nil {
+			return nil, fmt.Errorf("TEMPORAL_TLS_SERVER_CA_CERT_PATH: %w", err)
+		}
+		conf.RootCAs = x509.NewCertPool()
+		if !conf.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("TEMPORAL_TLS_SERVER_CA_CERT_PATH=%s holds no PEM certificate", ca)
+		}
+	}
+	if cert != "" || key != "" {
+		pair, err := tls.LoadX509KeyPair(cert, key)
+		if err != nil {
+			return nil, fmt.Errorf("TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH: %w", err)
+		}
+		conf.Certificates = []tls.Certificate{pair}
+	}
+	return conf, nil
+}
+
+// The codec is the deployment's codec server: it holds the key, this program never does. The
+// remote codec sends the namespace and the credential with every batch of payloads.
+func dataConverter(s settings) converter.DataConverter {
+	codec := converter.NewRemotePayloadCodec(converter.RemotePayloadCodecOptions{
+		Endpoint: s.codecURL,
+		Client:   http.Client{Timeout: 15 * time.Second},
+		ModifyRequest: func(req *http.Request) error {
+			req.Header.Set("X-Namespace", s.namespace)
+			req.Header.Set("Authorization", "Bearer "+s.codecToken)
+			return nil
+		},
+	})
+	return converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), codec)
+}
+
+func connect(s settings) (client.Client, error) {
+	dc := dataConverter(s)
+	return client.Dial(client.Options{
+		HostPort:      s.address,
+		Namespace:     s.namespace,
+		DataConverter: dc,
+		// Messages and stack traces travel encrypted in encodedAttributes; this decodes them
+		// (and would encode this program's own, were it to fail a workflow).
+		FailureConverter: temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
+			DataConverter:          dc,
+			EncodeCommonAttributes: true,
+		}),
+		ConnectionOptions: client.ConnectionOptions{TLS: s.tls},
+		// The SDK's own log to stderr, warnings and worse: stdout is the report.
+		Logger: log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+	})
+}
