@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
@@ -16,7 +14,6 @@ import { ProviderClient } from '../../src/provider/client.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { buildGoBackend, GO_BACKEND_DIR } from '../../scripts/lib/go-backend.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
-import { writeStandInSchemas } from '../helpers/message-schemas-stand-in.js';
 
 // examples/go-backend, built with the machine's Go, against the cluster's server, sandbox, workers
 // and codec server: a backend in another language opens a wallet and reads its balance after a
@@ -54,13 +51,8 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
       auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
     });
     binary = await buildGoBackend((line) => console.log(`[go-backend] ${line}`));
-    const real = resolve('schemas/messages');
-    // Until `npm run schemas` writes them (see the stand-in's header): remove with the stand-in.
-    schemasDir = existsSync(join(real, 'wallet.json'))
-      ? real
-      : writeStandInSchemas(mkdtempSync(join(tmpdir(), 'payflows-go-schemas-')));
-    if (schemasDir !== real)
-      console.log(`[go-backend] schemas/messages is absent: using the stand-in in ${schemasDir}`);
+    // The schemas `npm run schemas` writes and the package ships: the Go program checks every message against them.
+    schemasDir = resolve('schemas/messages');
   });
   after(async () => {
     for (const id of started)
@@ -70,7 +62,6 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
         .catch(() => {});
     await provider?.close();
     await client?.connection.close();
-    if (schemasDir && schemasDir !== resolve('schemas/messages')) rmSync(schemasDir, { recursive: true, force: true });
   });
 
   const run = async (args: string[], env: Record<string, string> = {}) => {
