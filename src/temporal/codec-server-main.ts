@@ -2,6 +2,7 @@ import { ConfigError } from '../config.js';
 import { startupConfig } from '../required-settings.js';
 import { createLogger } from '../telemetry/logger.js';
 import { codecFromConfig } from './codec.js';
+import { claimsBackendFromConfig, registerClaimsRoute } from './claims-route.js';
 import { codecAccessProblem, createCodecServer } from './codec-server.js';
 
 // `npm run codec-server`: the codec server alone, for the Web UI (TEMPORAL_CODEC_ENDPOINT) and the
@@ -14,6 +15,9 @@ if (problem) {
   throw new ConfigError(problem);
 }
 const app = createCodecServer(codecFromConfig(config.payloads), config.codecServer);
+// Claims from backends in other languages (docs/other-languages.md), with the same credential.
+const claims = claimsBackendFromConfig(config);
+registerClaimsRoute(app, claims, config.codecServer);
 await app.listen({ port: config.codecServer.port, host: config.codecServer.host });
 logger.info(
   {
@@ -23,6 +27,7 @@ logger.info(
       ? 'required (bearer, or a browser session from /session)'
       : 'none (embedded stack: the Web UI by its origin)',
     allowedOrigins: config.codecServer.allowedOrigins,
+    claims: 'store' in claims ? 'POST /claims stores claims' : claims.unavailable,
   },
   'codec server listening',
 );
