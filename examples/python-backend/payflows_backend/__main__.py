@@ -56,5 +56,12 @@ async def run(argv: list[str]) -> int:
     return 2
 
 
+def main() -> int:
+    try:
+        return asyncio.run(run(sys.argv[1:]))
+    except Exception as err:  # one JSON report whatever failed: a missing setting, no schemas, no server
+        return emit({"ok": False, "error": f"{type(err).__name__}: {err}"})
+
+
 if __name__ == "__main__":
-    sys.exit(asyncio.run(run(sys.argv[1:])))
+    sys.exit(main())
