@@ -217,6 +217,11 @@ describe('a Python backend against the PostgreSQL cluster', () => {
     const account = await provider.call(api.readAccount, { params: { accountId }, masqueradeAs: accountId });
     assert.equal(account.profileFields.find((f) => f.fieldId === 'individualSsn')?.value, ssn);
     await eventually(async () => assert.equal((await kyc.state(accountId)).stage, 'UNDER_REVIEW'));
-    await eventually(() => assert.ok(!existsSync(join(cluster.claimsDir, claim.ref.slice('local:'.length)))));
+    await eventually(() =>
+      assert.ok(
+        !existsSync(join(cluster.claimsDir, claim.ref.slice('local:'.length))),
+        'the process deletes the claim once the provider has it',
+      ),
+    );
   });
 });
