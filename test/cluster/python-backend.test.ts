@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -181,6 +181,25 @@ describe('a Python backend against the PostgreSQL cluster', () => {
     assert.equal(why.path, 'country');
     assert.match(why.definition, /^onboarding\.json#\/\$defs\/OnboardingInput$/);
     await assert.rejects(client.workflow.getHandle(`onboarding:${userRef}`).describe(), WorkflowNotFoundError);
+  });
+
+  it('checks what it reads too: an answer its schema does not describe is reported, not used', async () => {
+    // The schemas it is given, with OnboardingState asking for a field no worker answers.
+    const strict = join(tmp, 'strict-schemas');
+    cpSync(process.env.PAYFLOWS_SCHEMAS ?? 'schemas/messages', strict, { recursive: true });
+    const file = join(strict, 'onboarding.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { $defs: Record<string, unknown> };
+    doc.$defs.OnboardingState = { allOf: [doc.$defs.OnboardingState, { required: ['notAField'] }] };
+    writeFileSync(file, JSON.stringify(doc));
+    const { code, report } = await py(['onboarding', `py-${randomUUID().slice(0, 8)}`, 'US'], {
+      env: { PAYFLOWS_SCHEMAS: strict },
+    });
+    assert.equal(code, 1);
+    assert.match(
+      String(report.error),
+      /state query's answer does not match onboarding\.json#\/\$defs\/OnboardingState/,
+    );
+    assert.match(String(report.error), /notAField/);
   });
 
   it('hands a personal value in by claim reference: KYC sends it to the provider and moves on', async () => {
