@@ -242,5 +242,14 @@ describe('a Python backend against the PostgreSQL cluster', () => {
         'the process deletes the claim once the provider has it',
       ),
     );
+
+    // A field the process does not await: refused by its failure type, the message decrypted.
+    const refusal = await py(['kyc-value', accountId, 'individualLegalName'], { stdin: 'Ada King' });
+    assert.equal(refusal.code, 1);
+    assert.equal(refusal.report.sent, true);
+    const failure = refusal.report.failure as { type: string; message: string; details: Array<{ field?: string }> };
+    assert.equal(failure.type, 'InputRejected');
+    assert.match(failure.message, /not awaiting input/, 'the encoded failure message, decrypted by the Python codec');
+    assert.equal(failure.details[0]?.field, 'fieldId');
   });
 });
