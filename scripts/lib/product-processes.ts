@@ -261,6 +261,9 @@ export async function startProduct(opts: {
             CODEC_SERVER_PORT: String(codecPort),
             CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
             CODEC_SERVER_TOKEN: codecToken,
+            // POST /claims stores where the workers read (docs/other-languages.md).
+            CLAIM_STORE_DIR: claimsDir,
+            CLAIM_ENCRYPTION_KEY: claimKey,
             LOG_LEVEL: 'info',
           },
           dir,

@@ -2,6 +2,7 @@ import { ConfigError } from '../config.js';
 import { startupConfig } from '../required-settings.js';
 import { createLogger } from '../telemetry/logger.js';
 import { codecFromConfig } from './codec.js';
+import { claimsBackendFromConfig, registerClaimsRoute } from './claims-route.js';
 import { codecAccessProblem, createCodecServer } from './codec-server.js';
 
 // `npm run codec-server`: the codec server alone, for the Web UI (TEMPORAL_CODEC_ENDPOINT) and the
@@ -17,6 +18,9 @@ const app = createCodecServer(codecFromConfig(config.payloads), {
   ...config.codecServer,
   namespace: config.temporal.namespace,
 });
+// Claims from backends in other languages (docs/other-languages.md), with the same credential.
+const claims = claimsBackendFromConfig(config);
+registerClaimsRoute(app, claims, config.codecServer);
 await app.listen({ port: config.codecServer.port, host: config.codecServer.host });
 logger.info(
   {
@@ -27,6 +31,7 @@ logger.info(
       : 'none (embedded stack: the Web UI by its origin)',
     allowedOrigins: config.codecServer.allowedOrigins,
     namespace: config.temporal.namespace,
+    claims: 'store' in claims ? 'POST /claims stores claims' : claims.unavailable,
   },
   'codec server listening',
 );

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { request } from 'undici';
+import { LocalClaimStore } from '../../src/claims/store.js';
+import { valueRef, documentRef } from '../../src/messages/kyc.schema.js';
+import { registerClaimsRoute } from '../../src/temporal/claims-route.js';
+import { EncryptionCodec } from '../../src/temporal/codec.js';
+import { createCodecServer } from '../../src/temporal/codec-server.js';
+import { freePort } from '../../src/temporal/ports.js';
+
+// POST /claims beside the codec server: a backend in another language stores a personal value or
+// a document and gets the ClaimRef its messages carry (docs/other-languages.md). Only with the
+// codec server's bearer token; bad input is refused with the field named, and nothing is stored.
+
+const TOKEN = 'tok-claims-0123456789abcdef';
+const UI = 'http://127.0.0.1:8080';
+const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
+
+describe('the claims endpoint (POST /claims)', () => {
+  let dir: string;
+  let store: LocalClaimStore;
+  let url: string;
+  let close: () => Promise<void>;
+  const key = Buffer.alloc(32, 9);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'payflows-claims-route-'));
+    store = new LocalClaimStore(dir, { key });
+    const port = await freePort();
+    const host = `127.0.0.1:${port}`;
+    const access = { allowedOrigins: [UI], allowedHosts: [host], token: TOKEN };
+    const app = createCodecServer(new EncryptionCodec(Buffer.alloc(32, 7)), access);
+    registerClaimsRoute(app, { store }, access);
+    await app.listen({ port, host: '127.0.0.1' });
+    url = `http://${host}`;
+    close = () => app.close();
+  });
+  after(async () => {
+    await close?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = async (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) => {
+    const res = await request(`${url}/claims`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+  };
+  const stored = () => readdirSync(dir).filter((f) => /^[0-9a-f]{64}$/.test(f)).length;
+
+  it('stores a personal value and answers a keyed reference that the store resolves to it', async () => {
+    const { status, json } = await post({ kind: 'value', value: '078-05-1120', subject: 'AC_PYTHON1' });
+    assert.equal(status, 201, JSON.stringify(json));
+    const ref = valueRef.parse(json);
+    assert.match(ref.ref, /^local:[0-9a-f]{64}$/);
+    assert.equal(ref.keyed, true, 'a personal value carries a keyed digest, never a plain SHA-256');
+    assert.equal(ref.size, 11);
+    assert.equal((await store.get(ref)).toString('utf8'), '078-05-1120');
+    assert.equal(await store.eraseSubject('AC_PYTHON1'), 1, 'stored under its subject, so that an erasure finds it');
+  });
+
+  it('stores a document with its MIME type', async () => {
+    const { status, json } = await post({ kind: 'document', contentType: 'image/png', data: PNG.toString('base64') });
+    assert.equal(status, 201, JSON.stringify(json));
+    const ref = documentRef.parse(json);
+    assert.equal(ref.keyed, undefined);
+    assert.deepEqual(await store.get(ref), PNG);
+  });
+
+  it('refuses a caller without the bearer token, a wrong one, and a browser session alone; nothing stored', async () => {
+    const before = stored();
+    const value = { kind: 'value', value: '078-05-1120' };
+    // A browser signed in at /session may have payloads decoded, but stores no claims.
+    const signIn = await request(`${url}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${TOKEN}`,
+    });
+    await signIn.body.dump();
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+    assert.match(cookie, /^payflows_codec_session=/);
+    const callers: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer not-the-token-at-all' },
+      { origin: UI, cookie },
+    ];
+    for (const headers of callers) {
+      const { status, json } = await post(value, headers);
+      assert.equal(status, 401, JSON.stringify(headers));
+      assert.match(String(json.error), /Bearer/);
+    }
+    assert.equal(stored(), before);
+  });
+
+  it('refuses bad input naming the field, and stores nothing', async () => {
+    const before = stored();
+    const cases: Array<[unknown, string, RegExp]> = [
+      [{ kind: 'value', value: '   ' }, 'value', /a value is required/],
+      [{ kind: 'value', value: 'x'.repeat(1025) }, 'value', /at most 1024 bytes/],
+      [{ kind: 'value' }, 'value', /./],
+      [{ kind: 'ssn', value: '078-05-1120' }, 'kind', /"value".*"document"/],
+      [{ value: '078-05-1120' }, 'kind', /"value".*"document"/],
+      [{ kind: 'value', value: '078-05-1120', subject: 'has spaces' }, 'subject', /business key/],
+      [{ kind: 'document', contentType: 'text/html', data: PNG.toString('base64') }, 'contentType', /image\/png/],
+      [{ kind: 'document', contentType: 'image/png', data: 'not base64!' }, 'data', /base64/],
+      [{ kind: 'document', contentType: 'image/png', data: '' }, 'data', /empty/],
+    ];
+    for (const [body, field, message] of cases) {
+      const { status, json } = await post(body);
+      assert.equal(status, 400, JSON.stringify(body));
+      assert.equal(json.field, field, JSON.stringify(json));
+      assert.match(String(json.error), message);
+    }
+    assert.equal((await post('{"kind":')).status, 400, 'a body that is not JSON');
+    assert.equal(stored(), before, 'nothing stored');
+  });
+
+  /** One POST /claims to a codec server of its own with `access` and `claims`. */
+  async function postTo(
+    token: string | undefined,
+    claims: Parameters<typeof registerClaimsRoute>[1],
+    headers: Record<string, string>,
+  ) {
+    const port = await freePort();
+    const host = `127.0.0.1:${port}`;
+    const access = { allowedOrigins: [UI], allowedHosts: [host], ...(token ? { token } : {}) };
+    const app = createCodecServer(new EncryptionCodec(Buffer.alloc(32, 7)), access);
+    registerClaimsRoute(app, claims, access);
+    await app.listen({ port, host: '127.0.0.1' });
+    try {
+      const res = await request(`http://${host}/claims`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ kind: 'value', value: '078-05-1120' }),
+      });
+      return { status: res.statusCode, error: ((await res.body.json()) as { error: string }).error };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('answers 503 naming the settings when the codec server has no claim store', async () => {
+    const { status, error } = await postTo(
+      TOKEN,
+      { unavailable: 'this codec server has no claim store: give it CLAIM_ENCRYPTION_KEY' },
+      { authorization: `Bearer ${TOKEN}` },
+    );
+    assert.equal(status, 503);
+    assert.match(error, /CLAIM_ENCRYPTION_KEY/);
+  });
+
+  it('stores nothing on a codec server without a token (the embedded stack lets the UI in by its Origin)', async () => {
+    const before = stored();
+    const { status, error } = await postTo(undefined, { store }, { origin: UI });
+    assert.equal(status, 403);
+    assert.match(error, /CODEC_SERVER_TOKEN/);
+    assert.equal(stored(), before);
+  });
+});
