@@ -68,3 +68,24 @@ describe('ledger: pending entries are bounded', () => {
     assert.equal(Object.keys(ledger.entries).length, LIMITS.pendingEntries + 10);
   });
 });
+
+describe('ledger: the cost of a transaction does not grow with the records it keeps', () => {
+  it('below the record bound, recording walks the settled records once per run, not once per transaction', () => {
+    const ledger = emptyLedger(WALLET_ID);
+    for (let i = 0; i < 2_000; i++)
+      record(ledger, tx(`TR_S${i}`, 'CONFIRMED', NOW - DAY + i), 'callback', { now: NOW });
+    // Every walk of the table (Object.keys, for…in, entries) asks the proxy for its keys.
+    let walks = 0;
+    ledger.settled = new Proxy(ledger.settled, {
+      ownKeys: (target) => {
+        walks += 1;
+        return Reflect.ownKeys(target);
+      },
+    });
+    for (let i = 0; i < 500; i++)
+      record(ledger, tx(`TR_T${i}`, 'CONFIRMED', NOW - DAY + 2_000 + i), 'callback', { now: NOW });
+    assert.ok(walks <= 1, `${walks} walks of ${Object.keys(ledger.settled).length} records for 500 transactions`);
+    assert.equal(Object.keys(ledger.settled).length, 2_500 - LIMITS.recentEntries);
+    assert.equal(balances(ledger).BTC!.confirmed, '2500');
+  });
+});

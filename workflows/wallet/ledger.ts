@@ -94,6 +94,29 @@ function table<T>(from: Record<string, T> = {}): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, from);
 }
 
+// How many records a settled table holds, kept as records come and go: counting its keys at
+// every transaction cost a full walk of up to LIMITS.settledRecords per callback. Counted once
+// per table (a run's first eviction), then kept by putRecord and forgetRecord; never carried.
+const recordCounts = new WeakMap<Record<string, SettledRecord>, number>();
+
+function recordCount(settled: Record<string, SettledRecord>): number {
+  let count = recordCounts.get(settled);
+  if (count === undefined) recordCounts.set(settled, (count = Object.keys(settled).length));
+  return count;
+}
+
+function putRecord(settled: Record<string, SettledRecord>, id: string, record: SettledRecord): void {
+  const count = recordCounts.get(settled);
+  if (count !== undefined && !Object.hasOwn(settled, id)) recordCounts.set(settled, count + 1);
+  settled[id] = record;
+}
+
+function forgetRecord(settled: Record<string, SettledRecord>, id: string): void {
+  const count = recordCounts.get(settled);
+  if (count !== undefined && Object.hasOwn(settled, id)) recordCounts.set(settled, count - 1);
+  delete settled[id];
+}
+
 export function emptyLedger(walletId: string): LedgerState {
   return {
     version: 3,
@@ -345,7 +368,12 @@ function dropPending(state: LedgerState, now: number): void {
     excess -= 1;
     dropped.add(id);
     delete state.entries[id];
-    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.timeHeldAside ? 0 : entry.createdAt];
+    putRecord(state.settled, id, [
+      entry.currency,
+      entry.amount,
+      entry.status,
+      entry.timeHeldAside ? 0 : entry.createdAt,
+    ]);
     state.stats.pendingDropped = (state.stats.pendingDropped ?? 0) + 1;
   }
   if (dropped.size > 0) state.order = state.order.filter((id) => !dropped.has(id));
@@ -364,13 +392,19 @@ function evict(state: LedgerState): void {
     }
     delete state.entries[id];
     // A time held aside is kept as none (0): such a record leaves by the count, never by the horizon.
-    state.settled[id] = [entry.currency, entry.amount, entry.status, entry.timeHeldAside ? 0 : entry.createdAt];
+    putRecord(state.settled, id, [
+      entry.currency,
+      entry.amount,
+      entry.status,
+      entry.timeHeldAside ? 0 : entry.createdAt,
+    ]);
   }
   // Past the count, the oldest records go and the horizon follows them.
+  if (recordCount(state.settled) <= LIMITS.settledRecords) return;
   const ids = Object.keys(state.settled);
   for (let i = 0; i < ids.length - LIMITS.settledRecords; i++) {
     const dropped = state.settled[ids[i]!]![3];
-    delete state.settled[ids[i]!];
+    forgetRecord(state.settled, ids[i]!);
     advanceHorizon(state, dropped + 1, { force: true });
   }
 }
@@ -386,7 +420,7 @@ function advanceHorizon(state: LedgerState, to: number, { force }: { force: bool
     const record = state.settled[id]!;
     // Records carried from the first shape have no date: they stay until the count pushes them out.
     const createdAt = record[3];
-    if (createdAt !== 0 && createdAt < to) delete state.settled[id];
+    if (createdAt !== 0 && createdAt < to) forgetRecord(state.settled, id);
   }
 }
 
