@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { claimStoreFromConfig } from '../claims/from-config.js';
 import { type ClaimStore, putValue } from '../claims/store.js';
@@ -13,12 +13,24 @@ import { authorised, type CodecAccess } from './codec-server.js';
 // Only a backend's bearer token may store: not a browser's session, nor the embedded stack's
 // Origin rule, since nothing a browser does needs it.
 
+// The subject sits in the claim's metadata in plain text (an erasure finds it there), so it is
+// the business key (an account id, a payment method id), never an email address or an SSN.
+const notPersonal = 'subject must be a business key, never personal data';
 const subject = z
   .string()
-  .regex(/^[A-Za-z0-9_.:@-]{1,200}$/, 'subject must be your business key (1 to 200 letters, digits, _ . : @ or -)')
+  .regex(/^[A-Za-z0-9_.:-]{1,200}$/, `${notPersonal} (1 to 200 letters, digits, _ . : or -; no @)`)
+  .refine((s) => !/^\d{3}-?\d{2}-?\d{4}$/.test(s), `${notPersonal} (this one is shaped like an SSN)`)
   .optional();
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'data must be base64');
+// Node decodes base64 leniently ("AAAAA" as 3 bytes): only data that the decoded bytes encode back
+// to exactly is taken, so a document cut short or mangled on the way is refused, not stored.
+const base64 = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'data must be base64')
+  .refine(
+    (s) => Buffer.from(s, 'base64').toString('base64') === s,
+    'data must be canonical base64 (padded with =, its length a multiple of 4): was the document cut short?',
+  );
 
 export const claimRequest = z.discriminatedUnion(
   'kind',
@@ -57,17 +69,20 @@ export function claimsBackendFromConfig(config: Config): ClaimsBackend {
 export function registerClaimsRoute(app: FastifyInstance, claims: ClaimsBackend, access: CodecAccess): void {
   // A document of the largest size, in base64, with room for the rest of the body.
   const bodyLimit = Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 64 * 1024;
-  app.post('/claims', { bodyLimit }, async (req, reply) => {
+  // Checked on the request's headers (onRequest, before fastify reads the body), so a browser's
+  // session, which the codec server's own hook lets in, is refused without up to 10 MB being read.
+  const bearerOnly = async (req: FastifyRequest, reply: FastifyReply) => {
     if (!access.token)
       return reply
         .code(403)
         .send({ error: 'the claims endpoint needs CODEC_SERVER_TOKEN set; backends present it as a bearer token' });
-    // The hook let the request in; claims take the bearer token only (not a browser session).
     const bearer = authorised(access, { host: req.headers.host, authorization: req.headers.authorization });
     if (!bearer.ok)
       return reply
         .code(401)
         .send({ error: 'claims are stored for a backend only: Authorization: Bearer <CODEC_SERVER_TOKEN>' });
+  };
+  app.post('/claims', { bodyLimit, onRequest: bearerOnly }, async (req, reply) => {
     if ('unavailable' in claims) return reply.code(503).send({ error: claims.unavailable });
     const parsed = claimRequest.safeParse(req.body);
     if (!parsed.success) {

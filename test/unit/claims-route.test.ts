@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -51,6 +52,18 @@ describe('the claims endpoint (POST /claims)', () => {
     });
     return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
   };
+  /** A browser's session cookie, signed in at /session. */
+  const signIn = async () => {
+    const res = await request(`${url}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${TOKEN}`,
+    });
+    await res.body.dump();
+    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    assert.match(cookie, /^payflows_codec_session=/);
+    return cookie;
+  };
   const stored = () => readdirSync(dir).filter((f) => /^[0-9a-f]{64}$/.test(f)).length;
 
   it('stores a personal value and answers a keyed reference that the store resolves to it', async () => {
@@ -76,14 +89,7 @@ describe('the claims endpoint (POST /claims)', () => {
     const before = stored();
     const value = { kind: 'value', value: '078-05-1120' };
     // A browser signed in at /session may have payloads decoded, but stores no claims.
-    const signIn = await request(`${url}/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `token=${TOKEN}`,
-    });
-    await signIn.body.dump();
-    const cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
-    assert.match(cookie, /^payflows_codec_session=/);
+    const cookie = await signIn();
     const callers: Array<Record<string, string>> = [
       {},
       { authorization: 'Bearer not-the-token-at-all' },
@@ -97,6 +103,33 @@ describe('the claims endpoint (POST /claims)', () => {
     assert.equal(stored(), before);
   });
 
+  it("refuses a browser session's request before reading its body", async () => {
+    const cookie = await signIn();
+    // 10 MB announced, 1 KB sent: an answer can only come before the body is read.
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    let timer: NodeJS.Timeout | undefined;
+    const answer = new Promise<string>((resolve, reject) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+      socket.on('error', reject);
+      timer = setTimeout(() => reject(new Error(`no answer within 5 s while the body was pending: ${text}`)), 5_000);
+    });
+    socket.write(
+      `POST /claims HTTP/1.1\r\nHost: ${new URL(url).host}\r\nOrigin: ${UI}\r\nCookie: ${cookie}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n` +
+        `{"kind":"document","contentType":"image/png","data":"${'A'.repeat(1024)}`,
+    );
+    try {
+      assert.match(await answer, /^HTTP\/1\.1 401 /);
+    } finally {
+      clearTimeout(timer);
+      socket.destroy();
+    }
+  });
+
   it('refuses bad input naming the field, and stores nothing', async () => {
     const before = stored();
     const cases: Array<[unknown, string, RegExp]> = [
@@ -106,9 +139,20 @@ describe('the claims endpoint (POST /claims)', () => {
       [{ kind: 'ssn', value: '078-05-1120' }, 'kind', /"value".*"document"/],
       [{ value: '078-05-1120' }, 'kind', /"value".*"document"/],
       [{ kind: 'value', value: '078-05-1120', subject: 'has spaces' }, 'subject', /business key/],
+      // An email address or the SSN itself would sit in the claim's metadata in plain text.
+      [{ kind: 'value', value: '078-05-1120', subject: 'jane@example.com' }, 'subject', /never personal data/],
+      [{ kind: 'value', value: '078-05-1120', subject: '078-05-1120' }, 'subject', /never personal data/],
       [{ kind: 'document', contentType: 'text/html', data: PNG.toString('base64') }, 'contentType', /image\/png/],
       [{ kind: 'document', contentType: 'image/png', data: 'not base64!' }, 'data', /base64/],
       [{ kind: 'document', contentType: 'image/png', data: '' }, 'data', /empty/],
+      // Node decodes these leniently (AAAAA as 3 bytes): a truncated or padded-away document.
+      [{ kind: 'document', contentType: 'image/png', data: 'AAAAA' }, 'data', /canonical base64/],
+      [
+        { kind: 'document', contentType: 'image/png', data: PNG.toString('base64').replace(/=+$/, '') },
+        'data',
+        /canonical base64/,
+      ],
+      [{ kind: 'document', contentType: 'image/png', data: 'AAB=' }, 'data', /canonical base64/],
     ];
     for (const [body, field, message] of cases) {
       const { status, json } = await post(body);
