@@ -21,15 +21,24 @@ export const TEST_TIMEOUT_MS = 5 * 60_000;
 export const FILE_TIMEOUT_MS = 20 * 60_000;
 
 const defaultTimeoutModule = new URL('./default-test-timeout.mjs', import.meta.url).href;
-const oneProcessEntry = fileURLToPath(
-  new URL(`./unit-in-one-process${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
-);
+const besideThis = (name: string) =>
+  fileURLToPath(new URL(`./${name}${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+const oneProcessEntry = besideThis('unit-in-one-process');
+const unitVerdictReporter = besideThis('unit-verdict');
 
 type Timeouts = { testMs?: number; fileMs?: number };
 type Command = { args: string[]; env: Record<string, string> };
 
-/** What both ways of running start node with: tsx, each test's default timeout, the reporter that lists each test. */
-function nodeWithTimeouts(args: string[], timeouts: Timeouts, env: Record<string, string> = {}): Command {
+/**
+ * What both ways of running start node with: tsx, each test's default timeout, the reporter that
+ * lists each test on stdout (and any other reporter, writing to stderr).
+ */
+function nodeWithTimeouts(
+  args: string[],
+  timeouts: Timeouts,
+  env: Record<string, string> = {},
+  reporters: string[] = [],
+): Command {
   return {
     args: [
       '--import',
@@ -40,6 +49,8 @@ function nodeWithTimeouts(args: string[], timeouts: Timeouts, env: Record<string
       // socket or a timer behind.
       '--test-force-exit',
       '--test-reporter=spec',
+      ...(reporters.length ? ['--test-reporter-destination=stdout'] : []),
+      ...reporters.flatMap((reporter) => [`--test-reporter=${reporter}`, '--test-reporter-destination=stderr']),
       ...args,
     ],
     env: { PAYFLOWS_TEST_TIMEOUT_MS: String(timeouts.testMs ?? TEST_TIMEOUT_MS), ...env },
@@ -53,10 +64,15 @@ export function testRunnerCommand(files: string[], timeouts: Timeouts = {}): Com
 
 /**
  * node's arguments to run the files in one process (unit-in-one-process.ts, for the unit tests):
- * the same default timeout for each test, and each file's timeout on the suite that holds it.
+ * the same default timeout for each test, each file's timeout on the suite that holds it, and the
+ * reporter that counts failures whatever a file does to process.exitCode (unit-verdict.ts).
  */
 export function oneProcessCommand(files: string[], timeouts: Timeouts = {}): Command {
-  return nodeWithTimeouts([oneProcessEntry, ...files], timeouts, {
-    PAYFLOWS_TEST_FILE_TIMEOUT_MS: String(timeouts.fileMs ?? FILE_TIMEOUT_MS),
-  });
+  return nodeWithTimeouts(
+    [oneProcessEntry, ...files],
+    timeouts,
+    { PAYFLOWS_TEST_FILE_TIMEOUT_MS: String(timeouts.fileMs ?? FILE_TIMEOUT_MS) },
+    // The run's verdict, counted from the runner and not from process.exitCode (unit-verdict.ts).
+    [unitVerdictReporter],
+  );
 }

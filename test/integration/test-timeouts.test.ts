@@ -5,13 +5,13 @@ import { oneProcessCommand, testRunnerCommand } from '../../scripts/lib/test-tim
 
 // The timeouts `npm test` (a process per file) and `npm run test:unit` (one process for every
 // file) run under (scripts/lib/test-timeouts.ts), on files that hang: each fails within its
-// timeout, by name, and the run goes on.
+// timeout, by name, and the run goes on. And in one process, no file can hide another's failures.
 
 type Command = typeof testRunnerCommand;
 
 async function runFixture(files: string[], timeouts: { testMs: number; fileMs: number }, command: Command) {
   const { args, env } = command(
-    files.map((file) => `test/fixtures/timeouts/${file}`),
+    files.map((file) => `test/fixtures/${file}`),
     timeouts,
   );
   // Inside a test file's process NODE_TEST_CONTEXT is set, and node --test would run nothing.
@@ -31,7 +31,7 @@ for (const [runner, command] of [
 ] as const) {
   describe(`test timeouts, ${runner}`, () => {
     it('a hung test fails by its name within the default timeout; a test with its own keeps it; the file goes on and ends', async () => {
-      const run = await runFixture(['hung-test.ts'], { testMs: 500, fileMs: 60_000 }, command);
+      const run = await runFixture(['timeouts/hung-test.ts'], { testMs: 500, fileMs: 60_000 }, command);
       assert.notEqual(run.code, 0, run.out);
       assert.match(run.out, /✖ hangs, holding a timer \([\d.]+ms\)\s+'test timed out after 500ms'/);
       assert.match(run.out, /✔ takes longer than the default, with a timeout of its own/);
@@ -40,7 +40,7 @@ for (const [runner, command] of [
     });
 
     it('a file that hangs outside any test (a before hook) fails by its path within the file timeout', async () => {
-      const run = await runFixture(['hung-hook.ts'], { testMs: 60_000, fileMs: 1_500 }, command);
+      const run = await runFixture(['timeouts/hung-hook.ts'], { testMs: 60_000, fileMs: 1_500 }, command);
       assert.notEqual(run.code, 0, run.out);
       assert.match(
         run.out,
@@ -53,8 +53,47 @@ for (const [runner, command] of [
 
 it('in one process, the file after one whose set-up hangs still runs', async () => {
   // (Under --test each file's own process start counts against so short a file timeout.)
-  const run = await runFixture(['hung-hook.ts', 'passes.ts'], { testMs: 60_000, fileMs: 1_500 }, oneProcessCommand);
+  const run = await runFixture(
+    ['timeouts/hung-hook.ts', 'timeouts/passes.ts'],
+    { testMs: 60_000, fileMs: 1_500 },
+    oneProcessCommand,
+  );
   assert.notEqual(run.code, 0, run.out);
   assert.match(run.out, /✖ [^\n]*hung-hook\.ts \([\d.]+ms\)\s+'test timed out after 1500ms'/);
   assert.match(run.out, /✔ runs in the file after the hung one/);
+});
+
+describe('in one process, no file ends the run green over a failure', () => {
+  const unitRunner = (files: string[]) =>
+    runFixture(
+      files.map((file) => `unit-runner/${file}`),
+      { testMs: 60_000, fileMs: 60_000 },
+      oneProcessCommand,
+    );
+
+  it('a failure stays one after a later file sets process.exitCode = 0', async () => {
+    const run = await unitRunner(['fails.ts', 'resets-exit-code.ts']);
+    assert.equal(run.code, 1, run.out);
+    assert.match(run.out, /✖ fails/);
+    assert.match(run.out, /✔ passes, then resets the exit code/);
+    assert.match(run.out, /1 test failed, though process\.exitCode was 0/);
+  });
+
+  it('a failure stays one after a later file calls process.exit(0)', async () => {
+    const run = await unitRunner(['fails.ts', 'exits.ts']);
+    assert.equal(run.code, 1, run.out);
+    // The reporters' output may be lost with the process; the reason is written as it exits.
+    assert.match(run.out, /did not finish[^\n]*unit-runner\/exits\.ts/);
+  });
+
+  it('a process.exit(0) before every file is done fails the run, naming the files that did not finish', async () => {
+    const run = await unitRunner(['exits.ts', '../timeouts/passes.ts']);
+    assert.equal(run.code, 1, run.out);
+    assert.match(run.out, /did not finish[^\n]*unit-runner\/exits\.ts[^\n]*timeouts\/passes\.ts/);
+  });
+
+  it('files that pass end the run green, process.exitCode = 0 or not', async () => {
+    const run = await unitRunner(['../timeouts/passes.ts', 'resets-exit-code.ts']);
+    assert.equal(run.code, 0, run.out);
+  });
 });
