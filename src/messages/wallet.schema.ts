@@ -110,7 +110,15 @@ export const ledgerState = z.object({
    * reconciliations by, kept beside the exact ones so that its history replays
    * (wallet/legacy-float-ledger.ts). Never read from what a run carries: the next run has the patch.
    */
-  floatTotals: z.object({ settledTotals: z.record(z.string(), z.number()) }).optional(),
+  floatTotals: z
+    .object({ settledTotals: z.record(z.string(), z.number()) })
+    .optional()
+    // What other languages read in schemas/messages: such a run still returns and carries them.
+    .meta({
+      deprecated: true,
+      description:
+        'Only a run started before exact amounts carries this: the approximate floating-point sums it decided its reconciliations by. Never use it as money: settledTotals and the balances are the exact amounts.',
+    }),
   stats: ledgerStats,
 });
 

@@ -18,6 +18,7 @@ import type { Observation } from '../../src/provider/transaction-observation.js'
 import { newAchState } from '../../workflows/ach-followup/review.js';
 import { newCheckoutState } from '../../workflows/checkout/rules.js';
 import { applyProfile, newKycState } from '../../workflows/kyc/fields.js';
+import { floatTotalsFrom } from '../../workflows/wallet/legacy-float-ledger.js';
 import { balances, emptyLedger, recent, record } from '../../workflows/wallet/ledger.js';
 import { decrypted } from '../helpers/history.js';
 
@@ -207,6 +208,22 @@ describe('the message schemas (schemas/messages)', () => {
     assertValid('wallet', 'WalletBalances', view.balances);
     assertValid('wallet', 'LedgerState', ledger);
     assert.deepEqual(view.balances.BTC, { confirmed: '0.12345678', pending: '5' });
+  });
+
+  it("mark a run from before exact amounts' floating-point totals deprecated, never money, and still take them", () => {
+    // Such a run carries and returns them beside the exact ledger (wallet/legacy-float-ledger.ts):
+    // the schema takes its ledger, and says a backend must not read them as amounts.
+    const ledgerDef = byProcess.wallet!.$defs.LedgerState as { properties: Record<string, Record<string, unknown>> };
+    const floatTotals = ledgerDef.properties.floatTotals!;
+    assert.equal(floatTotals.deprecated, true);
+    assert.match(String(floatTotals.description), /approximate.*never.*money/is);
+    const ledger = emptyLedger('WA_1');
+    const tx = { id: 'TR_1', createdAt: Date.now(), source: 'ext:x', dest: 'wallet:WA_1', currency: 'BTC' };
+    record(ledger, { ...tx, amount: '0.1', status: 'CONFIRMED', confirmedAt: Date.now() }, 'callback');
+    assertValid('wallet', 'LedgerState', {
+      ...ledger,
+      floatTotals: floatTotalsFrom({ settledTotals: { BTC: '0.3' } }),
+    });
   });
 
   it('refuse a float amount, a bad id, a field the workflow never sends and a missing one', () => {
