@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { loadConfig } from '../src/config.js';
-import { gitCommit } from '../worker/build-id.js';
+import { checkoutBuildId } from '../worker/build-id.js';
 import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
 import { bundleFacts, bundleWorkflows, describeBundle, WORKFLOW_BUNDLE_BUDGET_BYTES } from './lib/workflow-bundle.js';
 
@@ -35,11 +35,12 @@ for (const [file, interceptors, budget] of [
   say(`${file}: ${describeBundle(facts, budget)}${facts.codeBytes > budget ? ' — OVER BUDGET' : ''}`);
 }
 // The worker's version in its Worker Deployment (worker/build-id.ts): WORKER_BUILD_ID (in the image, its
-// build argument), else the commit, else the workflow bundle's own hash (a build from a
-// copy without .git, such as a Docker context): the same code gets the same id.
+// build argument), else the checkout's commit (`<commit>-dirty-<hash>` from a modified tree: never the
+// clean commit's id for other code), else the workflow bundle's own hash (a build from a copy without
+// .git, such as a Docker context): the same code gets the same id.
 const buildId =
   process.env.WORKER_BUILD_ID ||
-  gitCommit(process.cwd()) ||
+  checkoutBuildId(process.cwd()) ||
   `bundle-${createHash('sha256').update(untracedCode).digest('hex').slice(0, 12)}`;
 loadConfig({ WORKER_BUILD_ID: buildId }); // refuses an id Temporal would not take, naming the variable
 // Beside dist/worker/, where the compiled worker reads it (BUILD_ID_FILE).

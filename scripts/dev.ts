@@ -120,7 +120,20 @@ async function main(config: Config): Promise<void> {
 
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
   say('Bundling workflows and starting the worker…');
-  const { worker, connection: workerConnection, version, currentVersion } = await createWorker({ config, provider });
+  // Only here, where this script started the server: the worker takes over the current version, and
+  // its runs follow the code (AUTO_UPGRADE) instead of staying pinned to a commit whose worker is gone.
+  const embedded = server !== undefined;
+  const {
+    worker,
+    connection: workerConnection,
+    version,
+    currentVersion,
+  } = await createWorker({
+    config,
+    provider,
+    takeOverCurrentVersion: embedded,
+    ...(embedded ? { defaultVersioningBehavior: 'AUTO_UPGRADE' as const } : {}),
+  });
   const running = worker.run();
   void currentVersion.then((o) => o && version && say(`Worker version    ${describeOutcome(version, o)}`));
   stops.push(async () => {
@@ -140,6 +153,8 @@ async function main(config: Config): Promise<void> {
   const opsUrl = `http://${config.ingress.ops.host}:${config.ingress.ops.port}`;
   say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: ${opsUrl}/health, metrics: ${opsUrl}/metrics)`);
   say(`Worker            task queue ${config.temporal.taskQueue} (metrics: http://${metricsAddress}/metrics)`);
+  if (embedded && version)
+    say('Worker runs       follow the code: AUTO_UPGRADE, not pinned as deployed workers (docs/deploying.md)');
   say(`Codec server      ${codecUrl} (payloads are encrypted; the UI decodes them through it)`);
   say('ready — press Ctrl-C to stop');
 }

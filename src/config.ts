@@ -165,8 +165,10 @@ export const envSchema = z
     /** Worker Versioning (docs/deploying.md); `off` for a server without Worker Deployments. */
     WORKER_VERSIONING: z.enum(['on', 'off'], { error: 'must be `on` or `off`' }).default('on'),
     WORKER_DEPLOYMENT_NAME: deploymentName.default('payflows'),
-    /** This build's id; unset: the one `npm run build` wrote, else the git commit (worker/build-id.ts). */
+    /** This build's id; unset: the one `npm run build` wrote, else (embedded only) the checkout's (worker/build-id.ts). */
     WORKER_BUILD_ID: buildId.optional(),
+    /** Whether a deployment's very first version makes itself current (worker/current-version.ts). */
+    WORKER_VERSION_BOOTSTRAP: z.enum(['on', 'off'], { error: 'must be `on` or `off`' }).optional(),
     /** How long a stopping ingress waits for the callbacks in flight. */
     INGRESS_SHUTDOWN_GRACE: duration.default(10_000),
     /** Where traces go (OTLP over HTTP, read by the exporter itself); tracing is off when unset. */
@@ -408,9 +410,14 @@ export const SETTINGS_REFERENCE = {
   },
   WORKER_BUILD_ID: {
     default:
-      "the id `npm run build` wrote (the image's `WORKER_BUILD_ID` build argument, else the git commit or the bundle's hash), else the git commit of the checkout",
+      "the id `npm run build` wrote (the image's `WORKER_BUILD_ID` build argument, else the checkout's commit or the bundle's hash); on the embedded server only, else the checkout's commit (`<commit>-dirty-<hash>` when modified); otherwise required",
     meaning:
       "this worker's version in the deployment, printed at start; workers of the same code share it, a changed workflow needs a new one (`docs/deploying.md`)",
+  },
+  WORKER_VERSION_BOOTSTRAP: {
+    default: 'on with the embedded server, off otherwise (`npm run cluster` and compose set `on`)',
+    meaning:
+      "`on`: a deployment's very first version makes itself current — only if no current version was ever set (unversioned included), nothing ramps, no other version is registered and no unversioned worker polls the task queue; `off`: only an operator changes it (`docs/deploying.md`)",
   },
   INGRESS_SHUTDOWN_GRACE: {
     default: '`10s`',
@@ -535,6 +542,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         enabled: settings.WORKER_VERSIONING === 'on',
         deploymentName: settings.WORKER_DEPLOYMENT_NAME,
         buildId: settings.WORKER_BUILD_ID,
+        /** Against a cluster someone runs, only said explicitly: see WORKER_VERSION_BOOTSTRAP. */
+        bootstrap: (settings.WORKER_VERSION_BOOTSTRAP ?? (temporal.address === undefined ? 'on' : 'off')) === 'on',
       },
     },
     wallet: {

@@ -72,6 +72,13 @@ export interface CreateWorkerOptions {
   tracing?: Tracing;
   /** More activities beside the product's (the benchmarks' yardstick workflow uses one). */
   extraActivities?: Record<string, (...args: never[]) => Promise<unknown>>;
+  /**
+   * Make this version current whatever is: only `npm run dev`, which started the server itself and
+   * runs one worker on it (worker/current-version.ts). Never for a server someone else runs.
+   */
+  takeOverCurrentVersion?: boolean;
+  /** How a run moves between versions unless its workflow says; default PINNED (versioningSettings). */
+  defaultVersioningBehavior?: VersioningBehavior;
   overrides?: Partial<WorkerOptions>;
 }
 
@@ -105,23 +112,33 @@ export interface WorkerVersion {
   source: BuildIdSource;
 }
 
-/** The version this configuration runs as; undefined with WORKER_VERSIONING=off. */
-export function workerVersion(config: Config): WorkerVersion | undefined {
+/**
+ * The version this configuration runs as; undefined with WORKER_VERSIONING=off. A worker of its
+ * caller's bundle (`callersBundle`) needs WORKER_BUILD_ID: payflows' own build id names other code.
+ */
+export function workerVersion(config: Config, opts: { callersBundle?: boolean } = {}): WorkerVersion | undefined {
   const { enabled, deploymentName, buildId } = config.worker.versioning;
-  return enabled ? { deploymentName, ...resolveBuildId(buildId) } : undefined;
+  const context = { embedded: config.temporal.embedded, callersBundle: opts.callersBundle ?? false };
+  return enabled ? { deploymentName, ...resolveBuildId(buildId, context) } : undefined;
 }
+
+export type VersioningBehavior = 'PINNED' | 'AUTO_UPGRADE';
 
 /**
  * Every run starts PINNED to the version it started on and finishes on that code; the wallet's
- * workflow says AUTO_UPGRADE itself (workflows/wallet/versioning.ts).
+ * workflow says AUTO_UPGRADE itself (workflows/wallet/versioning.ts). `npm run dev` asks for
+ * AUTO_UPGRADE: its runs follow the code, as before versioning, instead of waiting for a stopped commit.
  */
-export function versioningSettings(version: WorkerVersion | undefined): Partial<WorkerOptions> {
+export function versioningSettings(
+  version: WorkerVersion | undefined,
+  defaultVersioningBehavior: VersioningBehavior = 'PINNED',
+): Partial<WorkerOptions> {
   if (!version) return {};
   return {
     workerDeploymentOptions: {
       version: { deploymentName: version.deploymentName, buildId: version.buildId },
       useWorkerVersioning: true,
-      defaultVersioningBehavior: 'PINNED',
+      defaultVersioningBehavior,
     },
   };
 }
@@ -138,7 +155,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
 }> {
   const { config, provider } = opts;
   // Before connecting: a worker without a build id stops here, with what to set.
-  const version = workerVersion(config);
+  const version = workerVersion(config, { callersBundle: opts.workflowBundlePath !== undefined });
   const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
   const claims = opts.claims ?? claimStoreFromConfig(config);
   const activities = {
@@ -182,14 +199,16 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
     activities,
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
     ...workerSettings(config, cache),
-    ...versioningSettings(version),
+    ...versioningSettings(version, opts.defaultVersioningBehavior),
     ...opts.overrides,
   });
   const currentVersion = version
     ? bootstrapCurrentVersion(connection.workflowService, {
         namespace: config.temporal.namespace,
         version,
-        takeOver: config.temporal.embedded,
+        taskQueue: worker.options.taskQueue,
+        bootstrap: config.worker.versioning.bootstrap,
+        takeOver: opts.takeOverCurrentVersion ?? false,
         identity: `payflows-worker ${process.pid}@${hostname()}`,
         running: () => !STOPPING.has(worker.getState()),
       }).catch((err: Error) => ({ outcome: 'gave-up' as const, reason: err.message }))

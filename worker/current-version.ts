@@ -1,26 +1,34 @@
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 
-// A versioned worker gets no new workflow until its version is the deployment's current one. The
-// first version of a deployment makes itself current ("first version bootstraps"), so that a new
-// cluster, `npm run dev` and the tests' server need no operator step; after that only an operator
-// changes the current version (docs/deploying.md), and a worker never overrides one. The embedded
-// dev server (`npm run dev`, TEMPORAL_ADDRESS unset) runs one worker at a time: there the worker
-// takes over, or a new commit's worker would wait behind the previous commit's.
+// A versioned worker gets no new workflow until its version is the deployment's current one.
+// With WORKER_VERSION_BOOTSTRAP on, a deployment's very first version makes itself current, so that
+// `npm run dev`, `npm run cluster` and the tests' servers need no operator step. Only then: never
+// once anyone set a current version (unversioned included: an operator's `--unversioned`, or a
+// migration from unversioned workers, docs/deploying.md), never while something ramps, never beside
+// another registered version or unversioned pollers on the task queue. Everything else is the
+// operator's. `npm run dev` alone takes over (takeOver): it started the server and runs one worker.
 
 type WorkflowService = temporal.api.workflowservice.v1.WorkflowService;
+
+/** What `left` reports when the current version is the unversioned workers. */
+export const UNVERSIONED = 'unversioned workers';
 
 export type CurrentVersionOutcome =
   | { outcome: 'made-current'; previous: string | undefined }
   | { outcome: 'already-current' }
-  /** Another version is current: an operator ramps and promotes this one. */
-  | { outcome: 'left'; current: string }
+  /** Not current, and not this worker's to change: an operator ramps and promotes it. */
+  | { outcome: 'left'; current: string | undefined; why: string }
   | { outcome: 'gave-up'; reason: string };
 
 export interface BootstrapOptions {
   namespace: string;
   version: WorkerDeploymentVersion;
-  /** Make this version current even when another is (the embedded dev server only). */
+  /** The worker's workflow task queue: unversioned pollers there mean a migration (docs/deploying.md). */
+  taskQueue: string;
+  /** Make the deployment's first version current (WORKER_VERSION_BOOTSTRAP); off, only report. */
+  bootstrap: boolean;
+  /** Make this version current whatever is (only `npm run dev`, which started its own server). */
   takeOver: boolean;
   identity: string;
   /** False once the worker stopped: nothing left to wait for. */
@@ -36,41 +44,81 @@ const FAILED_PRECONDITION = 9;
 const ABORTED = 10;
 const RETRYABLE = new Set([NOT_FOUND, FAILED_PRECONDITION, ABORTED, 14 /* UNAVAILABLE */]);
 
+type Described = Awaited<ReturnType<WorkflowService['describeWorkerDeployment']>>;
+type Decision = { set: true } | { set: false; outcome?: CurrentVersionOutcome };
+
+/** Whether this worker may make its version current now, from what the server says. */
+async function decide(service: WorkflowService, opts: BootstrapOptions, described: Described): Promise<Decision> {
+  const { version } = opts;
+  const info = described.workerDeploymentInfo;
+  const routing = info?.routingConfig;
+  const current = routing?.currentDeploymentVersion?.buildId || undefined;
+  if (current === version.buildId) return { set: false, outcome: { outcome: 'already-current' } };
+  const everSet = Boolean(routing?.currentVersionChangedTime);
+  const currentName = current ?? (everSet ? UNVERSIONED : undefined);
+  const left = (why: string): Decision => ({ set: false, outcome: { outcome: 'left', current: currentName, why } });
+  if (!opts.bootstrap && !opts.takeOver) return left('WORKER_VERSION_BOOTSTRAP is off');
+  // Set only once the server knows the version (its first poll registers it).
+  const registered = info?.versionSummaries ?? [];
+  const known = registered.some((v) => v.deploymentVersion?.buildId === version.buildId);
+  if (opts.takeOver) return known ? { set: true } : { set: false };
+  if (everSet) return left('a current version was set before');
+  const ramping = routing?.rampingDeploymentVersion?.buildId || undefined;
+  if (ramping || routing?.rampingVersionChangedTime || routing?.rampingVersionPercentage)
+    return left(`${ramping ?? UNVERSIONED} is ramping`);
+  if (!known) return { set: false };
+  const others = registered.map((v) => v.deploymentVersion?.buildId).filter((b) => b && b !== version.buildId);
+  if (others.length) return left(`other versions are registered (${others.join(', ')})`);
+  const { pollers } = await service.describeTaskQueue({
+    namespace: opts.namespace,
+    taskQueue: { name: opts.taskQueue, kind: 1 /* NORMAL */ },
+    taskQueueType: 1 /* WORKFLOW */,
+  });
+  const unversioned = (pollers ?? []).filter((p) => !p.deploymentOptions?.buildId);
+  if (unversioned.length)
+    return left(`unversioned workers poll ${opts.taskQueue} (${unversioned.map((p) => p.identity).join(', ')})`);
+  return { set: true };
+}
+
 export async function bootstrapCurrentVersion(
   service: WorkflowService,
   opts: BootstrapOptions,
 ): Promise<CurrentVersionOutcome> {
   const { namespace, version } = opts;
-  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const deadline = Date.now() + timeoutMs;
   let last = 'the version was not registered';
+  let lastPrecondition: string | undefined;
   while (Date.now() < deadline) {
     if (!opts.running()) return { outcome: 'gave-up', reason: 'the worker stopped before its version was registered' };
     try {
       const described = await service.describeWorkerDeployment({ namespace, deploymentName: version.deploymentName });
-      const info = described.workerDeploymentInfo;
-      const current = info?.routingConfig?.currentDeploymentVersion?.buildId || undefined;
-      if (current === version.buildId) return { outcome: 'already-current' };
-      if (current !== undefined && !opts.takeOver) return { outcome: 'left', current };
-      // Set only once the server knows the version (its first poll registers it).
-      if (info?.versionSummaries?.some((v) => v.deploymentVersion?.buildId === version.buildId)) {
+      const decision = await decide(service, opts, described);
+      if (decision.set) {
+        const previous = described.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId || undefined;
         await service.setWorkerDeploymentCurrentVersion({
           namespace,
           deploymentName: version.deploymentName,
           buildId: version.buildId,
-          // Fails if another worker changed the deployment meanwhile: described again below.
+          // Fails if another worker or an operator changed the deployment meanwhile: decided again below.
           conflictToken: described.conflictToken,
           identity: opts.identity,
         });
-        return { outcome: 'made-current', previous: current };
+        return { outcome: 'made-current', previous };
       }
+      if (decision.outcome) return decision.outcome;
     } catch (err) {
       const code = (err as { code?: number }).code;
-      if (code === undefined || !RETRYABLE.has(code)) return { outcome: 'gave-up', reason: (err as Error).message };
-      last = (err as Error).message;
+      const message = (err as Error).message;
+      if (code === undefined || !RETRYABLE.has(code)) return { outcome: 'gave-up', reason: message };
+      // A conflict passes once described again; the same refusal twice is the server's answer.
+      if (code === FAILED_PRECONDITION && message === lastPrecondition) return { outcome: 'gave-up', reason: message };
+      lastPrecondition = code === FAILED_PRECONDITION ? message : undefined;
+      last = message;
     }
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 500));
   }
-  return { outcome: 'gave-up', reason: `no answer within ${(opts.timeoutMs ?? 120_000) / 1000} s: ${last}` };
+  return { outcome: 'gave-up', reason: `no answer within ${timeoutMs / 1000} s: ${last}` };
 }
 
 /** The line a worker prints once it knows. */
@@ -79,12 +127,12 @@ export function describeOutcome(version: WorkerDeploymentVersion, o: CurrentVers
   switch (o.outcome) {
     case 'made-current':
       return o.previous
-        ? `${v} made current in place of ${o.previous} (the embedded dev server's worker takes over)`
-        : `${v} made current: the deployment's first version`;
+        ? `${v} made current in place of ${o.previous} (npm run dev's worker takes over)`
+        : `${v} made current: the deployment's first version (WORKER_VERSION_BOOTSTRAP)`;
     case 'already-current':
       return `${v} is the current version`;
     case 'left':
-      return `${v} is not current (${o.current} is): it gets new runs once an operator ramps or promotes it (docs/deploying.md)`;
+      return `${v} is not current (${o.current ? `${o.current} is` : 'none is'}; ${o.why}): it gets new runs once an operator ramps or promotes it (docs/deploying.md)`;
     case 'gave-up':
       return `${v}: could not check or set the current version (${o.reason}); set it with \`temporal worker deployment set-current-version\` (docs/deploying.md)`;
   }

@@ -19,12 +19,21 @@ const logger = createLogger({ service: 'worker', level: config.telemetry.logLeve
 Runtime.install(workerRuntimeOptions({ logger, metricsBindAddress: config.telemetry.workerMetrics }));
 const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
+// Never takes over the current version (only `npm run dev`, which started its server, does): this
+// may be one of many workers of a cluster that an operator promotes versions on (docs/deploying.md).
 const { worker, connection, cache, version, currentVersion } = await createWorker({ config, provider, tracing });
 // What the cache holds decides whether the worker evicts or runs out of memory under load: said first.
 logger.info({ maxCachedWorkflows: cache.maxCachedWorkflows, boundedBy: cache.by }, cache.explanation);
 // Which build this is, and whether it gets new runs (docs/deploying.md).
 logger.info(
-  version ? { deploymentName: version.deploymentName, buildId: version.buildId, buildIdFrom: version.source } : {},
+  version
+    ? {
+        deploymentName: version.deploymentName,
+        buildId: version.buildId,
+        buildIdFrom: version.source,
+        bootstrap: config.worker.versioning.bootstrap,
+      }
+    : {},
   version
     ? `worker version ${version.deploymentName}:${version.buildId} (build id from ${version.source})`
     : 'worker unversioned (WORKER_VERSIONING=off)',

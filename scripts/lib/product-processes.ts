@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { request } from 'undici';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
+import { checkoutBuildId } from '../../worker/build-id.js';
 import { goTool, TOOLS } from './go-tools.js';
 import { ensurePrometheus, type RunningPrometheus, startPrometheus } from './prometheus.js';
 import { whileBuilding } from './temporal-cluster.js';
@@ -227,6 +228,10 @@ export async function startProduct(opts: {
       CLAIM_STORE_DIR: claimsDir,
       CLAIM_ENCRYPTION_KEY: claimKey,
       WORKER_SHUTDOWN_GRACE: '10s',
+      // Workers from source off the embedded server need the id said; this new cluster's first
+      // version makes itself current (docs/deploying.md).
+      WORKER_BUILD_ID: checkoutBuildId() ?? 'payflows-source',
+      WORKER_VERSION_BOOTSTRAP: 'on',
     };
     for (const [i, [metrics, health]] of [
       [m1, h1],

@@ -106,6 +106,8 @@ describe('a rollout and a rollback with Worker Versioning', () => {
       TEMPORAL_TASK_QUEUE: taskQueue,
       WORKER_DEPLOYMENT_NAME: deploymentName,
       WORKER_BUILD_ID: buildId,
+      // This deployment is new: its first version may make itself current (off by default here).
+      WORKER_VERSION_BOOTSTRAP: 'on',
       WORKER_SHUTDOWN_GRACE: '1s',
     });
     const workerProvider = providerFromConfig(config);
@@ -248,7 +250,11 @@ describe('a rollout and a rollback with Worker Versioning', () => {
 
       // Version 2 beside it: not current, so it gets nothing until an operator says so.
       const v2 = await startVersion(V2, version2Bundle);
-      assert.deepEqual(await v2.currentVersion, { outcome: 'left', current: V1 });
+      assert.deepEqual(await v2.currentVersion, {
+        outcome: 'left',
+        current: V1,
+        why: 'a current version was set before',
+      });
 
       // Ramped: a share of new runs (by workflow id) goes to version 2, the rest to version 1.
       await eventually(
@@ -257,10 +263,11 @@ describe('a rollout and a rollback with Worker Versioning', () => {
         1_000,
       );
       assert.deepEqual(await routing(), { current: V1, ramping: V2, percentage: 50 });
-      const ramped = await Promise.all(Array.from({ length: 12 }, () => newKyc()));
+      // 40 runs: all on one version by chance once in 2^39 (about 2e-12), where 12 did once in 2048.
+      const ramped = await Promise.all(Array.from({ length: 40 }, () => newKyc()));
       cleanup.push(...ramped);
       const landed = await Promise.all(ramped.map(async (id) => (await versionOnceSet(id)).buildId));
-      assert.ok(landed.includes(V1) && landed.includes(V2), `12 runs at 50%: ${landed.join(', ')}`);
+      assert.ok(landed.includes(V1) && landed.includes(V2), `40 runs at 50%: ${landed.join(', ')}`);
       // Those on version 1 are pinned there: ended now, so that version 1 can drain.
       await terminate(ramped);
 
@@ -318,7 +325,11 @@ describe('a rollout and a rollback with Worker Versioning', () => {
 
       // The rollback: version 1's workers start again and it is made current; new runs go to it.
       const v1again = await startVersion(V1, process.env.TEST_WORKFLOW_BUNDLE);
-      assert.deepEqual(await v1again.currentVersion, { outcome: 'left', current: V2 });
+      assert.deepEqual(await v1again.currentVersion, {
+        outcome: 'left',
+        current: V2,
+        why: 'a current version was set before',
+      });
       await eventually(() => deployment('set-current-version', '--build-id', V1, '--yes'), 30_000, 1_000);
       assert.deepEqual(await routing(), { current: V1, ramping: undefined, percentage: 0 });
       const kycAfter = await newKyc();

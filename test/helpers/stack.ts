@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reminder } from '../../activities/notify.js';
 import { LocalClaimStore } from '../../src/claims/store.js';
 import { Client, Connection } from '@temporalio/client';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { clientFor } from '../../src/temporal/connection.js';
 import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { providerCallMetrics } from '../../src/telemetry/worker-metrics.js';
@@ -30,6 +30,15 @@ export function temporalAddress(): string {
   if (!address)
     throw new Error('TEMPORAL_ADDRESS is unset: run the tests with `npm test`, which starts the Temporal dev server');
   return address;
+}
+
+/**
+ * The build id of this run's workers: the run's one workflow bundle (TEST_WORKFLOW_BUNDLE), so that
+ * every test file's worker is the same version, and no git checkout is needed.
+ */
+export function testBuildId(): string {
+  const bundle = process.env.TEST_WORKFLOW_BUNDLE;
+  return bundle ? `tests-${createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 12)}` : 'tests';
 }
 
 export async function startStack(
@@ -89,6 +98,10 @@ export async function startStack(
     CLAIM_ENCRYPTION_KEY: claimKey,
     // A test's stop does not wait for activities that a test left hanging on purpose.
     WORKER_SHUTDOWN_GRACE: '1s',
+    // The run's bundle is the version every test file's worker shares; this run's new server makes
+    // it current (docs/deploying.md).
+    WORKER_BUILD_ID: testBuildId(),
+    WORKER_VERSION_BOOTSTRAP: 'on',
   };
   const config = loadConfig(workerEnv);
   const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });

@@ -6,14 +6,13 @@ import { KycClient } from '../../src/client/kyc.js';
 import { loadConfig } from '../../src/config.js';
 import * as api from '../../src/provider/endpoints.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
-import { gitCommit } from '../../worker/build-id.js';
 import { createWorker } from '../../worker/create-worker.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 // The workers of `npm test` are versioned as a deployment's are (docs/deploying.md): the first
-// version made itself current, a KYC is pinned to it and a wallet follows the current version. A
+// version made itself current (WORKER_VERSION_BOOTSTRAP=on, set by the stack), a KYC is pinned to it and a wallet follows the current version. A
 // worker with WORKER_VERSIONING=off runs its processes unversioned, as for a server without
 // Worker Deployments. The rollout itself is test/cluster/worker-versioning.test.ts.
 
@@ -35,8 +34,9 @@ describe('versioned workers on the dev server', () => {
   }
   const newAccount = async () => (await stack.provider.call(api.createAccount, { body: { country: 'US' } })).id;
 
-  it('pins a KYC to the version of this checkout, and lets a wallet follow the current version', async () => {
-    const version = { deploymentName: 'payflows', buildId: gitCommit() };
+  it("pins a KYC to the run's version, and lets a wallet follow the current version", async () => {
+    // The id the stack's worker was given (test/helpers/stack.ts): no git checkout needed.
+    const version = { deploymentName: 'payflows', buildId: stack.workerEnv.WORKER_BUILD_ID };
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
     const accountId = await newAccount();
     await kyc.start(accountId);
@@ -47,6 +47,61 @@ describe('versioned workers on the dev server', () => {
     });
     await stack.client.workflow.getHandle(kycWorkflowId(accountId)).terminate('test done');
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+  });
+
+  it('beside unversioned workers, a versioned worker does not make itself current: the operator migrates', async () => {
+    const run = randomUUID().slice(0, 8);
+    const env = {
+      ...stack.workerEnv,
+      TEMPORAL_TASK_QUEUE: `migrating-${run}`,
+      WORKER_DEPLOYMENT_NAME: `migrating-${run}`,
+    };
+    const started: Array<{ stop(): Promise<void> }> = [];
+    const start = async (extra: Record<string, string>) => {
+      const config = loadConfig({ ...env, ...extra });
+      const provider = providerFromConfig(config);
+      const w = await createWorker({
+        config,
+        provider,
+        claims: stack.claims,
+        workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+      });
+      const running = w.worker.run();
+      started.push({
+        async stop() {
+          w.worker.shutdown();
+          await running;
+          await w.connection.close();
+          await provider.close();
+        },
+      });
+      return w;
+    };
+    try {
+      // The workers before versioning, polling the task queue.
+      await start({ WORKER_VERSIONING: 'off' });
+      const service = stack.client.connection.workflowService;
+      await eventually(async () => {
+        const { pollers } = await service.describeTaskQueue({
+          namespace: stack.config.temporal.namespace,
+          taskQueue: { name: env.TEMPORAL_TASK_QUEUE, kind: 1 },
+          taskQueueType: 1,
+        });
+        assert.ok(pollers?.length, 'the unversioned worker polls');
+      });
+      // The first versioned build, bootstrap on as the tests' own servers have it: it stays out.
+      const versioned = await start({ WORKER_BUILD_ID: `v1-${run}`, WORKER_VERSION_BOOTSTRAP: 'on' });
+      const outcome = await versioned.currentVersion;
+      assert.equal(outcome?.outcome, 'left', JSON.stringify(outcome));
+      assert.match(outcome?.outcome === 'left' ? outcome.why : '', /unversioned workers poll/);
+      const { workerDeploymentInfo } = await service.describeWorkerDeployment({
+        namespace: stack.config.temporal.namespace,
+        deploymentName: env.WORKER_DEPLOYMENT_NAME,
+      });
+      assert.equal(workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId || undefined, undefined);
+    } finally {
+      for (const w of started.reverse()) await w.stop();
+    }
   });
 
   it('with WORKER_VERSIONING=off, a worker runs its processes unversioned', async () => {

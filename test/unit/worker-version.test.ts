@@ -1,18 +1,28 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { gitCommit, resolveBuildId } from '../../worker/build-id.js';
+import { checkoutBuildId, resolveBuildId } from '../../worker/build-id.js';
 import { versioningSettings, workerVersion } from '../../worker/create-worker.js';
 import { describeOutcome } from '../../worker/current-version.js';
 
 // Which version of which Worker Deployment a worker runs as (docs/deploying.md), from its settings.
 
-const none = { built: () => undefined, gitCommit: () => undefined };
+const none = { built: () => undefined, checkout: () => undefined };
+const ownBuild = { embedded: true, callersBundle: false };
 
 describe('the worker version', () => {
   it('is on by default, in the `payflows` deployment, with runs pinned unless a workflow says otherwise', () => {
     const config = loadConfig({ WORKER_BUILD_ID: 'build-7' });
-    assert.deepEqual(config.worker.versioning, { enabled: true, deploymentName: 'payflows', buildId: 'build-7' });
+    assert.deepEqual(config.worker.versioning, {
+      enabled: true,
+      deploymentName: 'payflows',
+      buildId: 'build-7',
+      bootstrap: true,
+    });
     const version = workerVersion(config);
     assert.deepEqual(version, { deploymentName: 'payflows', buildId: 'build-7', source: 'WORKER_BUILD_ID' });
     assert.deepEqual(versioningSettings(version), {
@@ -31,21 +41,88 @@ describe('the worker version', () => {
     assert.deepEqual(versioningSettings(undefined), {}, 'no deployment options reach the SDK');
   });
 
-  it('takes the build id from WORKER_BUILD_ID, else the one `npm run build` wrote, else the git commit', () => {
-    const finders = { built: () => 'from-build', gitCommit: () => 'abc123def456' };
-    assert.deepEqual(resolveBuildId('set', finders), { buildId: 'set', source: 'WORKER_BUILD_ID' });
-    assert.deepEqual(resolveBuildId(undefined, finders), { buildId: 'from-build', source: 'build' });
-    assert.deepEqual(resolveBuildId(undefined, { ...finders, built: () => undefined }), {
+  it('takes the build id from WORKER_BUILD_ID, else the one `npm run build` wrote, else (embedded only) the checkout', () => {
+    const finders = { built: () => 'from-build', checkout: () => 'abc123def456' };
+    assert.deepEqual(resolveBuildId('set', ownBuild, finders), { buildId: 'set', source: 'WORKER_BUILD_ID' });
+    assert.deepEqual(resolveBuildId(undefined, ownBuild, finders), { buildId: 'from-build', source: 'build' });
+    assert.deepEqual(resolveBuildId(undefined, ownBuild, { ...finders, built: () => undefined }), {
       buildId: 'abc123def456',
       source: 'git',
     });
-    // This checkout's own commit, as a worker run from source finds it.
-    assert.match(gitCommit() ?? '', /^[0-9a-f]{12}$/);
+  });
+
+  it("off the embedded server, refuses a checkout's commit: WORKER_BUILD_ID or dist/build-id.txt is needed", () => {
+    const remote = { embedded: false, callersBundle: false };
+    assert.throws(
+      () => resolveBuildId(undefined, remote, { built: () => undefined, checkout: () => 'abc123def456' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /WORKER_BUILD_ID/);
+        assert.match(err.message, /build-id\.txt/);
+        return true;
+      },
+    );
+    // What it does take there.
+    assert.equal(resolveBuildId(undefined, remote, { built: () => 'b', checkout: () => 'c' }).buildId, 'b');
+    assert.equal(resolveBuildId('set', remote, none).buildId, 'set');
+    // Through the configuration: TEMPORAL_ADDRESS set, a cluster's port-forward on this machine too.
+    assert.throws(() => workerVersion(loadConfig({ TEMPORAL_ADDRESS: '127.0.0.1:7233' })), /WORKER_BUILD_ID/);
+  });
+
+  it("with its caller's workflow bundle, a worker needs WORKER_BUILD_ID: payflows' own build id names other code", () => {
+    const callers = { embedded: true, callersBundle: true };
+    const finders = { built: () => 'payflows-build', checkout: () => 'abc123def456' };
+    assert.throws(
+      () => resolveBuildId(undefined, callers, finders),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /workflowBundlePath/);
+        assert.match(err.message, /WORKER_BUILD_ID/);
+        return true;
+      },
+    );
+    assert.equal(resolveBuildId('theirs-1', callers, finders).buildId, 'theirs-1');
+    assert.throws(() => workerVersion(loadConfig({}), { callersBundle: true }), /WORKER_BUILD_ID/);
+  });
+
+  it('names a modified checkout apart from its commit, and never reads a checkout around node_modules', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-build-id-'));
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
+    try {
+      git('init', '-q');
+      writeFileSync(join(dir, 'workflow.ts'), 'export const a = 1;\n');
+      git('add', '.');
+      git('commit', '-q', '-m', 'one');
+    } catch (err) {
+      t.skip(`git cannot make a checkout here: ${(err as Error).message.split('\n')[0]}`);
+      return;
+    }
+    const clean = checkoutBuildId(dir);
+    assert.match(clean ?? '', /^[0-9a-f]{12}$/);
+    writeFileSync(join(dir, 'workflow.ts'), 'export const a = 2;\n');
+    const modified = checkoutBuildId(dir);
+    assert.match(modified ?? '', new RegExp(`^${clean}-dirty-[0-9a-f]{12}$`));
+    assert.equal(checkoutBuildId(dir), modified, 'the same changes, the same id');
+    writeFileSync(join(dir, 'workflow.ts'), 'export const a = 3;\n');
+    assert.notEqual(checkoutBuildId(dir), modified, 'other changes, another id');
+    writeFileSync(join(dir, 'workflow.ts'), 'export const a = 1;\n');
+    assert.equal(checkoutBuildId(dir), clean, 'back to the commit');
+    writeFileSync(join(dir, 'new-workflow.ts'), 'export const b = 1;\n');
+    assert.match(checkoutBuildId(dir) ?? '', /-dirty-/, 'a new file is a change');
+    // Installed as a package, the checkout around it is the consumer's.
+    const installed = join(dir, 'node_modules', 'payflows');
+    mkdirSync(installed, { recursive: true });
+    assert.equal(checkoutBuildId(installed), undefined);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses to start without any build id, saying what to set', () => {
     assert.throws(
-      () => resolveBuildId(undefined, none),
+      () => resolveBuildId(undefined, ownBuild, none),
       (err: unknown) => {
         assert.ok(err instanceof ConfigError);
         assert.match(err.message, /WORKER_BUILD_ID/);
@@ -55,6 +132,24 @@ describe('the worker version', () => {
     );
     // Off, no build id is needed.
     assert.equal(workerVersion(loadConfig({ WORKER_VERSIONING: 'off' })), undefined);
+  });
+
+  it('lets the first version make itself current only when said, or on the embedded server', () => {
+    assert.equal(loadConfig({}).worker.versioning.bootstrap, true, 'embedded: on');
+    assert.equal(loadConfig({ TEMPORAL_ADDRESS: '127.0.0.1:7233' }).worker.versioning.bootstrap, false);
+    const on = { TEMPORAL_ADDRESS: '127.0.0.1:7233', WORKER_VERSION_BOOTSTRAP: 'on' };
+    assert.equal(loadConfig(on).worker.versioning.bootstrap, true);
+    assert.equal(loadConfig({ WORKER_VERSION_BOOTSTRAP: 'off' }).worker.versioning.bootstrap, false);
+    assert.throws(() => loadConfig({ WORKER_VERSION_BOOTSTRAP: 'yes' }), /\n {2}WORKER_VERSION_BOOTSTRAP: \S/);
+  });
+
+  it("lets `npm run dev` ask for AUTO_UPGRADE as its runs' default", () => {
+    const version = { deploymentName: 'payflows', buildId: 'b', source: 'git' as const };
+    assert.equal(
+      versioningSettings(version, 'AUTO_UPGRADE').workerDeploymentOptions?.defaultVersioningBehavior,
+      'AUTO_UPGRADE',
+    );
+    assert.equal(versioningSettings(version).workerDeploymentOptions?.defaultVersioningBehavior, 'PINNED');
   });
 
   it('refuses names and ids Temporal would not take, naming the variable', () => {
@@ -87,7 +182,7 @@ describe('the worker version', () => {
   it('says at start whether the version gets new runs, and what the operator does when it does not', () => {
     const v = { deploymentName: 'payflows', buildId: 'b2' };
     assert.match(describeOutcome(v, { outcome: 'made-current', previous: undefined }), /first version/);
-    assert.match(describeOutcome(v, { outcome: 'left', current: 'b1' }), /b1 is.*ramps or promotes/);
+    assert.match(describeOutcome(v, { outcome: 'left', current: 'b1', why: 'w' }), /b1 is.*ramps or promotes/);
     assert.match(describeOutcome(v, { outcome: 'gave-up', reason: 'x' }), /set-current-version/);
   });
 });
