@@ -202,6 +202,18 @@ describe('a Python backend against the PostgreSQL cluster', () => {
     assert.match(String(report.error), /notAField/);
   });
 
+  it('refuses a submission its schema refuses before storing the value: no claim is left behind', async () => {
+    // Refused before any call: the account needs no process, only an id of the right shape.
+    const accountId = `AC_py${randomUUID().slice(0, 8)}`;
+    const { code, report, stdout } = await py(['kyc-value', accountId, 'individual-ssn'], { stdin: '123-45-6789\n' });
+    assert.equal(code, 1, stdout);
+    assert.equal(report.sent, false);
+    assert.equal((report.refused as { path: string }).path, 'fieldId');
+    assert.equal(report.claim, undefined, 'no reference: nothing was stored');
+    const claims = new LocalClaimStore(cluster.claimsDir, { key: Buffer.from(cluster.claimKey, 'base64') });
+    assert.equal(await claims.eraseSubject(accountId), 0, 'no claim stored under the account');
+  });
+
   it('hands a personal value in by claim reference: KYC sends it to the provider and moves on', async () => {
     const accountId = await accountWithProfile(
       { provider, op: sandboxOp },

@@ -101,6 +101,20 @@ async def kyc_value(env: dict[str, str], schema_dir: Path, account_id: str, fiel
     wid = workflow_id(schemas, "kyc", wf, {"accountId": account_id})
     args = schemas.pointer("kyc", wf, "updates", "submitValue", "args", 0)
     answer = schemas.pointer("kyc", wf, "updates", "submitValue", "answer")
+    # Checked before the value is stored: a submission the schema refuses leaves no claim behind
+    # (there is no delete route; it would wait for the retention sweep). The placeholder has the
+    # shape of the reference POST /claims answers, so only the field and the value's size decide.
+    placeholder = {
+        "ref": "local:" + "0" * 64,
+        "size": max(len(value.encode("utf-8")), 1),
+        "contentType": "text/plain; charset=utf-8",
+        "sha256": "0" * 64,
+        "keyed": True,
+    }
+    try:
+        schemas.check("kyc", args, {"fieldId": field_id, "value": placeholder}, "the submitValue argument")
+    except MessageRejected as err:
+        return refused(err)
     try:
         ref = put_value(codec_server, token, value, subject=account_id)
     except ClaimRefused as err:
