@@ -33,6 +33,12 @@ import { workflowPreloadModules } from './preload-modules.js';
 const ext = extname(fileURLToPath(import.meta.url));
 export const workflowsPath = fileURLToPath(new URL(`../workflows/index${ext}`, import.meta.url));
 /**
+ * The same workflows for a worker with WORKER_VERSIONING=off: a server refuses a versioning
+ * behaviour (the wallet's AUTO_UPGRADE) from a worker that is not versioned, so such a worker
+ * bundles these at start instead of loading the prebuilt bundles, which are versioned.
+ */
+export const unversionedWorkflowsPath = fileURLToPath(new URL(`../workflows/unversioned${ext}`, import.meta.url));
+/**
  * Compiled (dist/worker/create-worker.js, as in the image), a worker loads the bundle that
  * `npm run build` made beside it instead of bundling the workflows at start: with the tracing
  * interceptors when tracing is on, without them otherwise.
@@ -61,7 +67,10 @@ export interface CreateWorkerOptions {
   config: Config;
   provider: ProviderClient;
   connection?: NativeConnection;
-  /** A prebuilt bundle (tests build it once per run); otherwise the workflows are bundled now. */
+  /**
+   * A prebuilt bundle (tests build it once per run); otherwise the workflows are bundled now. With
+   * WORKER_VERSIONING=off it must be built from workflows/unversioned (unversionedWorkflowsPath).
+   */
   workflowBundlePath?: string;
   taskQueue?: string;
   /** Where documents and personal values are kept by reference; default: the local store of CLAIM_STORE_DIR. */
@@ -181,14 +190,17 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
   // Sized from the memory the worker has, not the SDK's guess from the heap (worker/cache-size.ts).
   const cache = chooseCacheSize(memoryFacts(config.worker));
   const prebuilt = traces.enabled ? prebuiltWorkflowBundle : prebuiltUntracedWorkflowBundle;
-  const bundlePath = opts.workflowBundlePath ?? (prebuilt && existsSync(prebuilt) ? prebuilt : undefined);
+  const bundlePath = opts.workflowBundlePath ?? (version && prebuilt && existsSync(prebuilt) ? prebuilt : undefined);
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue: opts.taskQueue ?? opts.config.temporal.taskQueue,
     ...(bundlePath
       ? { workflowBundle: { codePath: bundlePath } }
-      : { workflowsPath, bundlerOptions: { preloadModules: [...workflowPreloadModules] } }),
+      : {
+          workflowsPath: version ? workflowsPath : unversionedWorkflowsPath,
+          bundlerOptions: { preloadModules: [...workflowPreloadModules] },
+        }),
     interceptors: {
       activity: tracing.activityInterceptors,
       ...(bundlePath

@@ -1,14 +1,10 @@
-// Every workflow the worker runs. Workflow code is deterministic: it imports only
-// @temporalio/workflow, pure helpers and types.
-export { achFollowupWorkflow } from './ach-followup/workflow.js';
-export { onboardingWorkflow } from './onboarding/workflow.js';
-export { checkoutWorkflow } from './checkout/workflow.js';
-export { kycWorkflow } from './kyc/workflow.js';
-export { openWalletWorkflow } from './wallet/open-wallet.js';
-export { provisioningWorkflow } from './provisioning/workflow.js';
+// Every workflow a versioned worker runs (the default). Workflow code is deterministic: it imports
+// only @temporalio/workflow, pure helpers and types. A worker with WORKER_VERSIONING=off bundles
+// ./unversioned.ts instead: the same workflows without the wallet's AUTO_UPGRADE, which a server
+// refuses from a worker that is not versioned.
+export * from './processes.js';
 // AUTO_UPGRADE; every other process runs PINNED, the worker's default (worker/create-worker.ts).
 export { walletWorkflow } from './wallet/versioning.js';
-export { claimRetentionWorkflow } from './claim-retention/workflow.js';
 
 // The signatures clients start them by (each process's messages.ts) are these functions' own.
 import type { AchFollowupWorkflow } from './ach-followup/messages.js';

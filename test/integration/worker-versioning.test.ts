@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodeVersioningBehavior } from '@temporalio/common';
 import { KycClient } from '../../src/client/kyc.js';
+import { WalletsClient } from '../../src/client/wallets.js';
 import { loadConfig } from '../../src/config.js';
 import * as api from '../../src/provider/endpoints.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
@@ -64,7 +65,8 @@ describe('versioned workers on the dev server', () => {
         config,
         provider,
         claims: stack.claims,
-        workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+        // An unversioned worker bundles workflows/unversioned itself (worker/create-worker.ts).
+        ...(extra.WORKER_VERSIONING === 'off' ? {} : { workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE }),
       });
       const running = w.worker.run();
       started.push({
@@ -104,15 +106,16 @@ describe('versioned workers on the dev server', () => {
     }
   });
 
-  it('with WORKER_VERSIONING=off, a worker runs its processes unversioned', async () => {
+  it('with WORKER_VERSIONING=off, a worker runs its processes unversioned, the wallets included', async () => {
     const taskQueue = `unversioned-${randomUUID()}`;
     const config = loadConfig({ ...stack.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_VERSIONING: 'off' });
     const provider = providerFromConfig(config);
+    // No bundle given: the worker bundles workflows/unversioned, whose wallet names no behaviour
+    // (the server refuses one from an unversioned worker, and the wallet's tasks would fail for ever).
     const { worker, connection, version, currentVersion } = await createWorker({
       config,
       provider,
       claims: stack.claims,
-      workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
     });
     assert.equal(version, undefined);
     assert.equal(await currentVersion, undefined, 'no deployment to make current');
@@ -130,6 +133,18 @@ describe('versioned workers on the dev server', () => {
         behavior: undefined,
       });
       await stack.client.workflow.getHandle(kycWorkflowId(accountId)).terminate('test done');
+
+      // A wallet opens and its follower answers: its workflow tasks complete on the unversioned worker.
+      const wallets = new WalletsClient(stack.client, { taskQueue, pollIntervalMs: 60_000, pollMaxMs: 60_000 });
+      const { walletId } = await wallets.open({ name: `unversioned-${randomUUID().slice(0, 8)}` });
+      const view = await eventually(() => wallets.state(walletId));
+      assert.equal(view.walletId, walletId);
+      assert.deepEqual(await versionOf(walletWorkflowId(walletId)), {
+        deploymentName: undefined,
+        buildId: undefined,
+        behavior: undefined,
+      });
+      await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
     } finally {
       worker.shutdown();
       await running;

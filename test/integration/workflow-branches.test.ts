@@ -23,6 +23,8 @@ import { kycStateQuery, submitValueUpdate } from '../../workflows/kyc/messages.j
 import { onboardingStateQuery } from '../../workflows/onboarding/messages.js';
 import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows/wallet/messages.js';
 import { temporalAddress } from '../helpers/stack.js';
+import { bundleWorkflows } from '../../scripts/lib/workflow-bundle.js';
+import { unversionedWorkflowsPath, workflowInterceptorModules } from '../../worker/create-worker.js';
 import { resultWithin } from '../helpers/result.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { depositCallback } from '../helpers/callback.js';
@@ -64,18 +66,18 @@ const refusal = (type: string, errorCode: string, problematicField = '') =>
 let client: Client;
 let connection: NativeConnection;
 let config: ReturnType<typeof loadConfig>;
+// These workers are not versioned (Worker.create with no deployment options): they run the bundle of
+// workflows/unversioned, as a worker with WORKER_VERSIONING=off does; the run's shared bundle is versioned.
+let unversionedBundle: string;
 
 /** Runs `body` against a worker whose activities are `mocks`, on a task queue of its own. */
 async function withWorker<T>(mocks: Record<string, Mock>, body: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `branches-${randomUUID()}`;
-  const bundle = process.env.TEST_WORKFLOW_BUNDLE;
   const worker = await Worker.create({
     connection,
     taskQueue,
     activities: mocks,
-    ...(bundle
-      ? { workflowBundle: { codePath: bundle } }
-      : { workflowsPath: new URL('../../workflows/index.ts', import.meta.url).pathname }),
+    workflowBundle: { code: unversionedBundle },
     dataConverter: encryptingDataConverter(codecFromConfig(config.payloads)),
     // The run's bundle has the tracing interceptors: they need their sinks (exporting nothing here).
     sinks: workerTracingOptions(startTracing({ service: 'worker' })).sinks,
@@ -110,6 +112,7 @@ before(async () => {
   config = loadConfig({ PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
   connection = await NativeConnection.connect({ address: temporalAddress() });
   client = clientFor(await Connection.connect({ address: temporalAddress() }), config);
+  unversionedBundle = await bundleWorkflows(workflowInterceptorModules, unversionedWorkflowsPath);
 });
 
 after(async () => {
