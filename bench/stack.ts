@@ -26,6 +26,7 @@ import {
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
 import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
+import { benchVersioningEnv } from './versioning.js';
 
 // Figures that need the whole stack: a Temporal server (the embedded dev server, or the one at
 // `clusterAddress`, e.g. `npm run cluster`'s), the sandbox, the ingress and a worker in
@@ -104,6 +105,7 @@ export async function stackFigures(
       INGRESS_PUBLIC_URL: ingressUrl,
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
       CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      ...benchVersioningEnv,
     });
     // Every provider call the worker makes, by endpoint: what polling costs is counted, not inferred.
     const calls = new Map<string, number>();
@@ -473,6 +475,7 @@ async function cachedMemory(ctx: {
       INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl,
       PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key!,
       CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      ...benchVersioningEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

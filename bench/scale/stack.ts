@@ -11,6 +11,7 @@ import { freePort } from '../../src/temporal/ports.js';
 import { ensurePostgres } from '../../scripts/lib/postgres.js';
 import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
 import { startTemporalCluster, type TemporalCluster } from '../../scripts/lib/temporal-cluster.js';
+import { benchVersioningEnv } from '../versioning.js';
 
 // The scale run's stack: Temporal on PostgreSQL started as `npm run cluster` starts it (the
 // server and schemas from deploy/temporal), the sandbox and the ingress in this process (the
@@ -105,6 +106,7 @@ export async function startScaleStack(opts: {
           // A container's worth: the worker sizes its cache from it, as deployed.
           WORKER_MEMORY: opts.workerMemory,
           WORKER_METRICS_PORT: String(await freePort()),
+          ...benchVersioningEnv,
         },
         log: join(dir, 'logs', `worker-${Date.now()}.log`),
         ready: '"msg":"worker polling"',
