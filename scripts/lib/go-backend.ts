@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runGo } from '../../src/temporal/go-install.js';
 import { cacheRoot, go } from './go-tools.js';
+import { isExecutable } from '../../src/executable.js';
 
 // examples/go-backend built with the machine's Go, its modules from the Go module proxy as go.sum
 // pins them (-mod=readonly: a go.mod that needs tidying fails the build, it is never rewritten),
@@ -22,20 +23,11 @@ export function goBackendHash(dir = GO_BACKEND_DIR, goVersion = execFileSync(go(
   return hash.digest('hex').slice(0, 16);
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The binary of examples/go-backend, built if this version of it has not been. */
 export async function buildGoBackend(log: (line: string) => void): Promise<string> {
   const dir = join(cacheRoot(), 'go-backend', goBackendHash());
   const path = join(dir, 'go-backend');
-  if (executable(path)) return path;
+  if (isExecutable(path)) return path;
   mkdirSync(dir, { recursive: true });
   log(`building examples/go-backend into ${dir} (once per change of its sources)…`);
   // Built beside, then renamed: a build cut short leaves no binary that looks finished.

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { goInstall } from '../../src/temporal/go-install.js';
+import { isExecutable } from '../../src/executable.js';
 
 // The Temporal server, its SQL tool and the Web UI server, built from the Go module proxy at the
 // versions the compose images carry, each into a folder of its own in the cache outside the repo
@@ -64,25 +65,16 @@ export function go(): string {
   }
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The tool's binary, built once into the cache (progress through `log`). */
 export async function goTool(tool: GoTool, log: (line: string) => void): Promise<string> {
   const dir = join(cacheRoot(), `${tool.name}-${tool.version}`);
   const path = join(dir, tool.binary);
-  if (executable(path)) return path;
+  if (isExecutable(path)) return path;
   log(`building ${tool.name} ${tool.version} from the Go module proxy into ${dir} (once; minutes on 2 cores)…`);
   mkdirSync(dir, { recursive: true });
   const started = Date.now();
   await goInstall(go(), `${tool.module}@${tool.version}`, dir, log);
-  if (!executable(path)) throw new Error(`go install finished but ${path} is missing`);
+  if (!isExecutable(path)) throw new Error(`go install finished but ${path} is missing`);
   log(`${tool.name} built in ${Math.round((Date.now() - started) / 1000)} s: ${path}`);
   return path;
 }

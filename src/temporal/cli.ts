@@ -1,7 +1,8 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { goInstall } from './go-install.js';
+import { isExecutable } from '../executable.js';
 
 // Finding the `temporal` CLI without downloading anything at run time, in this order:
 // TEMPORAL_CLI_PATH; `temporal` on PATH; the cache outside the repo; a build from the Go module
@@ -21,18 +22,9 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'payflows', `temporal-cli-${CLI_VERSION}`);
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && executable(join(dir, name))) return join(dir, name);
+    if (dir && isExecutable(join(dir, name))) return join(dir, name);
   }
   return undefined;
 }
@@ -43,7 +35,7 @@ export async function findTemporalCli(
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => {});
   if (env.TEMPORAL_CLI_PATH) {
-    if (!executable(env.TEMPORAL_CLI_PATH))
+    if (!isExecutable(env.TEMPORAL_CLI_PATH))
       throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file; fix or unset it`);
     return { kind: 'binary', path: env.TEMPORAL_CLI_PATH, source: 'TEMPORAL_CLI_PATH' };
   }
@@ -52,7 +44,7 @@ export async function findTemporalCli(
 
   const dir = cacheDir(env);
   const cached = join(dir, 'temporal');
-  if (executable(cached)) return { kind: 'binary', path: cached, source: 'cache' };
+  if (isExecutable(cached)) return { kind: 'binary', path: cached, source: 'cache' };
 
   const go = onPath('go', env) ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
   if (!go)
@@ -68,7 +60,7 @@ export async function findTemporalCli(
   } catch (err) {
     throw new Error(`${(err as Error).message}\nSet TEMPORAL_CLI_PATH to a temporal binary to skip the build.`);
   }
-  if (!executable(cached)) throw new Error(`go install finished but ${cached} is missing`);
+  if (!isExecutable(cached)) throw new Error(`go install finished but ${cached} is missing`);
   log(`Temporal CLI built: ${cached}`);
   return { kind: 'binary', path: cached, source: 'built' };
 }
