@@ -268,8 +268,9 @@ describe('safe configuration', () => {
       maxCachedWorkflows: 500,
       memoryBytes: 512 * 1024 * 1024,
       health: { host: '127.0.0.1', port: 9470 },
-      // The defaults (test/unit/worker-version.test.ts).
-      versioning: { enabled: true, deploymentName: 'payflows', buildId: undefined },
+      // The defaults (test/unit/worker-version.test.ts): no Temporal address, so the embedded
+      // stack's, which makes a new deployment's first version current.
+      versioning: { enabled: true, deploymentName: 'payflows', buildId: undefined, bootstrap: true },
     });
     assert.equal(c.ingress.shutdownGraceMs, 5_000);
     for (const [name, value] of [
