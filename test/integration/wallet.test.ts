@@ -219,7 +219,10 @@ describe('wallet: continue-as-new keeps the state', () => {
       metadata: {},
       tags: [],
     });
-    for (let i = 0; i < 40; i++) await handle.signal('transaction', tx(i));
+    // More signals than maxHistoryEvents, so that the history passes it however the worker batches
+    // them (40 taken in one or two activations stayed under 50 events, and the run never rolled over).
+    const SENT = 60;
+    for (let i = 0; i < SENT; i++) await handle.signal('transaction', tx(i));
     // Repeats of the first ones after the roll-over must still count once.
     const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
     await eventually(async () => {
@@ -229,10 +232,10 @@ describe('wallet: continue-as-new keeps the state', () => {
     for (let i = 0; i < 5; i++) await latest.signal('transaction', tx(i));
     const state = await eventually(async () => {
       const queried = await latest.query(walletQuery);
-      assert.equal(queried.stats.callbacks, 45);
+      assert.equal(queried.stats.callbacks, SENT + 5);
       return queried;
     });
-    assert.deepEqual(state.balances.ETH, { confirmed: '40', pending: '0' });
+    assert.deepEqual(state.balances.ETH, { confirmed: String(SENT), pending: '0' });
     assert.equal(state.stats.duplicates, 5);
     // The first run carried the ledger's second shape behind its patch: the marker precedes the
     // continue-as-new, so a worker without the change cannot take the run up.
