@@ -98,11 +98,8 @@ export async function startStack(
     CLAIM_ENCRYPTION_KEY: claimKey,
     // A test's stop does not wait for activities that a test left hanging on purpose.
     WORKER_SHUTDOWN_GRACE: '1s',
-    // The run's bundle is the version every test file's worker shares, in a deployment of the tests'
-    // own: the cluster's own worker (npm run test:cluster) made its build current in `payflows`, and
-    // a second first version there is the operator's (docs/deploying.md). This deployment is new on
-    // every run's server, so its first worker makes the version current.
-    WORKER_DEPLOYMENT_NAME: 'payflows-tests',
+    // The run's bundle is the version every test file's worker shares; this run's new server makes
+    // it current (docs/deploying.md).
     WORKER_BUILD_ID: testBuildId(),
     WORKER_VERSION_BOOTSTRAP: 'on',
   };

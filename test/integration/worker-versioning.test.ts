@@ -37,10 +37,7 @@ describe('versioned workers on the dev server', () => {
 
   it("pins a KYC to the run's version, and lets a wallet follow the current version", async () => {
     // The id the stack's worker was given (test/helpers/stack.ts): no git checkout needed.
-    const version = {
-      deploymentName: stack.workerEnv.WORKER_DEPLOYMENT_NAME,
-      buildId: stack.workerEnv.WORKER_BUILD_ID,
-    };
+    const version = { deploymentName: 'payflows', buildId: stack.workerEnv.WORKER_BUILD_ID };
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
     const accountId = await newAccount();
     await kyc.start(accountId);
