@@ -77,6 +77,9 @@ try {
     TEMPORAL_ADDRESS: temporal.address,
     TEST_WORKFLOW_BUNDLE: bundlePath,
     TEST_CLUSTER: description,
+    // The tests' workers join the cluster's own version (its worker made it current in `payflows`):
+    // the same source, so the same build; a second first version there would be an operator's.
+    TEST_WORKER_BUILD_ID: product.workerEnv.WORKER_BUILD_ID!,
     // Screenshots of a failed browser step; kept with the logs when a test fails.
     TEST_OUTPUT_DIR: join(dir, 'output'),
   });

@@ -37,6 +37,8 @@ export function temporalAddress(): string {
  * every test file's worker is the same version, and no git checkout is needed.
  */
 export function testBuildId(): string {
+  // On the cluster (npm run test:cluster): the version its own worker made current.
+  if (process.env.TEST_WORKER_BUILD_ID) return process.env.TEST_WORKER_BUILD_ID;
   const bundle = process.env.TEST_WORKFLOW_BUNDLE;
   return bundle ? `tests-${createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 12)}` : 'tests';
 }
