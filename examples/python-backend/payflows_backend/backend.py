@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import temporalio.api.workflowservice.v1
 import temporalio.converter
 from temporalio.client import Client, WorkflowUpdateFailedError
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
@@ -32,6 +33,15 @@ async def connect(env: dict[str, str]) -> Client:
     if not address:
         raise ValueError("TEMPORAL_ADDRESS is not set: the host:port of the deployment's Temporal frontend")
     return await Client.connect(address, namespace=env.get("TEMPORAL_NAMESPACE", "default"), data_converter=converter)
+
+
+async def check(env: dict[str, str]) -> dict[str, Any]:
+    """Whether the settings reach Temporal: connects and reads the namespace it was given."""
+    client = await connect(env)
+    described = await client.workflow_service.describe_namespace(
+        temporalio.api.workflowservice.v1.DescribeNamespaceRequest(namespace=client.namespace)
+    )
+    return {"ok": True, "namespace": described.namespace_info.name, "address": env.get("TEMPORAL_ADDRESS")}
 
 
 def workflow_id(schemas: MessageSchemas, process: str, workflow_type: str, fields: dict[str, Any]) -> str:
