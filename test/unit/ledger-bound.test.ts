@@ -89,3 +89,31 @@ describe('ledger: the cost of a transaction does not grow with the records it ke
     assert.equal(balances(ledger).BTC!.confirmed, '2500');
   });
 });
+
+describe('ledger: the record bound trims a carried table that is over it', () => {
+  it('records out of time order, more than one over the bound: the next transaction trims them without failing', () => {
+    // A table can be over the bound by several at once (pending entries dropped together, or a
+    // bound lowered by a deploy), and insertion order is not time order: trimming the oldest
+    // inserted record moves the horizon past records inserted after it.
+    const carried = emptyLedger(WALLET_ID);
+    carried.settled = {
+      TR_X: ['BTC', '1', 'CONFIRMED', NOW - 10 * DAY],
+      TR_Y: ['BTC', '1', 'CONFIRMED', NOW - 20 * DAY],
+      TR_Z: ['BTC', '1', 'CONFIRMED', NOW - 5 * DAY],
+    };
+    carried.settledTotals = { BTC: '3' };
+    const ledger = fromCarried(JSON.parse(JSON.stringify(carried)));
+    const saved = LIMITS.settledRecords;
+    LIMITS.settledRecords = 1;
+    try {
+      assert.equal(record(ledger, tx('TR_NEXT', 'PENDING', NOW - DAY), 'callback', { now: NOW }), 'new');
+      assert.deepEqual(Object.keys(ledger.settled), ['TR_Z'], 'the two oldest inserted left, the newest stays');
+      assert.equal(ledger.horizon, NOW - 10 * DAY + 1, 'the horizon follows the newest record that left');
+      assert.equal(record(ledger, tx('TR_Y', 'CONFIRMED', NOW - 20 * DAY), 'callback', { now: NOW }), 'expired');
+      assert.equal(record(ledger, tx('TR_Z', 'CONFIRMED', NOW - 5 * DAY), 'callback', { now: NOW }), 'duplicate');
+      assert.deepEqual(balances(ledger).BTC, { confirmed: '3', pending: '1' }, 'totals keep what was counted');
+    } finally {
+      LIMITS.settledRecords = saved;
+    }
+  });
+});
