@@ -17,12 +17,7 @@ import type { Config } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { callbackUrl, providerCredentials } from '../src/required-settings.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
-import {
-  otelWorkflowInterceptorsModule,
-  startTracing,
-  type Tracing,
-  workerTracingOptions,
-} from '../src/telemetry/tracing.js';
+import { startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
 import { type BuildIdSource, resolveBuildId } from './build-id.js';
 import { type CacheChoice, chooseCacheSize } from './cache-size.js';
 import { bootstrapCurrentVersion, type CurrentVersionOutcome } from './current-version.js';
@@ -49,18 +44,19 @@ export const prebuiltWorkflowBundle = import.meta.url.endsWith('.js')
 export const prebuiltUntracedWorkflowBundle = import.meta.url.endsWith('.js')
   ? fileURLToPath(new URL('../workflow-bundle-untraced.js', import.meta.url))
   : undefined;
+/** The workflows' spans, carried on through Temporal's headers (workflows/tracing-interceptors.ts). */
+const tracingInterceptorsModule = fileURLToPath(new URL(`../workflows/tracing-interceptors${ext}`, import.meta.url));
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
 export const workflowInterceptorModules = [
   fileURLToPath(new URL(`../workflows/interceptors${ext}`, import.meta.url)),
-  otelWorkflowInterceptorsModule,
+  tracingInterceptorsModule,
 ];
 /**
- * Without the tracing interceptors, for a worker that exports no traces: every cached workflow
- * instantiates its bundle's modules, and these cost about 0.5 MB of each (docs/capacity.md). They
- * add no command, so either bundle replays the other's histories.
+ * Without the tracing interceptors, for a worker that exports no traces. They add no command, so
+ * either bundle replays the other's histories (test/integration/replay.test.ts replays with both).
  */
 export const untracedWorkflowInterceptorModules = workflowInterceptorModules.filter(
-  (m) => m !== otelWorkflowInterceptorsModule,
+  (m) => m !== tracingInterceptorsModule,
 );
 
 export interface CreateWorkerOptions {

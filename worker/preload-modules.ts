@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 // workflow API (workflowInfo, proxyActivities…) at load, and exports that no caller writes to.
 // Their imports are preloaded with them, so they must meet the same bar. Workflow files, the
 // skeleton that records stages (workflows/lib/process.ts) and the interceptors stay out;
-// @opentelemetry/* too: its API keeps the global tracer provider in a singleton that registering
-// writes, which a frozen copy refuses (test/integration/preload-modules.test.ts shows it fails).
+// @opentelemetry/* too, were it bundled (the workflows' tracing needs none of it): its API keeps
+// the global tracer provider in a singleton that registering writes, which a frozen copy refuses
+// (test/integration/preload-modules.test.ts shows it fails).
 // The paths are the one list to update when workflow files move.
 
 const ext = extname(fileURLToPath(import.meta.url)); // .ts from source, .js once compiled
@@ -37,6 +38,8 @@ export const workflowPreloadModules: readonly string[] = [
   'workflows/kyc/reasons',
   'workflows/lib/sha256',
   'workflows/wallet/poll-answer',
+  // The workflows' trace context and span shape (the interceptors that use it stay per workflow).
+  'workflows/lib/trace-context',
   // Input checks and the messages' definitions (signal, query and update names).
   'workflows/lib/check',
   'workflows/lib/checks',

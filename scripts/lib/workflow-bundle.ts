@@ -8,11 +8,12 @@ import { workflowPreloadModules } from '../../worker/preload-modules.js';
 // modules are shared: docs/capacity.md), so what goes in costs memory per workflow, not once.
 
 /**
- * The most JavaScript a bundle may hold, source map aside. Measured: 0.79 MB (139 modules) without
- * the tracing interceptors and 1.50 MB (256) with them; 1.25 and 1.97 MB while zod and the provider
+ * The most JavaScript a bundle may hold, source map aside. Measured: 0.85 MB (148 modules) without
+ * the tracing interceptors and 0.86 MB (149) with them; 1.55 MB (264) while the traced bundle held
+ * Temporal's OpenTelemetry workflow interceptors, and 1.25 and 1.97 MB while zod and the provider
  * schemas were in (22 modules more).
  */
-export const WORKFLOW_BUNDLE_BUDGET_BYTES = { untraced: 850_000, traced: 1_600_000 } as const;
+export const WORKFLOW_BUNDLE_BUDGET_BYTES = { untraced: 900_000, traced: 920_000 } as const;
 
 /** Modules that must never be in a bundle: zod and the schemas built with it (each process's checks.ts in workflows/ instead). */
 const FORBIDDEN = [/node_modules\/zod\//, /\.schema\.ts$/, /src\/provider\/schemas\//, /src\/claims\/ref\.ts$/];

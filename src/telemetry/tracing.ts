@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { trace, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
@@ -15,17 +14,10 @@ import { TRACER_NAME, tracerRegistered } from './spans.js';
 
 // One trace per callback and per backend call, across processes: the ingress request, the
 // client's signal or start, the workflow, the activity and the provider's HTTP call, linked by
-// Temporal's OpenTelemetry interceptors through the headers Temporal carries. Spans hold names,
-// ids of workflows and endpoints, an error's type — never a payload, a personal value, a secret
-// or an error's message and stack (./private-spans.ts).
-
-/**
- * Bundled with the workflows whether or not tracing is on, so that one bundle serves every
- * worker; without an exporter the workflow's spans go to a processor that drops them.
- */
-export const otelWorkflowInterceptorsModule = createRequire(import.meta.url).resolve(
-  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
-);
+// Temporal's OpenTelemetry interceptors through the headers Temporal carries (in workflows, a light
+// twin of theirs: workflows/tracing-interceptors.ts). Spans hold names, ids of workflows and
+// endpoints, an error's type — never a payload, a personal value, a secret or an error's message
+// and stack (./private-spans.ts).
 
 export interface Tracing {
   /** Whether spans leave the process (OTEL_EXPORTER_OTLP_ENDPOINT set, or a processor given). */

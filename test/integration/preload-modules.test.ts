@@ -51,10 +51,16 @@ describe('preloaded workflow modules', () => {
   });
 
   it('a module that is not safe to freeze breaks those runs: @opentelemetry/api, whose tracer provider is written at registration', async () => {
+    // Temporal's own workflow interceptors register one in every workflow (the fixture does the same).
     const otelApi = fileURLToPath(new URL('../fixtures/preload-otel-api.ts', import.meta.url));
-    const results = await replayFiles(histories.slice(0, 1), undefined, dataConverter, undefined, {
-      preloadModules: [...workflowPreloadModules, otelApi],
-    });
+    const registers = fileURLToPath(new URL('../fixtures/register-otel-provider.ts', import.meta.url));
+    const results = await replayFiles(
+      histories.slice(0, 1),
+      undefined,
+      dataConverter,
+      [...workflowInterceptorModules, registers],
+      { preloadModules: [...workflowPreloadModules, otelApi] },
+    );
     assert.equal(results[0]?.error?.name, 'ReplayError', 'the run replayed with @opentelemetry/api frozen');
     assert.ok(
       logged.some((line) => /object is not extensible|read.only property/.test(line)),

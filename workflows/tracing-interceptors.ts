@@ -1,0 +1,173 @@
+import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions.js';
+import {
+  ApplicationFailure,
+  AsyncLocalStorage,
+  ContinueAsNew,
+  defaultPayloadConverter,
+  type Headers,
+  proxySinks,
+  uuid4,
+  workflowInfo,
+  type WorkflowInterceptorsFactory,
+} from '@temporalio/workflow';
+import {
+  childContext,
+  failedEnd,
+  finishedSpan,
+  fromCarrier,
+  isSampled,
+  type SpanEnd,
+  STATUS,
+  toCarrier,
+  TRACE_HEADER,
+  type TraceContext,
+} from './lib/trace-context.js';
+import { workflowNow } from './lib/workflow-time.js';
+
+// The workflows' spans, bundled when the worker exports traces (worker/create-worker.ts). The same
+// spans, names and header as Temporal's OpenTelemetry workflow interceptors (RunWorkflow:<type>,
+// HandleSignal:<name>, StartActivity:<type>, … in `_tracer-data`), so that the client's and the
+// activities' interceptors, which stay Temporal's, join them into one trace; written without
+// @opentelemetry/*, whose modules and tracer provider every cached workflow built again (about
+// 0.3 MB of heap each; docs/capacity.md). Each outbound call reaches `next` in the same tick, as
+// without interceptors: no command moves, and histories replay with or without them.
+
+const acceptContinueAsNew = (err: unknown) => err instanceof ContinueAsNew;
+
+export const interceptors: WorkflowInterceptorsFactory = () => {
+  const active = new AsyncLocalStorage<TraceContext>();
+  const exporter = proxySinks<OpenTelemetrySinks>().exporter;
+
+  const fromHeaders = (headers: Headers): TraceContext | undefined => {
+    const payload = headers[TRACE_HEADER];
+    if (!payload) return undefined;
+    try {
+      return fromCarrier(defaultPayloadConverter.fromPayload(payload));
+    } catch {
+      return undefined; // a header that is not a carrier starts a trace of its own
+    }
+  };
+
+  const ended = (name: string, ctx: TraceContext, parent: TraceContext | undefined, startMs: number, end: SpanEnd) => {
+    if (!isSampled(ctx)) return;
+    const span = finishedSpan({ name, context: ctx, parentSpanId: parent?.spanId, startMs, endMs: workflowNow(), end });
+    exporter.export([span]);
+  };
+
+  const failure = (err: unknown, acceptable?: (err: unknown) => boolean): SpanEnd =>
+    acceptable?.(err)
+      ? { status: { code: STATUS.OK } }
+      : failedEnd(err, err instanceof ApplicationFailure && err.category === 'BENIGN');
+
+  /** Runs `fn` in a span, child of `parent`, and exports the span when `fn`'s promise settles. */
+  function traced<T>(
+    name: string,
+    parent: TraceContext | undefined,
+    fn: (ctx: TraceContext) => Promise<T>,
+    acceptable?: (err: unknown) => boolean,
+  ): Promise<T> {
+    const ctx = childContext(parent, `${uuid4()}${uuid4()}`.replace(/-/g, ''));
+    const startMs = workflowNow();
+    let running: Promise<T>;
+    try {
+      running = active.run(ctx, () => fn(ctx));
+    } catch (err) {
+      ended(name, ctx, parent, startMs, failure(err, acceptable));
+      throw err;
+    }
+    return running.then(
+      (value) => {
+        ended(name, ctx, parent, startMs, { status: { code: STATUS.OK } });
+        return value;
+      },
+      (err: unknown) => {
+        ended(name, ctx, parent, startMs, failure(err, acceptable));
+        throw err;
+      },
+    );
+  }
+
+  /** The same for a synchronous call (an update's validator). */
+  function tracedSync<T>(name: string, parent: TraceContext | undefined, fn: () => T): T {
+    const ctx = childContext(parent, `${uuid4()}${uuid4()}`.replace(/-/g, ''));
+    const startMs = workflowNow();
+    try {
+      const value = active.run(ctx, fn);
+      ended(name, ctx, parent, startMs, { status: { code: STATUS.OK } });
+      return value;
+    } catch (err) {
+      ended(name, ctx, parent, startMs, failure(err));
+      throw err;
+    }
+  }
+
+  /** Headers carrying `ctx` on to what the call starts. */
+  const withContext = (headers: Headers, ctx: TraceContext): Headers => ({
+    ...headers,
+    [TRACE_HEADER]: defaultPayloadConverter.toPayload(toCarrier(ctx)),
+  });
+
+  /** A span for an outbound call, carried on in its headers. */
+  function outbound<I extends { headers: Headers }, T>(name: string, input: I, next: (input: I) => Promise<T>) {
+    return traced(name, active.getStore(), (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }));
+  }
+
+  return {
+    inbound: [
+      {
+        execute: (input, next) =>
+          traced(
+            `RunWorkflow:${workflowInfo().workflowType}`,
+            fromHeaders(input.headers),
+            () => next(input),
+            acceptContinueAsNew,
+          ),
+        handleSignal: (input, next) =>
+          traced(`HandleSignal:${input.signalName}`, fromHeaders(input.headers) ?? active.getStore(), () =>
+            next(input),
+          ),
+        handleUpdate: (input, next) =>
+          traced(`HandleUpdate:${input.name}`, fromHeaders(input.headers) ?? active.getStore(), () => next(input)),
+        validateUpdate: (input, next) =>
+          tracedSync(`ValidateUpdate:${input.name}`, fromHeaders(input.headers) ?? active.getStore(), () =>
+            next(input),
+          ),
+        handleQuery: (input, next) =>
+          traced(`HandleQuery:${input.queryName}`, fromHeaders(input.headers) ?? active.getStore(), () => next(input)),
+      },
+    ],
+    outbound: [
+      {
+        scheduleActivity: (input, next) => outbound(`StartActivity:${input.activityType}`, input, next),
+        scheduleLocalActivity: (input, next) => outbound(`StartActivity:${input.activityType}`, input, next),
+        startChildWorkflowExecution: (input, next) => outbound(`StartChildWorkflow:${input.workflowType}`, input, next),
+        signalWorkflow: (input, next) => outbound(`SignalWorkflow:${input.signalName}`, input, next),
+        continueAsNew: (input, next) =>
+          traced(
+            `ContinueAsNew:${input.options.workflowType}`,
+            active.getStore(),
+            (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }),
+            acceptContinueAsNew,
+          ),
+        getLogAttributes: (input, next) => {
+          const ctx = active.getStore();
+          if (!ctx) return next(input);
+          return next({
+            trace_id: ctx.traceId,
+            span_id: ctx.spanId,
+            trace_flags: `0${ctx.traceFlags.toString(16)}`,
+            ...input,
+          });
+        },
+      },
+    ],
+    internals: [
+      {
+        dispose(input, next) {
+          active.disable();
+          next(input);
+        },
+      },
+    ],
+  };
+};
