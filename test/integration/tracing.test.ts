@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { request } from 'undici';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { startTracing, type Tracing } from '../../src/telemetry/tracing.js';
+import { resultWithin } from '../helpers/result.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
@@ -71,6 +73,31 @@ describe('traces across the ingress, Temporal, the worker and the provider', () 
       JSON.stringify(mentions),
     );
     await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+  });
+
+  it('a workflow that fails: its span says so by the error’s type, without its message, in the caller’s trace', async () => {
+    exporter.reset();
+    const name = `refused-${Date.now()}`;
+    // Past the typed client, which would refuse it first: the workflow's own check refuses it.
+    const handle = await stack.client.workflow.start('openWalletWorkflow', {
+      taskQueue: stack.taskQueue,
+      workflowId: `open-wallet:${name}`,
+      args: [{ name, type: 'NOT_A_TYPE', secret: 'Ada Lovelace 123-45-6789' }],
+    });
+    await assert.rejects(resultWithin(handle.result(), handle.workflowId));
+    const run = await eventually(() => {
+      const span = exporter.getFinishedSpans().find((s) => s.name === 'RunWorkflow:openWalletWorkflow');
+      assert.ok(span, 'no RunWorkflow span');
+      return span;
+    });
+    const start = exporter.getFinishedSpans().find((s) => s.name === 'StartWorkflow:openWalletWorkflow')!;
+    assert.equal(run.parentSpanId, start.spanContext().spanId, 'the run is the start’s child');
+    assert.equal(run.spanContext().traceId, start.spanContext().traceId);
+    assert.equal(run.status.code, SpanStatusCode.ERROR);
+    const exception = run.events.find((e) => e.name === 'exception');
+    assert.equal(exception?.attributes?.['exception.type'], 'ApplicationFailure');
+    const text = JSON.stringify([run.status, run.events, run.attributes]);
+    for (const value of ['Ada', '123-45-6789', 'NOT_A_TYPE', '    at ']) assert.ok(!text.includes(value), text);
   });
 
   it('a callback: the ingress request down to the wallet workflow’s provider call', async () => {
