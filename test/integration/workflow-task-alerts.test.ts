@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
 import { WalletsClient } from '../../src/client/wallets.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { ensurePrometheus, PROMTOOL } from '../../scripts/lib/prometheus.js';
 import { type Stack, eventually, startStack } from '../helpers/stack.js';
@@ -44,6 +45,17 @@ describe('alerts for a bad deploy', () => {
     workers.push(good);
     const wallets = new WalletsClient(stack.client, { taskQueue, pollIntervalMs: 3_600_000 });
     const { walletId } = await wallets.open({ name: `task-alerts-${randomUUID()}` });
+    // The wallet's first workflow task must be the good worker's, recorded: a first task that
+    // reached the changed code instead (the good worker killed before it ran it) replays nothing
+    // and fails nothing, and the changed code would then run the wallet with its own commands.
+    const wallet = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    await eventually(async () => {
+      const { events } = await wallet.fetchHistory();
+      assert.ok(
+        events?.some((e) => e.workflowTaskCompletedEventAttributes),
+        'the wallet ran its first task',
+      );
+    }, 60_000);
     await kill(good);
 
     const metricsPort = await freePort();
@@ -58,7 +70,10 @@ describe('alerts for a bad deploy', () => {
     const [name, labels] = await eventually(async () => {
       const text = await (await request(`http://127.0.0.1:${metricsPort}/metrics`)).body.text();
       const wallet = [...text.matchAll(FAILED)].find((m) => m[2]!.includes('workflow_type="walletWorkflow"'));
-      assert.ok(wallet, `no failed workflow task of walletWorkflow counted yet`);
+      assert.ok(
+        wallet,
+        `no failed workflow task of walletWorkflow counted yet; the worker said:\n${bad.output().slice(-3000)}`,
+      );
       assert.ok(Number(wallet[3]) >= 2, 'the server retried the failed task, and it failed again');
       return [wallet[1]!, wallet[2]!] as const;
     }, 60_000);
