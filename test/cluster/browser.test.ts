@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { request } from 'undici';
 import { connectClients, type ConnectedClients } from '../../src/client/index.js';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
-import { ProviderClient } from '../../src/provider/client.js';
+import type { ProviderClient } from '../../src/provider/client.js';
 import * as api from '../../src/provider/endpoints.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
@@ -14,7 +14,7 @@ import { checkoutWorkflowId } from '../../workflows/checkout/messages.js';
 import { onboardingWorkflowId } from '../../workflows/onboarding/messages.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { openBrowser, type TestBrowser } from '../helpers/browser.js';
-import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
+import { type ClusterDescription, clusterDescription, clusterProvider, clusterClientEnv } from '../helpers/cluster.js';
 import { resultWithin } from '../helpers/result.js';
 import { eventually } from '../helpers/stack.js';
 
@@ -35,20 +35,10 @@ describe('the Web UI and the hosted pages in a browser', () => {
   before(async () => {
     cluster = clusterDescription();
     clients = await connectClients({
-      env: {
-        TEMPORAL_ADDRESS: cluster.temporal.address,
-        TEMPORAL_NAMESPACE: cluster.temporal.namespace,
-        TEMPORAL_TASK_QUEUE: cluster.taskQueue,
-        PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey,
-        CLAIM_STORE_DIR: cluster.claimsDir,
-        CLAIM_ENCRYPTION_KEY: cluster.claimKey,
-      },
+      env: clusterClientEnv(cluster),
       timing: TIMING,
     });
-    provider = new ProviderClient({
-      baseUrl: cluster.sandboxUrl,
-      auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
-    });
+    provider = clusterProvider(cluster);
     browser = await openBrowser('browser');
   });
   after(async () => {

@@ -6,14 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { CheckoutClient } from '../../src/client/checkout.js';
 import { WalletsClient } from '../../src/client/wallets.js';
 import * as api from '../../src/provider/endpoints.js';
-import { ProviderClient } from '../../src/provider/client.js';
+import type { ProviderClient } from '../../src/provider/client.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { buildGoBackend, GO_BACKEND_DIR } from '../../scripts/lib/go-backend.js';
-import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
+import { type ClusterDescription, clusterClient, clusterDescription, clusterProvider } from '../helpers/cluster.js';
 
 // examples/go-backend, built with the machine's Go, against the cluster's server, sandbox, workers
 // and codec server: a backend in another language opens a wallet and reads its balance after a
@@ -46,10 +45,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
   before(async () => {
     cluster = clusterDescription();
     client = await clusterClient(cluster);
-    provider = new ProviderClient({
-      baseUrl: cluster.sandboxUrl,
-      auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
-    });
+    provider = clusterProvider(cluster);
     binary = await buildGoBackend((line) => console.log(`[go-backend] ${line}`));
     // The schemas `npm run schemas` writes and the package ships: the Go program checks every message against them.
     schemasDir = resolve('schemas/messages');

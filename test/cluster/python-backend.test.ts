@@ -10,13 +10,13 @@ import { LocalClaimStore } from '../../src/claims/store.js';
 import { KycClient } from '../../src/client/kyc.js';
 import { OnboardingClient } from '../../src/client/onboarding.js';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
-import { ProviderClient } from '../../src/provider/client.js';
+import type { ProviderClient } from '../../src/provider/client.js';
 import * as api from '../../src/provider/endpoints.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { operatorCalls } from '../../scripts/fixtures/operator.js';
 import { ensurePythonBackend, PYTHON_BACKEND_DIR } from '../../scripts/lib/python-backend.js';
-import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
+import { type ClusterDescription, clusterClient, clusterDescription, clusterProvider } from '../helpers/cluster.js';
 import { eventually } from '../helpers/stack.js';
 
 // A backend in Python (examples/python-backend: Temporal's Python SDK from PyPI, a payload codec
@@ -40,10 +40,7 @@ describe('a Python backend against the PostgreSQL cluster', () => {
     cluster = clusterDescription();
     client = await clusterClient(cluster);
     python = ensurePythonBackend((line) => console.log(`[python-backend] ${line}`));
-    provider = new ProviderClient({
-      baseUrl: cluster.sandboxUrl,
-      auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
-    });
+    provider = clusterProvider(cluster);
     sandboxOp = operatorCalls(cluster.sandboxUrl).op;
     tmp = mkdtempSync(join(tmpdir(), 'payflows-python-'));
   });

@@ -12,9 +12,9 @@ import proto from '@temporalio/proto';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { request } from 'undici';
 import { connectClients, type ConnectedClients } from '../../src/client/index.js';
-import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
 import { add } from '../../src/decimal.js';
-import { ProviderClient } from '../../src/provider/client.js';
+import type { ProviderClient } from '../../src/provider/client.js';
 import * as api from '../../src/provider/endpoints.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
 import { callbackSignature } from '../../src/provider/signing.js';
@@ -26,7 +26,7 @@ import { createWorker, untracedWorkflowInterceptorModules } from '../../worker/c
 import { checkoutWorkflowId } from '../../workflows/checkout/messages.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
+import { type ClusterDescription, clusterDescription, clusterProvider, clusterClientEnv } from '../helpers/cluster.js';
 import { resultWithin } from '../helpers/result.js';
 import { eventually } from '../helpers/stack.js';
 
@@ -66,20 +66,10 @@ describe('a rollout and a rollback with Worker Versioning', () => {
     cluster = clusterDescription();
     Runtime.install({ logger: new DefaultLogger('ERROR') });
     clients = await connectClients({
-      env: {
-        TEMPORAL_ADDRESS: cluster.temporal.address,
-        TEMPORAL_NAMESPACE: cluster.temporal.namespace,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey,
-        CLAIM_STORE_DIR: cluster.claimsDir,
-        CLAIM_ENCRYPTION_KEY: cluster.claimKey,
-      },
+      env: clusterClientEnv(cluster, taskQueue),
       timing: TIMING,
     });
-    provider = new ProviderClient({
-      baseUrl: cluster.sandboxUrl,
-      auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
-    });
+    provider = clusterProvider(cluster);
     const found = await findTemporalCli({ log: () => {} });
     assert.equal(found.kind, 'binary', 'the Temporal CLI that the cluster was set up with');
     cli = found.kind === 'binary' ? found.path : '';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
+import { ProviderClient } from '../../src/provider/client.js';
 import { clientFor } from '../../src/temporal/connection.js';
 import type { ProcessSpec, ProductCluster } from '../../scripts/lib/product-processes.js';
 
@@ -35,4 +36,24 @@ export async function clusterClient(c: ClusterDescription): Promise<Client> {
       PAYLOAD_ENCRYPTION_KEY: c.payloadKey,
     }),
   );
+}
+
+/** The settings a backend's clients are given for the cluster (connectClients' env). */
+export function clusterClientEnv(c: ClusterDescription, taskQueue = c.taskQueue): Record<string, string> {
+  return {
+    TEMPORAL_ADDRESS: c.temporal.address,
+    TEMPORAL_NAMESPACE: c.temporal.namespace,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    PAYLOAD_ENCRYPTION_KEY: c.payloadKey,
+    CLAIM_STORE_DIR: c.claimsDir,
+    CLAIM_ENCRYPTION_KEY: c.claimKey,
+  };
+}
+
+/** A provider client of the cluster's sandbox, with the sandbox's own credentials. */
+export function clusterProvider(c: ClusterDescription): ProviderClient {
+  return new ProviderClient({
+    baseUrl: c.sandboxUrl,
+    auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
+  });
 }
