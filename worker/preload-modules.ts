@@ -38,8 +38,10 @@ export const workflowPreloadModules: readonly string[] = [
   'workflows/kyc/reasons',
   'workflows/lib/sha256',
   'workflows/wallet/poll-answer',
-  // The workflows' trace context and span shape (the interceptors that use it stay per workflow).
+  // The workflows' trace context and span shape (the interceptors that use it stay per workflow),
+  // and the one storage of the active context, which must be shared (its header says why).
   'workflows/lib/trace-context',
+  'workflows/lib/trace-scope',
   // Input checks and the messages' definitions (signal, query and update names).
   'workflows/lib/check',
   'workflows/lib/checks',

@@ -1,7 +1,6 @@
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions.js';
 import {
   ApplicationFailure,
-  AsyncLocalStorage,
   ContinueAsNew,
   defaultPayloadConverter,
   type Headers,
@@ -22,6 +21,7 @@ import {
   TRACE_HEADER,
   type TraceContext,
 } from './lib/trace-context.js';
+import { activeTrace, withTrace } from './lib/trace-scope.js';
 import { workflowNow } from './lib/workflow-time.js';
 
 // The workflows' spans, bundled when the worker exports traces (worker/create-worker.ts). The same
@@ -29,13 +29,13 @@ import { workflowNow } from './lib/workflow-time.js';
 // HandleSignal:<name>, StartActivity:<type>, … in `_tracer-data`), so that the client's and the
 // activities' interceptors, which stay Temporal's, join them into one trace; written without
 // @opentelemetry/*, whose modules and tracer provider every cached workflow built again (about
-// 0.3 MB of heap each; docs/capacity.md). Each outbound call reaches `next` in the same tick, as
-// without interceptors: no command moves, and histories replay with or without them.
+// 0.3 MB of heap each; docs/capacity.md). The active context is in one storage for all workflows
+// (./lib/trace-scope.ts). Each outbound call reaches `next` in the same tick, as without
+// interceptors: no command moves, and histories replay with or without them.
 
 const acceptContinueAsNew = (err: unknown) => err instanceof ContinueAsNew;
 
 export const interceptors: WorkflowInterceptorsFactory = () => {
-  const active = new AsyncLocalStorage<TraceContext>();
   const exporter = proxySinks<OpenTelemetrySinks>().exporter;
 
   const fromHeaders = (headers: Headers): TraceContext | undefined => {
@@ -70,7 +70,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     const startMs = workflowNow();
     let running: Promise<T>;
     try {
-      running = active.run(ctx, () => fn(ctx));
+      running = withTrace(ctx, () => fn(ctx));
     } catch (err) {
       ended(name, ctx, parent, startMs, failure(err, acceptable));
       throw err;
@@ -92,7 +92,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     const ctx = childContext(parent, `${uuid4()}${uuid4()}`.replace(/-/g, ''));
     const startMs = workflowNow();
     try {
-      const value = active.run(ctx, fn);
+      const value = withTrace(ctx, fn);
       ended(name, ctx, parent, startMs, { status: { code: STATUS.OK } });
       return value;
     } catch (err) {
@@ -109,7 +109,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
 
   /** A span for an outbound call, carried on in its headers. */
   function outbound<I extends { headers: Headers }, T>(name: string, input: I, next: (input: I) => Promise<T>) {
-    return traced(name, active.getStore(), (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }));
+    return traced(name, activeTrace(), (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }));
   }
 
   return {
@@ -123,17 +123,13 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
             acceptContinueAsNew,
           ),
         handleSignal: (input, next) =>
-          traced(`HandleSignal:${input.signalName}`, fromHeaders(input.headers) ?? active.getStore(), () =>
-            next(input),
-          ),
+          traced(`HandleSignal:${input.signalName}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
         handleUpdate: (input, next) =>
-          traced(`HandleUpdate:${input.name}`, fromHeaders(input.headers) ?? active.getStore(), () => next(input)),
+          traced(`HandleUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
         validateUpdate: (input, next) =>
-          tracedSync(`ValidateUpdate:${input.name}`, fromHeaders(input.headers) ?? active.getStore(), () =>
-            next(input),
-          ),
+          tracedSync(`ValidateUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
         handleQuery: (input, next) =>
-          traced(`HandleQuery:${input.queryName}`, fromHeaders(input.headers) ?? active.getStore(), () => next(input)),
+          traced(`HandleQuery:${input.queryName}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
       },
     ],
     outbound: [
@@ -145,12 +141,12 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
         continueAsNew: (input, next) =>
           traced(
             `ContinueAsNew:${input.options.workflowType}`,
-            active.getStore(),
+            activeTrace(),
             (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }),
             acceptContinueAsNew,
           ),
         getLogAttributes: (input, next) => {
-          const ctx = active.getStore();
+          const ctx = activeTrace();
           if (!ctx) return next(input);
           return next({
             trace_id: ctx.traceId,
@@ -158,14 +154,6 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
             trace_flags: `0${ctx.traceFlags.toString(16)}`,
             ...input,
           });
-        },
-      },
-    ],
-    internals: [
-      {
-        dispose(input, next) {
-          active.disable();
-          next(input);
         },
       },
     ],
