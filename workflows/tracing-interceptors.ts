@@ -5,15 +5,17 @@ import {
   defaultPayloadConverter,
   type Headers,
   proxySinks,
-  uuid4,
+  getRandomStream,
   workflowInfo,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
 import {
   childContext,
   failedEnd,
+  flagsHex,
   finishedSpan,
   fromCarrier,
+  hex,
   isSampled,
   type SpanEnd,
   STATUS,
@@ -29,14 +31,22 @@ import { workflowNow } from './lib/workflow-time.js';
 // HandleSignal:<name>, StartActivity:<type>, … in `_tracer-data`), so that the client's and the
 // activities' interceptors, which stay Temporal's, join them into one trace; written without
 // @opentelemetry/*, whose modules and tracer provider every cached workflow built again (about
-// 0.3 MB of heap each; docs/capacity.md). The active context is in one storage for all workflows
+// 0.5 MB of heap each; docs/capacity.md). The active context is in one storage for all workflows
 // (./lib/trace-scope.ts). Each outbound call reaches `next` in the same tick, as without
 // interceptors: no command moves, and histories replay with or without them.
 
 const acceptContinueAsNew = (err: unknown) => err instanceof ContinueAsNew;
+/** The attribute Temporal's interceptors give an update's spans. */
+const UPDATE_ID = 'temporalUpdateId';
 
 export const interceptors: WorkflowInterceptorsFactory = () => {
   const exporter = proxySinks<OpenTelemetrySinks>().exporter;
+  // Span ids from streams of their own, never the workflow's Math.random. What replays draws from
+  // one; queries and update validators, which a replay does not run, from another, so that a span
+  // still open across an eviction keeps, after the replay, the id its header already carried.
+  const replayed = getRandomStream('payflows.trace');
+  const liveOnly = getRandomStream('payflows.trace.live');
+  const newIds = (live: boolean) => hex((live ? liveOnly : replayed).fill(new Uint8Array(24)));
 
   const fromHeaders = (headers: Headers): TraceContext | undefined => {
     const payload = headers[TRACE_HEADER];
@@ -48,9 +58,17 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     }
   };
 
-  const ended = (name: string, ctx: TraceContext, parent: TraceContext | undefined, startMs: number, end: SpanEnd) => {
+  interface Open {
+    name: string;
+    ctx: TraceContext;
+    parent: TraceContext | undefined;
+    startMs: number;
+    attributes: Record<string, string> | undefined;
+  }
+  const ended = ({ name, ctx, parent, startMs, attributes }: Open, end: SpanEnd) => {
     if (!isSampled(ctx)) return;
-    const span = finishedSpan({ name, context: ctx, parentSpanId: parent?.spanId, startMs, endMs: workflowNow(), end });
+    const endMs = workflowNow();
+    const span = finishedSpan({ name, context: ctx, parentSpanId: parent?.spanId, startMs, endMs, end, attributes });
     exporter.export([span]);
   };
 
@@ -64,39 +82,45 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     name: string,
     parent: TraceContext | undefined,
     fn: (ctx: TraceContext) => Promise<T>,
-    acceptable?: (err: unknown) => boolean,
+    opts: { acceptable?: (err: unknown) => boolean; live?: boolean; attributes?: Record<string, string> } = {},
   ): Promise<T> {
-    const ctx = childContext(parent, `${uuid4()}${uuid4()}`.replace(/-/g, ''));
-    const startMs = workflowNow();
+    const { acceptable, attributes } = opts;
+    const ctx = childContext(parent, newIds(opts.live ?? false));
+    const open: Open = { name, ctx, parent, startMs: workflowNow(), attributes };
     let running: Promise<T>;
     try {
       running = withTrace(ctx, () => fn(ctx));
     } catch (err) {
-      ended(name, ctx, parent, startMs, failure(err, acceptable));
+      ended(open, failure(err, acceptable));
       throw err;
     }
     return running.then(
       (value) => {
-        ended(name, ctx, parent, startMs, { status: { code: STATUS.OK } });
+        ended(open, { status: { code: STATUS.OK } });
         return value;
       },
       (err: unknown) => {
-        ended(name, ctx, parent, startMs, failure(err, acceptable));
+        ended(open, failure(err, acceptable));
         throw err;
       },
     );
   }
 
   /** The same for a synchronous call (an update's validator). */
-  function tracedSync<T>(name: string, parent: TraceContext | undefined, fn: () => T): T {
-    const ctx = childContext(parent, `${uuid4()}${uuid4()}`.replace(/-/g, ''));
-    const startMs = workflowNow();
+  function tracedSync<T>(
+    name: string,
+    parent: TraceContext | undefined,
+    fn: () => T,
+    attributes?: Record<string, string>,
+  ): T {
+    const ctx = childContext(parent, newIds(true));
+    const open: Open = { name, ctx, parent, startMs: workflowNow(), attributes };
     try {
       const value = withTrace(ctx, fn);
-      ended(name, ctx, parent, startMs, { status: { code: STATUS.OK } });
+      ended(open, { status: { code: STATUS.OK } });
       return value;
     } catch (err) {
-      ended(name, ctx, parent, startMs, failure(err));
+      ended(open, failure(err));
       throw err;
     }
   }
@@ -116,20 +140,24 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     inbound: [
       {
         execute: (input, next) =>
-          traced(
-            `RunWorkflow:${workflowInfo().workflowType}`,
-            fromHeaders(input.headers),
-            () => next(input),
-            acceptContinueAsNew,
-          ),
+          traced(`RunWorkflow:${workflowInfo().workflowType}`, fromHeaders(input.headers), () => next(input), {
+            acceptable: acceptContinueAsNew,
+          }),
         handleSignal: (input, next) =>
           traced(`HandleSignal:${input.signalName}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
         handleUpdate: (input, next) =>
-          traced(`HandleUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
+          traced(`HandleUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input), {
+            attributes: { [UPDATE_ID]: input.updateId },
+          }),
+        // A validator and a query run live only (a replay skips them): their ids come from the other stream.
         validateUpdate: (input, next) =>
-          tracedSync(`ValidateUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
+          tracedSync(`ValidateUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input), {
+            [UPDATE_ID]: input.updateId,
+          }),
         handleQuery: (input, next) =>
-          traced(`HandleQuery:${input.queryName}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
+          traced(`HandleQuery:${input.queryName}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input), {
+            live: true,
+          }),
       },
     ],
     outbound: [
@@ -143,7 +171,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
             `ContinueAsNew:${input.options.workflowType}`,
             activeTrace(),
             (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }),
-            acceptContinueAsNew,
+            { acceptable: acceptContinueAsNew },
           ),
         getLogAttributes: (input, next) => {
           const ctx = activeTrace();
@@ -151,7 +179,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           return next({
             trace_id: ctx.traceId,
             span_id: ctx.spanId,
-            trace_flags: `0${ctx.traceFlags.toString(16)}`,
+            trace_flags: flagsHex(ctx),
             ...input,
           });
         },

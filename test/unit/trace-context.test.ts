@@ -9,6 +9,8 @@ import {
   childContext,
   failedEnd,
   finishedSpan,
+  flagsHex,
+  hex,
   fromCarrier,
   hrTime,
   isSampled,
@@ -101,6 +103,12 @@ describe('finished spans as Temporal’s workflow sink takes them', () => {
     assert.deepEqual(out.status, { code: SpanStatusCode.ERROR, message: 'no such field' });
     assert.equal(out.events[0]?.attributes?.['exception.type'], 'TypeError');
     assert.equal(out.attributes.workflowId, 'kyc:AC_1', 'the sink adds the workflow’s info');
+  });
+
+  it('ids and flags in hex as W3C writes them', () => {
+    assert.equal(hex(new Uint8Array([0, 15, 16, 255])), '000f10ff');
+    assert.equal(flagsHex({ ...PARENT, traceFlags: 1 }), '01');
+    assert.equal(flagsHex({ ...PARENT, traceFlags: 0x1f }), '1f', 'two digits, not 01f');
   });
 
   it('a benign failure leaves the status unset; success is OK', () => {

@@ -2,9 +2,10 @@ import type { SerializableSpan } from '@temporalio/interceptors-opentelemetry/li
 
 // W3C trace context as Temporal's OpenTelemetry interceptors carry it, and the finished spans
 // their worker-side sink takes: pure, so that workflow code traces without @opentelemetry/* in its
-// bundle (every cached workflow instantiates the bundle's modules again; those cost about 0.3 MB
-// of each). The clients, activities and the sink stay Temporal's: the header and the span shape
+// bundle (every cached workflow instantiates the bundle's modules again; those and the tracer
+// provider they built cost about 0.5 MB of each). The clients, activities and the sink stay Temporal's: the header and the span shape
 // here are theirs (`_tracer-data`, a JSON payload of the propagator's carrier; SerializableSpan).
+// W3C baggage is not carried: nothing here sets any.
 
 /** The header Temporal's interceptors read and write. */
 export const TRACE_HEADER = '_tracer-data';
@@ -19,7 +20,8 @@ export interface TraceContext {
   traceState?: string;
 }
 
-// Version 00 is exactly four fields; a later version may add fields after the flags (W3C §3.2.4).
+// Version 00 is exactly four fields; a later version may add fields after the flags (W3C Trace
+// Context, "versioning of traceparent").
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 const ZEROS = /^0+$/;
 
@@ -43,16 +45,16 @@ export function fromCarrier(carrier: unknown): TraceContext | undefined {
 
 /** The carrier for a context, as W3C's propagator writes it. */
 export function toCarrier(ctx: TraceContext): Record<string, string> {
-  const flags = (ctx.traceFlags & 0xff).toString(16).padStart(2, '0');
   return {
-    traceparent: `00-${ctx.traceId}-${ctx.spanId}-${flags}`,
+    traceparent: `00-${ctx.traceId}-${ctx.spanId}-${flagsHex(ctx)}`,
     ...(ctx.traceState ? { tracestate: ctx.traceState } : {}),
   };
 }
 
 /**
  * A child of `parent` (a new trace, sampled, when there is none), its ids from `hex`: 48 random
- * hex digits or more (the workflow's uuid4(), seeded by Temporal, so a replay makes the same ids).
+ * hex digits or more (from a random stream of the workflow's, seeded by Temporal, so that a replay
+ * makes the same ids).
  */
 export function childContext(parent: TraceContext | undefined, hex: string): TraceContext {
   if (!/^[0-9a-f]{48,}$/.test(hex)) throw new Error(`childContext needs 48 hex digits, got ${hex.length}`);
@@ -62,6 +64,16 @@ export function childContext(parent: TraceContext | undefined, hex: string): Tra
     ? { traceId: parent.traceId, spanId, traceFlags: parent.traceFlags, ...spreadState(parent) }
     : { traceId, spanId, traceFlags: 1 };
 }
+
+/** Bytes as lowercase hex. */
+export function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** The flags as W3C writes them: two hex digits. */
+export const flagsHex = (ctx: TraceContext): string => (ctx.traceFlags & 0xff).toString(16).padStart(2, '0');
 
 function spreadState(ctx: TraceContext): { traceState?: string } {
   return ctx.traceState ? { traceState: ctx.traceState } : {};
