@@ -26,6 +26,7 @@ import {
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
 import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
+import { linearFit } from './scale/arith.js';
 import { benchVersioningEnv } from './versioning.js';
 
 // Figures that need the whole stack: a Temporal server (the embedded dev server, or the one at
@@ -444,9 +445,11 @@ async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'de
 }
 
 /**
- * N workflows of one kind into a worker's cache, in a process of its own: its memory with them
- * cached, less its memory once warm and empty, divided by N. `load` warms the worker (its first
- * workflow creates the shared V8 context) and starts one workflow, returning once it is cached.
+ * Workflows of one kind into a worker's cache, in a process of its own, in steps of 100 up to 300:
+ * the cost of one more cached workflow is the slope of its memory over the count (least squares),
+ * so that what the first workflows bring once (code compiled, pools grown) is not spread over
+ * them. `load` warms the worker (its first workflow creates the shared V8 context) and starts one
+ * workflow, returning once it is cached.
  */
 async function cachedMemory(ctx: {
   address: string;
@@ -457,7 +460,8 @@ async function cachedMemory(ctx: {
   debugMode: boolean;
   load: (taskQueue: string) => { warm: () => Promise<unknown>; one: () => Promise<unknown> };
 }): Promise<Memory> {
-  const N = 200;
+  const STEP = 100;
+  const N = 3 * STEP;
   const taskQueue = `bench-memory-${randomUUID()}`;
   const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
@@ -488,18 +492,21 @@ async function cachedMemory(ctx: {
     await next();
     const { warm, one } = ctx.load(taskQueue);
     await warm();
-    const idle = await memory();
     ctx.say(
-      `memory: ${N} workflows into one worker's cache (${ctx.what}${ctx.debugMode ? ', in the main thread' : ''})`,
+      `memory: ${N} workflows into one worker's cache, ${STEP} at a time (${ctx.what}${ctx.debugMode ? ', in the main thread' : ''})`,
     );
+    const points: Array<{ count: number; rss: number; heap: number }> = [];
     let started = 0;
-    await runConcurrently(async () => (started++ < N ? one() : undefined), 16, 120_000, N);
-    const loaded = await memory();
-    return {
-      what: ctx.what,
-      rssMB: (loaded.rss - idle.rss) / N / 1e6,
-      heapMB: (loaded.heap - idle.heap) / N / 1e6,
-    };
+    for (let count = STEP; count <= N; count += STEP) {
+      await runConcurrently(async () => (started < count ? (started++, one()) : undefined), 16, 120_000, STEP);
+      points.push({ count, ...(await memory()) });
+    }
+    const rss = linearFit(points.map((p) => [p.count, p.rss] as const));
+    const heap = linearFit(points.map((p) => [p.count, p.heap] as const));
+    ctx.say(
+      `  per workflow: RSS ${(rss.b / 1e6).toFixed(3)} MB (r² ${rss.r2.toFixed(2)}), heap ${(heap.b / 1e6).toFixed(3)} MB (r² ${heap.r2.toFixed(2)})`,
+    );
+    return { what: ctx.what, rssMB: rss.b / 1e6, heapMB: heap.b / 1e6 };
   } finally {
     child.send('stop');
     await new Promise((r) => child.once('exit', r));
