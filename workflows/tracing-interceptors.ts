@@ -132,9 +132,19 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   });
 
   /** A span for an outbound call, carried on in its headers. */
-  function outbound<I extends { headers: Headers }, T>(name: string, input: I, next: (input: I) => Promise<T>) {
-    return traced(name, activeTrace(), (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }));
+  function outbound<I extends { headers: Headers }, T>(
+    name: string,
+    input: I,
+    next: (input: I) => Promise<T>,
+    acceptable?: (err: unknown) => boolean,
+  ) {
+    return traced(name, activeTrace(), (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }), {
+      acceptable,
+    });
   }
+
+  /** A handler's parent: the caller's context from its headers, else the code that runs it. */
+  const handlerParent = (headers: Headers) => fromHeaders(headers) ?? activeTrace();
 
   return {
     inbound: [
@@ -144,18 +154,18 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
             acceptable: acceptContinueAsNew,
           }),
         handleSignal: (input, next) =>
-          traced(`HandleSignal:${input.signalName}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input)),
+          traced(`HandleSignal:${input.signalName}`, handlerParent(input.headers), () => next(input)),
         handleUpdate: (input, next) =>
-          traced(`HandleUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input), {
+          traced(`HandleUpdate:${input.name}`, handlerParent(input.headers), () => next(input), {
             attributes: { [UPDATE_ID]: input.updateId },
           }),
         // A validator and a query run live only (a replay skips them): their ids come from the other stream.
         validateUpdate: (input, next) =>
-          tracedSync(`ValidateUpdate:${input.name}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input), {
+          tracedSync(`ValidateUpdate:${input.name}`, handlerParent(input.headers), () => next(input), {
             [UPDATE_ID]: input.updateId,
           }),
         handleQuery: (input, next) =>
-          traced(`HandleQuery:${input.queryName}`, fromHeaders(input.headers) ?? activeTrace(), () => next(input), {
+          traced(`HandleQuery:${input.queryName}`, handlerParent(input.headers), () => next(input), {
             live: true,
           }),
       },
@@ -167,12 +177,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
         startChildWorkflowExecution: (input, next) => outbound(`StartChildWorkflow:${input.workflowType}`, input, next),
         signalWorkflow: (input, next) => outbound(`SignalWorkflow:${input.signalName}`, input, next),
         continueAsNew: (input, next) =>
-          traced(
-            `ContinueAsNew:${input.options.workflowType}`,
-            activeTrace(),
-            (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }),
-            { acceptable: acceptContinueAsNew },
-          ),
+          outbound(`ContinueAsNew:${input.options.workflowType}`, input, next, acceptContinueAsNew),
         getLogAttributes: (input, next) => {
           const ctx = activeTrace();
           if (!ctx) return next(input);
