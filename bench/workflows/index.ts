@@ -9,3 +9,6 @@ const { echo } = proxyActivities<{ echo(value: string): Promise<string> }>({ sta
 export async function minimalWorkflow(value: string): Promise<string> {
   return echo(value);
 }
+
+// The wallet flow's floor (its header says what it leaves out).
+export { bareWalletWorkflow } from './bare-wallet.js';
