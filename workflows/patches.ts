@@ -48,6 +48,11 @@ export const EXACT_LEDGER_PATCH = 'wallet-exact-ledger';
 export const REMINDERS_WHILE_OWED_PATCH = 'reminders-while-owed';
 /** A process deletes the claims it is done with (lib/claims.ts); before, only the retention sweep did. */
 export const DELETE_CLAIMS_PATCH = 'delete-claims-after-use';
+/**
+ * Opening a wallet creates it at the provider in a local activity (a marker in the opening's
+ * workflow task) instead of an activity task: one workflow task and one task dispatch fewer.
+ */
+export const LOCAL_WALLET_CREATE_PATCH = 'open-wallet-local-create';
 
 export const PATCHES: readonly Patch[] = [
   {
@@ -146,6 +151,17 @@ export const PATCHES: readonly Patch[] = [
         'wallet-reconcile-false-drift-before-exact-ledger.json',
         'wallet-reconcile-float-residue-before-exact-ledger.json',
       ],
+    },
+  },
+  {
+    id: LOCAL_WALLET_CREATE_PATCH,
+    changed: 'Opening a wallet creates it at the provider in a local activity, recorded in its workflow task.',
+    introduced: { date: '2026-11-26', commit: '0000000' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/open-wallet.ts'],
+    histories: {
+      withMarker: ['open-wallet-local-create.json'],
+      before: ['open-wallet.json', 'open-wallet-exact-ledger.json'],
     },
   },
 ];

@@ -26,6 +26,7 @@ import { temporalAddress } from '../helpers/stack.js';
 import { bundleWorkflows } from '../../scripts/lib/workflow-bundle.js';
 import { unversionedWorkflowsPath, workflowInterceptorModules } from '../../worker/create-worker.js';
 import { resultWithin } from '../helpers/result.js';
+import { idempotencyKey } from '../../workflows/lib/idempotency.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { depositCallback } from '../helpers/callback.js';
 import { createIngress } from '../../src/ingress/server.js';
@@ -569,6 +570,40 @@ describe('wallet, activities mocked', () => {
       }
     });
     assert.equal(calls, 0, 'no activity ran');
+  });
+
+  it('opening a wallet creates it in its own workflow task (a local activity), retried under one idempotency key until the provider answers', async () => {
+    const keys: string[] = [];
+    const walletId = `WA_${shortId()}`;
+    const mocks = {
+      // The provider is down for two attempts, then creates the wallet.
+      createWallet: async (input: { name: string; idempotencyKey: string }) => {
+        keys.push(input.idempotencyKey);
+        if (keys.length < 3) throw new Error('provider unavailable (503)');
+        return { id: walletId, srn: `wallet:${walletId}`, depositAddresses: { BTC: 'bc1q-open' } };
+      },
+      watchWalletTransactions: async () => new Promise<never>(() => {}),
+    };
+    const name = `opened-${shortId()}`;
+    await withWorker(mocks, async (taskQueue) => {
+      const handle = await client.workflow.start('openWalletWorkflow', {
+        taskQueue,
+        workflowId: `open-wallet:${name}`,
+        args: [{ name, pollIntervalMs: 3_600_000 }],
+      });
+      const opened = (await resultWithin(handle.result(), handle.workflowId)) as { walletId: string };
+      assert.equal(opened.walletId, walletId);
+      const events = (await handle.fetchHistory()).events!;
+      assert.ok(!events.some((e) => e.activityTaskScheduledEventAttributes), 'no activity task was scheduled');
+      assert.equal(events.filter((e) => e.workflowTaskCompletedEventAttributes).length, 2, 'two workflow tasks');
+      await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+    });
+    assert.equal(keys.length, 3, 'three attempts');
+    assert.deepEqual(
+      new Set(keys),
+      new Set([idempotencyKey(`open-wallet:${name}`, 'create-wallet')]),
+      'one idempotency key',
+    );
   });
 
   it('a reconciliation that wants a poll while the wallet is due to continue-as-new gets it, and the wallet then continues', async () => {

@@ -20,6 +20,19 @@ const CREATION_RETRY: RetryPolicy = {
   maximumAttempts: 20,
 };
 
+/**
+ * PROVIDER_WRITE for a local activity: the worker that runs the workflow task makes the call and
+ * records its answer in that task, with no activity task between (a wallet's creation). A worker
+ * lost mid-call leaves the task to time out and another worker calls again with the same key.
+ */
+export const PROVIDER_WRITE_IN_TASK: LocalActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: CREATION_RETRY,
+  // Past the first few retries the wait is a timer in the history, not a task kept alive by
+  // heartbeats for up to a minute at a time.
+  localRetryThreshold: '10 seconds',
+};
+
 /** Reads the provider's state. Repeating one is harmless, and every wait is bounded by the stall limit: no attempt limit. */
 export const PROVIDER_READ: ActivityOptions = {
   startToCloseTimeout: '1 minute',

@@ -1,6 +1,8 @@
 import {
   ParentClosePolicy,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
@@ -8,7 +10,8 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { WalletActivities } from '../../activities/wallets.js';
 import { idempotencyKey } from '../lib/idempotency.js';
-import { PROVIDER_WRITE } from '../lib/activity-options.js';
+import { PROVIDER_WRITE, PROVIDER_WRITE_IN_TASK } from '../lib/activity-options.js';
+import { LOCAL_WALLET_CREATE_PATCH } from '../patches.js';
 import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
 import { validateStart } from '../lib/process.js';
 import { checkOpenWalletInput } from './checks.js';
@@ -19,12 +22,15 @@ import { walletWorkflow } from './workflow.js';
 // then hands it to the workflow that follows it, keyed by the wallet's SRN.
 
 const provider = proxyActivities<WalletActivities>(PROVIDER_WRITE);
+const inTask = proxyLocalActivities<WalletActivities>(PROVIDER_WRITE_IN_TASK);
 
 export async function openWalletWorkflow(input: OpenWalletInput): Promise<OpenWalletResult> {
   // Checked only: the run goes on with its input as given, so that its commands stay as recorded.
   validateStart(checkOpenWalletInput, input);
   upsertSearchAttributes([{ key: ProcessStatus, value: 'CREATING' }]);
-  const wallet = await provider.createWallet({
+  // In the opening's own workflow task since open-wallet-local-create; before, an activity task.
+  const { createWallet } = patched(LOCAL_WALLET_CREATE_PATCH) ? inTask : provider;
+  const wallet = await createWallet({
     name: input.name,
     type: input.type,
     notes: input.notes,
