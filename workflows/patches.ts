@@ -156,7 +156,7 @@ export const PATCHES: readonly Patch[] = [
   {
     id: LOCAL_WALLET_CREATE_PATCH,
     changed: 'Opening a wallet creates it at the provider in a local activity, recorded in its workflow task.',
-    introduced: { date: '2026-11-26', commit: '0000000' },
+    introduced: { date: '2026-11-26', commit: 'fc0f45b' },
     phase: 'patched',
     usedIn: ['workflows/wallet/open-wallet.ts'],
     histories: {
