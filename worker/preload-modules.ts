@@ -27,6 +27,10 @@ export const workflowPreloadModules: readonly string[] = [
   'src/provider/transaction-observation',
   'src/claims/ref-shape',
   'src/claims/failures',
+  // Constants read, never written: search attribute keys, activity presets, the register of patches.
+  'src/temporal/search-attributes',
+  'workflows/lib/activity-options',
+  'workflows/patches',
   // Decisions: functions of their arguments, returning new values.
   'workflows/wallet/ledger',
   'workflows/wallet/legacy-float-ledger',
@@ -38,6 +42,7 @@ export const workflowPreloadModules: readonly string[] = [
   'workflows/kyc/reasons',
   'workflows/lib/sha256',
   'workflows/wallet/poll-answer',
+  'workflows/lib/idempotency',
   // The workflows' trace context and span shape (the interceptors that use it stay per workflow),
   // and the one storage of the active context, which must be shared (its header says why).
   'workflows/lib/trace-context',

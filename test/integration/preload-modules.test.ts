@@ -27,6 +27,7 @@ const histories = [
   'wallet-carried-v1',
   'wallet-reconcile-false-drift-before-exact-ledger',
   'open-wallet-exact-ledger',
+  'open-wallet-local-create',
   'kyc-refused',
   'checkout-over-limit',
   'ach-followup',
