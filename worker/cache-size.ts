@@ -7,8 +7,8 @@ const MiB = 1024 * 1024;
 
 /**
  * What one cached workflow costs, with a margin. Set from `npm run bench` when a traced wallet held
- * 0.69 MB of V8 heap after GC and 0.93 to 0.95 MB of RSS; it now holds 0.12 MB of heap and 0.14 to
- * 0.18 MB of RSS, traced or not (bench/results/figures.md, 2026-11-26). Kept for mostly small
+ * 0.69 MB of V8 heap after GC and 0.93 to 0.95 MB of RSS; it now holds 0.11 to 0.12 MB of heap and
+ * 0.18 to 0.19 MB of RSS, traced or not (bench/results/figures.md, 2026-11-26). Kept for mostly small
  * ledgers (a full one holds 1.7 MB more: a cache of such wallets needs about twice the room), and
  * under churn (the eviction test: a full cache, workflows evicted and replayed) the RSS grew by up
  * to 1.22 MB a cached workflow, GC slack included, so RSS is counted at 1.5 MB. A wallet is the
