@@ -606,6 +606,34 @@ describe('wallet, activities mocked', () => {
     );
   });
 
+  it("opening a wallet waits out the create's longer retries as timers in its history, not in one held task", async () => {
+    let attempts = 0;
+    const walletId = `WA_${shortId()}`;
+    const mocks = {
+      // Down for three attempts: waits of 1 and 2 s in the task, then one of 4 s as a timer.
+      createWallet: async () => {
+        attempts += 1;
+        if (attempts < 4) throw new Error('provider unavailable (503)');
+        return { id: walletId, srn: `wallet:${walletId}`, depositAddresses: {} };
+      },
+      watchWalletTransactions: async () => new Promise<never>(() => {}),
+    };
+    const name = `opened-late-${shortId()}`;
+    await withWorker(mocks, async (taskQueue) => {
+      const handle = await client.workflow.start('openWalletWorkflow', {
+        taskQueue,
+        workflowId: `open-wallet:${name}`,
+        args: [{ name, pollIntervalMs: 3_600_000 }],
+      });
+      const opened = (await resultWithin(handle.result(), handle.workflowId)) as { walletId: string };
+      assert.equal(opened.walletId, walletId);
+      const events = (await handle.fetchHistory()).events!;
+      assert.equal(events.filter((e) => e.timerStartedEventAttributes).length, 1, 'one wait was a timer');
+      await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+    });
+    assert.equal(attempts, 4);
+  });
+
   it('a reconciliation that wants a poll while the wallet is due to continue-as-new gets it, and the wallet then continues', async () => {
     const walletId = `WA_${shortId()}`;
     let balanceReads = 0;

@@ -22,15 +22,18 @@ const CREATION_RETRY: RetryPolicy = {
 
 /**
  * PROVIDER_WRITE for a local activity: the worker that runs the workflow task makes the call and
- * records its answer in that task, with no activity task between (a wallet's creation). A worker
- * lost mid-call leaves the task to time out and another worker calls again with the same key.
+ * records its answer in that task, with no activity task between (a wallet's creation). While
+ * attempts run, the SDK keeps the task alive with a heartbeat (a workflow task in the history)
+ * about every 8 seconds. A worker lost mid-call leaves the task to time out and another worker
+ * calls again with the same key, counting attempts from 1: the bound is per worker, the key keeps
+ * every attempt to one wallet.
  */
 export const PROVIDER_WRITE_IN_TASK: LocalActivityOptions = {
   startToCloseTimeout: '1 minute',
   retry: CREATION_RETRY,
-  // Past the first few retries the wait is a timer in the history, not a task kept alive by
-  // heartbeats for up to a minute at a time.
-  localRetryThreshold: '10 seconds',
+  // Waits of the retry policy past the first two (1 and 2 s) are timers in the history, between
+  // workflow tasks, rather than held in one task.
+  localRetryThreshold: '3 seconds',
 };
 
 /** Reads the provider's state. Repeating one is harmless, and every wait is bounded by the stall limit: no attempt limit. */
