@@ -161,7 +161,12 @@ export const PATCHES: readonly Patch[] = [
     usedIn: ['workflows/wallet/open-wallet.ts'],
     histories: {
       withMarker: ['open-wallet-local-create.json'],
-      before: ['open-wallet.json', 'open-wallet-exact-ledger.json'],
+      before: [
+        'open-wallet.json',
+        'open-wallet-before-quiet-polling.json',
+        'open-wallet-quiet-polling.json',
+        'open-wallet-exact-ledger.json',
+      ],
     },
   },
 ];
