@@ -1,10 +1,11 @@
 import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
 
-// The wallet flow's floor: the same process on raw Temporal, with none of the product's code. One
+// The wallet flow's floor: the same process in raw workflow code, none of the product's own. One
 // workflow, opened by an update-with-start whose handler runs one activity (as the provider's create)
 // and answers with its result; two signals (as the deposit's two callbacks); a query that shows
 // them. No child, no ingress, no provider, no ledger: the fewest Temporal operations any
-// implementation of this flow needs, on the same worker as the product.
+// implementation of this flow needs, on the same worker as the product (its interceptors and data
+// converter, which the minimal workflow pays too).
 
 export const bareOpen = defineUpdate<string>('bareOpen');
 export const bareTransaction = defineSignal<[string]>('bareTransaction');
