@@ -132,6 +132,16 @@ describe('replay of recorded histories', () => {
     );
   });
 
+  it('an opening recorded with open-wallet-local-create fails to replay on a worker from before it', async () => {
+    const swapPatches = swapImport(
+      'no-local-create-patch',
+      ({ request, context }) => request.endsWith('/patches.js') && context.endsWith('/workflows/wallet'),
+    );
+    const file = 'test/histories/open-wallet-local-create.json';
+    const [result] = await replayFiles([file], undefined, dataConverter, undefined, swapPatches);
+    assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
+  });
+
   it('without the follower kept for runs from before wallet-quiet-polling, those runs fail to replay', async () => {
     // Wallet runs without the marker: each takes wallet/legacy-polling.ts, and with today's loop in
     // its place (as if the module had been deleted too early) none replays; a run with the marker
