@@ -420,11 +420,19 @@ export async function stackFigures(
     for (const m of [wallet, untraced])
       figures.push(
         {
-          name: `RSS per cached wallet workflow in ${m.what}, vs the floor (goal: at most 2×)`,
+          name: `RSS per cached wallet workflow in ${m.what}, read after a GC (workflows in the main thread), vs the floor (goal: at most 2×)`,
+          unit: 'MB',
+          product: m.collectedRssMB,
+          yardstick: floor.collectedRssMB,
+          goal: 0.5,
+          lowerIsBetter: true,
+        },
+        {
+          name: `RSS per cached wallet workflow in ${m.what}, as deployed (workflows in the SDK's thread, never collected before a reading), vs the floor's`,
           unit: 'MB',
           product: m.rssMB,
           yardstick: floor.rssMB,
-          goal: 0.5,
+          goal: undefined,
           lowerIsBetter: true,
         },
         {
@@ -484,17 +492,22 @@ interface Memory {
   /** Per cached workflow, in MB (10^6 bytes): the worker's RSS, and the V8 heap in use after GC. */
   rssMB: number;
   heapMB: number;
+  /** The RSS with the workflows in the main thread, read after a GC. */
+  collectedRssMB: number;
 }
 
 /**
  * What one cached workflow of a kind costs a worker, in two passes. RSS: the worker as deployed,
  * its workflows in the SDK's worker thread. Heap: the same worker with `debugMode`, which runs the
- * workflows in the main thread, the one isolate whose heap the process can collect and read.
+ * workflows in the main thread, the one isolate whose heap the process can collect and read; its
+ * RSS, read after that GC, is what a ratio of RSS against the floor uses: the floor's RSS in the
+ * SDK's thread, never collected before a reading, fits its count poorly (r² 0.12 to 0.72 in runs
+ * of 2026-11-26) and came out below its own heap, so a ratio over it measured the noise.
  */
 async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'debugMode'>): Promise<Memory> {
   const threaded = await cachedMemory({ ...ctx, debugMode: false });
   const inMainThread = await cachedMemory({ ...ctx, debugMode: true });
-  return { what: ctx.what, rssMB: threaded.rssMB, heapMB: inMainThread.heapMB };
+  return { what: ctx.what, rssMB: threaded.rssMB, heapMB: inMainThread.heapMB, collectedRssMB: inMainThread.rssMB };
 }
 
 /**
@@ -513,7 +526,7 @@ async function cachedMemory(ctx: {
   what: string;
   debugMode: boolean;
   load: (taskQueue: string) => { warm: () => Promise<unknown>; one: () => Promise<unknown> };
-}): Promise<Memory> {
+}): Promise<Omit<Memory, 'collectedRssMB'>> {
   const STEP = 300;
   const N = 3 * STEP;
   const taskQueue = `bench-memory-${randomUUID()}`;
