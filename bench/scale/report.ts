@@ -124,7 +124,7 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
       '## Trend',
       '',
       `- Idle provider calls/s at the defaults against N: ${(idle.b * 86_400).toFixed(1)} calls per wallet-day`,
-      `  (slope), intercept ${idle.a.toFixed(3)}/s, r² ${idle.r2.toFixed(4)}.`,
+      `  (slope), intercept ${(Math.abs(idle.a) < 0.0005 ? 0 : idle.a).toFixed(3)}/s, r² ${idle.r2.toFixed(4)}.`,
       `- Temporal database growth against N: ${n0(db.b)} B per wallet (slope), r² ${db.r2.toFixed(4)}.`,
       '',
     );
