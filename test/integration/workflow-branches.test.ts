@@ -572,20 +572,23 @@ describe('wallet, activities mocked', () => {
     assert.equal(calls, 0, 'no activity ran');
   });
 
-  it('opening a wallet creates it in its own workflow task (a local activity), retried under one idempotency key until the provider answers', async () => {
+  /**
+   * Opens a wallet on a worker whose provider is down for `failures` attempts of the create, then
+   * creates it: the keys the attempts carried, and the opening's history.
+   */
+  async function openThroughOutage(failures: number) {
     const keys: string[] = [];
     const walletId = `WA_${shortId()}`;
     const mocks = {
-      // The provider is down for two attempts, then creates the wallet.
-      createWallet: async (input: { name: string; idempotencyKey: string }) => {
+      createWallet: async (input: { idempotencyKey: string }) => {
         keys.push(input.idempotencyKey);
-        if (keys.length < 3) throw new Error('provider unavailable (503)');
+        if (keys.length <= failures) throw new Error('provider unavailable (503)');
         return { id: walletId, srn: `wallet:${walletId}`, depositAddresses: { BTC: 'bc1q-open' } };
       },
       watchWalletTransactions: async () => new Promise<never>(() => {}),
     };
     const name = `opened-${shortId()}`;
-    await withWorker(mocks, async (taskQueue) => {
+    const events = await withWorker(mocks, async (taskQueue) => {
       const handle = await client.workflow.start('openWalletWorkflow', {
         taskQueue,
         workflowId: `open-wallet:${name}`,
@@ -593,45 +596,25 @@ describe('wallet, activities mocked', () => {
       });
       const opened = (await resultWithin(handle.result(), handle.workflowId)) as { walletId: string };
       assert.equal(opened.walletId, walletId);
-      const events = (await handle.fetchHistory()).events!;
-      assert.ok(!events.some((e) => e.activityTaskScheduledEventAttributes), 'no activity task was scheduled');
-      assert.equal(events.filter((e) => e.workflowTaskCompletedEventAttributes).length, 2, 'two workflow tasks');
       await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
+      return (await handle.fetchHistory()).events!;
     });
+    return { keys, events, key: idempotencyKey(`open-wallet:${name}`, 'create-wallet') };
+  }
+
+  it('opening a wallet creates it in its own workflow task (a local activity), retried under one idempotency key until the provider answers', async () => {
+    const { keys, events, key } = await openThroughOutage(2);
+    assert.ok(!events.some((e) => e.activityTaskScheduledEventAttributes), 'no activity task was scheduled');
+    assert.equal(events.filter((e) => e.workflowTaskCompletedEventAttributes).length, 2, 'two workflow tasks');
     assert.equal(keys.length, 3, 'three attempts');
-    assert.deepEqual(
-      new Set(keys),
-      new Set([idempotencyKey(`open-wallet:${name}`, 'create-wallet')]),
-      'one idempotency key',
-    );
+    assert.deepEqual(new Set(keys), new Set([key]), 'one idempotency key');
   });
 
   it("opening a wallet waits out the create's longer retries as timers in its history, not in one held task", async () => {
-    let attempts = 0;
-    const walletId = `WA_${shortId()}`;
-    const mocks = {
-      // Down for three attempts: waits of 1 and 2 s in the task, then one of 4 s as a timer.
-      createWallet: async () => {
-        attempts += 1;
-        if (attempts < 4) throw new Error('provider unavailable (503)');
-        return { id: walletId, srn: `wallet:${walletId}`, depositAddresses: {} };
-      },
-      watchWalletTransactions: async () => new Promise<never>(() => {}),
-    };
-    const name = `opened-late-${shortId()}`;
-    await withWorker(mocks, async (taskQueue) => {
-      const handle = await client.workflow.start('openWalletWorkflow', {
-        taskQueue,
-        workflowId: `open-wallet:${name}`,
-        args: [{ name, pollIntervalMs: 3_600_000 }],
-      });
-      const opened = (await resultWithin(handle.result(), handle.workflowId)) as { walletId: string };
-      assert.equal(opened.walletId, walletId);
-      const events = (await handle.fetchHistory()).events!;
-      assert.equal(events.filter((e) => e.timerStartedEventAttributes).length, 1, 'one wait was a timer');
-      await client.workflow.getHandle(`wallet:${walletId}`).terminate('test done');
-    });
-    assert.equal(attempts, 4);
+    // Waits of 1 and 2 s in the task, then one of 4 s as a timer.
+    const { keys, events } = await openThroughOutage(3);
+    assert.equal(keys.length, 4, 'four attempts');
+    assert.equal(events.filter((e) => e.timerStartedEventAttributes).length, 1, 'one wait was a timer');
   });
 
   it('a reconciliation that wants a poll while the wallet is due to continue-as-new gets it, and the wallet then continues', async () => {
