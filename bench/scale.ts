@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopOnSignal } from './scale/abort.js';
 import { scalePlot } from './scale/plot.js';
 import { scaleReport } from './scale/report.js';
 import { measureSize, type SizeResult } from './scale/size.js';
@@ -19,10 +20,10 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
   const say = (l: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${l}`);
   const dir = mkdtempSync(join(tmpdir(), 'payflows-scale-'));
   say(`state and logs in ${dir}; sizes ${sizes.join(', ')}`);
-  const abort = () =>
-    void stack?.stop().finally(() => (rmSync(dir, { recursive: true, force: true }), process.exit(130)));
-  process.once('SIGINT', abort);
-  process.once('SIGTERM', abort);
+  stopOnSignal(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, say);
   let stack: Awaited<ReturnType<typeof startScaleStack>> | undefined;
   try {
     stack = await startScaleStack({
