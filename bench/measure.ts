@@ -62,3 +62,15 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
+
+/**
+ * Asks `seen` every 20 ms until it answers true; a flow whose last step never shows (a signal lost,
+ * a callback refused) fails the bench after `ms` instead of holding it.
+ */
+export async function until(seen: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await seen())) {
+    if (performance.now() > deadline) throw new Error(`${what}: not seen within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -25,8 +25,10 @@ import {
 } from '../worker/create-worker.js';
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
-import { type Figure, percentile, runConcurrently, timedLoad } from './measure.js';
+import { cpuMeter } from './cpu.js';
+import { type Figure, percentile, runConcurrently, timedLoad, until } from './measure.js';
 import { linearFit } from './scale/arith.js';
+import { startContractEdges } from './contract-edges.js';
 import { benchVersioningEnv } from './versioning.js';
 import { bareOpen, bareSeen, bareTransaction } from './workflows/bare-wallet.js';
 
@@ -43,6 +45,7 @@ export async function stackFigures(
   const cleanups: Array<() => Promise<unknown>> = [];
   try {
     let address = clusterAddress;
+    let serverPid: number | undefined;
     const server = address ? `Temporal on PostgreSQL at ${address}` : 'the Temporal CLI dev server (SQLite)';
     if (!address) {
       const dev = await startEmbeddedTemporal({
@@ -55,6 +58,7 @@ export async function stackFigures(
       });
       cleanups.push(() => dev.stop());
       address = dev.address;
+      serverPid = dev.pid;
     }
     say(`stack on ${server}`);
     // As a worker bundles them (worker/create-worker.ts): the product's with its preloaded modules.
@@ -114,11 +118,14 @@ export async function stackFigures(
     const provider = providerFromConfig(config, {
       onCall: ({ endpoint }) => void calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1),
     });
+    // The wallet flow's floor under the provider's contract (bench/contract-edges.ts).
+    const edges = await startContractEdges({ sandboxUrl, apiKey, secretKey, client });
+    cleanups.push(() => edges.close());
     const { worker, connection: workerConnection } = await createWorker({
       config,
       provider,
       workflowBundlePath: bundlePath,
-      extraActivities: { echo: async (v: string) => v },
+      extraActivities: { echo: async (v: string) => v, ...edges.activities },
     });
     const running = worker.run();
     cleanups.push(async () => {
@@ -240,6 +247,8 @@ export async function stackFigures(
       flows: 0,
       bare: 0,
       bares: 0,
+      contract: 0,
+      contracts: 0,
       minimal: 0,
       minimals: 0,
     };
@@ -252,11 +261,11 @@ export async function stackFigures(
       const t2 = performance.now();
       await op(`/sandbox/transactions/${txId}/confirm`);
       const t3 = performance.now();
-      for (;;) {
-        const s = await client.workflow.getHandle(walletWorkflowId(walletId)).query(walletQuery);
-        if (s.balances.BTC?.confirmed === '0.5') break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const follower = client.workflow.getHandle(walletWorkflowId(walletId));
+      await until(
+        async () => (await follower.query(walletQuery)).balances.BTC?.confirmed === '0.5',
+        `wallet ${walletId}'s confirmed deposit`,
+      );
       const t4 = performance.now();
       Object.assign(phases, {
         open: phases.open + t1 - t0,
@@ -283,9 +292,29 @@ export async function stackFigures(
       const handle = await opening.workflowHandle();
       await handle.signal(bareTransaction, 'pending');
       await handle.signal(bareTransaction, 'confirmed');
-      while ((await handle.query(bareSeen)).transactions.length < 2) await new Promise((r) => setTimeout(r, 20));
+      await until(async () => (await handle.query(bareSeen)).transactions.length === 2, `${workflowId}'s two signals`);
       phases.bare += performance.now() - t0;
       phases.bares += 1;
+    };
+    // The same raw flow with the contract's edges: the create is a signed request to the sandbox, and
+    // the two signals come from the sandbox's callbacks for the deposit and its confirmation.
+    const contractFlow = async () => {
+      const t0 = performance.now();
+      const workflowId = `bare-contract-${randomUUID()}`;
+      const opening = new WithStartWorkflowOperation('bareWalletWorkflow', {
+        workflowId,
+        taskQueue,
+        args: [workflowId, 'contract'],
+        workflowIdConflictPolicy: 'FAIL',
+      });
+      bare.push(workflowId);
+      const walletId = await client.workflow.executeUpdateWithStart(bareOpen, { startWorkflowOperation: opening });
+      const handle = await opening.workflowHandle();
+      const txId = await op(`/sandbox/wallets/${walletId}/deposits`);
+      await op(`/sandbox/transactions/${txId}/confirm`);
+      await until(async () => (await handle.query(bareSeen)).transactions.length === 2, `${workflowId}'s two signals`);
+      phases.contract += performance.now() - t0;
+      phases.contracts += 1;
     };
     const minimal = async () => {
       const t0 = performance.now();
@@ -297,20 +326,44 @@ export async function stackFigures(
       phases.minimal += performance.now() - t0;
       phases.minimals += 1;
     };
-    const flows = [walletFlow, bareFlow, minimal];
-    say('wallet flow, its floor, minimal workflow: warming up');
+    const flows = [walletFlow, contractFlow, bareFlow, minimal];
+    const named = 'wallet flow, its floor under the contract, its floor, minimal workflow';
+    say(`${named}: warming up`);
     for (const flow of flows) await runConcurrently(flow, 8, 3_000);
-    say('wallet flow, its floor, minimal workflow: 8 in flight, each twice, interleaved');
+    say(`${named}: 8 in flight, each twice, interleaved`);
     for (const key of Object.keys(phases) as Array<keyof typeof phases>) phases[key] = 0;
-    // Interleaved forth and back (A B C C B A), so that a slow spell of the shared machine, and the
-    // workflows that each pass leaves open in the cache, fall on all three alike.
-    const rates = [0, 0, 0];
-    for (const i of [0, 1, 2, 2, 1, 0]) rates[i]! += (await runConcurrently(flows[i]!, 8, 8_000)).rate / 2;
-    const [flowRate, bareRate, minimalRate] = rates as [number, number, number];
+    // Interleaved forth and back (A B C D D C B A), so that a slow spell of the shared machine, and
+    // the workflows that each pass leaves open in the cache, fall on all of them alike.
+    const rates = [0, 0, 0, 0];
+    // And the CPU each spent, over the same passes: where a flow's cost lies, whatever the machine's load.
+    const cpu = flows.map(() => ({ processMs: 0, serverMs: 0, calls: 0 }));
+    for (const i of [0, 1, 2, 3, 3, 2, 1, 0]) {
+      const spent = cpuMeter(serverPid);
+      const pass = await runConcurrently(flows[i]!, 8, 8_000);
+      const { processMs, serverMs } = spent();
+      rates[i]! += pass.rate / 2;
+      Object.assign(cpu[i]!, {
+        processMs: cpu[i]!.processMs + processMs,
+        serverMs: cpu[i]!.serverMs + (serverMs ?? NaN),
+        calls: cpu[i]!.calls + pass.calls,
+      });
+    }
+    const [flowRate, contractRate, bareRate, minimalRate] = rates as [number, number, number, number];
+    const cpuPer = cpu.map((c) => ({ process: c.processMs / c.calls, server: c.serverMs / c.calls }));
+    say(
+      `CPU ms per flow (this process + the Temporal server): ${[
+        'wallet flow',
+        'its floor under the contract',
+        'its floor',
+        'minimal workflow',
+      ]
+        .map((name, i) => `${name} ${cpuPer[i]!.process.toFixed(1)} + ${cpuPer[i]!.server.toFixed(1)}`)
+        .join('; ')}`,
+    );
     const mean = (ms: number, n: number) => ms / Math.max(n, 1);
     const minimalMs = mean(phases.minimal, phases.minimals);
     say(
-      `wallet flow, mean ms at 8 in flight: open ${mean(phases.open, phases.flows).toFixed(0)}, deposit answered ${mean(phases.deposit, phases.flows).toFixed(0)}, confirm answered ${mean(phases.confirm, phases.flows).toFixed(0)}, then counted ${mean(phases.counted, phases.flows).toFixed(0)}; its floor ${mean(phases.bare, phases.bares).toFixed(0)}; a minimal workflow ${minimalMs.toFixed(0)}`,
+      `wallet flow, mean ms at 8 in flight: open ${mean(phases.open, phases.flows).toFixed(0)}, deposit answered ${mean(phases.deposit, phases.flows).toFixed(0)}, confirm answered ${mean(phases.confirm, phases.flows).toFixed(0)}, then counted ${mean(phases.counted, phases.flows).toFixed(0)}; its floor under the contract ${mean(phases.contract, phases.contracts).toFixed(0)}; its floor ${mean(phases.bare, phases.bares).toFixed(0)}; a minimal workflow ${minimalMs.toFixed(0)}`,
     );
     for (const [phase, ms] of [
       ['opening a wallet (a workflow, the provider’s create, the follower started as a child)', phases.open],
@@ -343,6 +396,36 @@ export async function stackFigures(
       name: 'the wallet flow in raw workflow code (the floor above), vs a minimal workflow with one activity',
       unit: '/s',
       product: bareRate,
+      yardstick: minimalRate,
+      goal: undefined,
+    });
+    // The contract's edges run on the same cores (the sandbox's create, deposit, confirmation and its
+    // two signed callbacks): what the goal below leaves to any implementation once they are paid.
+    figures.push({
+      name: 'wallet flows/s, vs the raw flow with the contract’s edges on the same worker (the create a signed request to the sandbox, the two signals its signed callbacks through a bare receiver)',
+      unit: '/s',
+      product: flowRate,
+      yardstick: contractRate,
+      goal: undefined,
+    });
+    // Where the product's extra cost lies (a cluster's server is not this machine's child: not read).
+    if (serverPid !== undefined)
+      for (const [where, key] of [
+        ['this process (worker, sandbox, ingress, the bench’s client)', 'process'],
+        ['the Temporal server', 'server'],
+      ] as const)
+        figures.push({
+          name: `CPU per wallet flow in ${where}, vs the raw flow with the contract’s edges (same passes)`,
+          unit: 'ms',
+          product: cpuPer[0]![key],
+          yardstick: cpuPer[1]![key],
+          goal: undefined,
+          lowerIsBetter: true,
+        });
+    figures.push({
+      name: 'the raw flow with the contract’s edges (the floor under the contract above), vs a minimal workflow with one activity',
+      unit: '/s',
+      product: contractRate,
       yardstick: minimalRate,
       goal: undefined,
     });

@@ -41,6 +41,8 @@ export interface DevServerOptions {
 export interface DevServer {
   address: string;
   uiUrl: string;
+  /** The server's process (the benchmarks read its CPU time). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -67,7 +69,13 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         ],
       },
     });
-    return { address: `${ip}:${opts.port}`, uiUrl: `http://${ip}:${opts.uiPort}`, stop: () => env.teardown() };
+    // The SDK starts this server itself and does not say its process.
+    return {
+      address: `${ip}:${opts.port}`,
+      uiUrl: `http://${ip}:${opts.uiPort}`,
+      pid: undefined,
+      stop: () => env.teardown(),
+    };
   }
 
   const args = [
@@ -111,6 +119,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   return {
     address,
     uiUrl: `http://${ip}:${opts.uiPort}`,
+    pid: child.pid,
     async stop() {
       process.removeListener('exit', killOnExit);
       await stopChild(child);
