@@ -36,6 +36,7 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
       const result = await measureSize(stack, n, {
         say,
         idleRate: env('SCALE_IDLE_RATE', 10),
+        idleWindowMs: process.env.SCALE_IDLE_WINDOW ? env('SCALE_IDLE_WINDOW', 0) * 1000 : undefined,
         inFlight: env('SCALE_IN_FLIGHT', 32),
         callbackRate: env('SCALE_CALLBACK_RATE', 5),
         callbackSeconds: env('SCALE_CALLBACK_SECONDS', 60),

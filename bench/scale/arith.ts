@@ -27,6 +27,25 @@ export function perWalletDay(opts: {
   return perWalletPerMs * 86_400_000 * (opts.simIntervalMs / opts.realIntervalMs);
 }
 
+/**
+ * The turns to call that fell in [from, to): a wallet opened at t calls once a period, at t + P,
+ * t + 2P, …. A window of one whole period holds one turn of every wallet past its first, whatever
+ * when each opened; a shorter one holds the turns of the wallets whose phase falls in it, which
+ * their opening times say exactly. Calls counted in the window over these turns are calls per
+ * wallet per period.
+ */
+export function turnsInWindow(openedAt: readonly number[], periodMs: number, from: number, to: number): number {
+  if (!(periodMs > 0) || !(to > from))
+    throw new Error(`turns need a period > 0 and a window, got ${periodMs}, ${from}..${to}`);
+  let turns = 0;
+  for (const t of openedAt) {
+    const first = Math.max(1, Math.ceil((from - t) / periodMs));
+    const last = Math.ceil((to - t) / periodMs) - 1; // the last turn before `to`
+    if (last >= first) turns += last - first + 1;
+  }
+  return turns;
+}
+
 /** Least-squares y = a + b·x; r2 is 1 for points on a line. */
 export function linearFit(points: ReadonlyArray<readonly [number, number]>): { a: number; b: number; r2: number } {
   const n = points.length;

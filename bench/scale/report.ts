@@ -35,7 +35,10 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
     '  the polls stay near 10 a second (P = N / 10 s, at least 100 s; `SCALE_IDLE_RATE`): every wallet is at its quiet ceiling',
     '  from its first wait, with no ramp. Past the opening, the sandbox counts the requests it answers over one',
     '  period P: each wallet polls (`GET /v2/wallet/:walletId/transactions`) and reconciles',
-    `  (\`GET /v2/wallet/:walletId\`) about once. Polls are scaled back by ${REAL.pollMaxMs / 60_000} min / P and`,
+    '  (`GET /v2/wallet/:walletId`) about once. Or over a window W shorter than P (`SCALE_IDLE_WINDOW`, in s):',
+    '  a wallet calls at +P, +2P, … after it opened, so the opening times say how many turns fell in the',
+    '  window (`turnsInWindow`, bench/scale/arith.ts), and the calls are divided by those turns instead of N.',
+    `  Polls are scaled back by ${REAL.pollMaxMs / 60_000} min / P and`,
     `  reconciliations by ${REAL.reconcileMs / 3_600_000} h / P (the defaults), and summed: calls per idle`,
     '  wallet-day. “Calls/s at the defaults” is that times N over a day.',
     '- **Database bytes per wallet**: `pg_total_relation_size` summed over the tables of the `temporal`',
@@ -81,7 +84,8 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
   row('wallets opened per second', (r) => `${n1(r.open.perSecond)} /s (${r.open.inFlight} in flight)`);
   row('time to open them', (r) => `${n0(r.open.seconds)} s`);
   row('shortened poll/reconcile period P', (r) => `${n0(r.idle.simPollMs / 1000)} s`);
-  row('provider calls/s while idle, measured at P', (r) => n1(r.idle.callsPerSecondMeasured));
+  row('idle window (turns to call in it)', (r) => `${n0(r.idle.windowMs / 1000)} s (${n0(r.idle.turns ?? r.wallets)})`);
+  row('provider calls/s while idle, measured in the window', (r) => n1(r.idle.callsPerSecondMeasured));
   row(
     '… polls / reconciliations / other in the window',
     (r) => `${n0(r.idle.polls)} / ${n0(r.idle.reconciles)} / ${n0(r.idle.other)}`,
@@ -136,8 +140,9 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
         const hours = s / last.open.perSecond / 3600;
         out.push(
           `- **${n0(s)} wallets was not run.** At the opening rate measured at ${n0(last.wallets)} (${n1(last.open.perSecond)}/s)`,
-          `  opening them alone takes about ${hours.toFixed(1)} h on this machine, plus one idle period of`,
-          `  ${n0(s / 10 / 60)} min, more than the session had left. **Extrapolated, not measured**, from the`,
+          `  opening them alone takes about ${hours.toFixed(1)} h on this machine. With the period P near that`,
+          `  (\`SCALE_IDLE_RATE=${Math.round(last.open.perSecond)}\`, so that no wallet polls while others still open) and a window`,
+          `  of a quarter of it (\`SCALE_IDLE_WINDOW=${Math.round((s / last.open.perSecond) * 0.25)}\`), the run takes about ${(hours * 1.25 + 0.1).toFixed(1)} h. **Extrapolated, not measured**, from the`,
           `  line through the measured sizes: ${n1(idle.a + idle.b * s)} provider calls/s while idle at the`,
           `  defaults (${n1(idle.b * 86_400)} per wallet-day), ${mb(db.a + db.b * s)} of Temporal database for`,
           `  the wallets. Worker memory does not grow with N past the cache (it evicts), and the callback`,

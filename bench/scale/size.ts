@@ -6,7 +6,7 @@ import proto from '@temporalio/proto';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { percentile, perWalletDay } from './arith.js';
+import { percentile, perWalletDay, turnsInWindow } from './arith.js';
 import type { ScaleStack } from './stack.js';
 
 // One size of the scale run: N wallets opened through the product's client, left idle at a
@@ -24,6 +24,8 @@ export interface SizeResult {
     simPollMs: number;
     simReconcileMs: number;
     windowMs: number;
+    /** Turns to call that fell in the window (bench/scale/arith.ts turnsInWindow): N for a whole period. */
+    turns?: number;
     /** Requests the sandbox answered in the window, by route. */
     byRoute: Record<string, number>;
     polls: number;
@@ -65,6 +67,8 @@ export async function measureSize(
   opts: {
     say: (l: string) => void;
     idleRate: number;
+    /** The idle window; one whole period P when undefined. */
+    idleWindowMs: number | undefined;
     inFlight: number;
     callbackRate: number;
     callbackSeconds: number;
@@ -93,6 +97,8 @@ export async function measureSize(
 
   const run = randomUUID().slice(0, 6);
   const ids: string[] = [];
+  // When each was opened: its follower's timers started then, so its turns to call fall at +P, +2P, ….
+  const openedAt: number[] = [];
   let next = 0;
   let failures = 0;
   const openStart = performance.now();
@@ -104,6 +110,7 @@ export async function measureSize(
         for (let attempt = 0; ; attempt++) {
           try {
             ids.push((await wallets.open({ name: `scale-${run}-${i}` })).walletId);
+            openedAt.push(performance.now());
             break;
           } catch (err) {
             failures += 1;
@@ -121,14 +128,20 @@ export async function measureSize(
   const openSeconds = (performance.now() - openStart) / 1000;
   say(`  ${n} opened in ${openSeconds.toFixed(0)} s (${(n / openSeconds).toFixed(1)}/s, ${failures} retried)`);
 
-  // Idle: past the opening, one whole period counted by the sandbox.
-  await sleep(5_000);
-  const windowMs = simPollMs;
+  // Idle: past the opening, a window counted by the sandbox: one whole period, or a part of one
+  // (then the wallets' opening times say whose turns fell in it).
+  // From the first wallet's first turn at the earliest: an opening quicker than P leaves a gap before it.
+  const firstTurn = openedAt.reduce((a, b) => Math.min(a, b), Infinity) + simPollMs;
+  await sleep(Math.max(5_000, firstTurn - performance.now()));
+  const windowMs = Math.min(opts.idleWindowMs ?? simPollMs, simPollMs);
   say(`  idle: counting the provider's requests for ${windowMs / 1000} s`);
   const before = new Map(stack.requests);
   const windowStart = performance.now();
   await sleep(windowMs);
-  const measuredMs = performance.now() - windowStart;
+  const windowEnd = performance.now();
+  const measuredMs = windowEnd - windowStart;
+  const turns = turnsInWindow(openedAt, simPollMs, windowStart, windowEnd);
+  if (turns === 0) throw new Error(`idle: no wallet's turn to call fell in the ${windowMs / 1000} s window`);
   const byRoute: Record<string, number> = {};
   for (const [route, count] of stack.requests) {
     const d = count - (before.get(route) ?? 0);
@@ -146,29 +159,29 @@ export async function measureSize(
   const dbAfter = stack.databaseBytes();
   const pollsPerWalletDay = perWalletDay({
     calls: polls,
-    wallets: n,
-    windowMs: measuredMs,
+    wallets: turns,
+    windowMs: simPollMs,
     simIntervalMs: simPollMs,
     realIntervalMs: REAL.pollMaxMs,
   });
   const reconcilesPerWalletDay = perWalletDay({
     calls: reconciles,
-    wallets: n,
-    windowMs: measuredMs,
+    wallets: turns,
+    windowMs: simReconcileMs,
     simIntervalMs: simReconcileMs,
     realIntervalMs: REAL.reconcileMs,
   });
   // Anything else an idle wallet made the provider answer, scaled as the polls (the larger ratio).
   const otherPerWalletDay = perWalletDay({
     calls: other,
-    wallets: n,
-    windowMs: measuredMs,
+    wallets: turns,
+    windowMs: simPollMs,
     simIntervalMs: simPollMs,
     realIntervalMs: REAL.pollMaxMs,
   });
   const callsPerWalletDay = pollsPerWalletDay + reconcilesPerWalletDay + otherPerWalletDay;
   say(
-    `  idle: ${polls} polls, ${reconciles} reconciliations, ${other} other in ${(measuredMs / 1000).toFixed(0)} s: ${callsPerWalletDay.toFixed(1)} calls per wallet-day at the defaults`,
+    `  idle: ${polls} polls, ${reconciles} reconciliations, ${other} other in ${(measuredMs / 1000).toFixed(0)} s, ${turns} wallets' turns: ${callsPerWalletDay.toFixed(1)} calls per wallet-day at the defaults`,
   );
 
   // Callbacks to distinct random wallets at a steady rate, the rest idle: until the query shows it.
@@ -214,6 +227,7 @@ export async function measureSize(
       simPollMs,
       simReconcileMs,
       windowMs: measuredMs,
+      turns,
       byRoute,
       polls,
       reconciles,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decades, linearFit, logScale, percentile, perWalletDay } from '../../bench/scale/arith.js';
+import { decades, linearFit, logScale, percentile, perWalletDay, turnsInWindow } from '../../bench/scale/arith.js';
 import { scaleSizes } from '../../bench/scale.js';
 
 describe("the scale run's arithmetic", () => {
@@ -85,5 +85,44 @@ describe("the scale run's arithmetic", () => {
     assert.deepEqual(scaleSizes(['--scale', '1000,10000']), [1_000, 10_000]);
     assert.equal(scaleSizes(['--scale', 'report']), 'report');
     assert.throws(() => scaleSizes(['--scale', '1k']), /wallet counts/);
+  });
+});
+
+describe("the scale run's idle window", () => {
+  const P = 1_000;
+  // 100 wallets opened one every 10 ms over exactly one period.
+  const opened = Array.from({ length: 100 }, (_, i) => i * 10);
+
+  it('counts every wallet once in a window of one whole period, whatever when each opened', () => {
+    assert.equal(turnsInWindow(opened, P, 1_005, 1_005 + P), 100);
+    // An opening that took longer than a period (its first wallets on their second turn) too.
+    const slow = Array.from({ length: 100 }, (_, i) => i * 25);
+    assert.equal(turnsInWindow(slow, P, 2_600, 2_600 + P), 100);
+  });
+
+  it('counts only the wallets whose turn falls in a shorter window, from their opening times', () => {
+    // A quarter of a period right after the opening: the wallets opened in its first quarter.
+    assert.equal(turnsInWindow(opened, P, 1_000, 1_250), 25);
+    // A turn exactly at the window's start counts, one exactly at its end does not.
+    assert.equal(turnsInWindow([0], P, 1_000, 1_001), 1);
+    assert.equal(turnsInWindow([0], P, 999, 1_000), 0);
+  });
+
+  it('does not count a wallet before its first turn, one period after it opened', () => {
+    assert.equal(turnsInWindow([500], P, 600, 1_400), 0);
+    assert.equal(turnsInWindow([500], P, 600, 1_600), 1);
+  });
+
+  it('refuses a window or a period that is no interval', () => {
+    assert.throws(() => turnsInWindow(opened, 0, 0, 10), /period > 0/);
+    assert.throws(() => turnsInWindow(opened, P, 10, 10), /a window/);
+  });
+
+  it('makes calls per wallet-day from calls over turns as from a whole period over all wallets', () => {
+    const real = { simIntervalMs: P, realIntervalMs: 90 * 60_000 };
+    const whole = perWalletDay({ calls: 100, wallets: 100, windowMs: P, ...real });
+    const quarter = perWalletDay({ calls: 25, wallets: turnsInWindow(opened, P, 1_000, 1_250), windowMs: P, ...real });
+    assert.equal(quarter, whole);
+    assert.equal(whole, 16);
   });
 });
