@@ -32,9 +32,15 @@ export async function startContractEdges(opts: {
         !signatureMatches(callbackSignature(opts.secretKey, body), typeof provided === 'string' ? provided : undefined)
       )
         return void res.writeHead(401).end();
-      const { status } = JSON.parse(body.toString('utf8')) as { status: string };
+      let status: string, workflowId: string;
+      try {
+        status = (JSON.parse(body.toString('utf8')) as { status: string }).status;
+        workflowId = decodeURIComponent((req.url ?? '/').slice(1));
+      } catch {
+        return void res.writeHead(400).end();
+      }
       opts.client.workflow
-        .getHandle(decodeURIComponent((req.url ?? '/').slice(1)))
+        .getHandle(workflowId)
         .signal(bareTransaction, status)
         .then(
           () => res.writeHead(200).end(),

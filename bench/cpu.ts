@@ -17,7 +17,8 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 function processCpuMs(pid: number): number | undefined {
   try {
     // The fields after the command's closing parenthesis; utime and stime are the 14th and 15th of the line.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // the command may hold ') '
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
     return undefined;

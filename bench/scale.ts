@@ -13,10 +13,26 @@ import { startScaleStack } from './scale/stack.js';
 // and bench/results/scale.md and scale.svg are written from all the sizes there.
 
 const RESULTS = new URL('./results/', import.meta.url);
-const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+/** A positive number from the environment, checked before anything starts: a typo must not cost hours. */
+export function positiveSetting(name: string, fallback: number, env = process.env): number {
+  const raw = env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!(Number.isFinite(value) && value > 0))
+    throw new Error(
+      `${name} must be a positive number (seconds or a count, as documented in bench/scale/report.ts), got "${raw}"`,
+    );
+  return value;
+}
 
 export async function runScale(sizes: number[] | 'report'): Promise<void> {
   if (sizes === 'report') return redraw();
+  const settings = {
+    idleRate: positiveSetting('SCALE_IDLE_RATE', 10),
+    idleWindowMs: process.env.SCALE_IDLE_WINDOW ? positiveSetting('SCALE_IDLE_WINDOW', 0) * 1000 : undefined,
+    inFlight: positiveSetting('SCALE_IN_FLIGHT', 32),
+    callbackRate: positiveSetting('SCALE_CALLBACK_RATE', 5),
+    callbackSeconds: positiveSetting('SCALE_CALLBACK_SECONDS', 60),
+  };
   const say = (l: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${l}`);
   const dir = mkdtempSync(join(tmpdir(), 'payflows-scale-'));
   say(`state and logs in ${dir}; sizes ${sizes.join(', ')}`);
@@ -35,11 +51,7 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
     for (const [i, n] of sizes.entries()) {
       const result = await measureSize(stack, n, {
         say,
-        idleRate: env('SCALE_IDLE_RATE', 10),
-        idleWindowMs: process.env.SCALE_IDLE_WINDOW ? env('SCALE_IDLE_WINDOW', 0) * 1000 : undefined,
-        inFlight: env('SCALE_IN_FLIGHT', 32),
-        callbackRate: env('SCALE_CALLBACK_RATE', 5),
-        callbackSeconds: env('SCALE_CALLBACK_SECONDS', 60),
+        ...settings,
         logDir: join(dir, 'logs'),
         terminate: i < sizes.length - 1,
       });

@@ -4,7 +4,10 @@
 // errors are said and the stop goes on to its end, then the process exits with 130.
 
 export function stopOnSignal(stop: () => Promise<void>, say: (line: string) => void): void {
+  let stopping = false;
   const abort = (signal: NodeJS.Signals) => {
+    if (stopping) return say(`${signal}: already stopping`);
+    stopping = true;
     say(`${signal}: stopping what this run started`);
     const meanwhile = (err: unknown) => say(`while stopping: ${err instanceof Error ? err.message : String(err)}`);
     process.on('uncaughtException', meanwhile);

@@ -141,7 +141,7 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
         out.push(
           `- **${n0(s)} wallets was not run.** At the opening rate measured at ${n0(last.wallets)} (${n1(last.open.perSecond)}/s)`,
           `  opening them alone takes about ${hours.toFixed(1)} h on this machine. With the period P near that`,
-          `  (\`SCALE_IDLE_RATE=${Math.round(last.open.perSecond)}\`, so that no wallet polls while others still open) and a window`,
+          `  (\`SCALE_IDLE_RATE=${Math.round(last.open.perSecond)}\`, so that few wallets poll while others still open) and a window`,
           `  of a quarter of it (\`SCALE_IDLE_WINDOW=${Math.round((s / last.open.perSecond) * 0.25)}\`), the run takes about ${(hours * 1.25 + 0.1).toFixed(1)} h. **Extrapolated, not measured**, from the`,
           `  line through the measured sizes: ${n1(idle.a + idle.b * s)} provider calls/s while idle at the`,
           `  defaults (${n1(idle.b * 86_400)} per wallet-day), ${mb(db.a + db.b * s)} of Temporal database for`,

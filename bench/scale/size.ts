@@ -130,10 +130,11 @@ export async function measureSize(
 
   // Idle: past the opening, a window counted by the sandbox: one whole period, or a part of one
   // (then the wallets' opening times say whose turns fell in it).
-  // From the first wallet's first turn at the earliest: an opening quicker than P leaves a gap before it.
-  const firstTurn = openedAt.reduce((a, b) => Math.min(a, b), Infinity) + simPollMs;
-  await sleep(Math.max(5_000, firstTurn - performance.now()));
+  // A whole period holds every wallet's turn wherever it starts. A shorter window starts at the first
+  // wallet's first turn at the earliest: an opening quicker than P leaves a gap before it.
   const windowMs = Math.min(opts.idleWindowMs ?? simPollMs, simPollMs);
+  const firstTurn = openedAt.reduce((a, b) => Math.min(a, b), Infinity) + simPollMs;
+  await sleep(windowMs < simPollMs ? Math.max(5_000, firstTurn - performance.now()) : 5_000);
   say(`  idle: counting the provider's requests for ${windowMs / 1000} s`);
   const before = new Map(stack.requests);
   const windowStart = performance.now();

@@ -45,9 +45,13 @@ export async function startScaleStack(opts: {
 }): Promise<ScaleStack> {
   const { dir, log } = opts;
   const cleanups: Array<() => Promise<unknown>> = [];
-  const stop = async () => {
-    for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${String(e)}`));
-  };
+  // Once, however many ask (a signal's abort and the run's own finally): a second pass would run
+  // the cleanups again while the first still stops PostgreSQL.
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const c of [...cleanups].reverse()) await c().catch((e: unknown) => log(`cleanup: ${String(e)}`));
+    })());
   try {
     const temporal = await startTemporalCluster({ dir, log });
     cleanups.push(() => temporal.stop());

@@ -22,7 +22,11 @@ interface BareActivities {
   createWalletBare(name: string): Promise<string>;
 }
 
-const { echo, createWalletBare } = proxyActivities<BareActivities>({ startToCloseTimeout: '1 minute' });
+// A few attempts, not the default's forever: a create the sandbox keeps refusing fails the bench.
+const { echo, createWalletBare } = proxyActivities<BareActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 3 },
+});
 
 export async function bareWalletWorkflow(name: string, edges: 'none' | 'contract' = 'none'): Promise<void> {
   let opened: string | undefined;

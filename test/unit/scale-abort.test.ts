@@ -6,19 +6,31 @@ import { describe, it } from 'node:test';
 // bench/scale/abort.ts: a scale run stopped by a signal stops its PostgreSQL and Temporal server
 // even when calls in flight fail while it stops (a first version died there and left both running).
 
-describe('a scale run stopped by a signal', () => {
+async function stopped(signals: NodeJS.Signals[]) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/scale-abort.ts'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  while (!out.includes('ready')) await once(proc.stdout, 'data');
+  for (const signal of signals) proc.kill(signal);
+  const [code] = (await once(proc, 'exit')) as [number | null];
+  return { out, code };
+}
+
+describe('a scale run stopped by a signal', { timeout: 30_000 }, () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     it(`stops what it started to the end on ${signal}, through errors thrown meanwhile, and exits 130`, async () => {
-      const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/scale-abort.ts'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      while (!out.includes('ready')) await once(proc.stdout, 'data');
-      proc.kill(signal);
-      const [code] = (await once(proc, 'exit')) as [number | null];
+      const { out, code } = await stopped([signal]);
       assert.match(out, /while stopping: Channel has been shut down/);
-      assert.match(out, /stopped/);
+      assert.equal(out.match(/stopped\n/g)?.length, 1);
       assert.equal(code, 130);
     });
+
+  it('stops once when a second signal comes while it stops', async () => {
+    const { out, code } = await stopped(['SIGINT', 'SIGTERM']);
+    assert.match(out, /SIGTERM: already stopping/);
+    assert.equal(out.match(/stopped\n/g)?.length, 1);
+    assert.equal(code, 130);
+  });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decades, linearFit, logScale, percentile, perWalletDay, turnsInWindow } from '../../bench/scale/arith.js';
-import { scaleSizes } from '../../bench/scale.js';
+import { positiveSetting, scaleSizes } from '../../bench/scale.js';
 
 describe("the scale run's arithmetic", () => {
   it('takes the nearest-rank percentile, whatever the order given', () => {
@@ -124,5 +124,20 @@ describe("the scale run's idle window", () => {
     const quarter = perWalletDay({ calls: 25, wallets: turnsInWindow(opened, P, 1_000, 1_250), windowMs: P, ...real });
     assert.equal(quarter, whole);
     assert.equal(whole, 16);
+  });
+});
+
+describe("the scale run's settings", () => {
+  it('takes a positive number, or the default when unset', () => {
+    assert.equal(positiveSetting('SCALE_IDLE_WINDOW', 60, { SCALE_IDLE_WINDOW: '900' }), 900);
+    assert.equal(positiveSetting('SCALE_IDLE_RATE', 10, {}), 10);
+  });
+
+  it('refuses a typo before the run starts, naming the setting', () => {
+    for (const raw of ['0', '-5', '15m', 'abc'])
+      assert.throws(
+        () => positiveSetting('SCALE_IDLE_WINDOW', 60, { SCALE_IDLE_WINDOW: raw }),
+        new RegExp(`SCALE_IDLE_WINDOW must be a positive number.*"${raw}"`),
+      );
   });
 });
