@@ -276,46 +276,41 @@ export async function stackFigures(
       });
     };
     // The same flow in raw workflow code (bench/workflows/bare-wallet.ts): its floor on this SDK,
-    // on the same worker (its interceptors and data converter), as the minimal workflow is.
+    // on the same worker (its interceptors and data converter), as the minimal workflow is. With
+    // the contract's edges, the create is a signed request to the sandbox, and the two signals come
+    // from the sandbox's callbacks for the deposit and its confirmation; without them, the flow
+    // sends its two signals itself.
     const bare: string[] = [];
-    const bareFlow = async () => {
+    const rawFlow = (edges: 'none' | 'contract') => async () => {
       const t0 = performance.now();
-      const workflowId = `bare-${randomUUID()}`;
+      const workflowId = `${edges === 'contract' ? 'bare-contract' : 'bare'}-${randomUUID()}`;
       const opening = new WithStartWorkflowOperation('bareWalletWorkflow', {
         workflowId,
         taskQueue,
-        args: [workflowId],
+        args: [workflowId, edges],
         workflowIdConflictPolicy: 'FAIL',
       });
       bare.push(workflowId); // terminated at the end, even if its opening fails
-      await client.workflow.executeUpdateWithStart(bareOpen, { startWorkflowOperation: opening });
-      const handle = await opening.workflowHandle();
-      await handle.signal(bareTransaction, 'pending');
-      await handle.signal(bareTransaction, 'confirmed');
-      await until(async () => (await handle.query(bareSeen)).transactions.length === 2, `${workflowId}'s two signals`);
-      phases.bare += performance.now() - t0;
-      phases.bares += 1;
-    };
-    // The same raw flow with the contract's edges: the create is a signed request to the sandbox, and
-    // the two signals come from the sandbox's callbacks for the deposit and its confirmation.
-    const contractFlow = async () => {
-      const t0 = performance.now();
-      const workflowId = `bare-contract-${randomUUID()}`;
-      const opening = new WithStartWorkflowOperation('bareWalletWorkflow', {
-        workflowId,
-        taskQueue,
-        args: [workflowId, 'contract'],
-        workflowIdConflictPolicy: 'FAIL',
-      });
-      bare.push(workflowId);
       const walletId = await client.workflow.executeUpdateWithStart(bareOpen, { startWorkflowOperation: opening });
       const handle = await opening.workflowHandle();
-      const txId = await op(`/sandbox/wallets/${walletId}/deposits`);
-      await op(`/sandbox/transactions/${txId}/confirm`);
+      if (edges === 'contract') {
+        const txId = await op(`/sandbox/wallets/${walletId}/deposits`);
+        await op(`/sandbox/transactions/${txId}/confirm`);
+      } else {
+        await handle.signal(bareTransaction, 'pending');
+        await handle.signal(bareTransaction, 'confirmed');
+      }
       await until(async () => (await handle.query(bareSeen)).transactions.length === 2, `${workflowId}'s two signals`);
-      phases.contract += performance.now() - t0;
-      phases.contracts += 1;
+      if (edges === 'contract') {
+        phases.contract += performance.now() - t0;
+        phases.contracts += 1;
+      } else {
+        phases.bare += performance.now() - t0;
+        phases.bares += 1;
+      }
     };
+    const bareFlow = rawFlow('none');
+    const contractFlow = rawFlow('contract');
     const minimal = async () => {
       const t0 = performance.now();
       await client.workflow.execute('minimalWorkflow', {
