@@ -159,8 +159,8 @@ export async function measureSize(
   let reconciles = 0;
   let other = 0;
   for (const [route, d] of Object.entries(byRoute)) {
-    if (route === 'GET /v2/wallet/:walletId/transactions') polls += d;
-    else if (route === 'GET /v2/wallet/:walletId') reconciles += d;
+    if (route === POLL_ROUTE) polls += d;
+    else if (route === RECONCILE_ROUTE) reconciles += d;
     else other += d;
   }
   const rssWithWallets = stack.workerMemory().rss;
@@ -366,7 +366,9 @@ function cacheSizeFromLog(logDir: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-const IDLE_ROUTES = ['GET /v2/wallet/:walletId/transactions', 'GET /v2/wallet/:walletId'];
+// What an idle wallet asks the provider, as the sandbox's request counter names it.
+const POLL_ROUTE = 'GET /v2/wallet/:walletId/transactions';
+const RECONCILE_ROUTE = 'GET /v2/wallet/:walletId';
 function idleCalls(requests: ReadonlyMap<string, number>): number {
-  return IDLE_ROUTES.reduce((sum, route) => sum + (requests.get(route) ?? 0), 0);
+  return (requests.get(POLL_ROUTE) ?? 0) + (requests.get(RECONCILE_ROUTE) ?? 0);
 }
