@@ -9,8 +9,9 @@ import { startScaleStack } from './scale/stack.js';
 
 // `npm run bench -- --scale [1000,10000,100000]` (not in CI): the cost of many wallets on
 // Temporal on PostgreSQL (bench/scale/size.ts says what is measured and how). Each size's figures
-// go to bench/results/scale.json as soon as measured (a size measured again replaces its row),
-// and bench/results/scale.md and scale.svg are written from all the sizes there.
+// go to bench/results/scale.json as soon as measured (a size measured again replaces its row), a
+// run under the defaults' steady background (`SCALE_STEADY=1`) to scale-steady.json, and
+// bench/results/scale.md and scale.svg are written from all of them.
 
 const RESULTS = new URL('./results/', import.meta.url);
 /** A positive number from the environment, checked before anything starts: a typo must not cost hours. */
@@ -32,6 +33,7 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
     inFlight: positiveSetting('SCALE_IN_FLIGHT', 32),
     callbackRate: positiveSetting('SCALE_CALLBACK_RATE', 5),
     callbackSeconds: positiveSetting('SCALE_CALLBACK_SECONDS', 60),
+    steady: steadySetting(),
   };
   const say = (l: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${l}`);
   const dir = mkdtempSync(join(tmpdir(), 'payflows-scale-'));
@@ -55,8 +57,7 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
         logDir: join(dir, 'logs'),
         terminate: i < sizes.length - 1,
       });
-      save(result);
-      say(`written: bench/results/scale.json, scale.md, scale.svg (${n} wallets)`);
+      say(`written: bench/results/${save(result)}, scale.md, scale.svg (${n} wallets)`);
     }
   } finally {
     await stack?.stop();
@@ -65,21 +66,38 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
   }
 }
 
-function save(result: SizeResult) {
-  const merged = [...saved().filter((r) => r.wallets !== result.wallets), result].sort((a, b) => a.wallets - b.wallets);
-  writeFileSync(new URL('scale.json', RESULTS), `${JSON.stringify(merged, null, 2)}\n`);
-  redraw(merged);
+/** `SCALE_STEADY=1`: the callbacks under the defaults' steady idle background (bench/scale/size.ts). */
+export function steadySetting(env = process.env): boolean {
+  const raw = env.SCALE_STEADY ?? '';
+  if (raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new Error(`SCALE_STEADY must be 1 (or 0, or unset), got "${raw}"`);
 }
 
-function saved(): SizeResult[] {
-  const file = new URL('scale.json', RESULTS);
+// The steady runs are kept apart: their opening is paced, not a throughput, and their idle
+// background is not the sizes' line.
+const FILE = { sizes: 'scale.json', steady: 'scale-steady.json' } as const;
+
+/** Adds the result to its file, redraws the report, and names the file. */
+function save(result: SizeResult): string {
+  const kind = result.steady ? 'steady' : 'sizes';
+  const merged = [...saved(kind).filter((r) => r.wallets !== result.wallets), result].sort(
+    (a, b) => a.wallets - b.wallets,
+  );
+  writeFileSync(new URL(FILE[kind], RESULTS), `${JSON.stringify(merged, null, 2)}\n`);
+  redraw();
+  return FILE[kind];
+}
+
+function saved(kind: keyof typeof FILE): SizeResult[] {
+  const file = new URL(FILE[kind], RESULTS);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SizeResult[]) : [];
 }
 
 /** bench/results/scale.md and scale.svg from the sizes measured (`npm run bench -- --scale report` redraws them alone). */
-export function redraw(results = saved()): void {
-  writeFileSync(new URL('scale.md', RESULTS), scaleReport(results));
-  writeFileSync(new URL('scale.svg', RESULTS), scalePlot(results));
+export function redraw(): void {
+  writeFileSync(new URL('scale.md', RESULTS), scaleReport(saved('sizes'), saved('steady')));
+  writeFileSync(new URL('scale.svg', RESULTS), scalePlot(saved('sizes')));
 }
 
 /** The sizes after `--scale` in argv: a comma-separated list, or the three of issue 17; `report` redraws only. */

@@ -1,6 +1,6 @@
 import { cpus, totalmem } from 'node:os';
 import { linearFit } from './arith.js';
-import { REAL, type SizeResult } from './size.js';
+import { REAL, RECONCILE_RATIO, type SizeResult } from './size.js';
 
 // bench/results/scale.md from the sizes measured (bench/results/scale.json keeps them, so that
 // sizes run on different invocations land in one report).
@@ -9,7 +9,11 @@ const n0 = (v: number) => Math.round(v).toLocaleString('en');
 const n1 = (v: number) => v.toLocaleString('en', { maximumFractionDigits: 1 });
 const mb = (b: number) => `${n0(b / 1e6)} MB`;
 
-export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_000, 10_000, 100_000]): string {
+export function scaleReport(
+  results: SizeResult[],
+  steady: SizeResult[] = [],
+  targetSizes: number[] = [1_000, 10_000, 100_000],
+): string {
   const rs = [...results].sort((a, b) => a.wallets - b.wallets);
   const out: string[] = [
     '# Scale run',
@@ -126,6 +130,7 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
     (r) => `${n0(r.callbacks.acceptedP50)} / ${n0(r.callbacks.acceptedP99)} ms`,
   );
   out.push('');
+  if (steady.length > 0) out.push(...steadySection(steady));
 
   if (rs.length >= 2) {
     const idle = linearFit(rs.map((r) => [r.wallets, r.idle.callsPerSecondAtDefaults]));
@@ -160,4 +165,58 @@ export function scaleReport(results: SizeResult[], targetSizes: number[] = [1_00
     }
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The runs under the defaults' steady background (`SCALE_STEADY=1`, bench/results/scale-steady.json). */
+function steadySection(runs: SizeResult[]): string[] {
+  const rs = [...runs].sort((a, b) => a.wallets - b.wallets);
+  const out = [
+    '## Callbacks under the defaults’ steady background',
+    '',
+    '`SCALE_STEADY=1`: the rest idle as the defaults leave them, steadily. The opening is paced at N / P',
+    'wallets a second over one period P, so that past it the wallets’ turns tile the period: N / P polls a',
+    `second, with no sweeps. One wallet in ${RECONCILE_RATIO} reconciles every P and the others every ${RECONCILE_RATIO} P (past the`,
+    'run), so that the reconciliations come at the defaults’ share of the polls. With P = 90 min, the',
+    'default ceiling (`SCALE_IDLE_RATE` = N / 5,400), the background is the defaults’ own at that N. The',
+    'idle window and the callbacks follow the opening, inside the steady span; the opening’s rate here is',
+    'a pace, not a throughput.',
+    '',
+    `| figure | ${rs.map((r) => `${n0(r.wallets)} wallets`).join(' | ')} |`,
+    `|---|${rs.map(() => '---:').join('|')}|`,
+  ];
+  const row = (name: string, f: (r: SizeResult) => string) => out.push(`| ${name} | ${rs.map(f).join(' | ')} |`);
+  row('measured on', (r) => r.at.slice(0, 16).replace('T', ' '));
+  row('period P (poll; one in 4 reconciling)', (r) => `${n0(r.idle.simPollMs / 1000)} s`);
+  row(
+    'opening paced at / reached',
+    (r) => `${n1(r.steady!.pacedPerSecond)} / ${n1(r.open.perSecond)} /s (${r.open.failures} retried)`,
+  );
+  row('**provider calls per idle wallet-day** (goal ≤ 24)', (r) => `**${n1(r.idle.callsPerWalletDay)}**`);
+  row(
+    '**idle polls / reconciliations a second while the callbacks were sent**',
+    (r) => `**${n1(r.steady!.backgroundPollsPerSecond)} / ${n1(r.steady!.backgroundReconcilesPerSecond)}**`,
+  );
+  row(
+    'the defaults’ own at N (polls / reconciliations)',
+    (r) => `${n1((r.wallets * 1000) / REAL.pollMaxMs)} / ${n1((r.wallets * 1000) / REAL.reconcileMs)}`,
+  );
+  row(
+    'callbacks sent (rate) / counted',
+    (r) => `${r.callbacks.sent} (${r.callbacks.offeredPerSecond}/s) / ${r.callbacks.counted}`,
+  );
+  row(
+    '**callback to counted p50 / p99** (goal p99 < 1 s at 100k)',
+    (r) => `**${n0(r.callbacks.p50)} / ${n0(r.callbacks.p99)} ms**`,
+  );
+  row('callback to counted max', (r) => `${n0(r.callbacks.max)} ms`);
+  row(
+    'callback accepted by the ingress p50 / p99',
+    (r) => `${n0(r.callbacks.acceptedP50)} / ${n0(r.callbacks.acceptedP99)} ms`,
+  );
+  row(
+    'worker RSS with the wallets / peak (cache)',
+    (r) => `${mb(r.worker.rssWithWallets)} / ${mb(r.worker.peak)} (${r.worker.maxCachedWorkflows ?? '?'})`,
+  );
+  out.push('');
+  return out;
 }

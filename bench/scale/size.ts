@@ -59,7 +59,20 @@ export interface SizeResult {
      * in runs before it was recorded: those read the window's figure, which is not the same span). */
     backgroundPerSecond?: number;
   };
+  /** A run under the defaults' steady background (`SCALE_STEADY`), kept apart in scale-steady.json. */
+  steady?: {
+    /** The opening's pace, N / P a second: the wallets' phases then tile the period. */
+    pacedPerSecond: number;
+    /** The share of wallets that reconcile every P; the rest every RECONCILE_RATIO × P. */
+    reconcilingShare: number;
+    /** Over the callbacks' own span. */
+    backgroundPollsPerSecond: number;
+    backgroundReconcilesPerSecond: number;
+  };
 }
+
+/** The defaults reconcile once every this many polls of a quiet wallet (6 h / 90 min). */
+export const RECONCILE_RATIO = REAL.reconcileMs / REAL.pollMaxMs;
 
 const EventType = proto.temporal.api.enums.v1.EventType;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -77,6 +90,14 @@ export async function measureSize(
     callbackSeconds: number;
     logDir: string;
     terminate: boolean;
+    /**
+     * The idle background the defaults make, steady, while the callbacks are sent: the opening paced
+     * at N / P a second over one period P, so that the wallets' turns tile it (past the opening, N / P
+     * polls a second); every RECONCILE_RATIO-th wallet reconciles every P and the rest every
+     * RECONCILE_RATIO × P, a turn that falls past the run, so that the reconciliations too come at the
+     * defaults' share of the polls (4.6 a second beside 18.5 at 100,000 wallets).
+     */
+    steady: boolean;
   },
 ): Promise<SizeResult> {
   const { say } = opts;
@@ -85,23 +106,34 @@ export async function measureSize(
   // window of one period sees each wallet poll once and reconcile once.
   const simPollMs = Math.max(100_000, Math.round((n / opts.idleRate) * 1000));
   const simReconcileMs = simPollMs;
-  const wallets = new WalletsClient(stack.client, {
-    taskQueue: stack.taskQueue,
-    pollIntervalMs: simPollMs,
-    pollMaxMs: simPollMs,
-    reconcileIntervalMs: simReconcileMs,
-  });
+  const walletsAt = (reconcileIntervalMs: number) =>
+    new WalletsClient(stack.client, {
+      taskQueue: stack.taskQueue,
+      pollIntervalMs: simPollMs,
+      pollMaxMs: simPollMs,
+      reconcileIntervalMs,
+    });
+  const wallets = walletsAt(simReconcileMs);
+  const seldom = opts.steady ? walletsAt(simReconcileMs * RECONCILE_RATIO) : wallets;
+  // Which wallets reconcile every P: all of them, or in a steady run every RECONCILE_RATIO-th.
+  const reconciling = (i: number) => !opts.steady || i % RECONCILE_RATIO === 0;
+  const pacedPerSecond = (n / simPollMs) * 1000;
 
   await stack.restartWorker();
   await sleep(5_000);
   const rssIdleEmpty = stack.workerMemory().rss;
   const dbBefore = stack.databaseBytes();
-  say(`${n} wallets: opening, ${opts.inFlight} in flight (poll and reconcile every ${simPollMs / 1000} s)`);
+  say(
+    opts.steady
+      ? `${n} wallets: opening at ${pacedPerSecond.toFixed(1)}/s (poll every ${simPollMs / 1000} s, one in ${RECONCILE_RATIO} reconciling as often)`
+      : `${n} wallets: opening, ${opts.inFlight} in flight (poll and reconcile every ${simPollMs / 1000} s)`,
+  );
 
   const run = randomUUID().slice(0, 6);
   const ids: string[] = [];
   // When each was opened: its follower's timers started then, so its turns to call fall at +P, +2P, ….
   const openedAt: number[] = [];
+  const reconcilingOpenedAt: number[] = [];
   let next = 0;
   let failures = 0;
   const openStart = performance.now();
@@ -110,10 +142,15 @@ export async function measureSize(
     Array.from({ length: opts.inFlight }, async () => {
       while (next < n) {
         const i = next++;
+        if (opts.steady) {
+          const wait = openStart + (i * 1000) / pacedPerSecond - performance.now();
+          if (wait > 0) await sleep(wait);
+        }
         for (let attempt = 0; ; attempt++) {
           try {
-            ids.push((await wallets.open({ name: `scale-${run}-${i}` })).walletId);
+            ids.push((await (reconciling(i) ? wallets : seldom).open({ name: `scale-${run}-${i}` })).walletId);
             openedAt.push(performance.now());
+            if (reconciling(i)) reconcilingOpenedAt.push(performance.now());
             break;
           } catch (err) {
             failures += 1;
@@ -149,7 +186,9 @@ export async function measureSize(
   const windowEnd = performance.now();
   const measuredMs = windowEnd - windowStart;
   const turns = turnsInWindow(openedAt, simPollMs, windowStart, windowEnd);
-  if (turns === 0) throw new Error(`idle: no wallet's turn to call fell in the ${windowMs / 1000} s window`);
+  const reconcileTurns = turnsInWindow(reconcilingOpenedAt, simReconcileMs, windowStart, windowEnd);
+  if (turns === 0 || reconcileTurns === 0)
+    throw new Error(`idle: no wallet's turn to call fell in the ${windowMs / 1000} s window`);
   const byRoute: Record<string, number> = {};
   for (const [route, count] of stack.requests) {
     const d = count - (before.get(route) ?? 0);
@@ -174,7 +213,7 @@ export async function measureSize(
   });
   const reconcilesPerWalletDay = perWalletDay({
     calls: reconciles,
-    wallets: turns,
+    wallets: reconcileTurns,
     windowMs: simReconcileMs,
     simIntervalMs: simReconcileMs,
     realIntervalMs: REAL.reconcileMs,
@@ -201,7 +240,7 @@ export async function measureSize(
   let timedOut = 0;
   const pending: Array<Promise<{ walletId: string; txId: string; sentAt: number }>> = [];
   // The idle load the callbacks meet is whatever turns fall in their own span: measured, not assumed.
-  const idleBefore = idleCalls(stack.requests);
+  const callsBefore = new Map(stack.requests);
   const cbStart = performance.now();
   for (let i = 0; i < count; i++) {
     const due = cbStart + (i * 1000) / opts.callbackRate;
@@ -216,8 +255,9 @@ export async function measureSize(
     );
   }
   const sent = await Promise.all(pending);
-  const background = idleCalls(stack.requests) - idleBefore;
-  const backgroundPerSecond = (background / (performance.now() - cbStart)) * 1000;
+  const cbSeconds = (performance.now() - cbStart) / 1000;
+  const since = (route: string) => ((stack.requests.get(route) ?? 0) - (callsBefore.get(route) ?? 0)) / cbSeconds;
+  const backgroundPerSecond = since(POLL_ROUTE) + since(RECONCILE_ROUTE);
   await sleep(10_000);
   say('  callbacks: reading when each was counted (query, then history)');
   let c = 0;
@@ -276,9 +316,17 @@ export async function measureSize(
       acceptedP99: percentile(accepted, 99),
       backgroundPerSecond,
     },
+    ...(opts.steady && {
+      steady: {
+        pacedPerSecond,
+        reconcilingShare: 1 / RECONCILE_RATIO,
+        backgroundPollsPerSecond: since(POLL_ROUTE),
+        backgroundReconcilesPerSecond: since(RECONCILE_ROUTE),
+      },
+    }),
   };
   say(
-    `  callbacks: p50 ${result.callbacks.p50.toFixed(0)} ms, p99 ${result.callbacks.p99.toFixed(0)} ms, ingress accepted p99 ${percentile(accepted, 99).toFixed(0)} ms, ${timedOut} not counted`,
+    `  callbacks: p50 ${result.callbacks.p50.toFixed(0)} ms, p99 ${result.callbacks.p99.toFixed(0)} ms, ingress accepted p99 ${percentile(accepted, 99).toFixed(0)} ms, ${timedOut} not counted, ${backgroundPerSecond.toFixed(1)} idle calls/s meanwhile`,
   );
   // Ended before a next size, so that its count is its own wallets' (their histories stay in the
   // database); after the last, the stack goes with them.
@@ -369,6 +417,3 @@ function cacheSizeFromLog(logDir: string): number | undefined {
 // What an idle wallet asks the provider, as the sandbox's request counter names it.
 const POLL_ROUTE = 'GET /v2/wallet/:walletId/transactions';
 const RECONCILE_ROUTE = 'GET /v2/wallet/:walletId';
-function idleCalls(requests: ReadonlyMap<string, number>): number {
-  return (requests.get(POLL_ROUTE) ?? 0) + (requests.get(RECONCILE_ROUTE) ?? 0);
-}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decades, linearFit, logScale, percentile, perWalletDay, turnsInWindow } from '../../bench/scale/arith.js';
-import { positiveSetting, scaleSizes } from '../../bench/scale.js';
+import { positiveSetting, scaleSizes, steadySetting } from '../../bench/scale.js';
 
 describe("the scale run's arithmetic", () => {
   it('takes the nearest-rank percentile, whatever the order given', () => {
@@ -125,12 +125,33 @@ describe("the scale run's idle window", () => {
     assert.equal(quarter, whole);
     assert.equal(whole, 16);
   });
+
+  it('sees a steady background past an opening paced over one period: no sweeps, reconciliations at their share', () => {
+    // Paced at N / P (one every 10 ms): past the opening, every window of a length holds as many turns.
+    for (const from of [1_000, 1_130, 1_777, 2_410]) assert.equal(turnsInWindow(opened, P, from, from + 400), 40);
+    // One wallet in 4 reconciling every P stands for all of them every 4 P: 4 a day at the 6 h default.
+    const reconciling = opened.filter((_, i) => i % 4 === 0);
+    const turns = turnsInWindow(reconciling, P, 1_000, 1_400);
+    assert.equal(turns, 10);
+    assert.equal(
+      perWalletDay({ calls: turns, wallets: turns, windowMs: P, simIntervalMs: P, realIntervalMs: 6 * 3_600_000 }),
+      4,
+    );
+  });
 });
 
 describe("the scale run's settings", () => {
   it('takes a positive number, or the default when unset', () => {
     assert.equal(positiveSetting('SCALE_IDLE_WINDOW', 60, { SCALE_IDLE_WINDOW: '900' }), 900);
     assert.equal(positiveSetting('SCALE_IDLE_RATE', 10, {}), 10);
+  });
+
+  it('runs steady only when SCALE_STEADY is 1, and refuses anything else but 0 or unset', () => {
+    assert.equal(steadySetting({ SCALE_STEADY: '1' }), true);
+    assert.equal(steadySetting({ SCALE_STEADY: '0' }), false);
+    assert.equal(steadySetting({}), false);
+    for (const raw of ['yes', 'true', '2'])
+      assert.throws(() => steadySetting({ SCALE_STEADY: raw }), new RegExp(`SCALE_STEADY must be 1.*"${raw}"`));
   });
 
   it('refuses a typo before the run starts, naming the setting', () => {
