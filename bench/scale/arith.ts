@@ -46,6 +46,23 @@ export function turnsInWindow(openedAt: readonly number[], periodMs: number, fro
   return turns;
 }
 
+/**
+ * When, past the opening's start, the i-th of n wallets opens in a run paced over one period: one
+ * every period / n, so that their turns (+P, +2P, …) tile the period past the opening, a steady
+ * n / P a second instead of sweeps at the opening's own pace.
+ */
+export function pacedAt(i: number, n: number, periodMs: number): number {
+  return (i * periodMs) / n;
+}
+
+/**
+ * Whether the i-th wallet reconciles every period: one in `ratio`, spread through the opening so that
+ * their turns are steady too (the others reconcile every `ratio` periods); all of them when ratio is 1.
+ */
+export function reconcilesEachPeriod(i: number, ratio: number): boolean {
+  return i % ratio === 0;
+}
+
 /** Least-squares y = a + b·x; r2 is 1 for points on a line. */
 export function linearFit(points: ReadonlyArray<readonly [number, number]>): { a: number; b: number; r2: number } {
   const n = points.length;

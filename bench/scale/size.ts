@@ -6,7 +6,7 @@ import proto from '@temporalio/proto';
 import { WalletsClient } from '../../src/client/wallets.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { percentile, perWalletDay, turnsInWindow } from './arith.js';
+import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';
 import type { ScaleStack } from './stack.js';
 
 // One size of the scale run: N wallets opened through the product's client, left idle at a
@@ -65,9 +65,10 @@ export interface SizeResult {
     pacedPerSecond: number;
     /** The share of wallets that reconcile every P; the rest every RECONCILE_RATIO × P. */
     reconcilingShare: number;
-    /** Over the callbacks' own span. */
-    backgroundPollsPerSecond: number;
-    backgroundReconcilesPerSecond: number;
+    /** Over the callbacks' own span (their sum is callbacks.backgroundPerSecond); absent in the first
+     * run, which read them 10 s late. */
+    backgroundPollsPerSecond?: number;
+    backgroundReconcilesPerSecond?: number;
   };
 }
 
@@ -76,6 +77,20 @@ export const RECONCILE_RATIO = REAL.reconcileMs / REAL.pollMaxMs;
 
 const EventType = proto.temporal.api.enums.v1.EventType;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A steady run's other wallets first reconcile RECONCILE_RATIO periods after they opened: the window
+ * and the callbacks past the opening must end before that, or they meet those too. Checked before
+ * hours of opening.
+ */
+export function checkSteadyFits(o: { periodMs: number; windowMs: number; marginMs: number; callbackSeconds: number }) {
+  const afterOpening = o.marginMs + o.windowMs + o.callbackSeconds * 1000 + 60_000;
+  const before = (RECONCILE_RATIO - 1) * o.periodMs;
+  if (afterOpening > before)
+    throw new Error(
+      `SCALE_STEADY: the window and the callbacks (${afterOpening / 1000} s with a minute to spare) must end before the other wallets first reconcile, ${RECONCILE_RATIO - 1} periods after the opening (${before / 1000} s): lower SCALE_IDLE_WINDOW or SCALE_CALLBACK_SECONDS, or SCALE_IDLE_RATE`,
+    );
+}
 
 export async function measureSize(
   stack: ScaleStack,
@@ -116,8 +131,12 @@ export async function measureSize(
   const wallets = walletsAt(simReconcileMs);
   const seldom = opts.steady ? walletsAt(simReconcileMs * RECONCILE_RATIO) : wallets;
   // Which wallets reconcile every P: all of them, or in a steady run every RECONCILE_RATIO-th.
-  const reconciling = (i: number) => !opts.steady || i % RECONCILE_RATIO === 0;
+  const ratio = opts.steady ? RECONCILE_RATIO : 1;
   const pacedPerSecond = (n / simPollMs) * 1000;
+  const windowMs = Math.min(opts.idleWindowMs ?? simPollMs, simPollMs);
+  const margin = Math.max(10_000, windowMs / 20);
+  if (opts.steady)
+    checkSteadyFits({ periodMs: simPollMs, windowMs, marginMs: margin, callbackSeconds: opts.callbackSeconds });
 
   await stack.restartWorker();
   await sleep(5_000);
@@ -143,14 +162,16 @@ export async function measureSize(
       while (next < n) {
         const i = next++;
         if (opts.steady) {
-          const wait = openStart + (i * 1000) / pacedPerSecond - performance.now();
+          const wait = openStart + pacedAt(i, n, simPollMs) - performance.now();
           if (wait > 0) await sleep(wait);
         }
         for (let attempt = 0; ; attempt++) {
           try {
-            ids.push((await (reconciling(i) ? wallets : seldom).open({ name: `scale-${run}-${i}` })).walletId);
-            openedAt.push(performance.now());
-            if (reconciling(i)) reconcilingOpenedAt.push(performance.now());
+            const reconciles = reconcilesEachPeriod(i, ratio);
+            ids.push((await (reconciles ? wallets : seldom).open({ name: `scale-${run}-${i}` })).walletId);
+            const at = performance.now();
+            openedAt.push(at);
+            if (reconciles) reconcilingOpenedAt.push(at);
             break;
           } catch (err) {
             failures += 1;
@@ -175,9 +196,7 @@ export async function measureSize(
   // wallet calls a little after its turn (a workflow task, an activity dispatched), which the window's
   // end loses and its start must win back from the wallets before it. At the very first turn there
   // are none, and 1,000 wallets counted 5 % short.
-  const windowMs = Math.min(opts.idleWindowMs ?? simPollMs, simPollMs);
   const firstTurn = openedAt.reduce((a, b) => Math.min(a, b), Infinity) + simPollMs;
-  const margin = Math.max(10_000, windowMs / 20);
   await sleep(windowMs < simPollMs ? Math.max(5_000, firstTurn + margin - performance.now()) : 5_000);
   say(`  idle: counting the provider's requests for ${windowMs / 1000} s`);
   const before = new Map(stack.requests);
@@ -187,8 +206,11 @@ export async function measureSize(
   const measuredMs = windowEnd - windowStart;
   const turns = turnsInWindow(openedAt, simPollMs, windowStart, windowEnd);
   const reconcileTurns = turnsInWindow(reconcilingOpenedAt, simReconcileMs, windowStart, windowEnd);
-  if (turns === 0 || reconcileTurns === 0)
-    throw new Error(`idle: no wallet's turn to call fell in the ${windowMs / 1000} s window`);
+  if (turns === 0) throw new Error(`idle: no wallet's turn to call fell in the ${windowMs / 1000} s window`);
+  if (reconcileTurns === 0)
+    throw new Error(
+      `idle: no reconciling wallet's turn fell in the ${windowMs / 1000} s window (one in ${ratio} reconciles each period): lengthen SCALE_IDLE_WINDOW`,
+    );
   const byRoute: Record<string, number> = {};
   for (const [route, count] of stack.requests) {
     const d = count - (before.get(route) ?? 0);
@@ -257,7 +279,8 @@ export async function measureSize(
   const sent = await Promise.all(pending);
   const cbSeconds = (performance.now() - cbStart) / 1000;
   const since = (route: string) => ((stack.requests.get(route) ?? 0) - (callsBefore.get(route) ?? 0)) / cbSeconds;
-  const backgroundPerSecond = since(POLL_ROUTE) + since(RECONCILE_ROUTE);
+  const [backgroundPolls, backgroundReconciles] = [since(POLL_ROUTE), since(RECONCILE_ROUTE)];
+  const backgroundPerSecond = backgroundPolls + backgroundReconciles;
   await sleep(10_000);
   say('  callbacks: reading when each was counted (query, then history)');
   let c = 0;
@@ -320,8 +343,8 @@ export async function measureSize(
       steady: {
         pacedPerSecond,
         reconcilingShare: 1 / RECONCILE_RATIO,
-        backgroundPollsPerSecond: since(POLL_ROUTE),
-        backgroundReconcilesPerSecond: since(RECONCILE_ROUTE),
+        backgroundPollsPerSecond: backgroundPolls,
+        backgroundReconcilesPerSecond: backgroundReconciles,
       },
     }),
   };

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decades, linearFit, logScale, percentile, perWalletDay, turnsInWindow } from '../../bench/scale/arith.js';
+import {
+  decades,
+  linearFit,
+  logScale,
+  pacedAt,
+  percentile,
+  perWalletDay,
+  reconcilesEachPeriod,
+  turnsInWindow,
+} from '../../bench/scale/arith.js';
 import { positiveSetting, scaleSizes, steadySetting } from '../../bench/scale.js';
+import { checkSteadyFits } from '../../bench/scale/size.js';
 
 describe("the scale run's arithmetic", () => {
   it('takes the nearest-rank percentile, whatever the order given', () => {
@@ -127,16 +137,20 @@ describe("the scale run's idle window", () => {
   });
 
   it('sees a steady background past an opening paced over one period: no sweeps, reconciliations at their share', () => {
-    // Paced at N / P (one every 10 ms): past the opening, every window of a length holds as many turns.
-    for (const from of [1_000, 1_130, 1_777, 2_410]) assert.equal(turnsInWindow(opened, P, from, from + 400), 40);
-    // One wallet in 4 reconciling every P stands for all of them every 4 P: 4 a day at the 6 h default.
-    const reconciling = opened.filter((_, i) => i % 4 === 0);
-    const turns = turnsInWindow(reconciling, P, 1_000, 1_400);
-    assert.equal(turns, 10);
-    assert.equal(
-      perWalletDay({ calls: turns, wallets: turns, windowMs: P, simIntervalMs: P, realIntervalMs: 6 * 3_600_000 }),
-      4,
-    );
+    const n = 100;
+    const paced = Array.from({ length: n }, (_, i) => pacedAt(i, n, P));
+    const reconciling = paced.filter((_, i) => reconcilesEachPeriod(i, 4));
+    // Past the opening, every window of a length holds as many turns: 400 ms of a 1,000 ms period.
+    for (const from of [1_000, 1_130, 1_777, 2_410]) {
+      assert.equal(turnsInWindow(paced, P, from, from + 400), 40);
+      assert.equal(turnsInWindow(reconciling, P, from, from + 400), 10);
+    }
+    // The same wallets opened as fast as they could, in a tenth of the period: sweeps, then nothing.
+    const quick = Array.from({ length: n }, (_, i) => i);
+    assert.equal(turnsInWindow(quick, P, 1_000, 1_400), 100);
+    assert.equal(turnsInWindow(quick, P, 1_400, 1_800), 0);
+    // A ratio of 1 (a run that is not steady): every wallet reconciles every period.
+    assert.ok(paced.every((_, i) => reconcilesEachPeriod(i, 1)));
   });
 });
 
@@ -152,6 +166,20 @@ describe("the scale run's settings", () => {
     assert.equal(steadySetting({}), false);
     for (const raw of ['yes', 'true', '2'])
       assert.throws(() => steadySetting({ SCALE_STEADY: raw }), new RegExp(`SCALE_STEADY must be 1.*"${raw}"`));
+  });
+
+  it('refuses a steady run whose window and callbacks would meet the other wallets reconciling', () => {
+    // P = 100 s: the others first reconcile 300 s past the opening.
+    const fits = { periodMs: 100_000, marginMs: 10_000, windowMs: 30_000 };
+    assert.doesNotThrow(() => checkSteadyFits({ ...fits, callbackSeconds: 60 }));
+    assert.throws(
+      () => checkSteadyFits({ ...fits, callbackSeconds: 300 }),
+      /SCALE_STEADY: .*\(400 s .* before the other wallets first reconcile.*\(300 s\).*SCALE_CALLBACK_SECONDS/,
+    );
+    // The 100,000-wallet run: P = 5,400 s, a 300 s window.
+    assert.doesNotThrow(() =>
+      checkSteadyFits({ periodMs: 5_400_000, windowMs: 300_000, marginMs: 15_000, callbackSeconds: 60 }),
+    );
   });
 
   it('refuses a typo before the run starts, naming the setting', () => {
