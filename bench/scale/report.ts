@@ -177,11 +177,10 @@ function steadySection(runs: SizeResult[]): string[] {
     'wallets a second over one period P, so that past it the wallets’ turns tile the period: N / P polls a',
     `second, with no sweeps. One wallet in ${RECONCILE_RATIO} reconciles every P and the others every ${RECONCILE_RATIO} P, later than the`,
     'run ends (it refuses settings that would not), so that the reconciliations come at the defaults’',
-    'share of the polls. With P = 90 min, the',
-    'default ceiling (`SCALE_IDLE_RATE` = N / 5,400), the background is the defaults’ own at that N. The',
-    'idle window and the callbacks follow the opening, inside the steady span; the opening’s rate here is',
-    'a pace, not a throughput: an opening that falls behind it catches up at its own rate, and the',
-    'background is measured, not assumed.',
+    'share of the polls. With P = 90 min, the default ceiling (`SCALE_IDLE_RATE` = N / 5,400), the',
+    'background is the defaults’ own at that N. The idle window and the callbacks follow the opening,',
+    'inside the steady span; the opening’s rate here is a pace, not a throughput: an opening that falls',
+    'behind it catches up at its own rate, and the background is measured, not assumed.',
     '',
     `| figure | ${rs.map((r) => `${n0(r.wallets)} wallets`).join(' | ')} |`,
     `|---|${rs.map(() => '---:').join('|')}|`,
@@ -221,8 +220,9 @@ function steadySection(runs: SizeResult[]): string[] {
     (r) => `${n0(r.callbacks.acceptedP50)} / ${n0(r.callbacks.acceptedP99)} ms`,
   );
   row(
-    'worker RSS with the wallets / peak (cache)',
-    (r) => `${mb(r.worker.rssWithWallets)} / ${mb(r.worker.peak)} (${r.worker.maxCachedWorkflows ?? '?'})`,
+    'worker RSS with the wallets / peak',
+    (r) =>
+      `${mb(r.worker.rssWithWallets)} / ${mb(r.worker.peak)} (cache ${r.worker.maxCachedWorkflows === undefined ? '?' : n0(r.worker.maxCachedWorkflows)})`,
   );
   out.push('');
   return out;
