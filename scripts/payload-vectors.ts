@@ -72,6 +72,12 @@ export async function makeVectors() {
         key: 'current',
         encrypted: { ...first, metadata: { ...first.metadata, 'encryption-key-id': b64(te.encode('000000000000')) } },
       },
+      {
+        // One byte short of the least a payload holds: a 12-byte nonce and a 16-byte tag around nothing.
+        name: 'data shorter than a nonce and a tag',
+        key: 'current',
+        encrypted: { ...first, data: Buffer.from(first.data, 'base64').subarray(0, 27).toString('base64') },
+      },
     ],
   };
 }

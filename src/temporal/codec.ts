@@ -15,6 +15,8 @@ import { ConfigError } from '../config.js';
 
 const { temporal } = proto; // a CommonJS package: no named exports under ESM
 const ENCODING = 'binary/encrypted';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
 const te = new TextEncoder();
 const td = new TextDecoder();
 
@@ -32,7 +34,7 @@ export class EncryptionCodec implements PayloadCodec {
   constructor(
     private readonly key: Buffer,
     private readonly previous: Buffer[] = [],
-    private readonly iv: () => Buffer = () => randomBytes(12),
+    private readonly iv: () => Buffer = () => randomBytes(NONCE_BYTES),
   ) {
     if (key.length !== 32) throw new CodecError(`the payload key must be 32 bytes, got ${key.length}`);
     this.keyId = keyIdOf(key);
@@ -41,7 +43,7 @@ export class EncryptionCodec implements PayloadCodec {
   async encode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
       const iv = this.iv();
-      const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+      const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
       const plain = temporal.api.common.v1.Payload.encode(payload).finish();
       const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
       return {
@@ -62,11 +64,19 @@ export class EncryptionCodec implements PayloadCodec {
           `payload encrypted with key ${keyId}, which this process does not have; set PAYLOAD_ENCRYPTION_KEY (and PAYLOAD_PREVIOUS_KEYS after a rotation)`,
         );
       const data = Buffer.from(payload.data ?? new Uint8Array());
-      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
-      decipher.setAuthTag(data.subarray(data.length - 16));
+      // Shorter than nonce and tag, the slices below would take a short nonce and a short tag from
+      // what is there (node takes tags of 4 bytes and up): refused before any is read.
+      if (data.length < NONCE_BYTES + TAG_BYTES)
+        throw new CodecError(
+          `payload encrypted with key ${keyId} is ${data.length} bytes, shorter than its ${NONCE_BYTES}-byte nonce and ${TAG_BYTES}-byte tag: it was altered or cut short`,
+        );
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, NONCE_BYTES), {
+        authTagLength: TAG_BYTES,
+      });
+      decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
       let plain: Buffer;
       try {
-        plain = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
+        plain = Buffer.concat([decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)), decipher.final()]);
       } catch {
         throw new CodecError(`payload encrypted with key ${keyId} does not authenticate: it was altered`);
       }

@@ -36,6 +36,26 @@ describe('payload encryption', () => {
     assert.deepEqual(await codec.decode([plain]), [plain]);
   });
 
+  it('refuses data shorter than a nonce and a tag (28 bytes), naming it, rather than reading a nonce or tag from nothing', async () => {
+    const [enc] = await codec.encode([payload(secret)]);
+    for (const length of [0, 5, 11, 12, 27]) {
+      const short = { ...enc!, data: Buffer.from(enc!.data!).subarray(0, length) };
+      await assert.rejects(
+        codec.decode([short]),
+        (err: Error) =>
+          err.name === 'CodecError' &&
+          err.message.includes(`is ${length} bytes`) &&
+          /shorter than its 12-byte nonce and 16-byte tag/.test(err.message),
+        `${length} bytes`,
+      );
+    }
+    // 28 bytes is a nonce and a tag around an empty ciphertext: an empty inner payload, which is valid.
+    const [empty] = await codec.encode([{}]);
+    assert.equal(empty!.data!.length, 28);
+    const [inner] = await codec.decode([empty!]);
+    assert.deepEqual([inner!.metadata, inner!.data?.length ?? 0], [{}, 0]);
+  });
+
   // The rotation of docs/security.md: first every process gets the new key in PAYLOAD_PREVIOUS_KEYS, then
   // the writing key changes. During the second rollout, processes of both phases share history.
   it('rotates in two phases: a key listed as previous but not yet writing reads what the other phase wrote', async () => {

@@ -62,9 +62,19 @@ describe('the payload format’s test vectors', () => {
     }
   });
 
-  it('refuses an altered payload and a key it does not have, naming why', async () => {
+  it('refuses an altered payload, a key it does not have, and data too short to hold nonce and tag, naming why', async () => {
     const codec = new EncryptionCodec(keyOf('current'), [keyOf('previous')]);
-    const [altered, unknown] = file.refused;
+    assert.deepEqual(
+      file.refused.map((r) => r.name),
+      ['one bit of the ciphertext altered', 'a key id no key given has', 'data shorter than a nonce and a tag'],
+    );
+    const [altered, unknown, short] = file.refused;
+    // One byte short of the least an encrypted payload holds (28: nonce and tag around an empty ciphertext).
+    assert.equal(Buffer.from(short!.encrypted.data, 'base64').length, 27);
+    await assert.rejects(
+      codec.decode([fromJson(short!.encrypted)]),
+      /is 27 bytes, shorter than its 12-byte nonce and 16-byte tag/,
+    );
     await assert.rejects(codec.decode([fromJson(altered!.encrypted)]), /does not authenticate: it was altered/);
     await assert.rejects(
       codec.decode([fromJson(unknown!.encrypted)]),
