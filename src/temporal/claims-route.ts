@@ -16,10 +16,18 @@ import { authorised, type CodecAccess } from './codec-server.js';
 // The subject sits in the claim's metadata in plain text (an erasure finds it there), so it is
 // the business key (an account id, a payment method id), never an email address or an SSN.
 const notPersonal = 'subject must be a business key, never personal data';
+/**
+ * An SSN anywhere in a subject: 3, 2 and 4 digits with any of the subject's separators between them
+ * (`SSN-078-05-1120`, `123.45.6789`, `AC_078_05_1120`), or 9 digits in a row standing alone
+ * (`ssn-078051120`). Not 9 digits inside a run of letters and digits: a provider id
+ * (`AC_` and 11 letters and digits) can hold nine in a row, one id in about 90,000.
+ */
+const SSN_IN_SUBJECT =
+  /(?<!\d)(?:\d{3}[-._:]\d{2}[-._:]?\d{4}|\d{3}[-._:]?\d{2}[-._:]\d{4})(?!\d)|(?<![A-Za-z0-9])\d{9}(?![A-Za-z0-9])/;
 const subject = z
   .string()
   .regex(/^[A-Za-z0-9_.:-]{1,200}$/, `${notPersonal} (1 to 200 letters, digits, _ . : or -; no @)`)
-  .refine((s) => !/^\d{3}-?\d{2}-?\d{4}$/.test(s), `${notPersonal} (this one is shaped like an SSN)`)
+  .refine((s) => !SSN_IN_SUBJECT.test(s), `${notPersonal} (it holds something shaped like an SSN)`)
   .optional();
 
 // Node decodes base64 leniently ("AAAAA" as 3 bytes): only data that the decoded bytes encode back

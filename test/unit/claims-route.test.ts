@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -162,6 +162,41 @@ describe('the claims endpoint (POST /claims)', () => {
     }
     assert.equal((await post('{"kind":')).status, 400, 'a body that is not JSON');
     assert.equal(stored(), before, 'nothing stored');
+  });
+
+  it('refuses a subject with an SSN anywhere in it, however separated, and stores nothing that names it', async () => {
+    const before = stored();
+    const subjects = [
+      'SSN-078-05-1120',
+      '123.45.6789',
+      'AC_078_05_1120',
+      'person:078:05:1120',
+      'AC_1.078-05-1120',
+      'ssn-078051120',
+      '078051120',
+    ];
+    for (const subject of subjects) {
+      for (const body of [
+        { kind: 'value', value: 'a value', subject },
+        { kind: 'document', contentType: 'image/png', data: PNG.toString('base64'), subject },
+      ]) {
+        const { status, json } = await post(body);
+        assert.equal(status, 400, `${subject}: ${JSON.stringify(json)}`);
+        assert.equal(json.field, 'subject', JSON.stringify(json));
+        assert.match(String(json.error), /^subject: .*never personal data.*SSN/, JSON.stringify(json));
+      }
+    }
+    assert.equal(stored(), before, 'nothing stored');
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+    const written = files.map((f) => join(dir, f)).filter((p) => statSync(p).isFile());
+    for (const subject of subjects)
+      for (const path of written) assert.ok(!readFileSync(path, 'utf8').includes(subject), `${subject} in ${path}`);
+  });
+
+  it('takes business keys whose digits are no SSN: provider ids, dates and order numbers', async () => {
+    // A provider id is 11 characters after its prefix, digits among them: nine in a row is an id, not an SSN.
+    for (const subject of ['AC_PYTHON1', 'AC_A23456789B', 'PM_23456789ABC', 'ORDER-2024-05-12345', 'order:1234-56-789'])
+      assert.equal((await post({ kind: 'value', value: 'a value', subject })).status, 201, subject);
   });
 
   /** One POST /claims to a codec server of its own with `access` and `claims`. */
