@@ -440,7 +440,8 @@ export const LIBRARY_SETTINGS_REFERENCE: Record<string, SettingReference> = {
   TEMPORAL_API_KEY: { default: 'unset', meaning: "Temporal Cloud's API key (needs TLS)" },
   TEMPORAL_TLS: {
     default: 'on for an API key or client certificates',
-    meaning: '`true` or `false`: a server off loopback needs one said',
+    meaning:
+      '`true` or `false` (or `1`/`0`, in any case); any other spelling is refused. A server off loopback needs one said',
   },
   'TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH, TEMPORAL_TLS_SERVER_CA_CERT_PATH': {
     default: 'unset',
@@ -450,7 +451,11 @@ export const LIBRARY_SETTINGS_REFERENCE: Record<string, SettingReference> = {
     default: '`~/.config/temporalio/temporal.toml`',
     meaning: 'a profile of the TOML file; the environment wins over the file',
   },
-  'TEMPORAL_GRPC_META_*': { default: 'unset', meaning: 'gRPC metadata sent with every call' },
+  'TEMPORAL_GRPC_META_*': {
+    default: 'unset',
+    meaning:
+      'gRPC metadata sent with every call; a credential (`authorization`, a name with key, token, secret…, a `Bearer` value) needs TLS, as an API key does',
+  },
   'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY': {
     default: 'unset',
     meaning: 'credentials of the S3 claim store (`CLAIM_STORE_URL`)',
@@ -625,6 +630,16 @@ function temporalProfile(
   const vars = Object.fromEntries(
     Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined && kv[1] !== ''),
   );
+  // envconfig takes only `1` and `true` as true and anything else as false, so `TRUE` or `yes`
+  // would turn TLS off as if asked for by name. Read strictly here, and hand envconfig what was meant.
+  if (vars.TEMPORAL_TLS !== undefined) {
+    const said = strictBoolean(vars.TEMPORAL_TLS);
+    if (said === undefined)
+      throw new ConfigError(
+        'Invalid configuration; fix these environment variables:\n  TEMPORAL_TLS: must be `true` or `false` (or `1` or `0`, in any case); unset it to let TLS follow from TEMPORAL_API_KEY or the client certificates',
+      );
+    vars.TEMPORAL_TLS = said ? 'true' : 'false';
+  }
   let profile;
   try {
     profile = loadClientConfigProfile({ overrideEnvVars: vars });
@@ -638,13 +653,28 @@ function temporalProfile(
   }
   const address = profile.address?.trim() || undefined;
   const { connectionOptions } = toClientOptions({ ...profile, address: address ?? `127.0.0.1:${embeddedPort}` });
+  // TEMPORAL_TLS (already strict) overrides the profile's `disabled`; only `true` there turns TLS off.
   const problem = plaintextProblem(
     address ?? `127.0.0.1:${embeddedPort}`,
     connectionOptions,
     profile.tls?.disabled === true,
+    (key) => metadataVariable(vars, key) ?? `the profile's grpc_meta \`${key}\``,
   );
   if (problem) throw new ConfigError(`Invalid configuration: ${problem}.`);
   return { address, namespace: profile.namespace?.trim() || 'default', connection: connectionOptions };
+}
+
+/** `true`, `false`, `1` or `0`, in any case and trimmed; undefined for anything else. */
+function strictBoolean(value: string): boolean | undefined {
+  const said = value.trim().toLowerCase();
+  return said === 'true' || said === '1' ? true : said === 'false' || said === '0' ? false : undefined;
+}
+
+/** The TEMPORAL_GRPC_META_* variable that set a metadata key (envconfig lowers it and turns `_` into `-`). */
+function metadataVariable(vars: Record<string, string>, key: string): string | undefined {
+  const prefix = 'TEMPORAL_GRPC_META_';
+  const same = (name: string) => name.toLowerCase().replaceAll('_', '-');
+  return Object.keys(vars).find((name) => name.startsWith(prefix) && same(name.slice(prefix.length)) === same(key));
 }
 
 /** A comma-separated list, trimmed; undefined when unset. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -123,6 +123,74 @@ describe('configuration', () => {
     for (const address of ['127.0.0.1:7233', 'localhost:7233', '[::1]:7233', '127.0.0.2:7233'])
       assert.equal(loadConfig({ TEMPORAL_ADDRESS: address }).temporal.address, address);
     assert.equal(loadConfig({}).temporal.embedded, true);
+  });
+
+  it('reads TEMPORAL_TLS strictly: true/false/1/0 in any case, trimmed, mean what they say; any other spelling is refused, never taken as plaintext', () => {
+    const remote = 'temporal.example:7233';
+    for (const on of ['true', 'TRUE', 'True', ' true ', '1', ' 1'])
+      assert.ok(loadConfig({ TEMPORAL_ADDRESS: remote, TEMPORAL_TLS: on }).temporal.connection.tls, `${on}: TLS on`);
+    for (const off of ['false', 'FALSE', 'False ', '0'])
+      assert.equal(loadConfig({ TEMPORAL_ADDRESS: remote, TEMPORAL_TLS: off }).temporal.connection.tls, false, off);
+    for (const bad of ['yes', 'on', 'off', 'no', 'enabled', '2', 'tru', 'k-S3cret'])
+      for (const address of [remote, '127.0.0.1:7233'])
+        assert.throws(
+          () => loadConfig({ TEMPORAL_ADDRESS: address, TEMPORAL_TLS: bad }),
+          (err: unknown) => {
+            assert.ok(err instanceof ConfigError, String(err));
+            assert.match(err.message, /\n  TEMPORAL_TLS: must be `true` or `false`/);
+            assert.doesNotMatch(err.message, /k-S3cret/, 'the value is not echoed');
+            return true;
+          },
+          bad,
+        );
+  });
+
+  it('never sends a credential in gRPC metadata in clear: an authorization (or other credential-like) header needs TLS, as an API key does', () => {
+    const refused = (env: Record<string, string>, names: RegExp) =>
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError, String(err));
+          assert.match(err.message, names);
+          assert.match(err.message, /TLS/);
+          assert.doesNotMatch(err.message, /k-S3cret/, 'the credential is not echoed');
+          return true;
+        },
+        JSON.stringify(env),
+      );
+    for (const address of ['temporal.example:7233', '127.0.0.1:7233']) {
+      refused(
+        { TEMPORAL_ADDRESS: address, TEMPORAL_TLS: 'false', TEMPORAL_GRPC_META_AUTHORIZATION: 'Bearer k-S3cret' },
+        /TEMPORAL_GRPC_META_AUTHORIZATION/,
+      );
+      refused({ TEMPORAL_ADDRESS: address, TEMPORAL_GRPC_META_X_API_KEY: 'k-S3cret' }, /TEMPORAL_GRPC_META_X_API_KEY/);
+      // A bearer under a name that does not say so is still a bearer.
+      refused(
+        { TEMPORAL_ADDRESS: address, TEMPORAL_TLS: '0', TEMPORAL_GRPC_META_X_TENANT: 'Bearer k-S3cret' },
+        /TEMPORAL_GRPC_META_X_TENANT/,
+      );
+    }
+    // From a profile file, plaintext said there too.
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-meta-'));
+    const file = join(dir, 'temporal.toml');
+    writeFileSync(
+      file,
+      '[profile.default]\naddress = "temporal.example:7233"\n[profile.default.tls]\ndisabled = true\n[profile.default.grpc_meta]\nauthorization = "Bearer k-S3cret"\n',
+    );
+    refused({ TEMPORAL_CONFIG_FILE: file }, /grpc_meta.*authorization/);
+    // What stays allowed: the same header over TLS, and metadata that holds no credential in plaintext.
+    const tls = loadConfig({
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_TLS: 'true',
+      TEMPORAL_GRPC_META_AUTHORIZATION: 'Bearer k-S3cret',
+    });
+    assert.equal(tls.temporal.connection.metadata?.authorization, 'Bearer k-S3cret');
+    assert.ok(loadConfig({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_TLS: 'true' }).temporal.connection.tls);
+    assert.equal(
+      loadConfig({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_TLS: 'false', TEMPORAL_GRPC_META_X_TENANT: 'acme' })
+        .temporal.connection.metadata?.['x-tenant'],
+      'acme',
+    );
   });
 
   it('connectClients() pointed at a Temporal server it did not start refuses, before connecting, without PAYLOAD_ENCRYPTION_KEY, naming it', async () => {
