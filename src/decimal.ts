@@ -15,9 +15,11 @@ interface Scaled {
 const NUMBER = /^([+-])?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /**
  * Far beyond any amount (balances up to 1e15 with 18 decimals take 34 digits); a bound, so that
- * an exponent such as 1e1000000000 is refused rather than expanded.
+ * an exponent such as 1e1000000000 is refused rather than expanded. It holds for what this module
+ * gives as well as for what it reads, digits after the point included: a value it returns, it reads
+ * again (a sum past it would fail the next add, and a ledger holding it every replay).
  */
-const MAX_DIGITS = 80;
+export const MAX_DIGITS = 80;
 
 export class DecimalError extends RangeError {
   override name = 'DecimalError';
@@ -44,13 +46,37 @@ function scaled(value: string | number, what: string): Scaled {
   const digits = (whole! + fraction).replace(/^0+(?=\d)/, '');
   let scale = fraction.length - shift;
   if (!Number.isSafeInteger(shift) || digits.length > MAX_DIGITS || Math.abs(scale) > MAX_DIGITS)
-    throw new DecimalError(`${what}: ${shown(text)} has more digits than any amount (at most ${MAX_DIGITS})`);
+    throw new DecimalError(`${what}: ${shown(text)} has more digits than any amount (at most ${MAX_DIGITS} digits)`);
   let units = BigInt(digits);
   if (scale < 0) {
     units *= 10n ** BigInt(-scale);
     scale = 0;
+    // Bounded once expanded too: 1e80 is 81 digits.
+    if (units.toString().length > MAX_DIGITS)
+      throw new DecimalError(`${what}: ${shown(text)} has more digits than any amount (at most ${MAX_DIGITS} digits)`);
   }
   return { units: sign === '-' ? -units : units, scale };
+}
+
+/** The digits of a value before and after the point, as its canonical form writes them. */
+function digitCounts({ units, scale }: Scaled): { whole: number; fraction: number } {
+  let digits = (units < 0n ? -units : units).toString();
+  while (scale > 0 && digits.endsWith('0') && digits.length > 1) {
+    digits = digits.slice(0, -1);
+    scale -= 1;
+  }
+  if (digits === '0') return { whole: 0, fraction: 0 };
+  return { whole: Math.max(0, digits.length - scale), fraction: scale };
+}
+
+/** A result of arithmetic, refused past MAX_DIGITS, so that nothing given here fails to read again. */
+function bounded(result: Scaled, what: string): Scaled {
+  const { whole, fraction } = digitCounts(result);
+  if (whole + fraction > MAX_DIGITS)
+    throw new DecimalError(
+      `${what}: the result has ${whole} digits before the point and ${fraction} after, more than any amount (at most ${MAX_DIGITS} digits)`,
+    );
+  return result;
 }
 
 function format({ units, scale }: Scaled): Decimal {
@@ -94,24 +120,26 @@ export function isDecimal(value: unknown): value is string | number {
   }
 }
 
+/** The exact sum; a DecimalError (a RangeError) past MAX_DIGITS. */
 export function add(a: string | number, b: string | number): Decimal {
   const [x, y, scale] = align(scaled(a, 'amount'), scaled(b, 'amount'));
-  return format({ units: x + y, scale });
+  return format(bounded({ units: x + y, scale }, 'add'));
 }
 
+/** The exact difference; a DecimalError (a RangeError) past MAX_DIGITS. */
 export function subtract(a: string | number, b: string | number): Decimal {
   const [x, y, scale] = align(scaled(a, 'amount'), scaled(b, 'amount'));
-  return format({ units: x - y, scale });
+  return format(bounded({ units: x - y, scale }, 'subtract'));
 }
 
-/** The exact sum; "0" for none. */
+/** The exact sum; "0" for none. Only the total is bounded (MAX_DIGITS), not the way to it. */
 export function sum(values: Iterable<string | number>): Decimal {
   let total: Scaled = { units: 0n, scale: 0 };
   for (const value of values) {
     const [x, y, scale] = align(total, scaled(value, 'amount'));
     total = { units: x + y, scale };
   }
-  return format(total);
+  return format(bounded(total, 'sum'));
 }
 
 export function negate(a: string | number): Decimal {
