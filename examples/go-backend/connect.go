@@ -5,7 +5,9 @@ import (
 	"crypto/x509"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -50,8 +52,70 @@ func loadSettings() (settings, error) {
 		return s, fmt.Errorf("CODEC_SERVER_TOKEN is unset: the codec server refuses every call without it (Authorization: Bearer <CODEC_SERVER_TOKEN>)")
 	}
 	var err error
-	s.tls, err = tlsConfig()
-	return s, err
+	if s.tls, err = tlsConfig(); err != nil {
+		return s, err
+	}
+	if problem := plaintextProblem(s.address, s.tls, env("TEMPORAL_TLS", "") == "false"); problem != "" {
+		return s, fmt.Errorf("%s", problem)
+	}
+	if problem := codecURLProblem(s.codecURL); problem != "" {
+		return s, fmt.Errorf("%s", problem)
+	}
+	return s, nil
+}
+
+// Plaintext to Temporal carries every payload's metadata and the workflow ids: taken only where it
+// cannot leave the machine (loopback) or where TEMPORAL_TLS=false asks for it by name, as the
+// TypeScript processes do (src/temporal/plaintext.ts). The error names the variable, never its value.
+func plaintextProblem(address string, conf *tls.Config, tlsSaidOff bool) string {
+	if conf != nil || tlsSaidOff || isLoopback(address) {
+		return ""
+	}
+	return "TEMPORAL_ADDRESS is not on this machine (localhost, ::1 or 127.x), and nothing says how to secure the connection: " +
+		"set TEMPORAL_TLS=true (with TEMPORAL_TLS_SERVER_CA_CERT_PATH where its certificate is not publicly trusted), " +
+		"or TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH; or TEMPORAL_TLS=false to connect in plaintext over a network you trust"
+}
+
+// The codec server's bearer token decrypts every payload of the deployment, and the remote codec
+// sends payloads in clear: over http:// only to this machine. TEMPORAL_TLS=false does not cover it.
+func codecURLProblem(raw string) string {
+	u, err := url.Parse(raw)
+	if err == nil && (u.Scheme == "https" || u.Scheme == "http" && isLoopback(u.Hostname())) {
+		return ""
+	}
+	return "CODEC_SERVER_URL must be https://, or http:// to this machine (localhost, ::1 or 127.x): " +
+		"CODEC_SERVER_TOKEN and every payload go with each call, and over http:// to another machine they would travel in clear; " +
+		"put TLS in front of the codec server and give its https:// address"
+}
+
+// host:port, [v6]:port or a bare host on this machine's loopback (src/temporal/plaintext.ts isLoopback).
+func isLoopback(address string) bool {
+	host := address
+	if strings.HasPrefix(address, "[") {
+		end := strings.Index(address, "]")
+		rest := address[end+1:]
+		if end < 0 || rest != "" && (!strings.HasPrefix(rest, ":") || !allDigits(rest[1:])) {
+			return false
+		}
+		host = address[1:end]
+	} else if strings.Count(address, ":") == 1 {
+		host = address[:strings.Index(address, ":")]
+	}
+	host = strings.ToLower(host)
+	if host == "localhost" || host == "::1" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && !strings.Contains(host, ":") && ip.To4() != nil && strings.HasPrefix(host, "127.")
+}
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // TLS as the TypeScript processes configure it (TEMPORAL_TLS_*_PATH, docs/configuration.md):

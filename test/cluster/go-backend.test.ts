@@ -12,6 +12,7 @@ import * as api from '../../src/provider/endpoints.js';
 import type { ProviderClient } from '../../src/provider/client.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { buildGoBackend, GO_BACKEND_DIR } from '../../scripts/lib/go-backend.js';
+import { go } from '../../scripts/lib/go-tools.js';
 import { type ClusterDescription, clusterClient, clusterDescription, clusterProvider } from '../helpers/cluster.js';
 
 // examples/go-backend, built with the machine's Go, against the cluster's server, sandbox, workers
@@ -190,6 +191,25 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     );
     assert.match(out.stderr, /maxLength|length/i);
     assert.equal(await exists(`open-wallet:${name}`), false);
+  });
+
+  it('refuses plaintext to a Temporal off this machine and the codec token over http:// to another, before it connects; its go test passes', async () => {
+    const args = ['-wallet-name', 'go-never', '-order-ref', 'go-never', '-limited-user', 'US_NONE'];
+    // Addresses that answer nothing: the refusal comes before any connection, or this would time out.
+    const remote = await run(args, { TEMPORAL_ADDRESS: '192.0.2.1:7233' });
+    assert.equal(remote.code, 1);
+    assert.match(remote.stderr, /TEMPORAL_ADDRESS is not on this machine.*TEMPORAL_TLS=true.*TEMPORAL_TLS=false/);
+    assert.doesNotMatch(remote.stderr, /192\.0\.2\.1/, 'the variable is named, not its value');
+    const codec = await run(args, { CODEC_SERVER_URL: 'http://192.0.2.1:4030', TEMPORAL_TLS: 'false' });
+    assert.equal(codec.code, 1);
+    assert.match(codec.stderr, /CODEC_SERVER_URL must be https:\/\/.*CODEC_SERVER_TOKEN/);
+    // The cases one by one (connect_test.go), and the rest of the package's own tests.
+    const { stdout } = await promisify(execFile)(go(), ['test', '-count=1', './...'], {
+      cwd: GO_BACKEND_DIR,
+      timeout: 600_000,
+      env: { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=readonly'].filter(Boolean).join(' ') },
+    });
+    assert.match(stdout, /^ok\s/m);
   });
 
   it('without the codec credential it sends nothing: the codec server refuses, no workflow starts', async () => {
