@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,7 +102,15 @@ describe('a Python backend against the PostgreSQL cluster', () => {
     assert.equal(code, 0, JSON.stringify(report, null, 2));
     const checks = report.checks as Array<{ name: string; ok: boolean }>;
     assert.ok(checks.every((c) => c.ok));
-    assert.ok(checks.some((c) => c.name === 'refuses: one bit of the ciphertext altered'));
+    for (const refusal of [
+      'one bit of the ciphertext altered',
+      'a key id no key given has',
+      'data shorter than a nonce and a tag',
+    ])
+      assert.ok(
+        checks.some((c) => c.name === `refuses: ${refusal}` && c.ok),
+        refusal,
+      );
     assert.ok(checks.some((c) => c.name === 'decrypts: written under the previous key, read after a rotation'));
 
     // The check can fail: a vector whose plain payload is not what its ciphertext holds.
@@ -119,6 +127,24 @@ describe('a Python backend against the PostgreSQL cluster', () => {
       failing.some((c) => c.name === 'decrypts: a JSON value (a wallet deposit)'),
       JSON.stringify(failing),
     );
+  });
+
+  it('passes its own tests (python -m unittest): each refusal of the vectors, and no plaintext or token in clear off this machine', () => {
+    const out = spawnSync(python, ['-m', 'unittest', 'discover', '-s', 'tests'], {
+      cwd: PYTHON_BACKEND_DIR,
+      env: { PATH: process.env.PATH ?? '', PYTHONDONTWRITEBYTECODE: '1' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stderr, /^OK$/m);
+  });
+
+  it('refuses plaintext to a Temporal off this machine before it connects, naming the variable', async () => {
+    const { code, report } = await py(['check'], { env: { TEMPORAL_ADDRESS: '192.0.2.1:7233' } });
+    assert.equal(code, 1);
+    assert.match(String(report.error), /^SettingsError: TEMPORAL_ADDRESS is not on this machine.*TEMPORAL_TLS=false/);
+    assert.doesNotMatch(String(report.error), /192\.0\.2\.1/);
   });
 
   it('reads what the TypeScript codec wrote, and the TypeScript codec reads what it wrote', async () => {
