@@ -21,6 +21,14 @@ const NUMBER = /^([+-])?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
  */
 export const MAX_DIGITS = 80;
 
+/**
+ * The bound of one amount where amounts come in (the provider's answers and callbacks:
+ * src/provider/schemas/common.ts): 30 digits before the point and 30 after. Far beyond any
+ * amount still, and tight enough that a sum of them stays within MAX_DIGITS until there are
+ * 10^19 of them: a ledger's totals never reach the bound.
+ */
+export const AMOUNT_DIGITS = { whole: 30, fraction: 30 } as const;
+
 export class DecimalError extends RangeError {
   override name = 'DecimalError';
 }
@@ -140,6 +148,20 @@ export function sum(values: Iterable<string | number>): Decimal {
     total = { units: x + y, scale };
   }
   return format(bounded(total, 'sum'));
+}
+
+/**
+ * Whether a value is an amount within the bound of an amount as it comes in (AMOUNT_DIGITS, once
+ * its exponent is expanded and its trailing zeros dropped), a number past it (1e80, or
+ * 1e1000000000, which is never expanded), or no amount at all.
+ */
+export function amountBound(value: unknown): 'within' | 'past' | 'none' {
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'none';
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !NUMBER.test(text)) return 'none';
+  if (!isDecimal(text)) return 'past';
+  const { whole, fraction } = digitCounts(scaled(text, 'amount'));
+  return whole <= AMOUNT_DIGITS.whole && fraction <= AMOUNT_DIGITS.fraction ? 'within' : 'past';
 }
 
 export function negate(a: string | number): Decimal {

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { add, decimal, DecimalError, isDecimal, subtract, sum } from '../../src/decimal.js';
+import { amount } from '../../src/provider/schemas/common.js';
 
 // The 80-digit bound of src/decimal.ts holds for what it gives, not only for what it reads: a value
 // it returns, it reads again. Past the bound it throws a DecimalError (a RangeError) naming the
-// bound.
+// bound; and the amounts the edges let in are bounded tighter, so that no sum a ledger can make of
+// them comes near it.
 
 const digits80 = '9'.repeat(80);
 const refusedPastBound = (err: unknown) => {
@@ -84,6 +86,32 @@ describe('decimal: sums and differences past the bound are refused, not handed o
         }
         assert.equal(add(total, '0'), total);
       }),
+    );
+  });
+});
+
+describe('amounts at the edges: bounded tighter than the sums a ledger makes of them', () => {
+  const edgeMax = `${'9'.repeat(30)}.${'9'.repeat(30)}`;
+
+  it('the amount schema takes 30 digits before the point and 30 after, and refuses more, saying the bound', () => {
+    assert.equal(amount.parse(edgeMax), edgeMax);
+    assert.equal(amount.parse(`-${edgeMax}`), `-${edgeMax}`);
+    assert.equal(amount.parse('1e29'), `1${'0'.repeat(29)}`);
+    for (const past of ['1e30', '1e80', `1${'0'.repeat(30)}`, `0.${'0'.repeat(30)}1`, '1e-31', 1e80]) {
+      const result = amount.safeParse(past);
+      assert.equal(result.success, false, String(past));
+      assert.match(result.error!.issues[0]!.message, /at most 30 digits before the point and 30 after/);
+    }
+  });
+
+  it('2^63 amounts at that bound add up within the 80 digits of a sum', () => {
+    let total = edgeMax;
+    for (let doubling = 0; doubling < 63; doubling += 1) total = add(total, total);
+    assert.equal(total, decimal(total));
+    assert.equal(
+      subtract(`-${total}`, total).length,
+      1 + 50 + 1 + 30,
+      'a minus sign, 50 digits, a point and 30 digits',
     );
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal, isDecimal } from '../../decimal.js';
+import { AMOUNT_DIGITS, amountBound, decimal } from '../../decimal.js';
 
 import {
   COUNTRY_CODE,
@@ -64,13 +64,27 @@ export const countryCode = z.string().regex(COUNTRY_CODE, COUNTRY_CODE_MESSAGE);
 
 /**
  * An amount, exactly: a JSON number as src/json.ts reads it (its digits kept), or a decimal
- * string; yields the canonical decimal string (src/decimal.ts), e.g. "161176780.13".
+ * string; yields the canonical decimal string (src/decimal.ts), e.g. "161176780.13". One past the
+ * bound of an amount (AMOUNT_DIGITS, exponent expanded) is refused here, naming the field, so that
+ * it never reaches a ledger, whose sums of amounts within it stay within what decimal.ts adds.
  */
 export const amount = z
-  .custom<string | number | { isLosslessNumber: true; value: string }>((value) => isDecimal(numberText(value)), {
-    message: 'must be a decimal amount: a JSON number or a decimal string such as "12.34"',
-  })
-  .transform((value) => decimal(numberText(value) as string | number));
+  .custom<string | number | { isLosslessNumber: true; value: string }>(
+    (value) => amountBound(numberText(value)) !== 'none',
+    {
+      message: 'must be a decimal amount: a JSON number or a decimal string such as "12.34"',
+    },
+  )
+  .transform((value, ctx) => {
+    const text = numberText(value) as string | number;
+    if (amountBound(text) === 'within') return decimal(text);
+    ctx.addIssue({
+      code: 'custom',
+      // The value is not quoted: these messages reach logs and histories (src/provider/errors.ts).
+      message: `is past the bound of an amount: at most ${AMOUNT_DIGITS.whole} digits before the point and ${AMOUNT_DIGITS.fraction} after`,
+    });
+    return z.NEVER;
+  });
 /** A positive amount (a purchase, a deposit an operator makes). */
 export const positiveAmount = amount.refine((value) => !value.startsWith('-') && value !== '0', {
   message: 'must be a positive amount',
