@@ -648,7 +648,7 @@ function temporalProfile(
       ? `TEMPORAL_CONFIG_FILE=${vars.TEMPORAL_CONFIG_FILE}`
       : 'the Temporal profile file';
     throw new ConfigError(
-      `Invalid configuration: ${source}${vars.TEMPORAL_PROFILE ? ` (profile ${vars.TEMPORAL_PROFILE})` : ''} could not be read: ${(err as Error).message}`,
+      `Invalid configuration: ${source}${vars.TEMPORAL_PROFILE ? ` (profile ${vars.TEMPORAL_PROFILE})` : ''} could not be read: ${profileFileProblem(err)}`,
     );
   }
   const address = profile.address?.trim() || undefined;
@@ -662,6 +662,60 @@ function temporalProfile(
   );
   if (problem) throw new ConfigError(`Invalid configuration: ${problem}.`);
   return { address, namespace: profile.namespace?.trim() || 'default', connection: connectionOptions };
+}
+
+// What smol-toml (envconfig's parser) says is wrong, as it words it: only these are repeated, since
+// its message goes on to quote the offending lines, which may hold an api_key or a client_key_data.
+const TOML_PROBLEMS = new Set([
+  'control characters are not allowed in comments',
+  'control characters are not allowed in strings',
+  'document contains an unsafe property',
+  'document contains excessively nested structures. aborting.',
+  'each key-value declaration must be followed by an end-of-line',
+  'expected comma or end of structure',
+  'expected end of table array declaration',
+  'illegal character in key',
+  'illegal character in numeric literal',
+  'illegal empty bare key',
+  'illegal leading zero',
+  'illegal quoted key: multiline strings are not allowed',
+  'illegal underscore',
+  'incomplete key-value: cannot find end of key',
+  'integer value cannot be represented losslessly',
+  'invalid date',
+  'invalid date-time: date part is malformed',
+  'invalid date-time: time part is malformed',
+  'invalid escape: only line-ending whitespace may be escaped',
+  'invalid non-hex character in unicode escape',
+  'invalid unicode escape',
+  'invalid value',
+  'trying to redefine an already defined table or value',
+  'trying to redefine an already defined value',
+  'unexpected end of key',
+  'unfinished array',
+  'unfinished numeric value',
+  'unfinished string',
+  'unfinished table',
+  'unrecognised escape sequence',
+]);
+
+/** Why the profile file could not be read, without a line of it: the kind of error and where. */
+function profileFileProblem(err: unknown): string {
+  const { message, line, column, code } = (err ?? {}) as {
+    message?: unknown;
+    line?: unknown;
+    column?: unknown;
+    code?: unknown;
+  };
+  if (typeof line === 'number' && typeof message === 'string') {
+    const kind = /^Invalid TOML document: ([^\n]*)/.exec(message)?.[1];
+    const said = kind !== undefined && TOML_PROBLEMS.has(kind) ? ` (${kind})` : '';
+    return `it is not valid TOML${said} at line ${line}${typeof column === 'number' ? `, column ${column}` : ''}; fix that line of the file`;
+  }
+  // A file that cannot be opened: the system's code (ENOENT, EACCES, EISDIR), its path already named.
+  if (typeof code === 'string') return `${code}; check that the file exists and this process may read it`;
+  // envconfig's own (a profile not found, a certificate given both as a path and as data): names, no values.
+  return typeof message === 'string' ? message : String(err);
 }
 
 /** `true`, `false`, `1` or `0`, in any case and trimmed; undefined for anything else. */

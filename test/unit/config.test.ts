@@ -193,6 +193,35 @@ describe('configuration', () => {
     );
   });
 
+  it('a broken Temporal profile file is named with the kind of error and its line, never the lines themselves: a key in it stays out of the logs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-profile-'));
+    for (const [text, line] of [
+      // An unterminated string on line 3: the parser would quote it.
+      ['[profile.default]\naddress = "cloud.example:7233"\napi_key = "k-S3cret-api-key\nnamespace = "ns"\n', 3],
+      // A private key pasted without the closing quotes: the excerpt would be the key.
+      [
+        '[profile.default]\naddress = "cloud.example:7233"\n\n[profile.default.tls]\nclient_key_data = """-----BEGIN PRIVATE KEY-----\nMIIk-S3cret-private-key\n-----END PRIVATE KEY-----\n',
+        5,
+      ],
+      ['[profile.default]\napi_key = k-S3cret-bare\n', 2],
+    ] as const) {
+      const file = join(dir, `bad-${line}.toml`);
+      writeFileSync(file, text);
+      assert.throws(
+        () => loadConfig({ TEMPORAL_CONFIG_FILE: file }),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError, String(err));
+          assert.match(err.message, /TEMPORAL_CONFIG_FILE/);
+          assert.match(err.message, new RegExp(`not valid TOML.*line ${line}\\b`));
+          assert.doesNotMatch(err.message, /S3cret/, 'no line of the file is quoted');
+          assert.doesNotMatch(err.message, /\n/, 'one paragraph');
+          return true;
+        },
+        text,
+      );
+    }
+  });
+
   it('connectClients() pointed at a Temporal server it did not start refuses, before connecting, without PAYLOAD_ENCRYPTION_KEY, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payflows-connect-'));
     const keyFile = join(dir, 'payload.key');
