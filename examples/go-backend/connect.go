@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,34 +90,35 @@ func codecURLProblem(raw string) string {
 		"put TLS in front of the codec server and give its https:// address"
 }
 
-// host:port, [v6]:port or a bare host on this machine's loopback (src/temporal/plaintext.ts isLoopback).
+// host:port, [v6]:port or a bare host on this machine's loopback, read strictly as
+// src/temporal/plaintext.ts isLoopback reads it: a host of letters, digits, dots and hyphens (or a
+// bracketed IPv6 address), then at most a port of digits. Anything else is not loopback: in
+// localhost:7233@evil.example the connection would go to evil.example.
+var hostAndPort = regexp.MustCompile(`^(?:\[([^\[\]]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?$`)
+
 func isLoopback(address string) bool {
-	host := address
-	if strings.HasPrefix(address, "[") {
-		end := strings.Index(address, "]")
-		rest := address[end+1:]
-		if end < 0 || rest != "" && (!strings.HasPrefix(rest, ":") || !allDigits(rest[1:])) {
+	if ip := net.ParseIP(address); ip != nil && strings.Contains(address, ":") {
+		return ip.Equal(net.IPv6loopback) && ip.To4() == nil
+	}
+	parts := hostAndPort.FindStringSubmatch(address)
+	if parts == nil {
+		return false
+	}
+	if port := parts[3]; port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n > 65535 {
 			return false
 		}
-		host = address[1:end]
-	} else if strings.Count(address, ":") == 1 {
-		host = address[:strings.Index(address, ":")]
 	}
-	host = strings.ToLower(host)
-	if host == "localhost" || host == "::1" {
+	if v6 := parts[1]; v6 != "" {
+		ip := net.ParseIP(v6)
+		return ip != nil && strings.Contains(v6, ":") && ip.Equal(net.IPv6loopback) && ip.To4() == nil
+	}
+	host := strings.ToLower(parts[2])
+	if host == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(host)
-	return ip != nil && !strings.Contains(host, ":") && ip.To4() != nil && strings.HasPrefix(host, "127.")
-}
-
-func allDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return ip != nil && ip.To4() != nil && strings.HasPrefix(host, "127.")
 }
 
 // TLS as the TypeScript processes configure it (TEMPORAL_TLS_*_PATH, docs/configuration.md):

@@ -26,7 +26,9 @@ func settingsWith(t *testing.T, vars map[string]string) (settings, error) {
 }
 
 func TestPlaintextToTemporalOffThisMachineIsRefused(t *testing.T) {
-	for _, address := range []string{"temporal.example.test:7233", "10.0.0.5:7233", "temporal.example.test", "[2001:db8::1]:7233", "127.0.0.1.example.test:7233"} {
+	for _, address := range []string{"temporal.example.test:7233", "10.0.0.5:7233", "temporal.example.test", "[2001:db8::1]:7233", "127.0.0.1.example.test:7233",
+		// Read strictly, as src/temporal/plaintext.ts does: what is not plainly a loopback host and port is not loopback.
+		"localhost:7233@evil.example.test", "127.0.0.1:99999", "[127.0.0.1]:7233", "::ffff:127.0.0.1", "localhost:", "localhost:7233/x"} {
 		_, err := settingsWith(t, map[string]string{"TEMPORAL_ADDRESS": address})
 		if err == nil {
 			t.Fatalf("%s: plaintext was taken", address)
@@ -43,7 +45,7 @@ func TestPlaintextToTemporalOffThisMachineIsRefused(t *testing.T) {
 }
 
 func TestPlaintextToTemporalIsTakenOnLoopbackOrWhenAskedFor(t *testing.T) {
-	for _, address := range []string{"", "127.0.0.1:7233", "127.9.8.7:7233", "localhost:7233", "LOCALHOST", "[::1]:7233", "::1"} {
+	for _, address := range []string{"", "127.0.0.1:7233", "127.9.8.7:7233", "localhost:7233", "LOCALHOST", "[::1]:7233", "::1", "0:0:0:0:0:0:0:1", "[0:0:0:0:0:0:0:1]:7233"} {
 		s, err := settingsWith(t, map[string]string{"TEMPORAL_ADDRESS": address})
 		if err != nil {
 			t.Errorf("%q: %v", address, err)
@@ -60,7 +62,7 @@ func TestPlaintextToTemporalIsTakenOnLoopbackOrWhenAskedFor(t *testing.T) {
 }
 
 func TestTheCodecTokenNeverGoesOverHTTPToAnotherMachine(t *testing.T) {
-	for _, url := range []string{"http://codec.example.test:4030", "http://10.0.0.5:4030/", "HTTP://codec.example.test", "http://127.0.0.1.example.test:4030", "ftp://127.0.0.1:4030", "codec.example.test:4030"} {
+	for _, url := range []string{"http://codec.example.test:4030", "http://10.0.0.5:4030/", "HTTP://codec.example.test", "http://127.0.0.1.example.test:4030", "ftp://127.0.0.1:4030", "codec.example.test:4030", "http://localhost:4030@codec.example.test/"} {
 		// TEMPORAL_TLS=false is for Temporal's connection only: the token is another credential.
 		_, err := settingsWith(t, map[string]string{"CODEC_SERVER_URL": url, "TEMPORAL_TLS": "false"})
 		if err == nil {

@@ -17,17 +17,31 @@ class SettingsError(Exception):
     pass
 
 
+# Read strictly, as src/temporal/plaintext.ts isLoopback reads it: a host of letters, digits, dots
+# and hyphens (or a bracketed IPv6 address), then at most a port of digits. Anything else is not
+# loopback: in localhost:7233@evil.example the connection would go to evil.example.
+HOST_AND_PORT = re.compile(r"(?:\[([^\[\]]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?")
+
+
+def _v6_loopback(text: str) -> bool:
+    try:
+        return ipaddress.IPv6Address(text) == ipaddress.IPv6Address("::1")
+    except ValueError:
+        return False
+
+
 def is_loopback(address: str) -> bool:
-    """`host:port`, `[v6]:port` or a bare host on this machine's loopback (localhost, ::1, 127.x)."""
-    bracketed = re.fullmatch(r"\[([^\]]+)\](?::\d+)?", address)
-    if bracketed:
-        host = bracketed.group(1)
-    elif address.count(":") == 1:
-        host = address.split(":")[0]
-    else:
-        host = address
+    """`host:port`, `[v6]:port` or a bare host on this machine's loopback (localhost, ::1 however written, 127.x)."""
+    if ":" in address and _v6_loopback(address):
+        return True
+    parts = HOST_AND_PORT.fullmatch(address)
+    if not parts or (parts.group(3) is not None and int(parts.group(3)) > 65535):
+        return False
+    v6, host = parts.group(1), parts.group(2)
+    if v6 is not None:
+        return _v6_loopback(v6)
     host = host.lower()
-    if host in ("localhost", "::1"):
+    if host == "localhost":
         return True
     try:
         return ipaddress.IPv4Address(host).is_loopback

@@ -12,8 +12,10 @@ from payflows_backend.backend import kyc_value
 from payflows_backend.claims import ClaimRefused, put_value
 from payflows_backend.settings import SettingsError, codec_server_url, is_loopback, temporal_tls
 
-REMOTE = ["temporal.example.test:7233", "10.0.0.5:7233", "temporal.example.test", "[2001:db8::1]:7233", "127.0.0.1.example.test:7233"]
-LOCAL = ["127.0.0.1:7233", "127.9.8.7:7233", "localhost:7233", "LOCALHOST", "[::1]:7233", "::1"]
+REMOTE = ["temporal.example.test:7233", "10.0.0.5:7233", "temporal.example.test", "[2001:db8::1]:7233", "127.0.0.1.example.test:7233",
+    # Read strictly, as src/temporal/plaintext.ts does: what is not plainly a loopback host and port is not loopback.
+    "localhost:7233@evil.example.test", "127.0.0.1:99999", "[127.0.0.1]:7233", "::ffff:127.0.0.1", "localhost:", "localhost:7233/x"]
+LOCAL = ["127.0.0.1:7233", "127.9.8.7:7233", "localhost:7233", "LOCALHOST", "[::1]:7233", "::1", "0:0:0:0:0:0:0:1", "[0:0:0:0:0:0:0:1]:7233"]
 
 
 class TemporalConnection(unittest.TestCase):
@@ -50,6 +52,7 @@ class CodecServerUrl(unittest.TestCase):
         "http://127.0.0.1.example.test:4030",
         "ftp://127.0.0.1:4030",
         "codec.example.test:4030",
+        "http://localhost:4030@codec.example.test/",
     ]
 
     def test_the_token_never_goes_over_http_to_another_machine(self) -> None:
