@@ -1,4 +1,4 @@
-import { isIPv4 } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 
 // Plaintext to Temporal carries every payload's metadata, and a credential if there is one. It is
@@ -40,11 +40,22 @@ export function plaintextProblem(
   return `TEMPORAL_ADDRESS (or the profile's address) is not on this machine (localhost, ::1 or 127.x), and nothing says how to secure the connection: set TEMPORAL_TLS=true (with TEMPORAL_TLS_SERVER_CA_CERT_PATH where its certificate is not publicly trusted), TEMPORAL_API_KEY, or TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH; or TEMPORAL_TLS=false to connect in plaintext over a network you trust`;
 }
 
-/** `host:port`, `[v6]:port` or a bare host on this machine's loopback. */
+/**
+ * `host:port`, `[v6]:port` or a bare host on this machine's loopback. Read strictly: a host of
+ * letters, digits, dots and hyphens (or a bracketed IPv6 address), then at most a port of digits.
+ * Anything else is not loopback: in `localhost:7233@evil.example` the worker dials evil.example.
+ */
 export function isLoopback(address: string): boolean {
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
-  const host = (
-    bracketed ? bracketed[1]! : address.split(':').length === 2 ? address.split(':')[0]! : address
-  ).toLowerCase();
-  return host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
+  if (isIPv6(address)) return v6Loopback(address);
+  const parts = /^(?:\[([^[\]]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?$/.exec(address);
+  if (!parts || (parts[3] !== undefined && Number(parts[3]) > 65535)) return false;
+  const [, v6, host] = parts;
+  if (v6 !== undefined) return isIPv6(v6) && v6Loopback(v6);
+  const name = host!.toLowerCase();
+  return name === 'localhost' || (isIPv4(name) && name.startsWith('127.'));
+}
+
+/** ::1 however it is written (0:0:0:0:0:0:0:1 too). */
+function v6Loopback(address: string): boolean {
+  return new URL(`http://[${address}]/`).hostname === '[::1]';
 }

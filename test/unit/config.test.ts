@@ -122,6 +122,8 @@ describe('configuration', () => {
     );
     for (const address of ['127.0.0.1:7233', 'localhost:7233', '[::1]:7233', '127.0.0.2:7233'])
       assert.equal(loadConfig({ TEMPORAL_ADDRESS: address }).temporal.address, address);
+    // Loopback read as the worker dials: here it would dial evil.example.
+    refused({ TEMPORAL_ADDRESS: 'localhost:7233@evil.example' }, /TEMPORAL_ADDRESS.*not on this machine/s);
     assert.equal(loadConfig({}).temporal.embedded, true);
   });
 
