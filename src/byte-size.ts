@@ -24,8 +24,10 @@ const UNITS: Record<string, number> = {
 /** `512Mi` → 536870912; throws a RangeError that says which forms are taken. */
 export function parseByteSize(text: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
-  const unit = match ? UNITS[match[2]!] : undefined;
-  if (!match || unit === undefined || Number(match[1]) <= 0)
+  // Own units only: `1toString` would otherwise find Object.prototype's and make NaN.
+  const unit = match && Object.hasOwn(UNITS, match[2]!) ? UNITS[match[2]!] : undefined;
+  const bytes = match && unit !== undefined ? Math.floor(Number(match[1]) * unit) : NaN;
+  if (!(bytes > 0 && Number.isSafeInteger(bytes)))
     throw new RangeError('is not a memory size; write one such as 512Mi, 1Gi, 512m (Docker) or 536870912');
-  return Math.floor(Number(match[1]) * unit);
+  return bytes;
 }

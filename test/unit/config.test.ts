@@ -46,6 +46,9 @@ describe('configuration', () => {
       ['INGRESS_PORT', '70000'],
       ['PROVIDER_BASE_URL', 'https://user:pw@api.example.test'],
       ['PROVIDER_BASE_URL', 'https://api.example.test/?format=json'],
+      // Not a unit of its own, though every object has it: read as NaN, it would size the cache.
+      ['WORKER_MEMORY', '1toString'],
+      ['WORKER_MEMORY', '512Mb'],
     ] as const) {
       assert.throws(
         () => loadConfig({ [name]: value }),
