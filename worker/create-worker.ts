@@ -17,6 +17,7 @@ import type { Config } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { callbackUrl, providerCredentials } from '../src/required-settings.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
+import { temporalUnreachable } from '../src/temporal/connection.js';
 import { startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
 import { type BuildIdSource, resolveBuildId } from './build-id.js';
 import { type CacheChoice, chooseCacheSize } from './cache-size.js';
@@ -148,6 +149,15 @@ export function versioningSettings(
   };
 }
 
+/** The worker's connection; a server that does not take it is a TemporalUnreachableError (one paragraph). */
+async function connectNative(config: Config): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect(config.temporal.connection);
+  } catch (err) {
+    throw temporalUnreachable(err, 'worker');
+  }
+}
+
 const STOPPING = new Set(['STOPPING', 'DRAINING', 'DRAINED', 'STOPPED', 'FAILED']);
 
 export async function createWorker(opts: CreateWorkerOptions): Promise<{
@@ -161,7 +171,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
   const { config, provider } = opts;
   // Before connecting: a worker without a build id stops here, with what to set.
   const version = workerVersion(config, { callersBundle: opts.workflowBundlePath !== undefined });
-  const connection = opts.connection ?? (await NativeConnection.connect(opts.config.temporal.connection));
+  const connection = opts.connection ?? (await connectNative(config));
   const claims = opts.claims ?? claimStoreFromConfig(config);
   const activities = {
     ...createWalletActivities({ provider, callbackUrl: callbackUrl(config) }),

@@ -1,7 +1,8 @@
 import { Runtime } from '@temporalio/worker';
 import { ensureClaimRetentionSchedule } from '../src/claims/schedule.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
-import { connectClient } from '../src/temporal/connection.js';
+import { ConfigError } from '../src/config.js';
+import { connectClient, TemporalUnreachableError } from '../src/temporal/connection.js';
 import { startupConfig } from '../src/required-settings.js';
 import { createLogger } from '../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
@@ -21,7 +22,9 @@ const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtim
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
 // Never takes over the current version (only `npm run dev`, which started its server, does): this
 // may be one of many workers of a cluster that an operator promotes versions on (docs/deploying.md).
-const { worker, connection, cache, version, currentVersion } = await createWorker({ config, provider, tracing });
+const { worker, connection, cache, version, currentVersion } = await refusesToStart(() =>
+  createWorker({ config, provider, tracing }),
+);
 // What the cache holds decides whether the worker evicts or runs out of memory under load: said first.
 logger.info({ maxCachedWorkflows: cache.maxCachedWorkflows, boundedBy: cache.by }, cache.explanation);
 // Which build this is, and whether it gets new runs (docs/deploying.md).
@@ -43,7 +46,7 @@ void currentVersion.then((o) => {
     logger[o.outcome === 'gave-up' ? 'warn' : 'info']({ currentVersion: o }, describeOutcome(version, o));
 });
 // The claim store's retention sweep: one Schedule per task queue, made or updated by every worker.
-const scheduler = await connectClient(config);
+const scheduler = await refusesToStart(() => connectClient(config, 'worker'));
 const retentionSchedule = await ensureClaimRetentionSchedule(scheduler, config);
 await scheduler.connection.close();
 const health = config.worker.health ? await startWorkerHealth(worker, connection, config.worker.health) : undefined;
@@ -65,3 +68,18 @@ await health?.close();
 await provider.close();
 await connection.close();
 await tracing.shutdown();
+
+/**
+ * A refusal at start-up, printed as startupConfig prints one (no stack trace: nothing in it is a
+ * bug): a setting (a missing build id…) ends the worker with EX_CONFIG, a Temporal server that does
+ * not take the connection with EX_UNAVAILABLE, as the scripts do (scripts/lib/reach.ts).
+ */
+async function refusesToStart<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!(err instanceof ConfigError) && !(err instanceof TemporalUnreachableError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(err instanceof ConfigError ? 78 : 69);
+  }
+}

@@ -3,9 +3,56 @@ import type { Config } from '../config.js';
 import { clientTracingInterceptors } from '../telemetry/client-tracing.js';
 import { codecFromConfig, encryptingDataConverter } from './codec.js';
 
+/**
+ * Temporal did not take the connection at start-up. Its message is one paragraph for an operator:
+ * why, in a word, and which variables to check; never the address or a credential (a setting's
+ * error names the variable, not its value). The SDK's error is its cause.
+ */
+export class TemporalUnreachableError extends Error {
+  override name = 'TemporalUnreachableError';
+}
+
+/** The SDK's connection error (native or gRPC-js) as a TemporalUnreachableError for `role`. */
+export function temporalUnreachable(err: unknown, role: string): TemporalUnreachableError {
+  return new TemporalUnreachableError(
+    `The ${role} cannot reach Temporal: ${whyUnreachable(err)}. Check TEMPORAL_ADDRESS (or the profile's address), TEMPORAL_TLS and its certificates, and that the server is running; the ${role} stops here (an orchestrator restarts it).`,
+    { cause: err },
+  );
+}
+
+function whyUnreachable(err: unknown): string {
+  const text = chain(err);
+  if (/Invalid address/i.test(text)) return "TEMPORAL_ADDRESS (or the profile's address) is not a hostname:port";
+  if (/ConnectionRefused|Connection refused|ECONNREFUSED/i.test(text)) return 'the connection was refused';
+  if (/dns error|ENOTFOUND|EAI_AGAIN|failed to lookup|not known|no such host/i.test(text))
+    return 'its host name does not resolve';
+  if (/certificate|handshake|\btls\b|ssl|UnknownIssuer/i.test(text))
+    return 'the TLS handshake failed (TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_TLS_SERVER_NAME, the client certificates, or a server without TLS)';
+  if (/unauthenticated|unauthorized|permission denied/i.test(text))
+    return 'it refused the credentials (TEMPORAL_API_KEY or the client certificates)';
+  if (/deadline|timed? ?out|ETIMEDOUT/i.test(text)) return 'it did not answer in time';
+  return 'the connection failed';
+}
+
+/** The messages and codes of an error and its causes, to classify (never printed). */
+function chain(err: unknown): string {
+  const parts: string[] = [];
+  for (let link = err, depth = 0; link && depth < 8; depth++) {
+    const { message, code, cause } = link as { message?: unknown; code?: unknown; cause?: unknown };
+    parts.push(String(message ?? link), String(code ?? ''));
+    link = typeof link === 'object' ? cause : undefined;
+  }
+  return parts.join('\n');
+}
+
 /** A client of this deployment: the configured server, namespace and payload encryption. */
-export async function connectClient(config: Config): Promise<Client> {
-  const connection = await Connection.connect(config.temporal.connection);
+export async function connectClient(config: Config, role = 'client'): Promise<Client> {
+  let connection: Connection;
+  try {
+    connection = await Connection.connect(config.temporal.connection);
+  } catch (err) {
+    throw temporalUnreachable(err, role);
+  }
   return clientFor(connection, config);
 }
 

@@ -313,6 +313,49 @@ describe('safe configuration', () => {
     });
   }
 
+  it('`worker/main.ts` off the embedded server without a build id refuses to start in one paragraph naming WORKER_BUILD_ID, as any other bad setting', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir(),
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        PAYLOAD_ENCRYPTION_KEY: KEY,
+        CLAIM_ENCRYPTION_KEY: KEY,
+        CLAIM_STORE_DIR: dir(),
+        LOG_LEVEL: 'silent',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 78, run.stderr);
+    assert.match(run.stderr, /^Invalid configuration: the worker has no build id: WORKER_BUILD_ID is unset/);
+    assert.match(run.stderr, /Set WORKER_BUILD_ID/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  it('`worker/main.ts` whose Temporal server refuses the connection says so in one paragraph naming TEMPORAL_ADDRESS, without its value, and exits 69', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir(),
+        // Nothing listens on port 1.
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        WORKER_BUILD_ID: 'required-settings-test',
+        PAYLOAD_ENCRYPTION_KEY: KEY,
+        CLAIM_ENCRYPTION_KEY: KEY,
+        CLAIM_STORE_DIR: dir(),
+        LOG_LEVEL: 'silent',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 69, run.stderr);
+    assert.match(run.stderr, /^The worker cannot reach Temporal: the connection was refused\b.*TEMPORAL_ADDRESS/);
+    assert.doesNotMatch(run.stderr, /127\.0\.0\.1:1/, 'the variable is named, not its value');
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(run.stderr.trim().split('\n').length, 1, 'one paragraph');
+  });
+
   it('`src/ingress/main.ts` pointed at a Temporal server it did not start refuses to start without the callback secret, even against the sandbox', () => {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
