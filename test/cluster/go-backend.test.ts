@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -210,6 +211,59 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
       env: { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=readonly'].filter(Boolean).join(' ') },
     });
     assert.match(stdout, /^ok\s/m);
+  });
+
+  it("its codec, the codec server, refuses each of the vectors' refusals, naming why", async () => {
+    // The Go backend holds no key: its remote codec is the codec server (src/temporal/codec.ts), called
+    // here as its ModifyRequest calls it. That server has the cluster's key, not the vectors': each
+    // refusal is made again under the cluster's key the way scripts/payload-vectors.ts makes it.
+    const vectors = JSON.parse(readFileSync('schemas/payload-vectors.json', 'utf8')) as {
+      refused: Array<{ name: string; encrypted: { metadata: Record<string, string>; data: string } }>;
+    };
+    const codec = new EncryptionCodec(Buffer.from(cluster.payloadKey, 'base64'));
+    const [sealed] = await codec.encode([
+      { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{}') },
+    ]);
+    const ours = (data: Uint8Array) => ({
+      metadata: {
+        ...vectors.refused[0]!.encrypted.metadata,
+        'encryption-key-id': Buffer.from(codec.keyId).toString('base64'),
+      },
+      data: Buffer.from(data).toString('base64'),
+    });
+    const made: Record<string, [RegExp, unknown]> = {
+      'one bit of the ciphertext altered': [
+        /does not authenticate: it was altered/,
+        ours(Buffer.from(sealed!.data!).map((b, i) => (i === 20 ? b ^ 1 : b))),
+      ],
+      'a key id no key given has': [
+        /key 000000000000, which this process does not have/,
+        vectors.refused[1]!.encrypted,
+      ],
+      'data shorter than a nonce and a tag': [
+        /is 27 bytes, shorter than its 12-byte nonce and 16-byte tag/,
+        ours(Buffer.from(sealed!.data!).subarray(0, 27)),
+      ],
+    };
+    assert.deepEqual(
+      vectors.refused.map((r) => r.name),
+      Object.keys(made),
+      'every refusal the vectors hold is tried here',
+    );
+    for (const [name, [why, payload]] of Object.entries(made)) {
+      const res = await fetch(`${cluster.codecUrl}/decode`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-namespace': cluster.temporal.namespace,
+          authorization: `Bearer ${cluster.codecToken}`,
+        },
+        body: JSON.stringify({ payloads: [payload] }),
+      });
+      const body = (await res.json()) as { error?: string };
+      assert.equal(res.status, 422, `${name}: ${JSON.stringify(body)}`);
+      assert.match(body.error ?? '', why, name);
+    }
   });
 
   it('without the codec credential it sends nothing: the codec server refuses, no workflow starts', async () => {
