@@ -1,7 +1,6 @@
 import { Runtime } from '@temporalio/worker';
 import pretty from 'pino-pretty';
 import { createIngressOps } from '../src/ingress/ops.js';
-import { createIngress } from '../src/ingress/server.js';
 import { createIngressMetrics } from '../src/telemetry/ingress-metrics.js';
 import { type Config, ConfigError, loadConfig, temporalAddress } from '../src/config.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
@@ -18,6 +17,7 @@ import { describeOutcome } from '../worker/current-version.js';
 import { createLogger } from '../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
 import { providerCallMetrics } from '../src/telemetry/worker-metrics.js';
+import { devIngressHost, startDevIngress } from './lib/dev-ingress.js';
 
 // `npm run dev`: the whole product on its embedded default — Temporal dev server with its Web
 // UI, the sandbox provider, the callback ingress and the worker — in one process tree.
@@ -59,7 +59,7 @@ async function main(config: Config): Promise<void> {
   if (config.temporal.embedded) await assertPortFree(config.temporal.port, 'TEMPORAL_PORT');
   if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
   if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT', config.sandbox.host);
-  await assertPortFree(config.ingress.port, 'INGRESS_PORT', '0.0.0.0');
+  await assertPortFree(config.ingress.port, 'INGRESS_PORT', devIngressHost(config));
   await assertPortFree(config.ingress.ops.port, 'INGRESS_OPS_PORT', config.ingress.ops.host);
   await assertPortFree(config.payloads.codecServerPort, 'CODEC_SERVER_PORT');
 
@@ -99,20 +99,11 @@ async function main(config: Config): Promise<void> {
   const client = await connectClient(config);
   stops.push(() => client.connection.close());
   const ingressMetrics = createIngressMetrics();
-  const ingress = createIngress({
+  const { app: ingress, host: ingressHost } = await startDevIngress(config, {
     client,
-    taskQueue: config.temporal.taskQueue,
-    callbackSecrets: config.ingress.callbackSecrets,
-    requestTimeoutMs: config.ingress.requestTimeoutMs,
-    maxConnections: config.ingress.maxConnections,
-    maxBodyBytes: config.ingress.maxBodyBytes,
-    walletPollIntervalMs: config.wallet.pollIntervalMs,
-    walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
-    walletPollMaxMs: config.wallet.pollMaxMs,
     logger: logger.child({ service: 'ingress' }),
     metrics: ingressMetrics,
   });
-  await ingress.listen({ port: config.ingress.port, host: '0.0.0.0' });
   stops.push(() => ingress.close());
   const ops = createIngressOps({ client, metrics: ingressMetrics });
   await ops.listen(config.ingress.ops);
@@ -152,6 +143,10 @@ async function main(config: Config): Promise<void> {
   say(`Provider          ${config.provider.baseUrl}${sandbox ? ' (sandbox; operator routes under /sandbox/)' : ''}`);
   const opsUrl = `http://${config.ingress.ops.host}:${config.ingress.ops.port}`;
   say(`Callback ingress  ${config.ingress.publicUrl}/callbacks (health: ${opsUrl}/health, metrics: ${opsUrl}/metrics)`);
+  if (ingressHost === '127.0.0.1')
+    say(
+      "Callback ingress  listens on 127.0.0.1 only: it takes the sandbox's published secret, which anyone could sign with",
+    );
   say(`Worker            task queue ${config.temporal.taskQueue} (metrics: http://${metricsAddress}/metrics)`);
   if (embedded && version)
     say('Worker runs       follow the code: AUTO_UPGRADE, not pinned as deployed workers (docs/deploying.md)');
