@@ -53,6 +53,12 @@ export const DELETE_CLAIMS_PATCH = 'delete-claims-after-use';
  * workflow task) instead of an activity task: one workflow task and one task dispatch fewer.
  */
 export const LOCAL_WALLET_CREATE_PATCH = 'open-wallet-local-create';
+/**
+ * A transaction held aside for an impossible createdAt (stored with no time) keeps its settled
+ * record for as long as the wallet lives, outside the record bound: before, the count pushed it
+ * out and a resend was counted again. Checked once when a run starts, after wallet-exact-ledger.
+ */
+export const HELD_ASIDE_KEPT_PATCH = 'wallet-held-aside-kept';
 
 export const PATCHES: readonly Patch[] = [
   {
@@ -167,6 +173,18 @@ export const PATCHES: readonly Patch[] = [
         'open-wallet-quiet-polling.json',
         'open-wallet-exact-ledger.json',
       ],
+    },
+  },
+  {
+    id: HELD_ASIDE_KEPT_PATCH,
+    changed:
+      'A transaction held aside for an impossible createdAt keeps its settled record for as long as the wallet lives, outside the record bound, so that a resend is never counted again.',
+    introduced: { date: '2026-11-26', commit: 'e000000' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/run.ts'],
+    histories: {
+      withMarker: [],
+      before: ['wallet-exact-ledger.json', 'wallet-continued-exact-ledger.json', 'wallet-carried-v2.json'],
     },
   },
 ];

@@ -94,26 +94,46 @@ function table<T>(from: Record<string, T> = {}): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, from);
 }
 
-// How many records a settled table holds, kept as records come and go: counting its keys at
-// every transaction cost a full walk of up to LIMITS.settledRecords per callback. Counted once
-// per table (a run's first eviction), then kept by putRecord and forgetRecord; never carried.
-const recordCounts = new WeakMap<Record<string, SettledRecord>, number>();
+// How many records a settled table holds, and how many of them are held aside (no time, an
+// amount), kept as records come and go: counting its keys at every transaction cost a full walk
+// of up to LIMITS.settledRecords per callback. Counted once per table (a run's first eviction),
+// then kept by putRecord and forgetRecord; never carried.
+const recordCounts = new WeakMap<Record<string, SettledRecord>, { all: number; held: number }>();
 
-function recordCount(settled: Record<string, SettledRecord>): number {
+/**
+ * A record of a transaction held aside: no time (0) but an amount. Records from the first shape
+ * have no time either, but no amount: they are not held aside.
+ */
+function heldAsideRecord(record: SettledRecord): boolean {
+  return record[3] === 0 && record[1] !== null;
+}
+
+function recordCount(settled: Record<string, SettledRecord>): { all: number; held: number } {
   let count = recordCounts.get(settled);
-  if (count === undefined) recordCounts.set(settled, (count = Object.keys(settled).length));
+  if (count === undefined) {
+    const records = Object.values(settled);
+    count = { all: records.length, held: records.filter(heldAsideRecord).length };
+    recordCounts.set(settled, count);
+  }
   return count;
 }
 
 function putRecord(settled: Record<string, SettledRecord>, id: string, record: SettledRecord): void {
   const count = recordCounts.get(settled);
-  if (count !== undefined && !Object.hasOwn(settled, id)) recordCounts.set(settled, count + 1);
+  if (count !== undefined) {
+    const before = Object.hasOwn(settled, id) ? settled[id] : undefined;
+    if (!before) count.all += 1;
+    count.held += Number(heldAsideRecord(record)) - Number(before ? heldAsideRecord(before) : false);
+  }
   settled[id] = record;
 }
 
 function forgetRecord(settled: Record<string, SettledRecord>, id: string): void {
   const count = recordCounts.get(settled);
-  if (count !== undefined && Object.hasOwn(settled, id)) recordCounts.set(settled, count - 1);
+  if (count !== undefined && Object.hasOwn(settled, id)) {
+    count.all -= 1;
+    count.held -= Number(heldAsideRecord(settled[id]!));
+  }
   delete settled[id];
 }
 
@@ -274,11 +294,16 @@ export interface RecordOptions {
    * held aside (see `plausibleTime`). Runs from before wallet-exact-ledger pass none.
    */
   now?: number;
+  /**
+   * Runs since wallet-held-aside-kept: the records of transactions held aside stay for as long as
+   * the wallet lives, outside the record bound (see `evict`). Runs from before pass none.
+   */
+  keepHeldAside?: boolean;
 }
 
 /** Records an observation; returns what happened. */
 export function record(state: LedgerState, tx: Observation, via: SeenVia, options: RecordOptions = {}): Outcome {
-  const { kind, transferId, now } = options;
+  const { kind, transferId, now, keepHeldAside = false } = options;
   if (via === 'callback') state.stats.callbacks += 1;
   const outcome = classify(state, tx, now);
   // Counted for callbacks only: a poll that meets what a callback brought is no repeat of the provider's.
@@ -346,7 +371,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   if (via === 'poll') state.stats.recoveredByPoll += 1;
   if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs, { force: false });
   if (now !== undefined) dropPending(state, now);
-  evict(state);
+  evict(state, keepHeldAside);
   return outcome;
 }
 
@@ -379,7 +404,7 @@ function dropPending(state: LedgerState, now: number): void {
   if (dropped.size > 0) state.order = state.order.filter((id) => !dropped.has(id));
 }
 
-function evict(state: LedgerState): void {
+function evict(state: LedgerState, keepHeldAside: boolean): void {
   while (state.order.length > LIMITS.recentEntries) {
     // Only settled entries leave: a pending or in-between one must still be there when it settles.
     const idx = state.order.findIndex((id) => statusRank(state.entries[id]!.status) >= 2);
@@ -391,7 +416,7 @@ function evict(state: LedgerState): void {
       if (state.floatTotals) moveFloatTotal(state.floatTotals, entry.currency, entry.amount, 1);
     }
     delete state.entries[id];
-    // A time held aside is kept as none (0): such a record leaves by the count, never by the horizon.
+    // A time held aside is kept as none (0): such a record never leaves by the horizon.
     putRecord(state.settled, id, [
       entry.currency,
       entry.amount,
@@ -402,12 +427,22 @@ function evict(state: LedgerState): void {
   // Past the count, the oldest records go and the horizon follows them. All of them first, then the
   // horizon once: moved by one record, it can forget the next one due to go (insertion order is not
   // time order), and a walk per record cost the whole table each time.
-  if (recordCount(state.settled) <= LIMITS.settledRecords) return;
-  const ids = Object.keys(state.settled);
+  //
+  // A record held aside has no time for the horizon to stand for once it is gone: a resend would be
+  // counted again. Since wallet-held-aside-kept it stays, outside the bound, for as long as the
+  // wallet lives (there are as many as the provider sent impossible times, each one in
+  // `stats.heldAside`); runs from before let the count push it out, as they did.
+  const count = recordCount(state.settled);
+  let excess = count.all - (keepHeldAside ? count.held : 0) - LIMITS.settledRecords;
+  if (excess <= 0) return;
   let to = 0;
-  for (let i = 0; i < ids.length - LIMITS.settledRecords; i++) {
-    to = Math.max(to, state.settled[ids[i]!]![3] + 1);
-    forgetRecord(state.settled, ids[i]!);
+  for (const id of Object.keys(state.settled)) {
+    if (excess <= 0) break;
+    const record = state.settled[id]!;
+    if (keepHeldAside && heldAsideRecord(record)) continue;
+    to = Math.max(to, record[3] + 1);
+    forgetRecord(state.settled, id);
+    excess -= 1;
   }
   advanceHorizon(state, to, { force: true });
 }
@@ -451,6 +486,8 @@ function holdAsideCarriedTimes(state: LedgerState, now: number): void {
     if (!entry.timeHeldAside && !plausibleTime(entry.createdAt, now)) entry.timeHeldAside = true;
   for (const record of Object.values(state.settled))
     if (record[3] !== 0 && !plausibleTime(record[3], now)) record[3] = 0;
+  // Records just held aside change the count of those held: counted again when next needed.
+  recordCounts.delete(state.settled);
 }
 
 export type Balance = z.output<typeof balance>;

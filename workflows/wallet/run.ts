@@ -12,7 +12,13 @@ import type { PollAnswer, PollCursor } from '../../src/provider/transaction-obse
 import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
 import { reconciliationView } from '../lib/amounts-view.js';
 import { workflowNow } from '../lib/workflow-time.js';
-import { EXACT_LEDGER_PATCH, LEDGER_V2_PATCH, RECONCILE_PATCH, UNKNOWN_WALLET_PATCH } from '../patches.js';
+import {
+  EXACT_LEDGER_PATCH,
+  HELD_ASIDE_KEPT_PATCH,
+  LEDGER_V2_PATCH,
+  RECONCILE_PATCH,
+  UNKNOWN_WALLET_PATCH,
+} from '../patches.js';
 import { floatDrift, floatTotalsFrom } from './legacy-float-ledger.js';
 import {
   balances,
@@ -111,6 +117,10 @@ export function openRun(input: WalletInput, start: RunStart): WalletRun {
   // Amounts are exact in every run (numbers from older histories are read as String(n)); runs
   // with this marker carry them as decimal strings and bound the ledger (workflows/patches.ts).
   const exact = patched(EXACT_LEDGER_PATCH);
+  // Since this one, a transaction held aside keeps its record for as long as the wallet lives, so
+  // that its resend is never counted again (wallet/ledger.ts, `evict`). A run from before lets the
+  // record bound push it out, as it did: which records it keeps decides what it counts.
+  const keepHeldAside = exact && patched(HELD_ASIDE_KEPT_PATCH);
   // Since that patch, times the provider reports are bounded by the workflow's now (wallet/ledger.ts).
   const now = () => (exact ? workflowNow() : undefined);
   // A run from before it decided its reconciliations in floating point, and replays so.
@@ -220,7 +230,8 @@ export function openRun(input: WalletInput, start: RunStart): WalletRun {
     while (inbox.length > 0) {
       const { tx, via } = inbox.shift()!;
       if (via === 'callback') heard = true;
-      if (record(ledger, tx, via, { transferId: transferIdFromSrn(tx.source), now: now() }) === 'unapplied') {
+      const options = { transferId: transferIdFromSrn(tx.source), now: now(), keepHeldAside };
+      if (record(ledger, tx, via, options) === 'unapplied') {
         log.warn(
           'a transaction remembered without its status ended; its amount is left for the reconciliation and a person',
           { walletId: input.walletId, status: tx.status },
