@@ -98,6 +98,19 @@ describe('structured logs', () => {
     assert.match(text, /"fieldId":"individualDateOfBirth"/);
   });
 
+  it('redacts whatever is logged under email, written as an address or not', () => {
+    // The scan for address-shaped text would catch ada@example.org without the key; these only the key catches.
+    const { lines, destination } = capture();
+    const written = ['ada (at) example.org', 'ada.lovelace', 'ADA AT EXAMPLE DOT ORG'];
+    createLogger({ service: 'worker', destination }).warn(
+      { customer: { email: written[0] }, buyer: { Email: written[1] }, contact: [{ e_mail: written[2] }] },
+      'customer contact refused',
+    );
+    const text = JSON.stringify(lines);
+    for (const value of written) assert.ok(!text.includes(value), `${value} leaked: ${text}`);
+    assert.deepEqual(lines[0]?.customer, { email: REDACTED });
+  });
+
   it('keeps what an operator needs: ids, types, statuses', () => {
     const scrubbed = scrub({
       workflowId: 'kyc:AC_1',
