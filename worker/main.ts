@@ -1,9 +1,9 @@
 import { Runtime } from '@temporalio/worker';
 import { ensureClaimRetentionSchedule } from '../src/claims/schedule.js';
 import { providerFromConfig } from '../src/provider/from-config.js';
-import { ConfigError } from '../src/config.js';
-import { connectClient, TemporalUnreachableError } from '../src/temporal/connection.js';
+import { connectClient } from '../src/temporal/connection.js';
 import { startupConfig } from '../src/required-settings.js';
+import { refusesToStart } from '../src/startup.js';
 import { createLogger } from '../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
 import { startTracing } from '../src/telemetry/tracing.js';
@@ -68,18 +68,3 @@ await health?.close();
 await provider.close();
 await connection.close();
 await tracing.shutdown();
-
-/**
- * A refusal at start-up, printed as startupConfig prints one (no stack trace: nothing in it is a
- * bug): a setting (a missing build id…) ends the worker with EX_CONFIG, a Temporal server that does
- * not take the connection with EX_UNAVAILABLE, as the scripts do (scripts/lib/reach.ts).
- */
-async function refusesToStart<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (err) {
-    if (!(err instanceof ConfigError) && !(err instanceof TemporalUnreachableError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(err instanceof ConfigError ? 78 : 69);
-  }
-}

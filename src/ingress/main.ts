@@ -1,4 +1,5 @@
 import { startupConfig } from '../required-settings.js';
+import { refusesToStart } from '../startup.js';
 import { connectClient } from '../temporal/connection.js';
 import { createLogger } from '../telemetry/logger.js';
 import { startTracing } from '../telemetry/tracing.js';
@@ -12,7 +13,8 @@ const config = startupConfig('ingress');
 const logger = createLogger({ service: 'ingress', level: config.telemetry.logLevel });
 // Before the client: its interceptor joins the trace that each callback's span starts.
 const tracing = startTracing({ service: 'ingress', otlpEndpoint: config.telemetry.otlpEndpoint });
-const client = await connectClient(config);
+// A Temporal that does not take the connection ends the ingress in one paragraph (exit 69), as the worker.
+const client = await refusesToStart(() => connectClient(config, 'ingress'));
 const metrics = createIngressMetrics();
 const app = createIngress({
   client,

@@ -1,9 +1,11 @@
 import { loadConfig, SANDBOX_CREDENTIALS } from '../config.js';
+import { refusesToStart } from '../startup.js';
 import { createLogger } from '../telemetry/logger.js';
 import { createSandbox } from './server.js';
 
 // `npm run sandbox`: the provider sandbox alone.
-const config = loadConfig();
+// A bad setting is one paragraph and exit 78, as for every other process (it never connects to Temporal).
+const config = await refusesToStart(() => loadConfig());
 const logger = createLogger({ service: 'sandbox', level: config.telemetry.logLevel });
 const sandbox = createSandbox({
   // The sandbox serves its published master keys unless others are given.

@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.js';
 import { startupConfig } from '../required-settings.js';
+import { refusesToStart } from '../startup.js';
 import { createLogger } from '../telemetry/logger.js';
 import { codecFromConfig } from './codec.js';
 import { claimsBackendFromConfig, registerClaimsRoute } from './claims-route.js';
@@ -10,10 +11,10 @@ import { codecAccessProblem, createCodecServer } from './codec-server.js';
 const config = startupConfig('codec-server');
 const logger = createLogger({ service: 'codec-server', level: config.telemetry.logLevel });
 const problem = codecAccessProblem(config.codecServer, config.codecServer.host, { embedded: config.temporal.embedded });
-if (problem) {
-  logger.fatal(problem);
-  throw new ConfigError(problem);
-}
+// A setting's refusal, printed as startupConfig prints one (exit 78). It never connects to Temporal.
+await refusesToStart(() => {
+  if (problem) throw new ConfigError(problem);
+});
 const app = createCodecServer(codecFromConfig(config.payloads), {
   ...config.codecServer,
   namespace: config.temporal.namespace,

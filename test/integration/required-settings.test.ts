@@ -356,6 +356,62 @@ describe('safe configuration', () => {
     assert.equal(run.stderr.trim().split('\n').length, 1, 'one paragraph');
   });
 
+  it('`src/ingress/main.ts` whose Temporal server refuses the connection says so in one paragraph naming TEMPORAL_ADDRESS, without its value, and exits 69, as the worker', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir(),
+        // Nothing listens on port 1.
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        PAYLOAD_ENCRYPTION_KEY: KEY,
+        PROVIDER_CALLBACK_SECRETS: 'SK-REQUIRED-SETTINGS',
+        LOG_LEVEL: 'silent',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 69, run.stderr);
+    // The ingress connects with gRPC-js, which retries a refused connection until its deadline and then
+    // reports only that: the reason reads "it did not answer in time", not the worker's "refused".
+    assert.match(run.stderr, /^The ingress cannot reach Temporal: [^.]+\. Check TEMPORAL_ADDRESS\b.*TEMPORAL_TLS/);
+    assert.doesNotMatch(run.stderr, /127\.0\.0\.1:1/, 'the variable is named, not its value');
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(run.stderr.trim().split('\n').length, 1, 'one paragraph');
+  });
+
+  it('`src/temporal/codec-server-main.ts` off the embedded server without a token refuses to start in one paragraph naming CODEC_SERVER_TOKEN, exit 78, as any other bad setting', () => {
+    // The codec server never connects to Temporal; its own refusal is a setting's.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/temporal/codec-server-main.ts'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir(),
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+        PAYLOAD_ENCRYPTION_KEY: KEY,
+        LOG_LEVEL: 'silent',
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 78, run.stderr);
+    assert.match(
+      run.stderr,
+      /^this codec server decrypts the payloads of a Temporal server it did not start: set CODEC_SERVER_TOKEN/,
+    );
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(run.stderr.trim().split('\n').length, 1, 'one paragraph');
+  });
+
+  it('`src/sandbox/main.ts` with a bad setting refuses to start in one paragraph naming it, exit 78, as any other process', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir(), SANDBOX_PORT: 'not-a-port', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 78, run.stderr);
+    assert.match(run.stderr, /^Invalid configuration; fix these environment variables:\n {2}SANDBOX_PORT: /);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  });
+
   it('`src/ingress/main.ts` pointed at a Temporal server it did not start refuses to start without the callback secret, even against the sandbox', () => {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
