@@ -179,7 +179,7 @@ export const PATCHES: readonly Patch[] = [
     id: HELD_ASIDE_KEPT_PATCH,
     changed:
       'A transaction held aside for an impossible createdAt keeps its settled record for as long as the wallet lives, outside the record bound, so that a resend is never counted again.',
-    introduced: { date: '2026-11-26', commit: 'e000000' },
+    introduced: { date: '2026-11-26', commit: '87e5ca5' },
     phase: 'patched',
     usedIn: ['workflows/wallet/run.ts'],
     histories: {

@@ -48,8 +48,17 @@ export interface PollCursor {
   seen: string[];
   /** Transactions the ledger holds as not yet settled, with the status it holds. */
   open: Record<string, string>;
-  /** Recent transactions the ledger holds as ended other than confirmed (reversed, failed, …). */
+  /**
+   * Transactions the ledger holds as ended other than confirmed (reversed, failed, …): its recent
+   * entries, and of its settled records those a poll's page can hold (see `ledgerCursor`).
+   */
   ended: string[];
+  /**
+   * An ended transaction created before this (at a time that can be one) is one the ledger holds
+   * ended or no longer knows (it would be expired): no news. Absent from cursors of runs from
+   * before, and when the ledger holds records whose status it does not know.
+   */
+  horizon?: number;
 }
 
 /**
@@ -64,6 +73,9 @@ export type PollAnswer =
  * the provider's list a little after its createdAt (a list that lags, a clock that differs).
  */
 export const POLL_LOOKBACK_MS = 3_600_000;
+
+/** How many of a wallet's newest transactions a poll looks at (activities/wallets.ts, POLL_LIMIT). */
+export const POLL_PAGE_LIMIT = 100;
 
 /** No transaction of the provider's is older: 2013-01-01 UTC. A time in seconds reads as 1970. */
 export const PROVIDER_EPOCH_MS = 1_356_998_400_000;
@@ -84,15 +96,20 @@ const ENDED_UNCONFIRMED = new Set(['CANCELLED', 'FAILED', 'REVERSED', 'EXPIRED']
 /**
  * The observations in `page` that could change the ledger, oldest first: those not seen by an
  * earlier poll, a new status of an open one, and one that ended other than confirmed that the
- * ledger does not hold so (a late reversal). The rest the ledger already holds as it is.
+ * ledger does not hold so (a late reversal), unless it is older than the ledger's horizon and so
+ * held ended or no longer known. The rest the ledger already holds as it is: a quiet wallet's
+ * poll finds nothing, and writes nothing to its history.
  */
 export function changedSince(page: readonly Observation[], cursor: PollCursor): Observation[] {
   const seen = new Set(cursor.seen);
   const ended = new Set(cursor.ended);
+  const { horizon } = cursor;
   const changed = page.filter((tx) => {
     if (Object.hasOwn(cursor.open, tx.id)) return cursor.open[tx.id] !== tx.status;
     if (tx.createdAt >= cursor.since && !seen.has(tx.id)) return true;
-    return ENDED_UNCONFIRMED.has(tx.status) && !ended.has(tx.id);
+    if (!ENDED_UNCONFIRMED.has(tx.status) || ended.has(tx.id)) return false;
+    // A time that cannot be one (before the epoch; one beyond now is past any horizon) says nothing.
+    return horizon === undefined || tx.createdAt < PROVIDER_EPOCH_MS || tx.createdAt >= horizon;
   });
   return changed.sort((a, b) => a.createdAt - b.createdAt);
 }

@@ -16,6 +16,7 @@ import {
   FUTURE_SLACK_MS,
   type Observation,
   plausibleTime,
+  POLL_PAGE_LIMIT,
   type PollCursor,
 } from '../../src/provider/transaction-observation.js';
 
@@ -513,15 +514,42 @@ export function recent(state: LedgerState, limit = 50): Entry[] {
     .map((id) => state.entries[id]!);
 }
 
-/** The ledger's part of a poll cursor: what is still open, and what recently ended unconfirmed. */
-export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'ended'> {
+/**
+ * The ledger's part of a poll cursor: what is still open, what it holds ended unconfirmed, and the
+ * horizon below which an ended transaction is no news. A poll's page is the provider's
+ * POLL_PAGE_LIMIT newest transactions, so a settled record on it is among the ledger's newest
+ * ended records: those, with every ended entry and record held aside, are all `ended` needs; the
+ * older ones are below the horizon (see `changedSince`). Bounded by the recent entries and a page,
+ * plus the records held aside, never by the wallet's age.
+ */
+export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'ended' | 'horizon'> {
   const open = table<string>();
   const ended: string[] = [];
+  // Below this, every transaction the ledger knows ended unconfirmed, or it does not know it.
+  let horizon: number | undefined = state.horizon;
+  const endedUnconfirmed = (status: string) => statusRank(status) >= 2 && !isConfirmed(status);
   for (const entry of Object.values(state.entries)) {
     if (statusRank(entry.status) < 2) open[entry.id] = entry.status;
     else if (!isConfirmed(entry.status)) ended.push(entry.id);
+    else if (!entry.timeHeldAside) horizon = Math.min(horizon, entry.createdAt);
   }
-  return { open, ended };
+  const endedRecords: Array<[id: string, createdAt: number]> = [];
+  for (const [id, [, amount, status, createdAt]] of Object.entries(state.settled)) {
+    if (endedUnconfirmed(status)) {
+      if (createdAt === 0) ended.push(id);
+      else endedRecords.push([id, createdAt]);
+    } else if (amount === null) {
+      // Remembered from the first shape, with neither status nor time: an ended notice for it is
+      // news at any age (see `record`).
+      horizon = undefined;
+    } else if (createdAt !== 0 && horizon !== undefined) horizon = Math.min(horizon, createdAt);
+  }
+  const after = horizon ?? 0;
+  const candidates = endedRecords.filter(([, createdAt]) => createdAt >= after).sort((a, b) => b[1] - a[1]);
+  // The newest page's worth, and any that share the last one's time.
+  const last = candidates[POLL_PAGE_LIMIT - 1]?.[1] ?? -Infinity;
+  for (const [id, createdAt] of candidates) if (createdAt >= last) ended.push(id);
+  return { open, ended, ...(horizon !== undefined && horizon > 0 ? { horizon } : {}) };
 }
 
 /** Whether a transaction is still to settle: its confirmation is what a poll would look for. */
