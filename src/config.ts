@@ -79,6 +79,8 @@ export const envSchema = z
     SANDBOX_HOST: nonEmpty.default('127.0.0.1'),
     SANDBOX_STATE_FILE: nonEmpty.optional(),
     INGRESS_PORT: port.default(4020),
+    /** Where the callback port listens; unset: loopback with the sandbox's published secret, else every interface. */
+    INGRESS_HOST: nonEmpty.optional(),
     /** /health and /metrics of the ingress, apart from its public callback port. */
     INGRESS_OPS_PORT: port.default(4021),
     /** Loopback by default; a container that Prometheus scrapes from outside sets 0.0.0.0. */
@@ -248,6 +250,12 @@ export const SETTINGS_REFERENCE = {
     meaning: 'where the sandbox keeps its state across restarts (mode 0600: it holds secret keys and SSNs)',
   },
   INGRESS_PORT: { default: '`4020`', meaning: "the ingress's public callback port (`/callbacks`)" },
+  INGRESS_HOST: {
+    default:
+      "`127.0.0.1` while any callback secret is the sandbox's published one (`npm run dev`, `npm run cluster`); otherwise `0.0.0.0`",
+    meaning:
+      "where the callback port listens (`npm run ingress` and `npm run dev`'s). With the sandbox's published secret anyone who reaches it could sign a deposit, so an address off loopback is then refused at start-up",
+  },
   INGRESS_OPS_PORT: {
     default: '`4021`',
     meaning:
@@ -485,6 +493,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const settings = parsed.data;
   const temporal = temporalProfile(env, settings.TEMPORAL_PORT);
   const sandbox = settings.PROVIDER_BASE_URL === undefined;
+  /**
+   * Newest first; the provider's secret key alone outside a rotation. The sandbox's published
+   * secret only for the embedded stack: with it, anyone could signal a real cluster's workflows.
+   */
+  const callbackSecrets =
+    list(settings.PROVIDER_CALLBACK_SECRETS) ??
+    (settings.PROVIDER_SECRET_KEY
+      ? [settings.PROVIDER_SECRET_KEY]
+      : sandbox && temporal.address === undefined
+        ? [SANDBOX_CREDENTIALS.secretKey]
+        : []);
   return {
     temporal: {
       /** Unset means: start the embedded dev server (npm run dev) or expect it on localhost. */
@@ -511,6 +530,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     sandbox: { port: settings.SANDBOX_PORT, host: settings.SANDBOX_HOST, stateFile: settings.SANDBOX_STATE_FILE },
     ingress: {
+      host: ingressHost(settings.INGRESS_HOST, callbackSecrets),
       port: settings.INGRESS_PORT,
       /** /health and /metrics (src/ingress/ops.ts). */
       ops: { host: settings.INGRESS_OPS_HOST, port: settings.INGRESS_OPS_PORT },
@@ -519,17 +539,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: settings.INGRESS_MAX_BODY_BYTES,
       requestTimeoutMs: settings.INGRESS_REQUEST_TIMEOUT,
       maxConnections: settings.INGRESS_MAX_CONNECTIONS,
-      /**
-       * Newest first; the provider's secret key alone outside a rotation. The sandbox's published
-       * secret only for the embedded stack: with it, anyone could signal a real cluster's workflows.
-       */
-      callbackSecrets:
-        list(settings.PROVIDER_CALLBACK_SECRETS) ??
-        (settings.PROVIDER_SECRET_KEY
-          ? [settings.PROVIDER_SECRET_KEY]
-          : sandbox && temporal.address === undefined
-            ? [SANDBOX_CREDENTIALS.secretKey]
-            : []),
+      callbackSecrets,
       shutdownGraceMs: settings.INGRESS_SHUTDOWN_GRACE,
     },
     worker: {
@@ -729,6 +739,31 @@ function metadataVariable(vars: Record<string, string>, key: string): string | u
   const prefix = 'TEMPORAL_GRPC_META_';
   const same = (name: string) => name.toLowerCase().replaceAll('_', '-');
   return Object.keys(vars).find((name) => name.startsWith(prefix) && same(name.slice(prefix.length)) === same(key));
+}
+
+/**
+ * Where the callback port listens. With the sandbox's published secret among the callback secrets,
+ * anyone who reaches the ingress can sign a deposit: loopback then (the sandbox calls back there),
+ * and an address off loopback is refused rather than taken. Otherwise every interface by default,
+ * where the provider must reach it.
+ */
+function ingressHost(configured: string | undefined, callbackSecrets: string[]): string {
+  const published = callbackSecrets.includes(SANDBOX_CREDENTIALS.secretKey);
+  if (configured === undefined) return published ? '127.0.0.1' : '0.0.0.0';
+  if (published && !isLoopback(configured))
+    throw new ConfigError(
+      "Invalid configuration; fix these environment variables:\n  INGRESS_HOST: must be a loopback address (or unset) while a callback secret is the sandbox's published one (PROVIDER_CALLBACK_SECRETS, else PROVIDER_SECRET_KEY, else the embedded stack's default): anyone who reaches the ingress could sign a deposit. Unset INGRESS_HOST, or verify callbacks with a secret of your own",
+    );
+  return configured;
+}
+
+/** 127.0.0.0/8, ::1 (bracketed or IPv4-mapped too) or localhost. */
+function isLoopback(host: string): boolean {
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 /** A comma-separated list, trimmed; undefined when unset. */

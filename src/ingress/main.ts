@@ -32,9 +32,11 @@ const app = createIngress({
 const ops = createIngressOps({ client, metrics, logger });
 const inFlight = inFlightRequests(app.server);
 await ops.listen(config.ingress.ops);
-await app.listen({ port: config.ingress.port, host: '0.0.0.0' });
+// INGRESS_HOST: loopback while a callback secret is the sandbox's published one (src/config.ts).
+await app.listen({ port: config.ingress.port, host: config.ingress.host });
 logger.info(
   {
+    host: config.ingress.host,
     port: config.ingress.port,
     callbackUrl: `${config.ingress.publicUrl}/callbacks`,
     ops: `${config.ingress.ops.host}:${config.ingress.ops.port}`,

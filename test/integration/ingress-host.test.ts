@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { SANDBOX_CREDENTIALS } from '../../src/config.js';
+import { freePort } from '../../src/temporal/ports.js';
+
+// `npm run ingress` (src/ingress/main.ts) listens where src/config.ts decides (INGRESS_HOST): with
+// the sandbox's published secret, on loopback only, since anyone who reaches it could sign a deposit.
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const dir = () => mkdtempSync(join(tmpdir(), 'payflows-ingress-host-'));
+
+/** This machine's addresses other than loopback: where someone else on the network would connect. */
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .filter((a) => a && !a.internal && a.family === 'IPv4')
+  .map((a) => a!.address);
+
+/** The local addresses listening on `port` (from /proc/net/tcp and tcp6), e.g. 127.0.0.1, 0.0.0.0, ::. */
+function listenAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const addresses: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state !== '0A' || !local?.endsWith(`:${hexPort}`)) continue;
+      const hex = local.split(':')[0]!;
+      if (hex.length === 8) addresses.push(Buffer.from(hex, 'hex').reverse().join('.'));
+      else if (/^0{24}01000000$/.test(hex)) addresses.push('::1');
+      else if (/^0{32}$/.test(hex)) addresses.push('::');
+      else addresses.push(hex);
+    }
+  }
+  return addresses;
+}
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.setTimeout(3_000);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+function env(extra: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir(),
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    PAYLOAD_ENCRYPTION_KEY: KEY,
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}
+
+describe('`npm run ingress` listens where the configuration says', () => {
+  it("with the sandbox's published secret, on 127.0.0.1 only: unreachable from this machine's other addresses", async (t) => {
+    if (outside.length === 0)
+      t.diagnostic('this machine has no address but loopback: only the bound address is checked');
+    const [port, opsPort] = [await freePort(), await freePort()];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], {
+      env: env({
+        PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey,
+        INGRESS_PORT: String(port),
+        INGRESS_OPS_PORT: String(opsPort),
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!out.includes('ingress listening')) {
+        assert.equal(child.exitCode, null, `the ingress exited before listening:\n${out}`);
+        assert.ok(Date.now() < deadline, `the ingress did not listen within 60 s:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.deepEqual(listenAddresses(port), ['127.0.0.1']);
+      assert.deepEqual(
+        await Promise.all(outside.map((a) => accepts(a, port))),
+        outside.map(() => false),
+        `reachable from ${outside.join(', ')}`,
+      );
+      assert.ok(await accepts('127.0.0.1', port), 'the sandbox, on loopback, still reaches it');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it("told to listen off loopback with the sandbox's published secret, refuses to start in one paragraph (exit 78)", () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/ingress/main.ts'], {
+      env: env({
+        PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey,
+        INGRESS_HOST: '0.0.0.0',
+        INGRESS_PORT: '1',
+        LOG_LEVEL: 'silent',
+      }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(run.status, 78, run.stderr);
+    assert.match(
+      run.stderr,
+      /INGRESS_HOST[\s\S]*PROVIDER_CALLBACK_SECRETS|PROVIDER_CALLBACK_SECRETS[\s\S]*INGRESS_HOST/,
+    );
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    assert.ok(!run.stderr.includes(SANDBOX_CREDENTIALS.secretKey), 'the secret is named, not quoted');
+  });
+});

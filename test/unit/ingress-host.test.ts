@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
+
+// Where every ingress listens (`npm run ingress`, `npm run dev`'s, `npm run cluster`'s replicas),
+// decided once in src/config.ts. With the sandbox's published secret anyone who reaches the
+// ingress can sign a deposit, so it listens on loopback, and is refused any other address.
+
+const SANDBOX = SANDBOX_CREDENTIALS.secretKey;
+const OWN = 'SK-LIVE-0123456789abcdef';
+const host = (env: Record<string, string>) => loadConfig(env).ingress.host;
+
+describe('INGRESS_HOST', () => {
+  it("unset, loopback while any callback secret is the sandbox's published one", () => {
+    assert.equal(host({}), '127.0.0.1', "the embedded stack's defaults");
+    assert.equal(host({ TEMPORAL_ADDRESS: '127.0.0.1:7233', PROVIDER_SECRET_KEY: SANDBOX }), '127.0.0.1');
+    assert.equal(host({ PROVIDER_CALLBACK_SECRETS: `${OWN},${SANDBOX}` }), '127.0.0.1', 'during a rotation');
+  });
+
+  it('unset, every interface with secrets of the deployment’s own, so that the provider reaches it', () => {
+    assert.equal(host({ PROVIDER_BASE_URL: 'https://api.provider.example', PROVIDER_SECRET_KEY: OWN }), '0.0.0.0');
+    assert.equal(host({ PROVIDER_CALLBACK_SECRETS: `${OWN},SK-OLD-0123456789abcdef` }), '0.0.0.0');
+  });
+
+  it('set, it is taken as it is; with the sandbox secret, only a loopback address', () => {
+    assert.equal(host({ PROVIDER_SECRET_KEY: OWN, INGRESS_HOST: '10.0.0.5' }), '10.0.0.5');
+    assert.equal(host({ PROVIDER_SECRET_KEY: OWN, INGRESS_HOST: '127.0.0.1' }), '127.0.0.1');
+    for (const loopback of ['127.0.0.1', '127.0.0.2', '::1', 'localhost'])
+      assert.equal(host({ INGRESS_HOST: loopback }), loopback, loopback);
+  });
+
+  it("set off loopback with the sandbox's published secret, start-up is refused, naming the settings and not the secret", () => {
+    for (const [address, env] of [
+      ['0.0.0.0', {}],
+      ['::', { PROVIDER_SECRET_KEY: SANDBOX }],
+      ['192.168.1.20', { PROVIDER_CALLBACK_SECRETS: `${OWN},${SANDBOX}` }],
+      ['localhost.example', {}],
+    ] as const)
+      assert.throws(
+        () => loadConfig({ ...env, INGRESS_HOST: address }),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError, address);
+          assert.match(err.message, /INGRESS_HOST/, address);
+          assert.match(err.message, /PROVIDER_CALLBACK_SECRETS/, address);
+          assert.match(err.message, /PROVIDER_SECRET_KEY/, address);
+          assert.ok(!err.message.includes(SANDBOX), `${address}: the secret is named, not quoted`);
+          return true;
+        },
+        address,
+      );
+  });
+});
