@@ -88,6 +88,7 @@ export const PATCHES: readonly Patch[] = [
         'wallet-continued-before-quiet-polling.json',
         'wallet-continued-quiet-polling.json',
         'wallet-continued-exact-ledger.json',
+        'wallet-continued-held-aside-kept.json',
       ],
       before: ['wallet-carried-v1.json'],
     },
@@ -99,7 +100,12 @@ export const PATCHES: readonly Patch[] = [
     phase: 'patched',
     usedIn: ['workflows/wallet/run.ts'],
     histories: {
-      withMarker: ['wallet-before-quiet-polling.json', 'wallet-quiet-polling.json', 'wallet-exact-ledger.json'],
+      withMarker: [
+        'wallet-before-quiet-polling.json',
+        'wallet-quiet-polling.json',
+        'wallet-exact-ledger.json',
+        'wallet-held-aside-kept.json',
+      ],
       before: ['wallet.json', 'wallet-carried-v1.json'],
     },
   },
@@ -130,7 +136,12 @@ export const PATCHES: readonly Patch[] = [
     phase: 'patched',
     usedIn: ['workflows/wallet/workflow.ts'],
     histories: {
-      withMarker: ['wallet-quiet-polling.json', 'wallet-continued-quiet-polling.json'],
+      withMarker: [
+        'wallet-quiet-polling.json',
+        'wallet-continued-quiet-polling.json',
+        'wallet-held-aside-kept.json',
+        'wallet-continued-held-aside-kept.json',
+      ],
       before: [
         'wallet.json',
         'wallet-carried-v1.json',
@@ -152,6 +163,8 @@ export const PATCHES: readonly Patch[] = [
         'wallet-continued-exact-ledger.json',
         'wallet-carried-v2.json',
         'wallet-unknown-before-carried-result.json',
+        'wallet-held-aside-kept.json',
+        'wallet-continued-held-aside-kept.json',
       ],
       before: [
         'wallet-reconcile-false-drift-before-exact-ledger.json',
@@ -166,7 +179,7 @@ export const PATCHES: readonly Patch[] = [
     phase: 'patched',
     usedIn: ['workflows/wallet/open-wallet.ts'],
     histories: {
-      withMarker: ['open-wallet-local-create.json'],
+      withMarker: ['open-wallet-local-create.json', 'open-wallet-held-aside-kept.json'],
       before: [
         'open-wallet.json',
         'open-wallet-before-quiet-polling.json',
@@ -183,7 +196,7 @@ export const PATCHES: readonly Patch[] = [
     phase: 'patched',
     usedIn: ['workflows/wallet/run.ts'],
     histories: {
-      withMarker: [],
+      withMarker: ['wallet-held-aside-kept.json', 'wallet-continued-held-aside-kept.json'],
       before: ['wallet-exact-ledger.json', 'wallet-continued-exact-ledger.json', 'wallet-carried-v2.json'],
     },
   },
