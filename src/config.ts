@@ -254,7 +254,7 @@ export const SETTINGS_REFERENCE = {
     default:
       "`127.0.0.1` while any callback secret is the sandbox's published one (`npm run dev`, `npm run cluster`); otherwise `0.0.0.0`",
     meaning:
-      "where the callback port listens (`npm run ingress` and `npm run dev`'s). With the sandbox's published secret anyone who reaches it could sign a deposit, so an address off loopback is then refused at start-up",
+      "where the callback port listens (`npm run ingress` and `npm run dev`'s). With the sandbox's published secret anyone who reaches it could sign a deposit: set it off loopback only where nobody else reaches it (a container whose port is published on loopback, as docker-compose.yml does)",
   },
   INGRESS_OPS_PORT: {
     default: '`4021`',
@@ -743,27 +743,14 @@ function metadataVariable(vars: Record<string, string>, key: string): string | u
 
 /**
  * Where the callback port listens. With the sandbox's published secret among the callback secrets,
- * anyone who reaches the ingress can sign a deposit: loopback then (the sandbox calls back there),
- * and an address off loopback is refused rather than taken. Otherwise every interface by default,
- * where the provider must reach it.
+ * anyone who reaches the ingress can sign a deposit: loopback then (the sandbox calls back there).
+ * Otherwise every interface, where the provider must reach it. An address set by name is taken: in a
+ * container the interfaces are the container's, and what is published decides who reaches them
+ * (docker-compose.yml publishes on loopback unless told otherwise).
  */
 function ingressHost(configured: string | undefined, callbackSecrets: string[]): string {
   const published = callbackSecrets.includes(SANDBOX_CREDENTIALS.secretKey);
-  if (configured === undefined) return published ? '127.0.0.1' : '0.0.0.0';
-  if (published && !isLoopback(configured))
-    throw new ConfigError(
-      "Invalid configuration; fix these environment variables:\n  INGRESS_HOST: must be a loopback address (or unset) while a callback secret is the sandbox's published one (PROVIDER_CALLBACK_SECRETS, else PROVIDER_SECRET_KEY, else the embedded stack's default): anyone who reaches the ingress could sign a deposit. Unset INGRESS_HOST, or verify callbacks with a secret of your own",
-    );
-  return configured;
-}
-
-/** 127.0.0.0/8, ::1 (bracketed or IPv4-mapped too) or localhost. */
-function isLoopback(host: string): boolean {
-  const bare = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
-  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+  return configured ?? (published ? '127.0.0.1' : '0.0.0.0');
 }
 
 /** A comma-separated list, trimmed; undefined when unset. */

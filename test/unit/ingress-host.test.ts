@@ -4,7 +4,8 @@ import { ConfigError, loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.j
 
 // Where every ingress listens (`npm run ingress`, `npm run dev`'s, `npm run cluster`'s replicas),
 // decided once in src/config.ts. With the sandbox's published secret anyone who reaches the
-// ingress can sign a deposit, so it listens on loopback, and is refused any other address.
+// ingress can sign a deposit, so it listens on loopback unless
+// an address is set by name (docker-compose.yml: the container's interfaces, published on loopback).
 
 const SANDBOX = SANDBOX_CREDENTIALS.secretKey;
 const OWN = 'SK-LIVE-0123456789abcdef';
@@ -22,31 +23,18 @@ describe('INGRESS_HOST', () => {
     assert.equal(host({ PROVIDER_CALLBACK_SECRETS: `${OWN},SK-OLD-0123456789abcdef` }), '0.0.0.0');
   });
 
-  it('set, it is taken as it is; with the sandbox secret, only a loopback address', () => {
+  it('set, it is taken as it is, with the sandbox secret too: in a container, what is published decides who reaches it', () => {
     assert.equal(host({ PROVIDER_SECRET_KEY: OWN, INGRESS_HOST: '10.0.0.5' }), '10.0.0.5');
     assert.equal(host({ PROVIDER_SECRET_KEY: OWN, INGRESS_HOST: '127.0.0.1' }), '127.0.0.1');
+    assert.equal(host({ PROVIDER_SECRET_KEY: SANDBOX, INGRESS_HOST: '0.0.0.0' }), '0.0.0.0');
     for (const loopback of ['127.0.0.1', '127.0.0.2', '::1', 'localhost'])
       assert.equal(host({ INGRESS_HOST: loopback }), loopback, loopback);
   });
 
-  it("set off loopback with the sandbox's published secret, start-up is refused, naming the settings and not the secret", () => {
-    for (const [address, env] of [
-      ['0.0.0.0', {}],
-      ['::', { PROVIDER_SECRET_KEY: SANDBOX }],
-      ['192.168.1.20', { PROVIDER_CALLBACK_SECRETS: `${OWN},${SANDBOX}` }],
-      ['localhost.example', {}],
-    ] as const)
-      assert.throws(
-        () => loadConfig({ ...env, INGRESS_HOST: address }),
-        (err: unknown) => {
-          assert.ok(err instanceof ConfigError, address);
-          assert.match(err.message, /INGRESS_HOST/, address);
-          assert.match(err.message, /PROVIDER_CALLBACK_SECRETS/, address);
-          assert.match(err.message, /PROVIDER_SECRET_KEY/, address);
-          assert.ok(!err.message.includes(SANDBOX), `${address}: the secret is named, not quoted`);
-          return true;
-        },
-        address,
-      );
+  it('refuses an empty INGRESS_HOST, naming it', () => {
+    assert.throws(
+      () => loadConfig({ INGRESS_HOST: ' ' }),
+      (err: unknown) => err instanceof ConfigError && /INGRESS_HOST/.test(err.message),
+    );
   });
 });
