@@ -17,7 +17,7 @@ import { describeOutcome } from '../worker/current-version.js';
 import { createLogger } from '../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../src/telemetry/runtime.js';
 import { providerCallMetrics } from '../src/telemetry/worker-metrics.js';
-import { devIngressHost, startDevIngress } from './lib/dev-ingress.js';
+import { startDevIngress } from './lib/dev-ingress.js';
 
 // `npm run dev`: the whole product on its embedded default — Temporal dev server with its Web
 // UI, the sandbox provider, the callback ingress and the worker — in one process tree.
@@ -59,7 +59,7 @@ async function main(config: Config): Promise<void> {
   if (config.temporal.embedded) await assertPortFree(config.temporal.port, 'TEMPORAL_PORT');
   if (config.temporal.embedded) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT');
   if (config.provider.usesSandbox) await assertPortFree(config.sandbox.port, 'SANDBOX_PORT', config.sandbox.host);
-  await assertPortFree(config.ingress.port, 'INGRESS_PORT', devIngressHost(config));
+  await assertPortFree(config.ingress.port, 'INGRESS_PORT', config.ingress.host);
   await assertPortFree(config.ingress.ops.port, 'INGRESS_OPS_PORT', config.ingress.ops.host);
   await assertPortFree(config.payloads.codecServerPort, 'CODEC_SERVER_PORT');
 

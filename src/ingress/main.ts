@@ -5,7 +5,7 @@ import { createLogger } from '../telemetry/logger.js';
 import { startTracing } from '../telemetry/tracing.js';
 import { inFlightRequests } from './drain.js';
 import { createIngressOps } from './ops.js';
-import { createIngress } from './server.js';
+import { ingressFromConfig } from './from-config.js';
 import { createIngressMetrics } from '../telemetry/ingress-metrics.js';
 
 // `npm run ingress`: the callback receiver alone.
@@ -16,19 +16,7 @@ const tracing = startTracing({ service: 'ingress', otlpEndpoint: config.telemetr
 // A Temporal that does not take the connection ends the ingress in one paragraph (exit 69), as the worker.
 const client = await refusesToStart(() => connectClient(config, 'ingress'));
 const metrics = createIngressMetrics();
-const app = createIngress({
-  client,
-  taskQueue: config.temporal.taskQueue,
-  callbackSecrets: config.ingress.callbackSecrets,
-  requestTimeoutMs: config.ingress.requestTimeoutMs,
-  maxConnections: config.ingress.maxConnections,
-  maxBodyBytes: config.ingress.maxBodyBytes,
-  walletPollIntervalMs: config.wallet.pollIntervalMs,
-  walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
-  walletPollMaxMs: config.wallet.pollMaxMs,
-  logger,
-  metrics,
-});
+const app = ingressFromConfig(config, { client, logger, metrics });
 const ops = createIngressOps({ client, metrics, logger });
 const inFlight = inFlightRequests(app.server);
 await ops.listen(config.ingress.ops);
