@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { request } from 'undici';
-import { WalletsClient } from '../src/client/wallets.js';
+import { WalletsClient } from '../workflows/wallet/client.js';
 import { loadConfig, SANDBOX_CREDENTIALS } from '../src/config.js';
 import { createIngress } from '../src/ingress/server.js';
 import { createWallet } from '../src/provider/endpoints.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { POSITIVE_DECIMAL } from '../src/messages/common.schema.js';
+import { POSITIVE_DECIMAL } from '../workflows/lib/messages.schema.js';
 import { amount, positiveAmount } from '../src/provider/schemas/common.js';
 import { PROCESSES, type ProcessDescription, type WorkflowDescription } from './lib/message-processes.js';
 

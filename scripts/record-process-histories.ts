@@ -1,9 +1,9 @@
 import { Connection } from '@temporalio/client';
 import { request } from 'undici';
-import { AchFollowupClient } from '../src/client/ach-followup.js';
-import { CheckoutClient, CheckoutEndedError } from '../src/client/checkout.js';
-import { KycClient } from '../src/client/kyc.js';
-import { OnboardingClient } from '../src/client/onboarding.js';
+import { AchFollowupClient } from '../workflows/ach-followup/client.js';
+import { CheckoutClient, CheckoutEndedError } from '../workflows/checkout/client.js';
+import { KycClient } from '../workflows/kyc/client.js';
+import { OnboardingClient } from '../workflows/onboarding/client.js';
 import { claimStoreFromConfig } from '../src/claims/from-config.js';
 import { loadConfig } from '../src/config.js';
 import * as api from '../src/provider/endpoints.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import proto from '@temporalio/proto';
-import { WalletsClient } from '../../src/client/wallets.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';

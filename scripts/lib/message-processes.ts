@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type * as workflows from '../../workflows/index.js';
-import * as ach from '../../src/messages/ach-followup.schema.js';
-import * as checkout from '../../src/messages/checkout.schema.js';
-import * as common from '../../src/messages/common.schema.js';
-import * as kyc from '../../src/messages/kyc.schema.js';
-import * as onboarding from '../../src/messages/onboarding.schema.js';
-import * as provisioning from '../../src/messages/provisioning.schema.js';
-import * as wallet from '../../src/messages/wallet.schema.js';
-import { claimRef } from '../../src/messages/common.schema.js';
+import * as ach from '../../workflows/ach-followup/messages.schema.js';
+import * as checkout from '../../workflows/checkout/messages.schema.js';
+import * as common from '../../workflows/lib/messages.schema.js';
+import * as kyc from '../../workflows/kyc/messages.schema.js';
+import * as onboarding from '../../workflows/onboarding/messages.schema.js';
+import * as provisioning from '../../workflows/provisioning/messages.schema.js';
+import * as wallet from '../../workflows/wallet/messages.schema.js';
+import { claimRef } from '../../workflows/lib/messages.schema.js';
 import { achFollowupWorkflowId, achStateQuery, submitAchFormUpdate } from '../../workflows/ach-followup/messages.js';
 import {
   CHECKOUT_ENDED,

@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { requireSettings } from '../required-settings.js';
 import { connectClient } from '../temporal/connection.js';
 import type { TimingInput } from '../../workflows/lib/messages.js';
-import { createClients } from './index.js';
+import { createClients } from './clients.js';
 
 /**
  * Every process client, connected and configured from the environment as the deployment's

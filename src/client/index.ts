@@ -1,16 +1,12 @@
-import type { Client } from '@temporalio/client';
-import type { ClaimStore } from '../claims/store.js';
-import type { Config } from '../config.js';
-import type { TimingInput } from '../../workflows/lib/messages.js';
-import { AchFollowupClient } from './ach-followup.js';
-import { CheckoutClient } from './checkout.js';
-import { KycClient } from './kyc.js';
-import { OnboardingClient } from './onboarding.js';
-import { ProvisioningClient } from './provisioning.js';
-import { WalletsClient } from './wallets.js';
+import { AchFollowupClient } from '../../workflows/ach-followup/client.js';
+import { CheckoutClient } from '../../workflows/checkout/client.js';
+import { KycClient } from '../../workflows/kyc/client.js';
+import { OnboardingClient } from '../../workflows/onboarding/client.js';
+import { ProvisioningClient } from '../../workflows/provisioning/client.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 
 // `payflows/client`: what a backend service imports.
-export { CheckoutEndedError } from './checkout.js';
+export { CheckoutEndedError } from '../../workflows/checkout/client.js';
 export {
   AlreadyFinishedError,
   ClaimStoreError,
@@ -18,9 +14,10 @@ export {
   NotDeliveredError,
   ProcessNotFoundError,
   ProviderRefusedError,
-} from './errors.js';
+} from '../../workflows/lib/client-errors.js';
 export type { ClaimFailureReason } from '../claims/failures.js';
 export { connectClients, type ConnectedClients } from './connect.js';
+export { createClients, type Clients } from './clients.js';
 export { AchFollowupClient, CheckoutClient, KycClient, OnboardingClient, ProvisioningClient, WalletsClient };
 export { type ClaimStore, ClaimGoneError, ClaimIntegrityError, LocalClaimStore } from '../claims/store.js';
 export { ConfigError, loadConfig } from '../config.js';
@@ -80,29 +77,3 @@ export type OpenWalletRequest = Parameters<WalletsClient['open']>[0];
 export type ProvisioningRequest = Parameters<ProvisioningClient['start']>[0];
 /** A file for `kyc.submitDocument()`: its bytes, MIME type and, optionally, document type and side. */
 export type KycDocumentFile = Parameters<KycClient['submitDocument']>[2];
-
-/** Every process client, configured from the environment (see docs/configuration.md). */
-export function createClients(client: Client, config: Config, claims: ClaimStore, timing: TimingInput = {}) {
-  const taskQueue = config.temporal.taskQueue;
-  const processTiming = { ...config.processes.timing, ...timing };
-  return {
-    wallets: new WalletsClient(client, {
-      taskQueue,
-      pollIntervalMs: config.wallet.pollIntervalMs,
-      pollMaxMs: config.wallet.pollMaxMs,
-      reconcileIntervalMs: config.wallet.reconcileIntervalMs,
-    }),
-    kyc: new KycClient(client, {
-      taskQueue,
-      claims,
-      timing: processTiming,
-      maxAttemptsPerField: config.processes.kycMaxAttempts,
-    }),
-    achFollowup: new AchFollowupClient(client, { taskQueue, claims, timing: processTiming }),
-    onboarding: new OnboardingClient(client, { taskQueue, timing: processTiming }),
-    checkout: new CheckoutClient(client, { taskQueue, timing: processTiming }),
-    provisioning: new ProvisioningClient(client, { taskQueue, claims }),
-  };
-}
-
-export type Clients = ReturnType<typeof createClients>;

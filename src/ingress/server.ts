@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
 import { walletStartArgs, walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { signalWallet } from '../client/wallet-follower.js';
+import { signalWallet } from '../../workflows/wallet/follower-client.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
 import type { Observation } from '../provider/transaction-observation.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Connection } from '@temporalio/client';
-import { WalletsClient } from '../../src/client/wallets.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { loadConfig } from '../../src/config.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';

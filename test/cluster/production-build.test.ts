@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { request } from 'undici';
-import { WalletsClient } from '../../src/client/wallets.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { cacheRoot } from '../../scripts/lib/go-tools.js';

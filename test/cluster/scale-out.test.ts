@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { request } from 'undici';
-import { WalletsClient } from '../../src/client/wallets.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { add, decimal } from '../../src/decimal.js';
 import { startProcess, stopProcess } from '../../scripts/lib/product-processes.js';

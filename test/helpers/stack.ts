@@ -9,7 +9,7 @@ import { clientFor } from '../../src/temporal/connection.js';
 import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { providerCallMetrics } from '../../src/telemetry/worker-metrics.js';
 import type { Tracing } from '../../src/telemetry/tracing.js';
-import { WalletsClient } from '../../src/client/wallets.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { createIngressOps } from '../../src/ingress/ops.js';
 import { createIngress } from '../../src/ingress/server.js';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AchFollowupClient } from '../../src/client/ach-followup.js';
+import { AchFollowupClient } from '../../workflows/ach-followup/client.js';
 import {
   AlreadyFinishedError,
   InputRejectedError,
   ProcessNotFoundError,
   ProviderRefusedError,
-} from '../../src/client/errors.js';
+} from '../../workflows/lib/client-errors.js';
 import * as api from '../../src/provider/endpoints.js';
 import { MAX_DOCUMENT_BYTES } from '../../src/provider/schemas/document.js';
 import { assertFields } from '../helpers/assert.js';

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { parse } from 'yaml';
 import { ensurePrometheus, PROMTOOL } from '../../scripts/lib/prometheus.js';
 import { parseByteSize } from '../../src/byte-size.js';
-import { WalletsClient } from '../../src/client/wallets.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { kill, spawnWorker, type WorkerProcess } from '../helpers/worker-process.js';

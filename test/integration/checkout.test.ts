@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { CheckoutClient, CheckoutEndedError } from '../../src/client/checkout.js';
-import { InputRejectedError, ProcessNotFoundError } from '../../src/client/errors.js';
+import { CheckoutClient, CheckoutEndedError } from '../../workflows/checkout/client.js';
+import { InputRejectedError, ProcessNotFoundError } from '../../workflows/lib/client-errors.js';
 import * as api from '../../src/provider/endpoints.js';
 import type { Order } from '../../src/provider/schemas/reservation.js';
 import { assertFields } from '../helpers/assert.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import { createWalletActivities } from '../../activities/wallets.js';
-import { KycClient } from '../../src/client/kyc.js';
+import { KycClient } from '../../workflows/kyc/client.js';
 import type { KycState } from '../../workflows/kyc/messages.js';
 import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';

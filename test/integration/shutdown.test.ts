@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { ProvisioningClient } from '../../src/client/provisioning.js';
+import { ProvisioningClient } from '../../workflows/provisioning/client.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import { freePort } from '../../src/temporal/ports.js';

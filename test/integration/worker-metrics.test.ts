@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { ProvisioningClient } from '../../src/client/provisioning.js';
+import { ProvisioningClient } from '../../workflows/provisioning/client.js';
 import { generateClientSecret } from '../../src/provider/client-token.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../../src/telemetry/runtime.js';

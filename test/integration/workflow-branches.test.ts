@@ -9,10 +9,10 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createAccountActivities } from '../../activities/accounts.js';
 import { type ClaimStore, LocalClaimStore } from '../../src/claims/store.js';
-import { ClaimStoreError, NotDeliveredError, ProviderRefusedError } from '../../src/client/errors.js';
+import { ClaimStoreError, NotDeliveredError, ProviderRefusedError } from '../../workflows/lib/client-errors.js';
 import { ProviderError } from '../../src/provider/errors.js';
 import type { ProviderClient } from '../../src/provider/client.js';
-import { KycClient } from '../../src/client/kyc.js';
+import { KycClient } from '../../workflows/kyc/client.js';
 import { loadConfig } from '../../src/config.js';
 import { codecFromConfig, encryptingDataConverter } from '../../src/temporal/codec.js';
 import { startTracing, workerTracingOptions } from '../../src/telemetry/tracing.js';

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
-import { WalletsClient } from '../../src/client/wallets.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { ensurePrometheus, PROMTOOL } from '../../scripts/lib/prometheus.js';

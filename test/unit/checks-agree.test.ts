@@ -2,18 +2,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { z } from 'zod';
 import { checkAchFollowupInput, checkAchForm } from '../../workflows/ach-followup/checks.js';
-import type { Check } from '../../workflows/lib/check.js';
-import { InputProblem } from '../../workflows/lib/check.js';
+import type { Check } from '../../workflows/lib/input-check.js';
+import { InputProblem } from '../../workflows/lib/input-check.js';
 import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checkout/checks.js';
 import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/kyc/checks.js';
 import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/onboarding/checks.js';
 import { checkProvisioningInput } from '../../workflows/provisioning/checks.js';
-import { achFollowupInput, achForm } from '../../src/messages/ach-followup.schema.js';
-import { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
-import { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
-import { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
-import { provisioningInput } from '../../src/messages/provisioning.schema.js';
-import { openWalletInput, walletInput } from '../../src/messages/wallet-inputs.schema.js';
+import { achFollowupInput, achForm } from '../../workflows/ach-followup/messages.schema.js';
+import { checkoutInput, purchaseRedirect } from '../../workflows/checkout/messages.schema.js';
+import { documentSubmission, kycInput, valueSubmission } from '../../workflows/kyc/messages.schema.js';
+import { onboardingInput, onboardingLinkRequest } from '../../workflows/onboarding/messages.schema.js';
+import { provisioningInput } from '../../workflows/provisioning/messages.schema.js';
+import { openWalletInput, walletInput } from '../../workflows/wallet/inputs.schema.js';
 import { checkOpenWalletInput, checkWalletInput } from '../../workflows/wallet/checks.js';
 
 // Workflows check their input and their updates' arguments with plain functions (workflows/<process>/checks.ts),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { LocalClaimStore } from '../../src/claims/store.js';
-import { valueRef, documentRef } from '../../src/messages/kyc.schema.js';
+import { valueRef, documentRef } from '../../workflows/kyc/messages.schema.js';
 import { registerClaimsRoute } from '../../src/temporal/claims-route.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';

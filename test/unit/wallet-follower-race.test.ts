@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { signalWallet } from '../../src/client/wallet-follower.js';
+import { signalWallet } from '../../workflows/wallet/follower-client.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { depositInto } from '../helpers/observation.js';
 

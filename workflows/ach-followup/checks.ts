@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
 import { PAYMENT_METHOD_PREFIXES } from '../../src/provider/ids.js';
-import type { achFollowupInput, achForm } from '../../src/messages/ach-followup.schema.js';
-import { type Check, int, object, oneOf } from '../lib/check.js';
-import { claimRefFields, id, timing } from '../lib/checks.js';
+import type { achFollowupInput, achForm } from './messages.schema.js';
+import { type Check, int, object, oneOf } from '../lib/input-check.js';
+import { claimRefFields, id, timing } from '../lib/shared-checks.js';
 
 // What the ACH follow-up checks on its input and on a form handed in (src/messages/ach-followup.schema.ts in zod).
 

@@ -1,19 +1,11 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
-import type {
-  achFollowupInput,
-  achOutcome,
-  achResult,
-  achStage,
-  achState,
-  sourceOfFunds,
-} from '../../src/messages/ach-followup.schema.js';
+import type { achFollowupInput, achOutcome, achResult, achStage, achState, sourceOfFunds } from './messages.schema.js';
 import type { ClaimRef } from '../lib/messages.js';
+export * from './contract.js';
 
 // ACH authorization follow-up (docs/provider-contract.md §3.1): messages shared by the workflow and its client (their zod
 // schemas, for the client, in ./ach-followup.schema.ts).
-
-export const achFollowupWorkflowId = (paymentMethodId: string) => `ach-followup:${paymentMethodId}`;
 
 export type AchFollowupInput = z.input<typeof achFollowupInput>;
 

@@ -8,9 +8,9 @@ import {
   REDIRECT_NAMES_NOTHING_MESSAGE,
   REQUIRE_HIGHER_LIMITS_MESSAGE,
 } from './messages.js';
-import type { checkoutInput, purchaseRedirect } from '../../src/messages/checkout.schema.js';
-import { absent, boolean, type Check, fail, object, optional, string, url, withDefault } from '../lib/check.js';
-import { businessKey, currencyCode, id, positiveAmount, timing } from '../lib/checks.js';
+import type { checkoutInput, purchaseRedirect } from './messages.schema.js';
+import { absent, boolean, type Check, fail, object, optional, string, url, withDefault } from '../lib/input-check.js';
+import { businessKey, currencyCode, id, positiveAmount, timing } from '../lib/shared-checks.js';
 
 // What the checkout checks on its input and on a purchase redirect (src/messages/checkout.schema.ts in zod).
 

@@ -14,9 +14,9 @@ import {
   VALUE_CONTENT_TYPE_MESSAGE,
   VALUE_NOT_KEYED_MESSAGE,
 } from './messages.js';
-import type { documentSubmission, kycInput, valueSubmission } from '../../src/messages/kyc.schema.js';
-import { type Check, int, literal, object, oneOf, optional, record, string, withDefault } from '../lib/check.js';
-import { claimRefFields, id, timing } from '../lib/checks.js';
+import type { documentSubmission, kycInput, valueSubmission } from './messages.schema.js';
+import { type Check, int, literal, object, oneOf, optional, record, string, withDefault } from '../lib/input-check.js';
+import { claimRefFields, id, timing } from '../lib/shared-checks.js';
 
 // What KYC resubmission checks on its input and on the values and documents handed in
 // (src/messages/kyc.schema.ts in zod).

@@ -9,26 +9,17 @@ import type {
   kycStage,
   kycState,
   valueSubmission,
-} from '../../src/messages/kyc.schema.js';
+} from './messages.schema.js';
 
 export type { KycReason, Provide } from './reasons.js';
+export * from './contract.js';
 
 // KYC resubmission (docs/provider-contract.md §3.2): messages shared by the workflow and its client (their zod schemas,
 // for the client, in ./kyc.schema.ts).
 
-export const kycWorkflowId = (accountId: string) => `kyc:${accountId}`;
-
 export type KycInput = z.input<typeof kycInput>;
 export type ValueSubmission = z.infer<typeof valueSubmission>;
 export type DocumentSubmission = z.infer<typeof documentSubmission>;
-
-/** The longest a personal value kept as text may be. */
-export const MAX_VALUE_BYTES = 1024;
-export const FIELD_ID = /^[a-z][A-Za-z0-9]+$/;
-export const FIELD_ID_MESSAGE = 'fieldId must be a profile field id such as individualSsn';
-export const VALUE_CONTENT_TYPE = /^text\/plain\b/;
-export const VALUE_CONTENT_TYPE_MESSAGE = 'a value is stored as text/plain (use putValue)';
-export const VALUE_NOT_KEYED_MESSAGE = 'a personal value needs a keyed digest (store it with putValue)';
 
 export type KycStage = z.infer<typeof kycStage>;
 /** CLOSED: the provider closed the account; nothing is left to resubmit. */

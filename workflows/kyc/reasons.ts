@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { kycReason } from '../../src/messages/kyc.schema.js';
+import type { kycReason } from './messages.schema.js';
 import { REVIEWER_NOTES, type ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
 
 // Turns a reviewer's note on a profile field (docs/provider-contract.md §2.3) into what the end user must do about

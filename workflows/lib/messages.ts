@@ -5,7 +5,8 @@ import type {
   fieldFailureDetails,
   providerRefusedDetails,
   timing,
-} from '../../src/messages/common.schema.js';
+} from './messages.schema.js';
+export * from './contract.js';
 
 // What every process shares: references to what end users provide (claim checks), timing
 // configuration, and the signal that makes a process look at the provider now. No zod at run time
@@ -14,22 +15,6 @@ import type {
 /** Documents and personal values travel by reference (src/claims/ref.ts). */
 export type { ClaimRef } from '../../src/claims/ref.js';
 
-/** Durations of a process, in milliseconds (./common.schema.ts): what a start leaves out. */
-export const TIMING_DEFAULTS = {
-  /** First wait between two looks at the provider; doubles up to pollMaxMs. */
-  pollInitialMs: 5_000,
-  // At most one look every 15 minutes: a 14-day wait then costs about 1,350 looks, some 14,000
-  // history events, well inside Temporal's limit of 50,000.
-  pollMaxMs: 900_000,
-  /** Quiet time before an end user who owes input is reminded. */
-  reminderAfterMs: 86_400_000,
-  /** How long the process waits for the end user in all before giving up. */
-  deadlineMs: 14 * 86_400_000,
-  /** How long one wait on the provider may last before the process fails as stalled (history stays bounded). */
-  stallAfterMs: 30 * 86_400_000,
-} as const;
-/** The shortest duration: tests make processes short, never instant. */
-export const MIN_TIMING_MS = 10;
 export type Timing = z.infer<typeof timing>;
 export type TimingInput = z.input<typeof timing>;
 
@@ -40,26 +25,3 @@ export const refreshSignal = defineSignal('refresh');
 export type FieldFailureDetails = z.output<typeof fieldFailureDetails>;
 export type ProviderRefusedDetails = z.output<typeof providerRefusedDetails>;
 export type ClaimStoreFailedDetails = z.output<typeof claimStoreFailedDetails>;
-
-/** The type of the ApplicationFailure that a validator throws for bad input. */
-export const INPUT_REJECTED = 'InputRejected';
-
-/**
- * The type of an update's failure when its input was taken but could not be delivered: the
- * provider or the claim store did not answer before the retries gave up. Nothing changed; the same
- * input may be handed in again later. Its details name the field.
- */
-export const NOT_DELIVERED = 'NotDelivered';
-
-/**
- * The type of an update's failure when the provider refused its input: the details carry the
- * field, the provider's error type, code and HTTP status (never its message: it may quote the input).
- */
-export const PROVIDER_REFUSED = 'ProviderRefused';
-
-/**
- * The type of an update's failure when our own claim store could not give back what was handed in
- * (details: the field, and the reason: integrity, gone or key-missing). Nothing was sent to the
- * provider and no attempt was used up; an operator fixes the store or its keys.
- */
-export const CLAIM_STORE_FAILED = 'ClaimStoreFailed';

@@ -1,6 +1,6 @@
 import { ApplicationFailure, condition, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import { ProcessStatus, WaitingOnEndUser } from '../../src/temporal/search-attributes.js';
-import { type Check, InputProblem } from './check.js';
+import { type Check, InputProblem } from './input-check.js';
 import { type FieldFailureDetails, INPUT_REJECTED, refreshSignal, type Timing } from './messages.js';
 
 // Building blocks of every process workflow.

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { USER_REF_MESSAGE } from './messages.js';
-import type { onboardingInput, onboardingLinkRequest } from '../../src/messages/onboarding.schema.js';
-import { type Check, object } from '../lib/check.js';
-import { businessKey, countryCode, timing } from '../lib/checks.js';
+import type { onboardingInput, onboardingLinkRequest } from './messages.schema.js';
+import { type Check, object } from '../lib/input-check.js';
+import { businessKey, countryCode, timing } from '../lib/shared-checks.js';
 
 // What onboarding checks on its input and on a request for the link (src/messages/onboarding.schema.ts in zod).
 

@@ -9,14 +9,11 @@ import type {
   onboardingStage,
   onboardingState,
   userStatus,
-} from '../../src/messages/onboarding.schema.js';
+} from './messages.schema.js';
+export * from './contract.js';
 
 // Onboarding for higher card-purchase limits (docs/provider-contract.md §2.7, §2.8, §4.5 to 4.7, 8): messages shared by
 // the workflow and its client (their zod schemas, for the client, in ./onboarding.schema.ts).
-
-export const USER_REF_MESSAGE = 'userRef must be 1 to 100 letters, digits, _ . or -';
-
-export const onboardingWorkflowId = (ref: string) => `onboarding:${ref}`;
 
 export type OnboardingInput = z.input<typeof onboardingInput>;
 

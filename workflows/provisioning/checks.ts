@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from './messages.js';
-import type { provisioningInput } from '../../src/messages/provisioning.schema.js';
-import { type Check, int, object, withDefault } from '../lib/check.js';
-import { businessKey, claimRef, countryCode } from '../lib/checks.js';
+import type { provisioningInput } from './messages.schema.js';
+import { type Check, int, object, withDefault } from '../lib/input-check.js';
+import { businessKey, claimRef, countryCode } from '../lib/shared-checks.js';
 
 // What provisioning checks on its input (src/messages/provisioning.schema.ts in zod).
 

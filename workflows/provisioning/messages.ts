@@ -6,15 +6,12 @@ import type {
   provisioningResult,
   provisioningStage,
   provisioningState,
-} from '../../src/messages/provisioning.schema.js';
+} from './messages.schema.js';
+export * from './contract.js';
 
 // Account provisioning for client-held tokens (docs/provider-contract.md §5.3): messages shared with the client (their zod
 // schemas in ./provisioning.schema.ts).
 
-export const provisioningWorkflowId = (clientRef: string) => `provision:${clientRef}`;
-
-export const CLIENT_REF_MESSAGE = 'clientRef is 1 to 100 letters, digits, dot, dash or underscore';
-export const DEFAULT_ACTIVITY_TIMEOUT_MS = 60_000;
 export type ProvisioningInput = z.input<typeof provisioningInput>;
 
 export type ProvisioningStage = z.infer<typeof provisioningStage>;

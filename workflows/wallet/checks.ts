@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { openWalletInput, walletInput } from '../../src/messages/wallet-inputs.schema.js';
-import { type Check, fail, int, object, oneOf, optional, string, withDefault } from '../lib/check.js';
-import { id } from '../lib/checks.js';
+import type { openWalletInput, walletInput } from './inputs.schema.js';
+import { type Check, fail, int, object, oneOf, optional, string, withDefault } from '../lib/input-check.js';
+import { id } from '../lib/shared-checks.js';
 
 // What the wallet workflows check on their input (src/messages/wallet-inputs.schema.ts in zod).
 

@@ -1,13 +1,5 @@
 import type { z } from 'zod';
-import type {
-  balance,
-  entry,
-  entryKind,
-  ledgerState,
-  ledgerStats,
-  seenVia,
-  settledRecord,
-} from '../../src/messages/wallet.schema.js';
+import type { balance, entry, entryKind, ledgerState, ledgerStats, seenVia, settledRecord } from './messages.schema.js';
 import { absolute, add, type Decimal, decimal, negate, recordedNumber, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';

@@ -1,12 +1,18 @@
 import { type Decimal, decimal } from '../../src/decimal.js';
-import type { Drift } from './reconcile.js';
-import type { LedgerState } from './ledger.js';
+import type { z } from 'zod';
+import type { drift } from './messages.schema.js';
 
 // Runs started before wallet-exact-ledger decided their reconciliations by binary floating-point
 // sums: rounded to 10 decimals, compared with a tolerance of 1e-9. A drift found made a quiet run
 // poll and read the balances again (commands), so replaying such a run on today's code needs the
 // same answers. These functions give them; the exact sums stay what the run shows. Delete with
 // the patch, once no wallet runs code from before it (workflows/patches.ts).
+
+type Drift = z.output<typeof drift>;
+/** The ledger's recent entries, all these functions read of it (./ledger.ts's LedgerState has them). */
+interface RecentEntries {
+  entries: Record<string, { currency: string; amount: Decimal; status: string }>;
+}
 
 /** What such a run summed in floating point beside the exact ledger: its settled totals. */
 export interface FloatTotals {
@@ -34,7 +40,7 @@ export function moveFloatTotal(totals: FloatTotals, currency: string, amount: De
 }
 
 /** The confirmed balances as the old code summed them: settled totals, then the entries in order. */
-export function floatConfirmed(state: LedgerState, totals: FloatTotals): Record<string, number> {
+export function floatConfirmed(state: RecentEntries, totals: FloatTotals): Record<string, number> {
   const out: Record<string, number> = Object.create(null);
   for (const [currency, total] of Object.entries(totals.settledTotals)) out[currency] = (out[currency] ?? 0) + total;
   for (const entry of Object.values(state.entries)) {
@@ -50,7 +56,7 @@ export function floatConfirmed(state: LedgerState, totals: FloatTotals): Record<
  * than the old tolerance. Said in decimal strings, and approximate: floating point decided it.
  */
 export function floatDrift(
-  state: LedgerState,
+  state: RecentEntries,
   totals: FloatTotals,
   providerAvailable: Record<string, Decimal | number>,
 ): Drift[] {

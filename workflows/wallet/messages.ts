@@ -5,25 +5,17 @@ import type { Reconciliation } from './reconcile.js';
 
 export type { Drift, Reconciliation } from './reconcile.js';
 export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from './ledger.js';
-import type { WalletInputFields } from '../../src/messages/wallet-inputs.schema.js';
+import type { WalletInputFields } from './inputs.schema.js';
 import type { z } from 'zod';
-import type { openWalletResult, walletResult, walletView } from '../../src/messages/wallet.schema.js';
+import type { openWalletResult, walletResult, walletView } from './messages.schema.js';
 
-import type { OpenWalletInput } from '../../src/messages/wallet-inputs.schema.js';
+import type { OpenWalletInput } from './inputs.schema.js';
+export * from './contract.js';
 
 export type { OpenWalletInput };
 
 // Messages and inputs of the wallet processes, defined once and shared by the workflows, the
 // ingress and the client for backend services.
-
-/**
- * The id of the workflow that follows a wallet. It reads as the wallet's SRN, which callbacks carry
- * as `dest`, but it is a Temporal workflow id, not an SRN: written out here rather than built with
- * walletSrn (src/provider/srn.ts), so that running workflows keep their ids whatever SRNs become.
- */
-export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
-/** The workflow that creates a wallet is keyed by the caller's name for it (a business key). */
-export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
 
 /** How a wallet's follower polls and reconciles (configuration: WALLET_POLL_INTERVAL and the like). */
 export interface WalletTimings {

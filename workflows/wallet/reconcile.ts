@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { drift, reconciliation } from '../../src/messages/wallet.schema.js';
+import type { drift, reconciliation } from './messages.schema.js';
 import { compare, type Decimal, decimal } from '../../src/decimal.js';
 import type { Balance } from './ledger.js';
 

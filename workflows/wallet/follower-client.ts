@@ -1,12 +1,7 @@
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import type { Observation } from '../provider/transaction-observation.js';
-import type { WalletInputFields } from '../messages/wallet-inputs.schema.js';
-import {
-  transactionSignal,
-  type WalletInput,
-  type WalletWorkflow,
-  walletWorkflowId,
-} from '../../workflows/wallet/messages.js';
+import type { Observation } from '../../src/provider/transaction-observation.js';
+import type { WalletInputFields } from './inputs.schema.js';
+import { transactionSignal, type WalletInput, type WalletWorkflow, walletWorkflowId } from './messages.js';
 
 // How a transaction reaches the workflow that follows its wallet, for whatever starts followers
 // (the ingress): signalled to the running follower; when none runs, a new one is started, and when

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { walletId } from '../provider/schemas/common.js';
-import { walletType } from '../provider/schemas/wallet.js';
+import { walletId } from '../../src/provider/schemas/common.js';
+import { walletType } from '../../src/provider/schemas/wallet.js';
 
 // Inputs of the wallet workflows as zod schemas: the client and the ingress validate with them;
 // workflow code imports only their types, so zod stays out of the workflow bundle.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { countryCode } from '../provider/schemas/common.js';
-import { claimRef } from './common.schema.js';
-import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from '../../workflows/provisioning/messages.js';
+import { countryCode } from '../../src/provider/schemas/common.js';
+import { claimRef } from '../lib/messages.schema.js';
+import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from './contract.js';
 
 // Provisioning's input as a zod schema, for its client; the workflow checks the same with
 // workflows/provisioning/checks.ts (see ./common.schema.ts).

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { MIN_TIMING_MS, TIMING_DEFAULTS } from '../../workflows/lib/messages.js';
-import { CLAIM_FAILURE_HINTS, type ClaimFailureReason } from '../claims/failures.js';
-import { limits } from '../provider/schemas/limits.js';
+import { MIN_TIMING_MS, TIMING_DEFAULTS } from './contract.js';
+import { CLAIM_FAILURE_HINTS, type ClaimFailureReason } from '../../src/claims/failures.js';
+import { limits } from '../../src/provider/schemas/limits.js';
 
 // The zod schemas of what every process shares, for the clients and the ingress. Workflow code
 // never imports this module at run time (zod would be built again for every cached workflow):
 // workflows/<process>/checks.ts holds its plain checks, which test/unit/checks-agree.test.ts holds to these.
 
 /** Documents and personal values travel by reference (src/claims/ref.ts). */
-export { claimRef } from '../claims/ref.js';
+export { claimRef } from '../../src/claims/ref.js';
 
 const duration = (fallback: number) => z.number().int().min(MIN_TIMING_MS).default(fallback);
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { idPattern, walletId } from '../provider/schemas/common.js';
-import { transaction } from '../provider/schemas/transaction.js';
-import { decimalAmount } from './common.schema.js';
+import { idPattern, walletId } from '../../src/provider/schemas/common.js';
+import { transaction } from '../../src/provider/schemas/transaction.js';
+import { decimalAmount } from '../lib/messages.schema.js';
 
 // The wallet processes' messages as zod schemas: the inputs (./wallet-inputs.schema.ts), and what
 // the workflows answer and return, from which workflows/wallet/ledger.ts, reconcile.ts and
 // messages.ts take their types.
 
-export { openWalletInput, walletInput } from './wallet-inputs.schema.js';
+export { openWalletInput, walletInput } from './inputs.schema.js';
 
 const count = z.number().int().min(0);
 /** Epoch milliseconds (the provider's times; a time that cannot be one is held aside, not refused). */

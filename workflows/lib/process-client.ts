@@ -14,8 +14,8 @@ import {
   type Workflow,
 } from '@temporalio/common';
 import type { z } from 'zod';
-import type { ClaimRef } from '../claims/ref.js';
-import type { ClaimStore } from '../claims/store.js';
+import type { ClaimRef } from '../../src/claims/ref.js';
+import type { ClaimStore } from '../../src/claims/store.js';
 import {
   CLAIM_STORE_FAILED,
   type ClaimStoreFailedDetails,
@@ -24,7 +24,7 @@ import {
   NOT_DELIVERED,
   PROVIDER_REFUSED,
   type ProviderRefusedDetails,
-} from '../../workflows/lib/messages.js';
+} from './messages.js';
 import {
   AlreadyFinishedError,
   ClaimStoreError,
@@ -33,7 +33,7 @@ import {
   ProcessNotFoundError,
   ProviderRefusedError,
   rejectInput,
-} from './errors.js';
+} from './client-errors.js';
 
 // What every process client does: start or attach by business key, send input through updates,
 // read state through queries, await the result; with named errors a backend can act on.

@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import type { ClaimRef } from '../claims/ref.js';
-import { type ClaimStore, putValue } from '../claims/store.js';
-import type { TimingInput } from '../../workflows/lib/messages.js';
+import type { ClaimRef } from '../../src/claims/ref.js';
+import { type ClaimStore, putValue } from '../../src/claims/store.js';
+import type { TimingInput } from '../lib/messages.js';
 import {
   type KycField,
   type KycResult,
@@ -12,9 +12,9 @@ import {
   type KycWorkflow,
   submitDocumentUpdate,
   submitValueUpdate,
-} from '../../workflows/kyc/messages.js';
-import { documentSubmission, kycInput, valueSubmission } from '../messages/kyc.schema.js';
-import { ProcessClient, type ProcessClientOptions } from './process.js';
+} from './messages.js';
+import { documentSubmission, kycInput, valueSubmission } from './messages.schema.js';
+import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
 
 // Stands in for a claim reference while the client checks a submission before storing anything.
 const placeholder = (size: number, contentType: string) => ({

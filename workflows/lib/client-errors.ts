@@ -1,4 +1,4 @@
-import type { ClaimFailureReason } from '../claims/failures.js';
+import type { ClaimFailureReason } from '../../src/claims/failures.js';
 
 // Named errors of the client for backend services, each saying what to do next and whose failure it is.
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { MAX_DOCUMENT_BYTES } from '../provider/documents.js';
-import { accountId } from '../provider/schemas/common.js';
-import { accountStatus, profileFieldStatus } from '../provider/schemas/account.js';
-import { documentMimeTypes, documentQuery } from '../provider/schemas/document.js';
-import { claimRef, timing } from './common.schema.js';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
+import { accountId } from '../../src/provider/schemas/common.js';
+import { accountStatus, profileFieldStatus } from '../../src/provider/schemas/account.js';
+import { documentMimeTypes, documentQuery } from '../../src/provider/schemas/document.js';
+import { claimRef, timing } from '../lib/messages.schema.js';
 import {
   FIELD_ID,
   FIELD_ID_MESSAGE,
@@ -11,7 +11,7 @@ import {
   VALUE_CONTENT_TYPE,
   VALUE_CONTENT_TYPE_MESSAGE,
   VALUE_NOT_KEYED_MESSAGE,
-} from '../../workflows/kyc/messages.js';
+} from './contract.js';
 
 // KYC resubmission's messages as zod schemas, for its client; the workflow checks the same with
 // workflows/kyc/checks.ts (see ./common.schema.ts).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { countryCode, userId } from '../provider/schemas/common.js';
-import { limitsAnswer, timing } from './common.schema.js';
-import { USER_REF_MESSAGE } from '../../workflows/onboarding/messages.js';
+import { countryCode, userId } from '../../src/provider/schemas/common.js';
+import { limitsAnswer, timing } from '../lib/messages.schema.js';
+import { USER_REF_MESSAGE } from './contract.js';
 
 // Onboarding's messages as zod schemas, for its client; the workflow checks the same with
 // workflows/onboarding/checks.ts (see ./common.schema.ts).

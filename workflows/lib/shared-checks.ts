@@ -17,8 +17,18 @@ import {
   type Prefixes,
 } from '../../src/provider/ids.js';
 import { MIN_TIMING_MS, TIMING_DEFAULTS } from './messages.js';
-import type { timing as timingSchema } from '../../src/messages/common.schema.js';
-import { boolean, type Check, fail, int, nonEmptyString, object, optional, string, withDefault } from './check.js';
+import type { timing as timingSchema } from './messages.schema.js';
+import {
+  boolean,
+  type Check,
+  fail,
+  int,
+  nonEmptyString,
+  object,
+  optional,
+  string,
+  withDefault,
+} from './input-check.js';
 
 // Checks of the pieces every process's messages are made of: ids, codes, amounts, durations and
 // claim references (src/messages/common.schema.ts and src/provider/schemas/common.ts in zod).

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import type { ClaimStore } from '../claims/store.js';
-import { clientSecret } from '../provider/schemas/session.js';
+import type { ClaimStore } from '../../src/claims/store.js';
+import { clientSecret } from '../../src/provider/schemas/session.js';
 import {
   type ProvisioningInput,
   type ProvisioningResult,
@@ -9,9 +9,9 @@ import {
   provisioningStateQuery,
   provisioningWorkflowId,
   type ProvisioningWorkflow,
-} from '../../workflows/provisioning/messages.js';
-import { provisioningInput } from '../messages/provisioning.schema.js';
-import { ProcessClient, type ProcessClientOptions } from './process.js';
+} from './messages.js';
+import { provisioningInput } from './messages.schema.js';
+import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
 
 /** Provisions the account of a client-held token (docs/provider-contract.md §5.3), keyed `provision:<clientRef>`. */
 export class ProvisioningClient extends ProcessClient {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencyCode, orderId, positiveAmount, transferId, userId } from '../provider/schemas/common.js';
+import { currencyCode, orderId, positiveAmount, transferId, userId } from '../../src/provider/schemas/common.js';
 import {
   CHECKOUT_DEST,
   CHECKOUT_DEST_MESSAGE,
@@ -8,9 +8,9 @@ import {
   ORDER_REF_MESSAGE,
   REDIRECT_NAMES_NOTHING_MESSAGE,
   REQUIRE_HIGHER_LIMITS_MESSAGE,
-} from '../../workflows/checkout/messages.js';
-import { orderStatus } from '../provider/schemas/reservation.js';
-import { limitsAnswer, timing } from './common.schema.js';
+} from './contract.js';
+import { orderStatus } from '../../src/provider/schemas/reservation.js';
+import { limitsAnswer, timing } from '../lib/messages.schema.js';
 
 // The checkout's messages as zod schemas, for its client; the workflow checks the same with
 // workflows/checkout/checks.ts (see ./common.schema.ts).

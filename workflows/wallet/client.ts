@@ -1,5 +1,5 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { openWalletInput } from '../messages/wallet-inputs.schema.js';
+import { openWalletInput } from './inputs.schema.js';
 import {
   type OpenWalletResult,
   type OpenWalletWorkflow,
@@ -10,8 +10,8 @@ import {
   walletQuery,
   walletStartArgs,
   walletWorkflowId,
-} from '../../workflows/wallet/messages.js';
-import { ProcessNotFoundError, rejectInput } from './errors.js';
+} from './messages.js';
+import { ProcessNotFoundError, rejectInput } from '../lib/client-errors.js';
 
 export interface WalletsClientOptions {
   taskQueue: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MAX_DOCUMENT_BYTES } from '../provider/documents.js';
-import { accountId, paymentMethodId } from '../provider/schemas/common.js';
-import { documentMimeTypes } from '../provider/schemas/document.js';
-import { claimRef, timing } from './common.schema.js';
+import { MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
+import { accountId, paymentMethodId } from '../../src/provider/schemas/common.js';
+import { documentMimeTypes } from '../../src/provider/schemas/document.js';
+import { claimRef, timing } from '../lib/messages.schema.js';
 
 // The ACH follow-up's messages as zod schemas, for its client; the workflow checks the same with
 // workflows/ach-followup/checks.ts (see ./common.schema.ts).

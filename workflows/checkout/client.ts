@@ -18,11 +18,11 @@ import {
   hostedPageUpdate,
   type PurchaseRedirect,
   purchaseRedirectUpdate,
-} from '../../workflows/checkout/messages.js';
-import { checkoutInput, purchaseRedirect } from '../messages/checkout.schema.js';
-import type { TimingInput } from '../../workflows/lib/messages.js';
-import { AlreadyFinishedError } from './errors.js';
-import { ProcessClient, type ProcessClientOptions } from './process.js';
+} from './messages.js';
+import { checkoutInput, purchaseRedirect } from './messages.schema.js';
+import type { TimingInput } from '../lib/messages.js';
+import { AlreadyFinishedError } from '../lib/client-errors.js';
+import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
 
 /** The checkout ended before there was a hosted page to show (over the limit, refused, not approved). */
 export class CheckoutEndedError extends Error {

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { TimingInput } from '../../workflows/lib/messages.js';
+import type { TimingInput } from '../lib/messages.js';
 import {
   type OnboardingInput,
   onboardingLinkUpdate,
@@ -8,9 +8,9 @@ import {
   onboardingStateQuery,
   onboardingWorkflowId,
   type OnboardingWorkflow,
-} from '../../workflows/onboarding/messages.js';
-import { onboardingInput, onboardingLinkRequest } from '../messages/onboarding.schema.js';
-import { ProcessClient, type ProcessClientOptions } from './process.js';
+} from './messages.js';
+import { onboardingInput, onboardingLinkRequest } from './messages.schema.js';
+import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
 
 /** Onboarding for higher limits of one backend user, keyed `onboarding:<userRef>`. */
 export class OnboardingClient extends ProcessClient {

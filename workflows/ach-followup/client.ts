@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { ClaimStore } from '../claims/store.js';
+import type { ClaimStore } from '../../src/claims/store.js';
 import {
   type AchFollowupInput,
   achFollowupWorkflowId,
@@ -8,10 +8,10 @@ import {
   type AchState,
   achStateQuery,
   submitAchFormUpdate,
-} from '../../workflows/ach-followup/messages.js';
-import { achFollowupInput, achForm } from '../messages/ach-followup.schema.js';
-import type { TimingInput } from '../../workflows/lib/messages.js';
-import { ProcessClient, type ProcessClientOptions } from './process.js';
+} from './messages.js';
+import { achFollowupInput, achForm } from './messages.schema.js';
+import type { TimingInput } from '../lib/messages.js';
+import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
 
 /** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */
 export class AchFollowupClient extends ProcessClient {

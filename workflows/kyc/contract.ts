@@ -1,0 +1,17 @@
+// The contract of this process that its workflow, its checks, its zod schema and its client share:
+// workflow ids and the constants its messages are checked against. No zod, nothing that runs.
+
+export const kycWorkflowId = (accountId: string) => `kyc:${accountId}`;
+
+/** The longest a personal value kept as text may be. */
+export const MAX_VALUE_BYTES = 1024;
+
+export const FIELD_ID = /^[a-z][A-Za-z0-9]+$/;
+
+export const FIELD_ID_MESSAGE = 'fieldId must be a profile field id such as individualSsn';
+
+export const VALUE_CONTENT_TYPE = /^text\/plain\b/;
+
+export const VALUE_CONTENT_TYPE_MESSAGE = 'a value is stored as text/plain (use putValue)';
+
+export const VALUE_NOT_KEYED_MESSAGE = 'a personal value needs a keyed digest (store it with putValue)';

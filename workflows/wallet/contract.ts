@@ -1,0 +1,12 @@
+// The contract of this process that its workflow, its checks, its zod schema and its client share:
+// workflow ids and the constants its messages are checked against. No zod, nothing that runs.
+
+/**
+ * The id of the workflow that follows a wallet. It reads as the wallet's SRN, which callbacks carry
+ * as `dest`, but it is a Temporal workflow id, not an SRN: written out here rather than built with
+ * walletSrn (src/provider/srn.ts), so that running workflows keep their ids whatever SRNs become.
+ */
+export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
+
+/** The workflow that creates a wallet is keyed by the caller's name for it (a business key). */
+export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
