@@ -115,7 +115,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     });
     if (stale.length) {
       console.error(
-        `${stale.join(', ')}: not what the zod schemas in src/messages make now: run \`npm run schemas\` and commit the difference`,
+        `${stale.join(', ')}: not what the zod schemas in workflows/<process>/messages.schema.ts make now: run \`npm run schemas\` and commit the difference`,
       );
       process.exit(1);
     }

@@ -34,7 +34,7 @@ const duration = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
 });
-/** A duration with a floor: the wallet's, as its input schema asks (src/messages/wallet-inputs.schema.ts). */
+/** A duration with a floor: the wallet's, as its input schema asks (workflows/wallet/inputs.schema.ts). */
 const atLeast = (ms: number, what: string) => duration.refine((value) => value >= ms, `must be ${what}`);
 const nonEmpty = z.string().trim().min(1);
 // What Temporal 1.29 takes as a Worker Deployment's name and a build id: no '.' or ':' in the name

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 )
 
-// The checkout, as src/client/checkout.ts starts it: checkoutWorkflow keyed checkout:<orderRef>,
+// The checkout, as workflows/checkout/client.ts starts it: checkoutWorkflow keyed checkout:<orderRef>,
 // started with the update "hostedPage" in one round trip (update-with-start), then its query
 // "state". A checkout that ends before there is a page fails that update with a CheckoutEnded
 // failure; bad input fails it with InputRejected (workflows/lib/messages.ts).

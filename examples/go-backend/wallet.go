@@ -15,7 +15,7 @@ import (
 	"go.temporal.io/sdk/converter"
 )
 
-// The wallet, as src/client/wallets.ts opens and reads it: openWalletWorkflow keyed
+// The wallet, as workflows/wallet/client.ts opens and reads it: openWalletWorkflow keyed
 // open-wallet:<name>, then the query "wallet" of the wallet's own workflow.
 
 type backend struct {

@@ -15,8 +15,17 @@ import { workflowPreloadModules } from '../../worker/preload-modules.js';
  */
 export const WORKFLOW_BUNDLE_BUDGET_BYTES = { untraced: 900_000, traced: 920_000 } as const;
 
-/** Modules that must never be in a bundle: zod and the schemas built with it (each process's checks.ts in workflows/ instead). */
-const FORBIDDEN = [/node_modules\/zod\//, /\.schema\.ts$/, /src\/provider\/schemas\//, /src\/claims\/ref\.ts$/];
+/**
+ * Modules that must never be in a bundle: zod and the schemas built with it (each process's checks.ts
+ * in workflows/ instead), and the processes' clients (their edges, for backends).
+ */
+const FORBIDDEN = [
+  /node_modules\/zod\//,
+  /\.schema\.ts$/,
+  /\/workflows\/[^/]+\/(client|[a-z-]+-client|client-errors)\.ts$/,
+  /src\/provider\/schemas\//,
+  /src\/claims\/ref\.ts$/,
+];
 
 export interface BundleFacts {
   /** The JavaScript that is evaluated, without the inline source map. */

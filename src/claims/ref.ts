@@ -4,8 +4,8 @@ import { CLAIM_REF, CLAIM_REF_MESSAGE, EMPTY_CONTENT_MESSAGE, SHA256_HEX, SHA256
 /**
  * A reference to bytes kept in the claim store: documents, and personal values such as an SSN,
  * travel by reference so that they never appear in workflow history. The processes' messages
- * carry it (src/messages/common.schema.ts); the stores make and read it. Workflow code checks
- * it without zod (workflows/lib/checks.ts), from the same shape (./ref-shape.ts).
+ * carry it (workflows/lib/messages.schema.ts); the stores make and read it. Workflow code checks
+ * it without zod (workflows/lib/shared-checks.ts), from the same shape (./ref-shape.ts).
  */
 export const claimRef = z.object({
   ref: z.string().regex(CLAIM_REF, CLAIM_REF_MESSAGE),

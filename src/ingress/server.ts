@@ -108,7 +108,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     // Every wallet the transaction touches hears of it; its workflow is started if it is not
     // running (a callback can arrive before the wallet's opening has started it). A workflow for
     // a wallet that is not this account's ends by itself after a few not-found polls; one started
-    // after it carries on its ledger (src/client/wallet-follower.ts).
+    // after it carries on its ledger (workflows/wallet/follower-client.ts).
     const workflowIds = parsed.walletIds.map(walletWorkflowId);
     const results = await inSpan(
       'callback',

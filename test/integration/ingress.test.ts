@@ -183,7 +183,7 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
     const handle = stack.client.workflow.getHandle('wallet:WA_NOSUCHWALLET');
     const { ledger, ...result } = (await resultWithin(handle.result(), handle.workflowId)) as WalletResult;
     assert.deepEqual(result, { outcome: 'UNKNOWN_WALLET', walletId: 'WA_NOSUCHWALLET', callbacks: 1, inbox: [] });
-    // What it counted, for a follower that a later callback starts (src/client/wallet-follower.ts).
+    // What it counted, for a follower that a later callback starts (workflows/wallet/follower-client.ts).
     assert.deepEqual(ledger?.stats.callbacks, 1);
     const { events } = await handle.fetchHistory();
     // The first poll at once (a local activity's marker), then the watch's, each a not-found answer.

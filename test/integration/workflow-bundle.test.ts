@@ -27,11 +27,23 @@ describe('the workflow bundle', () => {
     });
   }
 
-  it('a bundle with zod in it is caught', () => {
-    const code = '/***/ "./node_modules/zod/v4/classic/schemas.js"\n/***/ "./src/messages/kyc.schema.ts"\n';
+  it('a bundle with zod or a process client in it is caught', () => {
+    const code = [
+      './node_modules/zod/v4/classic/schemas.js',
+      './workflows/kyc/messages.schema.ts',
+      './workflows/kyc/client.ts',
+      './workflows/wallet/follower-client.ts',
+      './workflows/lib/process-client.ts',
+      './workflows/kyc/checks.ts',
+    ]
+      .map((module) => `/***/ "${module}"\n`)
+      .join('');
     assert.deepEqual(bundleFacts(code).forbidden, [
       './node_modules/zod/v4/classic/schemas.js',
-      './src/messages/kyc.schema.ts',
+      './workflows/kyc/messages.schema.ts',
+      './workflows/kyc/client.ts',
+      './workflows/wallet/follower-client.ts',
+      './workflows/lib/process-client.ts',
     ]);
   });
 });

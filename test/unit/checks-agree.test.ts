@@ -17,7 +17,7 @@ import { openWalletInput, walletInput } from '../../workflows/wallet/inputs.sche
 import { checkOpenWalletInput, checkWalletInput } from '../../workflows/wallet/checks.js';
 
 // Workflows check their input and their updates' arguments with plain functions (workflows/<process>/checks.ts),
-// the clients and the ingress with the zod schemas (src/messages/*.schema.ts). The same
+// the clients and the ingress with the zod schemas (workflows/*/messages.schema.ts). The same
 // samples, valid and not, go through both: they accept the same values and give back the same
 // (defaults filled in, unknown keys left out), and they refuse the same values for the same field,
 // in the same words where the schema has its own.

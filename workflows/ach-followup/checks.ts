@@ -5,7 +5,7 @@ import type { achFollowupInput, achForm } from './messages.schema.js';
 import { type Check, int, object, oneOf } from '../lib/input-check.js';
 import { claimRefFields, id, timing } from '../lib/shared-checks.js';
 
-// What the ACH follow-up checks on its input and on a form handed in (src/messages/ach-followup.schema.ts in zod).
+// What the ACH follow-up checks on its input and on a form handed in (workflows/ach-followup/messages.schema.ts in zod).
 
 export const checkAchFollowupInput: Check<z.output<typeof achFollowupInput>> = object({
   paymentMethodId: id(PAYMENT_METHOD_PREFIXES, 'a payment method id'),

@@ -5,7 +5,7 @@ import { documentMimeTypes } from '../../src/provider/schemas/document.js';
 import { claimRef, timing } from '../lib/messages.schema.js';
 
 // The ACH follow-up's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/ach-followup/checks.ts (see ./common.schema.ts).
+// workflows/ach-followup/checks.ts (see ./messages.schema.ts).
 
 export const achFollowupInput = z.object({
   paymentMethodId,

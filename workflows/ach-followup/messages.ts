@@ -5,7 +5,7 @@ import type { ClaimRef } from '../lib/messages.js';
 export * from './contract.js';
 
 // ACH authorization follow-up (docs/provider-contract.md §3.1): messages shared by the workflow and its client (their zod
-// schemas, for the client, in ./ach-followup.schema.ts).
+// schemas, for the client, in ./messages.schema.ts).
 
 export type AchFollowupInput = z.input<typeof achFollowupInput>;
 

@@ -12,7 +12,7 @@ import type { checkoutInput, purchaseRedirect } from './messages.schema.js';
 import { absent, boolean, type Check, fail, object, optional, string, url, withDefault } from '../lib/input-check.js';
 import { businessKey, currencyCode, id, positiveAmount, timing } from '../lib/shared-checks.js';
 
-// What the checkout checks on its input and on a purchase redirect (src/messages/checkout.schema.ts in zod).
+// What the checkout checks on its input and on a purchase redirect (workflows/checkout/messages.schema.ts in zod).
 
 const collectedByHostedPage = Object.fromEntries(
   COLLECTED_BY_HOSTED_PAGE.map((key) => [key, absent(COLLECTED_BY_HOSTED_PAGE_MESSAGE)]),

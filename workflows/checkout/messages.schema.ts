@@ -13,7 +13,7 @@ import { orderStatus } from '../../src/provider/schemas/reservation.js';
 import { limitsAnswer, timing } from '../lib/messages.schema.js';
 
 // The checkout's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/checkout/checks.ts (see ./common.schema.ts).
+// workflows/checkout/checks.ts (see ./messages.schema.ts).
 
 /** The backend's own reference for its order: a business key, never personal data. */
 export const orderRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, ORDER_REF_MESSAGE);

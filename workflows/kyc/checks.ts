@@ -19,7 +19,7 @@ import { type Check, int, literal, object, oneOf, optional, record, string, with
 import { claimRefFields, id, timing } from '../lib/shared-checks.js';
 
 // What KYC resubmission checks on its input and on the values and documents handed in
-// (src/messages/kyc.schema.ts in zod).
+// (workflows/kyc/messages.schema.ts in zod).
 
 export const checkKycInput: Check<z.output<typeof kycInput>> = object({
   accountId: id('AC', 'an account id'),

@@ -14,7 +14,7 @@ import {
 } from './contract.js';
 
 // KYC resubmission's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/kyc/checks.ts (see ./common.schema.ts).
+// workflows/kyc/checks.ts (see ./messages.schema.ts).
 
 export const kycInput = z.object({
   accountId,

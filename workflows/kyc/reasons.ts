@@ -5,7 +5,7 @@ import { REVIEWER_NOTES, type ReviewerNoteKey } from '../../src/provider/reviewe
 // Turns a reviewer's note on a profile field (docs/provider-contract.md §2.3) into what the end user must do about
 // it. Pure, so that workflow, client and tests share it.
 
-/** Why an OPEN profile field needs the end user, and what to hand in (its schema: src/messages/kyc.schema.ts). */
+/** Why an OPEN profile field needs the end user, and what to hand in (its schema: workflows/kyc/messages.schema.ts). */
 export type KycReason = z.output<typeof kycReason>;
 /** What the end user hands in: a value (STRING fields) or a file (DOCUMENT fields). */
 export type Provide = KycReason['provide'];

@@ -1,7 +1,7 @@
 // The contract of this process that its workflow, its checks, its zod schema and its client share:
 // workflow ids and the constants its messages are checked against. No zod, nothing that runs.
 
-/** Durations of a process, in milliseconds (./common.schema.ts): what a start leaves out. */
+/** Durations of a process, in milliseconds (./messages.schema.ts): what a start leaves out. */
 export const TIMING_DEFAULTS = {
   /** First wait between two looks at the provider; doubles up to pollMaxMs. */
   pollInitialMs: 5_000,

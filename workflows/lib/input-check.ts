@@ -1,7 +1,7 @@
 // Plain checks of what a workflow is handed (its input, its updates' arguments): small functions
 // instead of zod, because every cached workflow instantiates the bundle's modules again and zod
 // with its schemas costs about 1 MB of each (docs/capacity.md). The clients and the ingress check
-// the same values with the zod schemas of src/messages/*.schema.ts on the way in;
+// the same values with the zod schemas of workflows/*/messages.schema.ts on the way in;
 // test/unit/checks-agree.test.ts holds the two to the same answers. Like zod, a check returns what
 // it accepted (defaults filled in, unknown keys of an object left out) and reports the first problem
 // with its field, the path zod would give it.

@@ -45,7 +45,7 @@ export const limitsAnswer = z.object(
 );
 
 // The details of the ApplicationFailures a caller handles (workflows/lib/refusal.ts, process.ts),
-// one object each: what src/client/process.ts turns into the client's named errors.
+// one object each: what workflows/lib/process-client.ts turns into the client's named errors.
 
 /** InputRejected and NotDelivered: the field (or `input`) at fault. */
 export const fieldFailureDetails = z.object({ field: z.string() });

@@ -31,7 +31,7 @@ import {
 } from './input-check.js';
 
 // Checks of the pieces every process's messages are made of: ids, codes, amounts, durations and
-// claim references (src/messages/common.schema.ts and src/provider/schemas/common.ts in zod).
+// claim references (workflows/lib/messages.schema.ts and src/provider/schemas/common.ts in zod).
 
 export const id = (prefix: string | Prefixes, what: string) => string(idRegex(prefix), idMessage(prefix, what));
 export const currencyCode = string(CURRENCY_CODE, CURRENCY_CODE_MESSAGE);

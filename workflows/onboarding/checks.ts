@@ -4,7 +4,7 @@ import type { onboardingInput, onboardingLinkRequest } from './messages.schema.j
 import { type Check, object } from '../lib/input-check.js';
 import { businessKey, countryCode, timing } from '../lib/shared-checks.js';
 
-// What onboarding checks on its input and on a request for the link (src/messages/onboarding.schema.ts in zod).
+// What onboarding checks on its input and on a request for the link (workflows/onboarding/messages.schema.ts in zod).
 
 const userRef = businessKey(USER_REF_MESSAGE);
 

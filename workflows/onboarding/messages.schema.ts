@@ -4,7 +4,7 @@ import { limitsAnswer, timing } from '../lib/messages.schema.js';
 import { USER_REF_MESSAGE } from './contract.js';
 
 // Onboarding's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/onboarding/checks.ts (see ./common.schema.ts).
+// workflows/onboarding/checks.ts (see ./messages.schema.ts).
 
 /** The backend's own reference for its user: a business key, never personal data. */
 export const userRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, USER_REF_MESSAGE);

@@ -4,7 +4,7 @@ import type { provisioningInput } from './messages.schema.js';
 import { type Check, int, object, withDefault } from '../lib/input-check.js';
 import { businessKey, claimRef, countryCode } from '../lib/shared-checks.js';
 
-// What provisioning checks on its input (src/messages/provisioning.schema.ts in zod).
+// What provisioning checks on its input (workflows/provisioning/messages.schema.ts in zod).
 
 export const checkProvisioningInput: Check<z.output<typeof provisioningInput>> = object({
   clientRef: businessKey(CLIENT_REF_MESSAGE),

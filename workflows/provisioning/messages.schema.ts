@@ -4,7 +4,7 @@ import { claimRef } from '../lib/messages.schema.js';
 import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from './contract.js';
 
 // Provisioning's input as a zod schema, for its client; the workflow checks the same with
-// workflows/provisioning/checks.ts (see ./common.schema.ts).
+// workflows/provisioning/checks.ts (see ./messages.schema.ts).
 
 /** The backend's reference for the client (device, app install) whose token this is. */
 const clientRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, CLIENT_REF_MESSAGE);

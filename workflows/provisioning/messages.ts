@@ -10,7 +10,7 @@ import type {
 export * from './contract.js';
 
 // Account provisioning for client-held tokens (docs/provider-contract.md §5.3): messages shared with the client (their zod
-// schemas in ./provisioning.schema.ts).
+// schemas in ./messages.schema.ts).
 
 export type ProvisioningInput = z.input<typeof provisioningInput>;
 

@@ -3,7 +3,7 @@ import type { openWalletInput, walletInput } from './inputs.schema.js';
 import { type Check, fail, int, object, oneOf, optional, string, withDefault } from '../lib/input-check.js';
 import { id } from '../lib/shared-checks.js';
 
-// What the wallet workflows check on their input (src/messages/wallet-inputs.schema.ts in zod).
+// What the wallet workflows check on their input (workflows/wallet/inputs.schema.ts in zod).
 
 const pollMs = int({ min: 100 });
 const reconcileMs = int({ min: 1_000 });

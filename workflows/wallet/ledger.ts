@@ -26,7 +26,7 @@ export type Kind = z.infer<typeof entryKind>;
 export { type Observation, observe, type RecordedObservation } from '../../src/provider/transaction-observation.js';
 export type SeenVia = z.infer<typeof seenVia>;
 
-/** A transaction as the ledger counted it (its schema: src/messages/wallet.schema.ts). */
+/** A transaction as the ledger counted it (its schema: workflows/wallet/messages.schema.ts). */
 export type Entry = z.output<typeof entry>;
 
 /** A settled transaction that left the recent entries: [currency, signed amount or null, status, createdAt]. */

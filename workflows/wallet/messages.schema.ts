@@ -182,7 +182,7 @@ export const walletResult = z.object({
   callbacks: count,
   /**
    * What it counted, and the observations it received but had not yet recorded: the run that a
-   * later callback starts carries them on (src/client/wallet-follower.ts), so that a wallet the
+   * later callback starts carries them on (workflows/wallet/follower-client.ts), so that a wallet the
    * provider did not know for a while loses nothing. Absent from runs that ended before.
    */
   ledger: ledgerState.optional(),

@@ -7,7 +7,7 @@ import type { Balance } from './ledger.js';
 // finds and never corrects the ledger from it (a drift is a question for a person).
 
 export type Drift = z.output<typeof drift>;
-/** The last comparison of the ledger with the provider's balances (its schema: src/messages/wallet.schema.ts). */
+/** The last comparison of the ledger with the provider's balances (its schema: workflows/wallet/messages.schema.ts). */
 export type Reconciliation = z.output<typeof reconciliation>;
 
 /**

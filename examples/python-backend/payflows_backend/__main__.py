@@ -3,7 +3,7 @@
   check                     connects to Temporal with these settings and reads the namespace
   vectors [FILE]            the codec against schemas/payload-vectors.json
   encode | decode           payloads on stdin ({"payloads": [...]}, Temporal's JSON form) through the codec
-  onboarding USER_REF CC    starts an onboarding as src/client/onboarding.ts does and reads its state
+  onboarding USER_REF CC    starts an onboarding as workflows/onboarding/client.ts does and reads its state
   kyc-value ACCOUNT FIELD   hands the value on stdin in by claim reference (KYC's submitValue update)
 
 Settings come from the environment, with the names the payflows processes use: TEMPORAL_ADDRESS,

@@ -75,7 +75,7 @@ async def onboarding(env: dict[str, str], schema_dir: Path, user_ref: str, count
         return refused(err)
     wid = workflow_id(schemas, "onboarding", wf, sent)
     client = await connect(env)
-    # As src/client/onboarding.ts: one onboarding per user; only a failed one may run again.
+    # As workflows/onboarding/client.ts: one onboarding per user; only a failed one may run again.
     handle = await client.start_workflow(
         wf,
         sent,
