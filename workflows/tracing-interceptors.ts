@@ -46,7 +46,8 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   // still open across an eviction keeps, after the replay, the id its header already carried.
   const replayed = getRandomStream('payflows.trace');
   const liveOnly = getRandomStream('payflows.trace.live');
-  const newIds = (live: boolean) => hex((live ? liveOnly : replayed).fill(new Uint8Array(24)));
+  const newIds = (stream: 'replayed' | 'live-only') =>
+    hex((stream === 'live-only' ? liveOnly : replayed).fill(new Uint8Array(24)));
 
   const fromHeaders = (headers: Headers): TraceContext | undefined => {
     const payload = headers[TRACE_HEADER];
@@ -85,7 +86,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     opts: { acceptable?: (err: unknown) => boolean; live?: boolean; attributes?: Record<string, string> } = {},
   ): Promise<T> {
     const { acceptable, attributes } = opts;
-    const ctx = childContext(parent, newIds(opts.live ?? false));
+    const ctx = childContext(parent, newIds(opts.live ? 'live-only' : 'replayed'));
     const open: Open = { name, ctx, parent, startMs: workflowNow(), attributes };
     let running: Promise<T>;
     try {
@@ -113,7 +114,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     fn: () => T,
     attributes?: Record<string, string>,
   ): T {
-    const ctx = childContext(parent, newIds(true));
+    const ctx = childContext(parent, newIds('live-only'));
     const open: Open = { name, ctx, parent, startMs: workflowNow(), attributes };
     try {
       const value = withTrace(ctx, fn);

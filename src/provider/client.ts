@@ -194,7 +194,9 @@ export class ProviderClient {
     }
 
     if (status < 200 || status >= 300)
-      throw ProviderError.fromResponse(callName, status, text, endpoint.creates ?? endpoint.method === 'POST');
+      throw ProviderError.fromResponse(callName, status, text, {
+        creates: endpoint.creates ?? endpoint.method === 'POST',
+      });
     let json: unknown;
     try {
       // Lossless: an amount keeps every digit (1.000000000000000001 stays that), src/json.ts.

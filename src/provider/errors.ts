@@ -37,7 +37,7 @@ export class ProviderError extends Error {
   }
 
   /** `creates` decides the transient:false rule: a call that creates may not be repeated blindly; reads repeat safely. */
-  static fromResponse(call: string, status: number, text: string, creates = false): ProviderError {
+  static fromResponse(call: string, status: number, text: string, opts: { creates: boolean }): ProviderError {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -47,7 +47,7 @@ export class ProviderError extends Error {
     const parsed = errorBody.safeParse(json);
     if (parsed.success) {
       const saysNotTransient = (json as { transient?: unknown }).transient === false;
-      return new ProviderError(call, status, parsed.data, !(status >= 500 && saysNotTransient && creates));
+      return new ProviderError(call, status, parsed.data, !(status >= 500 && saysNotTransient && opts.creates));
     }
     // Not the documented body (a proxy's HTML page, say): keep what we have, classified by status.
     return new ProviderError(call, status, {

@@ -83,10 +83,10 @@ describe('checkout rules: the purchase', () => {
 
   it('is given up at the deadline only while there is no order: an order under way is followed to its end', () => {
     const state = newCheckoutState('order-1');
-    assert.equal(purchaseGivenUp(false, state), false);
-    assert.equal(purchaseGivenUp(true, state), true);
+    assert.equal(purchaseGivenUp(state, { deadlinePassed: false }), false);
+    assert.equal(purchaseGivenUp(state, { deadlinePassed: true }), true);
     state.orderId = 'WO_1';
-    assert.equal(purchaseGivenUp(true, state), false);
+    assert.equal(purchaseGivenUp(state, { deadlinePassed: true }), false);
   });
 
   it('ends the checkout EXPIRED, FAILED or OVER_LIMIT, or names the transfer to confirm', () => {

@@ -15,7 +15,7 @@ function quietWaits(polls: number, pending = false): number[] {
   let pace = { quietPolls: 0 };
   const waits: number[] = [];
   for (let i = 0; i < polls; i++) {
-    waits.push(pollDelay(timing, pace, pending));
+    waits.push(pollDelay(timing, pace, { pending }));
     pace = afterPoll(pace, 0);
   }
   return waits;
@@ -44,22 +44,22 @@ describe('poll schedule: a quiet wallet is asked less and less often', () => {
 
   it('a poll that found something, or a callback, starts over from the interval', () => {
     const quiet = { quietPolls: 12 };
-    assert.equal(pollDelay(timing, afterPoll(quiet, 1), false), 60_000);
-    assert.equal(pollDelay(timing, afterCallback(), false), 60_000);
-    assert.equal(pollDelay(timing, afterPoll(quiet, 0), false), 90 * 60_000);
+    assert.equal(pollDelay(timing, afterPoll(quiet, 1), { pending: false }), 60_000);
+    assert.equal(pollDelay(timing, afterCallback(), { pending: false }), 60_000);
+    assert.equal(pollDelay(timing, afterPoll(quiet, 0), { pending: false }), 90 * 60_000);
   });
 
   it('while a transaction is pending the wait stays within a few intervals', () => {
     assert.equal(Math.max(...quietWaits(20, true)), PENDING_FACTOR * 60_000);
     assert.equal(
-      pollDelay({ intervalMs: 1_000, maxMs: 3_000 }, { quietPolls: 9 }, true),
+      pollDelay({ intervalMs: 1_000, maxMs: 3_000 }, { quietPolls: 9 }, { pending: true }),
       3_000,
       'never past the ceiling',
     );
   });
 
   it('a ceiling below the interval keeps the interval, and a long quiet stays finite', () => {
-    assert.equal(pollDelay({ intervalMs: 5_000, maxMs: 1_000 }, { quietPolls: 3 }, false), 5_000);
-    assert.equal(pollDelay(timing, { quietPolls: 10_000 }, false), 90 * 60_000);
+    assert.equal(pollDelay({ intervalMs: 5_000, maxMs: 1_000 }, { quietPolls: 3 }, { pending: false }), 5_000);
+    assert.equal(pollDelay(timing, { quietPolls: 10_000 }, { pending: false }), 90 * 60_000);
   });
 });

@@ -98,7 +98,7 @@ export function purchaseSettled(look: Look): boolean {
 }
 
 /** Nobody bought by the deadline. An order under way is followed to its end even past it: the provider decides. */
-export function purchaseGivenUp(deadlinePassed: boolean, state: CheckoutState): boolean {
+export function purchaseGivenUp(state: CheckoutState, { deadlinePassed }: { deadlinePassed: boolean }): boolean {
   return deadlinePassed && state.orderId === null;
 }
 

@@ -65,7 +65,7 @@ export async function checkoutWorkflow(raw: CheckoutInput): Promise<CheckoutResu
 
   // The buyer pays on the hosted page: RUNNING_CHECKS, PROCESSING (transfer assigned), COMPLETE or FAILED.
   enterStage(state, 'WAITING_FOR_PURCHASE', { waitingOnEndUser: true });
-  const givenUp = () => rules.purchaseGivenUp(deadlinePassed(), state);
+  const givenUp = () => rules.purchaseGivenUp(state, { deadlinePassed: deadlinePassed() });
   let latest: rules.Look;
   do latest = await pollUntil({ read: look, done: rules.purchaseSettled, wake: () => nudged || givenUp() });
   while (!rules.purchaseSettled(latest) && !givenUp());

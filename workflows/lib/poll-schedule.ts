@@ -27,7 +27,7 @@ export function pollCeiling(timing: PollTiming, pending: boolean): number {
   );
 }
 
-export function pollDelay(timing: PollTiming, pace: PollPace, pending: boolean): number {
+export function pollDelay(timing: PollTiming, pace: PollPace, { pending }: { pending: boolean }): number {
   // 2 ** 40 intervals is past any ceiling: the exponent is capped so the product stays finite.
   return Math.min(pollCeiling(timing, pending), timing.intervalMs * 2 ** Math.min(pace.quietPolls, 40));
 }

@@ -21,7 +21,7 @@ export interface WalletWatch {
    * A running watch set up for another state starts over: one that assumed a transaction pending
    * (or none) when that changed, and one backing off when the provider was active.
    */
-  refresh(pending: boolean, active: boolean): void;
+  refresh(now: { pending: boolean; providerActive: boolean }): void;
   /** The answer of a watch that ended (a failure is `failed`), once. */
   take(): PollAnswer | 'failed' | undefined;
   readonly ended: boolean;
@@ -38,7 +38,7 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
         // A watch given up for a fresh one need not wait for an attempt under way.
         cancellationType: ActivityCancellationType.TRY_CANCEL,
         retry: {
-          initialInterval: pollDelay(timing, afterPoll(pace, 0), pending),
+          initialInterval: pollDelay(timing, afterPoll(pace, 0), { pending }),
           backoffCoefficient: 2,
           maximumInterval: pollCeiling(timing, pending),
         },
@@ -49,7 +49,7 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
       running = watch;
       scope
         .run(async () => {
-          await sleep(pollDelay(timing, pace, pending));
+          await sleep(pollDelay(timing, pace, { pending }));
           watch.backingOff = true;
           return watchWalletTransactions(walletId, cursor());
         })
@@ -61,8 +61,8 @@ export function walletWatch(walletId: string, timing: PollTiming): WalletWatch {
           if (running === watch) running = undefined;
         });
     },
-    refresh(pending, active) {
-      if (running && (running.pending !== pending || (active && running.backingOff))) {
+    refresh({ pending, providerActive }) {
+      if (running && (running.pending !== pending || (providerActive && running.backingOff))) {
         running.scope.cancel();
         running = undefined;
       }

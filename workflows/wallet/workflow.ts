@@ -56,7 +56,7 @@ export async function followWallet(input: WalletInput): Promise<WalletResult> {
     if (pollFound !== undefined) pace = afterPoll(pace, pollFound);
     if (heard) pace = afterCallback();
     // A watch set up for another state (a transaction pending or not, a quiet pace) starts over.
-    watch.refresh(hasPending(run.ledger), Boolean(pollFound) || heard);
+    watch.refresh({ pending: hasPending(run.ledger), providerActive: Boolean(pollFound) || heard });
 
     if (run.historyFull()) {
       // Lookups under way are not waited for: the next run starts them again. A reconciliation
