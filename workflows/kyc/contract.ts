@@ -15,3 +15,6 @@ export const VALUE_CONTENT_TYPE = /^text\/plain\b/;
 export const VALUE_CONTENT_TYPE_MESSAGE = 'a value is stored as text/plain (use putValue)';
 
 export const VALUE_NOT_KEYED_MESSAGE = 'a personal value needs a keyed digest (store it with putValue)';
+
+/** Submissions per profile field in one round before support must take over: the default, and the most a start may ask. */
+export const MAX_ATTEMPTS_PER_FIELD = { default: 5, max: 50 } as const;
