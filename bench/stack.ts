@@ -95,7 +95,7 @@ export async function stackFigures(
       taskQueue,
       secretKey,
       maxBodyBytes: 64 * 1024,
-      walletPollIntervalMs: pollIntervalMs,
+      walletTimings: { pollIntervalMs },
     });
     await ingress.listen({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => ingress.close());

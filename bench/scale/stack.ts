@@ -76,7 +76,7 @@ export async function startScaleStack(opts: {
       taskQueue,
       secretKey,
       maxBodyBytes: 64 * 1024,
-      walletPollIntervalMs: opts.walletPollIntervalMs,
+      walletTimings: { pollIntervalMs: opts.walletPollIntervalMs },
     });
     await ingress.listen({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => ingress.close());

@@ -16,9 +16,7 @@ export function ingressFromConfig(
     requestTimeoutMs: config.ingress.requestTimeoutMs,
     maxConnections: config.ingress.maxConnections,
     maxBodyBytes: config.ingress.maxBodyBytes,
-    walletPollIntervalMs: config.wallet.pollIntervalMs,
-    walletReconcileIntervalMs: config.wallet.reconcileIntervalMs,
-    walletPollMaxMs: config.wallet.pollMaxMs,
+    walletTimings: config.wallet,
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });

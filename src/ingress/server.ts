@@ -2,7 +2,12 @@ import type { Client } from '@temporalio/client';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
-import { walletStartArgs, walletWorkflowId } from '../../workflows/wallet/messages.js';
+import {
+  WALLET_TIMING_DEFAULTS,
+  type WalletTimings,
+  walletStartArgs,
+  walletWorkflowId,
+} from '../../workflows/wallet/messages.js';
 import { signalWallet } from '../../workflows/wallet/follower-client.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
@@ -29,12 +34,8 @@ export interface IngressOptions {
   /** Connections open at once; more are refused (INGRESS_MAX_CONNECTIONS). */
   maxConnections?: number;
   maxBodyBytes: number;
-  /** Poll interval of wallet workflows that a callback starts. */
-  walletPollIntervalMs: number;
-  /** Reconciliation interval of wallet workflows that a callback starts. */
-  walletReconcileIntervalMs?: number;
-  /** The longest wait between polls of a quiet wallet (WALLET_POLL_MAX). */
-  walletPollMaxMs?: number;
+  /** How the wallet workflows that a callback starts poll and reconcile (WALLET_POLL_INTERVAL and the like). */
+  walletTimings?: WalletTimings;
   /** How long to wait for Temporal before answering 503. */
   temporalTimeoutMs?: number;
   logger?: boolean | FastifyBaseLogger;
@@ -71,11 +72,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   const deadline = opts.temporalTimeoutMs ?? 5_000;
-  const timings = {
-    pollIntervalMs: opts.walletPollIntervalMs,
-    pollMaxMs: opts.walletPollMaxMs,
-    reconcileIntervalMs: opts.walletReconcileIntervalMs,
-  };
+  const timings = opts.walletTimings ?? WALLET_TIMING_DEFAULTS;
 
   /** The transaction to the follower of one wallet, within the deadline for Temporal. */
   const signalOneWallet = (walletId: string, tx: Observation) =>

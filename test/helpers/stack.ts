@@ -71,8 +71,7 @@ export async function startStack(
     secretKey,
     metrics: ingressMetrics,
     maxBodyBytes: 16 * 1024,
-    walletPollIntervalMs: pollIntervalMs,
-    walletPollMaxMs: pollMaxMs,
+    walletTimings: { pollIntervalMs, pollMaxMs },
   });
   await ingress.listen({ port: 0, host: '127.0.0.1' });
   const addr = ingress.server.address();

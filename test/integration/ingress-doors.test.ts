@@ -36,7 +36,7 @@ describe('ingress: callback secrets during a rotation', () => {
       secretKey: newest,
       callbackSecrets: [newest, previous],
       maxBodyBytes: 16 * 1024,
-      walletPollIntervalMs: 3_600_000,
+      walletTimings: { pollIntervalMs: 3_600_000 },
     });
     const { url } = await listen(app);
     try {
@@ -87,7 +87,7 @@ describe('ingress: a slow sender', () => {
       taskQueue: stack.taskQueue,
       secretKey: stack.secretKey,
       maxBodyBytes: 16 * 1024,
-      walletPollIntervalMs: 3_600_000,
+      walletTimings: { pollIntervalMs: 3_600_000 },
       requestTimeoutMs: 1_000,
     });
     const { url, port } = await listen(app);
@@ -121,7 +121,7 @@ describe('ingress: a slow sender', () => {
       taskQueue: stack.taskQueue,
       secretKey: stack.secretKey,
       maxBodyBytes: 16 * 1024,
-      walletPollIntervalMs: 3_600_000,
+      walletTimings: { pollIntervalMs: 3_600_000 },
       maxConnections: 2,
     });
     const { port } = await listen(app);

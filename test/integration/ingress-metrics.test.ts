@@ -88,7 +88,7 @@ describe('ingress metrics', () => {
       taskQueue: 'none',
       secretKey: 'SK-DOWN',
       maxBodyBytes: 16 * 1024,
-      walletPollIntervalMs: 60_000,
+      walletTimings: { pollIntervalMs: 60_000 },
       temporalTimeoutMs: 1_000,
       metrics,
     });

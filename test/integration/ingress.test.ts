@@ -126,7 +126,7 @@ describe('ingress: Temporal unreachable', () => {
       taskQueue: 'none',
       secretKey: secret,
       maxBodyBytes: 16 * 1024,
-      walletPollIntervalMs: 60_000,
+      walletTimings: { pollIntervalMs: 60_000 },
       temporalTimeoutMs: 1_000,
       metrics,
     });
@@ -222,7 +222,7 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
       taskQueue: stack.taskQueue,
       secretKey: stack.secretKey,
       maxBodyBytes: 16 * 1024,
-      walletPollIntervalMs: 300,
+      walletTimings: { pollIntervalMs: 300 },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();

@@ -712,7 +712,13 @@ describe('wallet, activities mocked', () => {
     };
     const secretKey = 'test-callback-secret';
     await withWorker(mocks, async (taskQueue) => {
-      const app = createIngress({ client, taskQueue, secretKey, maxBodyBytes: 16 * 1024, walletPollIntervalMs: 100 });
+      const app = createIngress({
+        client,
+        taskQueue,
+        secretKey,
+        maxBodyBytes: 16 * 1024,
+        walletTimings: { pollIntervalMs: 100 },
+      });
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       const send = async (id: string, amount: string) => {
         const body = depositCallback(walletId, { id, amount, createdAt: Date.now() });

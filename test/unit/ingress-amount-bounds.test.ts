@@ -53,7 +53,7 @@ describe('ingress: a signed callback whose amount is past the bound', () => {
         taskQueue: 'q',
         secretKey: SECRET,
         maxBodyBytes: 16 * 1024,
-        walletPollIntervalMs: 60_000,
+        walletTimings: { pollIntervalMs: 60_000 },
         metrics,
       });
       try {

@@ -37,7 +37,7 @@ describe('ingress: an internal failure', () => {
       taskQueue: 'q',
       secretKey,
       maxBodyBytes: 65_536,
-      walletPollIntervalMs: 1_000,
+      walletTimings: { pollIntervalMs: 1_000 },
       logger,
     });
     const body = depositCallback('WA_FAILS');

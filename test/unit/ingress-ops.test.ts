@@ -70,7 +70,7 @@ describe('ingress operations port: /health and /metrics', () => {
       taskQueue: 'q',
       secretKey: 'SK',
       maxBodyBytes: 16 * 1024,
-      walletPollIntervalMs: 60_000,
+      walletTimings: { pollIntervalMs: 60_000 },
     });
     const url = await listen(app);
     try {
