@@ -34,7 +34,7 @@ export const workflowPreloadModules: readonly string[] = [
   // Decisions: functions of their arguments, returning new values.
   'workflows/wallet/ledger',
   'workflows/wallet/legacy-float-ledger',
-  'workflows/wallet/reconcile',
+  'workflows/wallet/drift',
   'workflows/lib/amounts-view',
   'workflows/lib/poll-schedule',
   'workflows/lib/refusal',

@@ -5,6 +5,7 @@ import { request } from 'undici';
 import proto from '@temporalio/proto';
 import { WalletsClient } from '../../workflows/wallet/client.js';
 import { callbackSignature } from '../../src/provider/signing.js';
+import { WALLET_TIMING_DEFAULTS } from '../../workflows/wallet/contract.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';
 import type { ScaleStack } from './stack.js';
@@ -12,8 +13,11 @@ import type { ScaleStack } from './stack.js';
 // One size of the scale run: N wallets opened through the product's client, left idle at a
 // shortened pace, measured, then callbacks to a few of them while the rest stay idle.
 
-/** The defaults the shortened pace is scaled back to (src/config.ts). */
-export const REAL = { pollMaxMs: 90 * 60_000, reconcileMs: 6 * 3_600_000 } as const;
+/** The defaults the shortened pace is scaled back to (the wallet's contract). */
+export const REAL = {
+  pollMaxMs: WALLET_TIMING_DEFAULTS.pollMaxMs,
+  reconcileMs: WALLET_TIMING_DEFAULTS.reconcileIntervalMs,
+} as const;
 
 export interface SizeResult {
   wallets: number;

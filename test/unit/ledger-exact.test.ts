@@ -11,7 +11,7 @@ import {
   type LedgerStateV2,
   record,
 } from '../../workflows/wallet/ledger.js';
-import { findDrift } from '../../workflows/wallet/reconcile.js';
+import { findDrift } from '../../workflows/wallet/drift.js';
 
 // The ledger counts money exactly: sums of decimals with up to 18 places (wei), and a
 // reconciliation with no tolerance.

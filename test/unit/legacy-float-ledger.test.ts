@@ -5,7 +5,7 @@ import { decimal } from '../../src/decimal.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { balances, emptyLedger, fromCarried, type LedgerStateV2, record } from '../../workflows/wallet/ledger.js';
 import { floatDrift, floatTotalsFrom } from '../../workflows/wallet/legacy-float-ledger.js';
-import { findDrift } from '../../workflows/wallet/reconcile.js';
+import { findDrift } from '../../workflows/wallet/drift.js';
 import * as before from '../fixtures/before-exact-ledger/ledger.js';
 import { findDrift as findDriftBefore } from '../fixtures/before-exact-ledger/reconcile.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findDrift } from '../../workflows/wallet/reconcile.js';
+import { findDrift } from '../../workflows/wallet/drift.js';
 
 describe('reconciliation: the ledger against the provider', () => {
   it('finds no drift where confirmed balances match, pending ones aside', () => {

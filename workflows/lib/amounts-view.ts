@@ -1,6 +1,6 @@
 import { type Decimal, decimal, isDecimal } from '../../src/decimal.js';
 import type { Limits } from '../../src/provider/schemas/limits.js';
-import type { Reconciliation } from '../wallet/reconcile.js';
+import type { Reconciliation } from '../wallet/drift.js';
 
 // What a query shows of amounts: decimal strings, as the docs promise, also for a run from before
 // exact amounts, whose state holds numbers. Only the view is normalised: the state, and with it

@@ -4,7 +4,7 @@ import type { PollAnswer, PollCursor } from '../../src/provider/transaction-obse
 import { POLL } from '../lib/activity-options.js';
 import type { Reconciliation, WalletInput, WalletResult } from './messages.js';
 import { pollFailed } from './polls.js';
-import { compareBalances, shown, type WalletToReconcile } from './reconcile-wallet.js';
+import { compareBalances, shown, type WalletToReconcile } from './reconciliation.js';
 import { openRun } from './run.js';
 
 // How a wallet was followed before the patch wallet-quiet-polling, kept for the runs that started

@@ -4,7 +4,7 @@ import { transaction } from '../../src/provider/schemas/transaction.js';
 import { decimalAmount } from '../lib/messages.schema.js';
 
 // The wallet processes' messages as zod schemas: the inputs (./wallet-inputs.schema.ts), and what
-// the workflows answer and return, from which workflows/wallet/ledger.ts, reconcile.ts and
+// the workflows answer and return, from which workflows/wallet/ledger.ts, drift.ts and
 // messages.ts take their types.
 
 export { openWalletInput, walletInput } from './inputs.schema.js';

@@ -1,9 +1,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PollCursor } from '../../src/provider/transaction-observation.js';
 import type { CarriedLedger, Observation, RecordedObservation } from './ledger.js';
-import type { Reconciliation } from './reconcile.js';
+import type { Reconciliation } from './drift.js';
 
-export type { Drift, Reconciliation } from './reconcile.js';
+export type { Drift, Reconciliation } from './drift.js';
 export type { Balance, Entry, Kind as EntryKind, LedgerStats, SeenVia } from './ledger.js';
 import type { WalletInputFields } from './inputs.schema.js';
 import type { z } from 'zod';

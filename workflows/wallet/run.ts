@@ -44,16 +44,15 @@ import {
   type WalletView,
   type WalletWorkflow,
 } from './messages.js';
+import { WALLET_TIMING_DEFAULTS } from './contract.js';
 import { pollOutcome } from './poll-answer.js';
-import { findDrift } from './reconcile.js';
-import { reconcileEvery, type WalletToReconcile } from './reconcile-wallet.js';
+import { findDrift } from './drift.js';
+import { reconcileEvery, type WalletToReconcile } from './reconciliation.js';
 import { transferLookups } from './transfers.js';
 
 // One run of a wallet's follower: what it sets up before its loop and the steps that both loops
 // share, today's (wallet/workflow.ts) and the one runs from before wallet-quiet-polling replay
 // (wallet/legacy-polling.ts). The commands come in the order every recorded run has them.
-
-const DEFAULT_RECONCILE_MS = 6 * 3_600_000;
 
 /** Not-found answers in a row after which the wallet is taken for one this account does not have. */
 export const NOT_FOUND_LIMIT = 3;
@@ -67,7 +66,7 @@ export interface RunStart {
   pollDue: boolean;
   /** The last comparison with the provider's balances, as the run before left it. */
   reconciliation: Reconciliation | undefined;
-  /** How the loop compares its ledger with the provider's balances (wallet/reconcile-wallet.ts). */
+  /** How the loop compares its ledger with the provider's balances (wallet/reconciliation.ts). */
   reconcile: (wallet: WalletToReconcile) => Promise<Reconciliation>;
 }
 
@@ -242,7 +241,7 @@ export function openRun(input: WalletInput, start: RunStart): WalletRun {
   };
 
   // The ledger against the provider's balances, after a poll has brought in what the provider
-  // reported lately when the loop asks for one (wallet/reconcile-wallet.ts).
+  // reported lately when the loop asks for one (wallet/reconciliation.ts).
   const freshPoll = async () => {
     const after = pollsDone + 1;
     run.pollDue = true;
@@ -270,7 +269,11 @@ export function openRun(input: WalletInput, start: RunStart): WalletRun {
   }));
   setHandler(reconcileUpdate, reconcile);
   if (patched(RECONCILE_PATCH))
-    void reconcileEvery(input.reconcileIntervalMs ?? DEFAULT_RECONCILE_MS, run.reconciliation, reconcile);
+    void reconcileEvery(
+      input.reconcileIntervalMs ?? WALLET_TIMING_DEFAULTS.reconcileIntervalMs,
+      run.reconciliation,
+      reconcile,
+    );
   upsertSearchAttributes([
     { key: ProcessStatus, value: 'TRACKING' },
     { key: WalletId, value: input.walletId },

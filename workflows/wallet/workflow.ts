@@ -3,11 +3,12 @@ import { afterCallback, afterPoll, type PollPace } from '../lib/poll-schedule.js
 import { validateStart } from '../lib/process.js';
 import { QUIET_POLLING_PATCH } from '../patches.js';
 import { checkWalletInput } from './checks.js';
+import { WALLET_TIMING_DEFAULTS } from './contract.js';
 import { hasPending } from './ledger.js';
 import { followAsBeforeQuietPolling } from './legacy-polling.js';
 import type { WalletInput, WalletResult } from './messages.js';
 import { pollNow } from './polls.js';
-import { reconcileWallet } from './reconcile-wallet.js';
+import { reconcileWallet } from './reconciliation.js';
 import { openRun } from './run.js';
 import { walletWatch } from './watch.js';
 
@@ -16,8 +17,6 @@ import { walletWatch } from './watch.js';
 // interest payouts are recognised through the transfer they come from. A watch polls the
 // provider less the quieter the wallet is (wallet/watch.ts); the ledger and what a pass takes in
 // are wallet/run.ts.
-
-const DEFAULT_POLL_MAX_MS = 90 * 60_000;
 
 export async function walletWorkflow(input: WalletInput): Promise<WalletResult> {
   // Checked only: the run goes on with its input as given (carried state included), so that its
@@ -39,7 +38,7 @@ export async function followWallet(input: WalletInput): Promise<WalletResult> {
   });
   const watch = walletWatch(input.walletId, {
     intervalMs: input.pollIntervalMs,
-    maxMs: input.pollMaxMs ?? DEFAULT_POLL_MAX_MS,
+    maxMs: input.pollMaxMs ?? WALLET_TIMING_DEFAULTS.pollMaxMs,
   });
   let pace: PollPace = { quietPolls: input.quietPolls ?? 0 };
   run.lookUpTransfers();

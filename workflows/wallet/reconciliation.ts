@@ -2,7 +2,7 @@ import { log, metricMeter, proxyActivities, sleep, upsertSearchAttributes, workf
 import type { WalletActivities } from '../../activities/wallets.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { BOUNDED_LOOKUP } from '../lib/activity-options.js';
-import type { Drift, Reconciliation } from './reconcile.js';
+import type { Drift, Reconciliation } from './drift.js';
 
 // A wallet's ledger against the provider's own balances (the wallet lookup). A drift is shown (the
 // query, BalanceDrift, a metric) and never corrected: a drift is a question for a person.
@@ -12,7 +12,7 @@ const lookups = proxyActivities<WalletActivities>(BOUNDED_LOOKUP);
 /** What a reconciliation needs of the run it checks. */
 export interface WalletToReconcile {
   walletId: string;
-  /** The ledger against the provider's available balances (wallet/reconcile.ts `findDrift`). */
+  /** The ledger against the provider's available balances (wallet/drift.ts `findDrift`). */
   driftFrom: (providerAvailable: Record<string, string | number>) => Drift[];
   /** Resolves once a poll made after the call has been recorded. */
   freshPoll: () => Promise<void>;
