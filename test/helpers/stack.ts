@@ -1,24 +1,16 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker';
 import type { Reminder } from '../../activities/notify.js';
 import { LocalClaimStore } from '../../src/claims/store.js';
-import { Client, Connection } from '@temporalio/client';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { clientFor } from '../../src/temporal/connection.js';
-import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker';
-import { providerCallMetrics } from '../../src/telemetry/worker-metrics.js';
+import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import type { Tracing } from '../../src/telemetry/tracing.js';
 import { WalletsClient } from '../../workflows/wallet/client.js';
-import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
-import { createIngressOps } from '../../src/ingress/ops.js';
-import { createIngress } from '../../src/ingress/server.js';
-import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
-import { providerFromConfig } from '../../src/provider/from-config.js';
-import { createSandbox } from '../../src/sandbox/server.js';
-import { createWorker } from '../../worker/create-worker.js';
 import { describeOutcome } from '../../worker/current-version.js';
 import { operatorCalls } from '../../scripts/fixtures/operator.js';
+import { startStack as startProductStack, stopStack } from '../../scripts/lib/stack.js';
 
 // A whole product stack for one test file: the sandbox and the ingress on ephemeral ports, and a
 // worker on a task queue of its own, against the run's shared Temporal dev server.
@@ -56,42 +48,23 @@ export async function startStack(
   const pollMaxMs = opts.pollMaxMs ?? pollIntervalMs * 4;
   const apiKey = `AK-TEST-${randomUUID().slice(0, 8)}`;
   const secretKey = `SK-TEST-${randomUUID()}`;
-  const sandbox = createSandbox({ apiKey, secretKey });
-  const sandboxUrl = await sandbox.listen(0);
-
-  const connection = await Connection.connect({ address: temporalAddress() });
+  const taskQueue = `test-${randomUUID()}`;
   // Payloads are encrypted as in a deployment: a key of this stack's own.
   const payloadKey = randomBytes(32).toString('base64');
-  const client: Client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
-  const taskQueue = `test-${randomUUID()}`;
-  const ingressMetrics = createIngressMetrics();
-  const ingress = createIngress({
-    client,
-    taskQueue,
-    secretKey,
-    metrics: ingressMetrics,
-    maxBodyBytes: 16 * 1024,
-    walletTimings: { pollIntervalMs, pollMaxMs },
-  });
-  await ingress.listen({ port: 0, host: '127.0.0.1' });
-  const addr = ingress.server.address();
-  const ingressUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  // The ingress's /health and /metrics, on their own port as INGRESS_OPS_PORT puts them.
-  const ingressOps = createIngressOps({ client, metrics: ingressMetrics, healthIntervalMs: 500 });
-  const opsUrl = await ingressOps.listen({ port: 0, host: '127.0.0.1' });
-
   const claimsDir = mkdtempSync(join(tmpdir(), 'payflows-claims-'));
   const claimKey = randomBytes(32).toString('base64');
-  // Everything a worker of this stack needs, set explicitly: the sandbox is reached as a real
-  // provider would be, and Temporal is a server the worker did not start.
-  const workerEnv = {
+  const claims = new LocalClaimStore(claimsDir, { key: Buffer.from(claimKey, 'base64') });
+  const reminders: Reminder[] = [];
+  const stops: Parameters<typeof stopStack>[0] = [];
+  // Everything the stack needs, set explicitly: the sandbox is reached as a real provider would
+  // be, and Temporal is a server the worker did not start.
+  const settings = {
     TEMPORAL_ADDRESS: temporalAddress(),
     TEMPORAL_TASK_QUEUE: taskQueue,
-    PROVIDER_BASE_URL: sandboxUrl,
     PROVIDER_API_KEY: apiKey,
     PROVIDER_SECRET_KEY: secretKey,
     PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
-    INGRESS_PUBLIC_URL: ingressUrl,
+    INGRESS_MAX_BODY_BYTES: String(16 * 1024),
     WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
     WALLET_POLL_MAX: `${pollMaxMs}ms`,
     PAYLOAD_ENCRYPTION_KEY: payloadKey,
@@ -104,66 +77,63 @@ export async function startStack(
     WORKER_BUILD_ID: testBuildId(),
     WORKER_VERSION_BOOTSTRAP: 'on',
   };
-  const config = loadConfig(workerEnv);
-  const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
-  const claims = new LocalClaimStore(claimsDir, { key: Buffer.from(claimKey, 'base64') });
-  const reminders: Reminder[] = [];
-  const {
-    worker,
-    connection: workerConnection,
-    version,
-    currentVersion,
-  } = await createWorker({
-    config,
-    provider,
-    claims,
-    notifier: { remind: async (r) => void reminders.push(r) },
-    workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
-    ...(opts.tracing ? { tracing: opts.tracing } : {}),
+  const stop = async () => {
+    await stopStack(stops);
+    rmSync(claimsDir, { recursive: true, force: true });
+  };
+  const stack = await startProductStack({
+    settings,
+    ports: 'ephemeral',
+    sandbox: {},
+    // The ingress's /health and /metrics, on their own port as INGRESS_OPS_PORT puts them.
+    ingressOps: { healthIntervalMs: 500 },
+    codecServer: 'none',
+    worker: () => ({
+      claims,
+      notifier: { remind: async (r) => void reminders.push(r) },
+      workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+      ...(opts.tracing ? { tracing: opts.tracing } : {}),
+    }),
+    log: () => {},
+    stops,
+  }).catch(async (err: unknown) => {
+    await stop();
+    throw err;
   });
-  const running = worker.run();
+  const { client, config, provider, sandbox, sandboxUrl, ingressUrl, opsUrl } = stack;
+  const { version, currentVersion } = stack.worker!;
   // A versioned worker gets no run until its version is current: the run's first worker makes it so.
   const versionOutcome = await currentVersion;
   if (versionOutcome && (versionOutcome.outcome === 'gave-up' || versionOutcome.outcome === 'left'))
     throw new Error(`the test worker would get no runs: ${describeOutcome(version!, versionOutcome)}`);
   const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs, pollMaxMs });
 
-  const { operator, op } = operatorCalls(sandboxUrl);
+  const { operator, op } = operatorCalls(sandboxUrl!);
 
   return {
     op,
     apiKey,
     secretKey,
-    sandbox,
-    sandboxUrl,
+    sandbox: sandbox!,
+    sandboxUrl: sandboxUrl!,
     ingressUrl,
     /** The ingress's operations port: /health and /metrics. */
-    opsUrl,
+    opsUrl: opsUrl!,
     client,
     taskQueue,
     config,
-    provider,
+    provider: provider!,
     wallets,
     operator,
     claims,
     claimsDir,
     payloadKey,
     /** The environment of a worker process for this stack (its own task queue: override TEMPORAL_TASK_QUEUE). */
-    workerEnv,
+    workerEnv: stack.settings,
     reminders,
     /** Short process durations: poll from 100 ms, reminders after 1 s, deadline 60 s. */
     timing: { pollInitialMs: 100, pollMaxMs: 500, reminderAfterMs: 1_000, deadlineMs: 60_000 },
-    async stop() {
-      worker.shutdown();
-      await running;
-      await workerConnection.close();
-      await ingress.close();
-      await ingressOps.close();
-      await sandbox.close();
-      await provider.close();
-      await connection.close();
-      rmSync(claimsDir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 
