@@ -17,4 +17,4 @@ export const VALUE_CONTENT_TYPE_MESSAGE = 'a value is stored as text/plain (use 
 export const VALUE_NOT_KEYED_MESSAGE = 'a personal value needs a keyed digest (store it with putValue)';
 
 /** Submissions per profile field in one round before support must take over: the default, and the most a start may ask. */
-export const MAX_ATTEMPTS_PER_FIELD = { default: 5, max: 50 } as const;
+export { KYC_ATTEMPTS_PER_FIELD as MAX_ATTEMPTS_PER_FIELD } from '../../src/process-defaults.js';

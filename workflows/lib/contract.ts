@@ -2,19 +2,7 @@
 // workflow ids and the constants its messages are checked against. No zod, nothing that runs.
 
 /** Durations of a process, in milliseconds (./messages.schema.ts): what a start leaves out. */
-export const TIMING_DEFAULTS = {
-  /** First wait between two looks at the provider; doubles up to pollMaxMs. */
-  pollInitialMs: 5_000,
-  // At most one look every 15 minutes: a 14-day wait then costs about 1,350 looks, some 14,000
-  // history events, well inside Temporal's limit of 50,000.
-  pollMaxMs: 900_000,
-  /** Quiet time before an end user who owes input is reminded. */
-  reminderAfterMs: 86_400_000,
-  /** How long the process waits for the end user in all before giving up. */
-  deadlineMs: 14 * 86_400_000,
-  /** How long one wait on the provider may last before the process fails as stalled (history stays bounded). */
-  stallAfterMs: 30 * 86_400_000,
-} as const;
+export { PROCESS_TIMING_DEFAULTS as TIMING_DEFAULTS } from '../../src/process-defaults.js';
 
 /** The shortest duration: tests make processes short, never instant. */
 export const MIN_TIMING_MS = 10;
