@@ -4,25 +4,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { request } from 'undici';
 import { WalletsClient } from '../workflows/wallet/client.js';
-import { loadConfig, SANDBOX_CREDENTIALS } from '../src/config.js';
-import { createIngress } from '../src/ingress/server.js';
+import { type Config, SANDBOX_CREDENTIALS } from '../src/config.js';
 import { createWallet } from '../src/provider/endpoints.js';
-import { providerFromConfig } from '../src/provider/from-config.js';
 import { callbackSignature } from '../src/provider/signing.js';
-import { createSandbox } from '../src/sandbox/server.js';
 import { workflowBundleConverters } from '../src/temporal/codec.js';
-import { clientFor } from '../src/temporal/connection.js';
-import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
-import { freePort } from '../src/temporal/ports.js';
-import {
-  createWorker,
-  untracedWorkflowInterceptorModules,
-  workflowInterceptorModules,
-} from '../worker/create-worker.js';
+import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
+import { startStack, stopStack } from '../scripts/lib/stack.js';
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
 import { cpuMeter } from './cpu.js';
@@ -42,25 +33,11 @@ export async function stackFigures(
 ): Promise<{ server: string; figures: Figure[] }> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const dir = mkdtempSync(join(tmpdir(), 'payflows-bench-'));
-  const cleanups: Array<() => Promise<unknown>> = [];
+  const cleanups: Parameters<typeof stopStack>[0] = [];
   try {
-    let address = clusterAddress;
-    let serverPid: number | undefined;
-    const server = address ? `Temporal on PostgreSQL at ${address}` : 'the Temporal CLI dev server (SQLite)';
-    if (!address) {
-      const dev = await startEmbeddedTemporal({
-        port: await freePort(),
-        uiPort: await freePort(),
-        dbFile: join(dir, 'temporal.sqlite'),
-        logFile: join(dir, 'temporal.log'),
-        namespace: 'default',
-        log: say,
-      });
-      cleanups.push(() => dev.stop());
-      address = dev.address;
-      serverPid = dev.pid;
-    }
-    say(`stack on ${server}`);
+    const server = clusterAddress
+      ? `Temporal on PostgreSQL at ${clusterAddress}`
+      : 'the Temporal CLI dev server (SQLite)';
     // As a worker bundles them (worker/create-worker.ts): the product's with its preloaded modules.
     const bundleOf = async (
       index: string,
@@ -81,59 +58,43 @@ export async function stackFigures(
     const bundlePath = await bundleOf('./workflows/index.ts');
 
     const [apiKey, secretKey] = ['AK-BENCH', `SK-BENCH-${randomUUID()}`];
-    const sandbox = createSandbox({ apiKey, secretKey });
-    const sandboxUrl = await sandbox.listen(0);
-    cleanups.push(() => sandbox.close());
-    const payloadKey = randomBytes(32).toString('base64');
     const taskQueue = `bench-${randomUUID()}`;
-    const connection = await Connection.connect({ address });
-    cleanups.push(() => connection.close());
-    const client = clientFor(connection, loadConfig({ PAYLOAD_ENCRYPTION_KEY: payloadKey }));
     const pollIntervalMs = 3_600_000;
-    const ingress = createIngress({
-      client,
-      taskQueue,
-      secretKey,
-      maxBodyBytes: 64 * 1024,
-      walletTimings: { pollIntervalMs },
-    });
-    await ingress.listen({ port: 0, host: '127.0.0.1' });
-    cleanups.push(() => ingress.close());
-    const ingressAddr = ingress.server.address();
-    const ingressUrl = `http://127.0.0.1:${typeof ingressAddr === 'object' && ingressAddr ? ingressAddr.port : 0}`;
-    const config = loadConfig({
-      TEMPORAL_ADDRESS: address,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      PROVIDER_BASE_URL: sandboxUrl,
-      PROVIDER_API_KEY: apiKey,
-      PROVIDER_SECRET_KEY: secretKey,
-      PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
-      INGRESS_PUBLIC_URL: ingressUrl,
-      PAYLOAD_ENCRYPTION_KEY: payloadKey,
-      CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
-      ...benchVersioningEnv,
-    });
     // Every provider call the worker makes, by endpoint: what polling costs is counted, not inferred.
     const calls = new Map<string, number>();
-    const provider = providerFromConfig(config, {
-      onCall: ({ endpoint }) => void calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1),
+    const stack = await startStack({
+      settings: {
+        ...(clusterAddress ? { TEMPORAL_ADDRESS: clusterAddress } : { TEMPORAL_DB_FILE: join(dir, 'temporal.sqlite') }),
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        PROVIDER_API_KEY: apiKey,
+        PROVIDER_SECRET_KEY: secretKey,
+        PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
+        WALLET_POLL_INTERVAL: `${pollIntervalMs}ms`,
+        PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+        ...benchVersioningEnv,
+      },
+      ports: 'ephemeral',
+      sandbox: {},
+      ingressOps: 'none',
+      codecServer: 'none',
+      temporalLogFile: join(dir, 'temporal.log'),
+      worker: async ({ client, sandboxUrl }) => {
+        // The wallet flow's floor under the provider's contract (bench/contract-edges.ts).
+        const edges = await startContractEdges({ sandboxUrl: sandboxUrl!, apiKey, secretKey, client });
+        cleanups.push(() => edges.close());
+        return {
+          workflowBundlePath: bundlePath,
+          extraActivities: { echo: async (v: string) => v, ...edges.activities },
+          onProviderCall: ({ endpoint }) => void calls.set(endpoint, (calls.get(endpoint) ?? 0) + 1),
+        };
+      },
+      log: say,
+      stops: cleanups,
     });
-    // The wallet flow's floor under the provider's contract (bench/contract-edges.ts).
-    const edges = await startContractEdges({ sandboxUrl, apiKey, secretKey, client });
-    cleanups.push(() => edges.close());
-    const { worker, connection: workerConnection } = await createWorker({
-      config,
-      provider,
-      workflowBundlePath: bundlePath,
-      extraActivities: { echo: async (v: string) => v, ...edges.activities },
-    });
-    const running = worker.run();
-    cleanups.push(async () => {
-      worker.shutdown();
-      await running;
-      await workerConnection.close();
-      await provider.close();
-    });
+    say(`stack on ${server}`);
+    const { address, client, config, sandboxUrl, ingressUrl } = stack;
+    const [provider, serverPid] = [stack.provider!, stack.temporal?.pid];
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
     const figures: Figure[] = [];
 
@@ -553,7 +514,7 @@ export async function stackFigures(
 
     return { server, figures };
   } finally {
-    for (const stop of cleanups.reverse()) await stop().catch(() => {});
+    await stopStack(cleanups);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -581,8 +542,8 @@ interface Memory {
  * its workflows in the SDK's worker thread. Heap: the same worker with `debugMode`, which runs the
  * workflows in the main thread, the one isolate whose heap the process can collect and read; its
  * RSS, read after that GC, is what a ratio of RSS against the floor uses: the floor's RSS in the
- * SDK's thread, never collected before a reading, fits its count poorly (r² 0.12 to 0.72 in runs
- * of 2026-11-26) and came out below its own heap, so a ratio over it measured the noise.
+ * SDK's thread, never collected before a reading, fits its count poorly and can come out below its
+ * own heap, so that a ratio over it would measure the noise (bench/results).
  */
 async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'debugMode'>): Promise<Memory> {
   const threaded = await cachedMemory({ ...ctx, debugMode: false });
@@ -594,14 +555,14 @@ async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'de
  * Workflows of one kind into a worker's cache, in a process of its own, in steps of 300 up to 900:
  * the cost of one more cached workflow is the slope of its memory over the count (least squares),
  * so that what the first workflows bring once (code compiled, pools grown) is not spread over
- * them. Steps of 100 were too small for the floor's RSS: its slope's r² fell to 0.12 to 0.45, and
- * below its own heap's, as a few MB of freed pages were reused. `load` warms the worker (its first
+ * them. Steps of 300, because with smaller ones the reuse of a few MB of freed pages swamps the
+ * floor's RSS slope (bench/results). `load` warms the worker (its first
  * workflow creates the shared V8 context) and starts one workflow, returning once it is cached.
  */
 async function cachedMemory(ctx: {
   address: string;
   bundlePath: string;
-  config: ReturnType<typeof loadConfig>;
+  config: Config;
   say: (l: string) => void;
   what: string;
   debugMode: boolean;
@@ -662,7 +623,7 @@ async function cachedMemory(ctx: {
 }
 
 async function idleWalletCost(ctx: {
-  client: ReturnType<typeof clientFor>;
+  client: Client;
   calls: Map<string, number>;
   wallets: WalletsClient;
   say: (l: string) => void;
