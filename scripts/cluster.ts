@@ -2,8 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeClientFiles } from './lib/client-env.js';
-import { type ProductCluster, startProduct } from './lib/product-processes.js';
-import { startTemporalCluster, type TemporalCluster } from './lib/temporal-cluster.js';
+import { startClusterTopology } from './lib/product-processes.js';
 
 // `npm run cluster`: the production topology on this machine, from the same binaries and
 // configuration files as docker-compose.yml: PostgreSQL, the Temporal server (schemas, namespace
@@ -28,25 +27,17 @@ process.on('SIGTERM', onSignal);
 
 const dir = mkdtempSync(join(tmpdir(), 'payflows-cluster-'));
 say(`state and logs in ${dir}`);
-let temporal: TemporalCluster | undefined;
-let product: ProductCluster | undefined;
+let cluster: Awaited<ReturnType<typeof startClusterTopology>> | undefined;
 let failure: unknown;
 try {
-  temporal = await startTemporalCluster({ dir, log: say, signal: abort.signal });
-  product = await startProduct({
-    dir,
-    temporalAddress: temporal.address,
-    namespace: temporal.namespace,
-    temporalMetrics: temporal.metrics,
-    log: say,
-    signal: abort.signal,
-  });
+  cluster = await startClusterTopology({ dir, log: say, signal: abort.signal });
 } catch (err) {
   // Each start stops what it had started before it rejects.
   if (!abort.signal.aborted) failure = err;
 }
 
-if (temporal && product && !abort.signal.aborted) {
+if (cluster && !abort.signal.aborted) {
+  const { temporal, product } = cluster;
   const description = {
     dir,
     temporal: {
@@ -94,9 +85,7 @@ if (temporal && product && !abort.signal.aborted) {
   await new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }));
 }
 
-// The product's processes, then the server, then PostgreSQL (each stop a no-op if not started).
-await product?.stop();
-await temporal?.stop();
+await cluster?.stop();
 if (failure === undefined) {
   rmSync(dir, { recursive: true, force: true });
   say('stopped');

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
-import { startProduct } from './lib/product-processes.js';
-import { startTemporalCluster } from './lib/temporal-cluster.js';
+import { startClusterTopology } from './lib/product-processes.js';
 import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
@@ -24,10 +23,9 @@ const files = process.argv.slice(2).length
 const dir = mkdtempSync(join(tmpdir(), 'payflows-test-cluster-'));
 const started = Date.now();
 let code = 1;
-let temporal: Awaited<ReturnType<typeof startTemporalCluster>> | undefined;
-let product: Awaited<ReturnType<typeof startProduct>> | undefined;
+let cluster: Awaited<ReturnType<typeof startClusterTopology>> | undefined;
 try {
-  temporal = await startTemporalCluster({
+  cluster = await startClusterTopology({
     dir,
     log: say,
     signal: abort.signal,
@@ -38,14 +36,7 @@ try {
       'matching.wv.VersionDrainageStatusRefreshInterval': '5s',
     },
   });
-  product = await startProduct({
-    dir,
-    temporalAddress: temporal.address,
-    namespace: temporal.namespace,
-    temporalMetrics: temporal.metrics,
-    log: say,
-    signal: abort.signal,
-  });
+  const { temporal, product } = cluster;
   say(`cluster ready in ${Math.round((Date.now() - started) / 1000)} s (state and logs in ${dir})`);
   const description = join(dir, 'cluster.json');
   writeFileSync(
@@ -86,8 +77,7 @@ try {
 } catch (err) {
   console.error(`[test:cluster] could not run the tests: ${(err as Error).stack ?? err}`);
 } finally {
-  await product?.stop();
-  await temporal?.stop();
+  await cluster?.stop();
   if (code === 0) rmSync(dir, { recursive: true, force: true });
   else say(`logs kept in ${join(dir, 'logs')}, test output in ${join(dir, 'output')}`);
 }

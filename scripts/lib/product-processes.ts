@@ -8,7 +8,7 @@ import { freePort } from '../../src/temporal/ports.js';
 import { checkoutBuildId } from '../../worker/build-id.js';
 import { goTool, TOOLS } from './go-tools.js';
 import { ensurePrometheus, type RunningPrometheus, startPrometheus } from './prometheus.js';
-import { whileBuilding } from './temporal-cluster.js';
+import { startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
 
 // The product's processes around a Temporal cluster, each an OS process in a working folder of
 // its own so that nothing is shared by accident: the sandbox, two workers, two ingress replicas
@@ -343,6 +343,31 @@ export async function startProduct(opts: {
     };
   } catch (err) {
     await stopAll();
+    throw err;
+  }
+}
+
+/**
+ * `npm run cluster`'s topology, as it and `npm run test:cluster` start it: the Temporal cluster on
+ * PostgreSQL, then the product's processes around it. A failed or aborted start stops what started.
+ */
+export async function startClusterTopology(
+  opts: Pick<Parameters<typeof startTemporalCluster>[0], 'dir' | 'log' | 'signal' | 'dynamicConfig'>,
+): Promise<{ temporal: TemporalCluster; product: ProductCluster; stop(): Promise<void> }> {
+  const temporal = await startTemporalCluster(opts);
+  try {
+    const product = await startProduct({
+      dir: opts.dir,
+      temporalAddress: temporal.address,
+      namespace: temporal.namespace,
+      temporalMetrics: temporal.metrics,
+      log: opts.log,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    // The product's processes, then the server, then PostgreSQL.
+    return { temporal, product, stop: async () => (await product.stop(), await temporal.stop()) };
+  } catch (err) {
+    await temporal.stop();
     throw err;
   }
 }
