@@ -1,46 +1,39 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import type { Setting } from './settings/setting.js';
+import { SETTINGS } from './settings/table.js';
 
 // What each process needs before it starts once it is pointed at the real provider
 // (PROVIDER_BASE_URL) or at a Temporal server it did not start (TEMPORAL_ADDRESS or a profile):
 // there the embedded stack's defaults do not apply, and a process refuses to start, naming every
-// missing variable and how to make it, instead of running with a value that only looks right.
+// missing variable and how to make it (its setting's howToSet), instead of running with a value
+// that only looks right.
 
 export type ProcessRole = 'worker' | 'ingress' | 'client' | 'codec-server';
 
-const HOW = {
-  PROVIDER_API_KEY: "the API key of your merchant account, from the provider's dashboard",
-  PROVIDER_SECRET_KEY: 'the secret key paired with PROVIDER_API_KEY; it signs requests and verifies callbacks',
-  PROVIDER_ACCOUNT_ID: "your merchant account's id (AC_…), as the provider shows it",
-  INGRESS_PUBLIC_URL:
-    "the https address at which the provider reaches this deployment's ingress (the load balancer in front of it)",
-  PROVIDER_CALLBACK_SECRETS:
-    "or PROVIDER_SECRET_KEY: the secret key the provider signs callbacks with, from the provider's dashboard (both keys, newest first and comma-separated, during a rotation); against a sandbox, the secret key it was started with",
-  CLAIM_ENCRYPTION_KEY:
-    'make it once with `openssl rand -base64 32` and give the same value to every worker and backend client that shares the claim store; back it up: without it no stored claim can be read',
-  PAYLOAD_ENCRYPTION_KEY:
-    'make it once with `openssl rand -base64 32` and give the same value to every worker, ingress, client and codec server of the deployment; back it up: without it no history can be read',
-} as const;
-
-export type SettingName = keyof typeof HOW;
-
 /** The variables `role` needs and lacks, in the order they should be fixed. */
-export function missingSettings(config: Config, role: ProcessRole): SettingName[] {
-  const missing: SettingName[] = [];
+export function missingSettings(config: Config, role: ProcessRole): string[] {
+  return lacking(config, role).map((s) => s.env);
+}
+
+/** The settings `role` needs and lacks; each says how to set it (src/settings/table.ts). */
+function lacking(config: Config, role: ProcessRole): Setting[] {
+  const { provider, ingress, claims, payloads } = SETTINGS;
+  const missing: Setting[] = [];
   const real = !config.provider.usesSandbox;
   if (role === 'worker' && real) {
-    if (!config.provider.apiKey) missing.push('PROVIDER_API_KEY');
-    if (!config.provider.secretKey) missing.push('PROVIDER_SECRET_KEY');
-    if (!config.provider.accountId) missing.push('PROVIDER_ACCOUNT_ID');
-    if (!config.ingress.publicUrl) missing.push('INGRESS_PUBLIC_URL');
+    if (!config.provider.apiKey) missing.push(provider.apiKey);
+    if (!config.provider.secretKey) missing.push(provider.secretKey);
+    if (!config.provider.accountId) missing.push(provider.accountId);
+    if (!config.ingress.publicUrl) missing.push(ingress.publicUrl);
   }
   // Empty unless set, except for the embedded stack's sandbox (src/config.ts): a real provider or
   // a real cluster both need the secret.
-  if (role === 'ingress' && config.ingress.callbackSecrets.length === 0) missing.push('PROVIDER_CALLBACK_SECRETS');
+  if (role === 'ingress' && config.ingress.callbackSecrets.length === 0) missing.push(ingress.callbackSecrets);
   if (!config.payloads.key && !config.payloads.mayCreateKeyFile && !existsSync(config.payloads.keyFile))
-    missing.push('PAYLOAD_ENCRYPTION_KEY');
-  if ((role === 'worker' || role === 'client') && !claimKeyAvailable(config)) missing.push('CLAIM_ENCRYPTION_KEY');
+    missing.push(payloads.key);
+  if ((role === 'worker' || role === 'client') && !claimKeyAvailable(config)) missing.push(claims.key);
   return missing;
 }
 
@@ -56,14 +49,14 @@ export function claimKeyAvailable(config: Config): boolean {
 
 /** Refuses to start `role` without what it needs (a ConfigError that names each variable and how to make it). */
 export function requireSettings(config: Config, role: ProcessRole): void {
-  const missing = missingSettings(config, role);
+  const missing = lacking(config, role);
   if (missing.length === 0) return;
   const why = [
     !config.provider.usesSandbox && `PROVIDER_BASE_URL is set (${config.provider.baseUrl})`,
     !config.temporal.embedded && `Temporal is at ${config.temporal.address}, a server this process did not start`,
   ].filter(Boolean);
   throw new ConfigError(
-    `The ${role} refuses to start: ${why.join(' and ')}, so the embedded stack's defaults do not apply. Set:\n${missing.map((n) => `  ${n}: ${HOW[n]}`).join('\n')}`,
+    `The ${role} refuses to start: ${why.join(' and ')}, so the embedded stack's defaults do not apply. Set:\n${missing.map((s) => `  ${s.env}: ${s.howToSet}`).join('\n')}`,
   );
 }
 

@@ -11,7 +11,7 @@ const sandbox = createSandbox({
   // The sandbox serves its published master keys unless others are given.
   apiKey: config.provider.apiKey ?? SANDBOX_CREDENTIALS.apiKey,
   secretKey: config.provider.secretKey ?? SANDBOX_CREDENTIALS.secretKey,
-  stateFile: config.sandbox.stateFile ?? '.data/sandbox.json',
+  stateFile: config.sandbox.stateFile,
 });
 const url = await sandbox.listen(config.sandbox.port, config.sandbox.host);
 logger.info({ url, operatorRoutes: `${url}/sandbox/` }, 'sandbox provider listening');
