@@ -82,7 +82,7 @@ export const PATCHES: readonly Patch[] = [
     changed: 'The wallet carries its ledger across continue-as-new in its second shape (settled records with amounts).',
     introduced: { date: '2026-11-22', commit: '05afa61' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/run.ts'],
+    usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
         'wallet-continued-before-quiet-polling.json',
@@ -98,7 +98,7 @@ export const PATCHES: readonly Patch[] = [
     changed: "The wallet compares its ledger with the provider's balances at an interval.",
     introduced: { date: '2026-11-22', commit: '4a1e7ed' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/run.ts'],
+    usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
         'wallet-before-quiet-polling.json',
@@ -114,7 +114,7 @@ export const PATCHES: readonly Patch[] = [
     changed: 'A wallet follower ends (UNKNOWN_WALLET) after NOT_FOUND_LIMIT not-found polls in a row.',
     introduced: { date: '2026-11-22', commit: '6390290' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/run.ts'],
+    usedIn: ['workflows/wallet/version.ts'],
     histories: { withMarker: ['wallet-unknown-before-carried-result.json'], before: [] },
   },
   {
@@ -134,7 +134,7 @@ export const PATCHES: readonly Patch[] = [
       'A wallet polls through a watch that slows while quiet, polls from a cursor, skips the first poll of a wallet just opened, and carries its pace, cursor and reconciliation. Runs from before it follow their wallet as they did in one legacy module (workflows/wallet/legacy-polling.ts), chosen once at the marker.',
     introduced: { date: '2026-11-24', commit: '1e881d8' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/workflow.ts'],
+    usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
         'wallet-quiet-polling.json',
@@ -156,7 +156,7 @@ export const PATCHES: readonly Patch[] = [
       'The wallet counts exact decimal amounts, carries them as decimal strings, bounds provider times by its now and repairs horizons and cursors carried past it.',
     introduced: { date: '2026-11-25', commit: '31138d6' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/run.ts'],
+    usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
         'wallet-exact-ledger.json',
@@ -194,7 +194,7 @@ export const PATCHES: readonly Patch[] = [
       'A transaction held aside for an impossible createdAt keeps its settled record for as long as the wallet lives, outside the record bound, so that a resend is never counted again.',
     introduced: { date: '2026-11-26', commit: '87e5ca5' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/run.ts'],
+    usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: ['wallet-held-aside-kept.json', 'wallet-continued-held-aside-kept.json'],
       before: ['wallet-exact-ledger.json', 'wallet-continued-exact-ledger.json', 'wallet-carried-v2.json'],

@@ -1,24 +1,9 @@
-import {
-  condition,
-  continueAsNew,
-  log,
-  patched,
-  setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { condition, continueAsNew, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { transferIdFromSrn } from '../../src/provider/srn.js';
 import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
 import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
 import { reconciliationView } from '../lib/amounts-view.js';
 import { workflowNow } from '../lib/workflow-time.js';
-import {
-  EXACT_LEDGER_PATCH,
-  HELD_ASIDE_KEPT_PATCH,
-  LEDGER_V2_PATCH,
-  RECONCILE_PATCH,
-  UNKNOWN_WALLET_PATCH,
-} from '../patches.js';
 import { floatDrift, floatTotalsFrom } from './legacy-float-ledger.js';
 import {
   balances,
@@ -49,6 +34,7 @@ import { pollOutcome } from './poll-answer.js';
 import { findDrift } from './drift.js';
 import { reconcileEvery, type WalletToReconcile } from './reconciliation.js';
 import { transferLookups } from './transfers.js';
+import type { WalletVersion } from './version.js';
 
 // One run of a wallet's follower: what it sets up before its loop and the steps that both loops
 // share, today's (wallet/workflow.ts) and the one runs from before wallet-quiet-polling replay
@@ -107,20 +93,14 @@ export interface WalletRun {
 
 /**
  * Opens a run: the ledger from what was carried, the handlers, the reconciliation every interval
- * and the search attributes. The wallet-exact-ledger marker is recorded here, after the
- * wallet-quiet-polling one the workflow records before.
+ * and the search attributes, as the run's version decides (wallet/version.ts).
  */
-export function openRun(input: WalletInput, start: RunStart): WalletRun {
+export function openRun(input: WalletInput, version: WalletVersion, start: RunStart): WalletRun {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: WalletRun['inbox'] = (input.inbox ?? []).map(({ tx, via }) => ({ tx: observe(tx), via }));
-  // Amounts are exact in every run (numbers from older histories are read as String(n)); runs
-  // with this marker carry them as decimal strings and bound the ledger (workflows/patches.ts).
-  const exact = patched(EXACT_LEDGER_PATCH);
-  // Since this one, a transaction held aside keeps its record for as long as the wallet lives, so
-  // that its resend is never counted again (wallet/ledger.ts, `evict`). A run from before lets the
-  // record bound push it out, as it did: which records it keeps decides what it counts.
-  const keepHeldAside = exact && patched(HELD_ASIDE_KEPT_PATCH);
-  // Since that patch, times the provider reports are bounded by the workflow's now (wallet/ledger.ts).
+  const exact = version.exactLedger;
+  const keepHeldAside = version.keepHeldAside;
+  // With an exact ledger, times the provider reports are bounded by the workflow's now (wallet/ledger.ts).
   const now = () => (exact ? workflowNow() : undefined);
   // A run from before it decided its reconciliations in floating point, and replays so.
   if (!exact) ledger.floatTotals = floatTotalsFrom(input.carried);
@@ -166,10 +146,7 @@ export function openRun(input: WalletInput, start: RunStart): WalletRun {
       return info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000);
     },
     continueAsNew(carry) {
-      // The ledger is carried in its second shape since this patch: the marker keeps workers that
-      // predate it from replaying this run, and runs started before it carry the first shape,
-      // which fromCarried reads. Deprecate once no wallet runs code older than the patch.
-      patched(LEDGER_V2_PATCH);
+      version.markCarriesSettledRecords();
       return continueAsNew<WalletWorkflow>({ ...input, carried: ledger, inbox, ...carry });
     },
   };
@@ -203,7 +180,7 @@ export function openRun(input: WalletInput, start: RunStart): WalletRun {
         );
         return { pollFound: undefined };
       case 'notFound':
-        if (++notFoundInARow < NOT_FOUND_LIMIT || !patched(UNKNOWN_WALLET_PATCH)) return { pollFound: undefined };
+        if (++notFoundInARow < NOT_FOUND_LIMIT || !version.endsWhenUnknown()) return { pollFound: undefined };
         log.warn('the provider does not know this wallet; its follower ends', {
           walletId: input.walletId,
           polls: notFoundInARow,
@@ -268,7 +245,7 @@ export function openRun(input: WalletInput, start: RunStart): WalletRun {
     ...(run.reconciliation ? { reconciliation: reconciliationView(run.reconciliation) } : {}),
   }));
   setHandler(reconcileUpdate, reconcile);
-  if (patched(RECONCILE_PATCH))
+  if (version.reconcilesEveryInterval)
     void reconcileEvery(
       input.reconcileIntervalMs ?? WALLET_TIMING_DEFAULTS.reconcileIntervalMs,
       run.reconciliation,

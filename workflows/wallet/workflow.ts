@@ -1,7 +1,6 @@
-import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
+import { allHandlersFinished, condition } from '@temporalio/workflow';
 import { afterCallback, afterPoll, type PollPace } from '../lib/poll-schedule.js';
 import { validateStart } from '../lib/process.js';
-import { QUIET_POLLING_PATCH } from '../patches.js';
 import { checkWalletInput } from './checks.js';
 import { WALLET_TIMING_DEFAULTS } from './contract.js';
 import { hasPending } from './ledger.js';
@@ -10,6 +9,7 @@ import type { WalletInput, WalletResult } from './messages.js';
 import { pollNow } from './polls.js';
 import { reconcileWallet } from './reconciliation.js';
 import { openRun } from './run.js';
+import { type WalletVersion, walletVersion } from './version.js';
 import { walletWatch } from './watch.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
@@ -22,14 +22,15 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   // Checked only: the run goes on with its input as given (carried state included), so that its
   // commands, and what it carries on, stay as recorded.
   validateStart(checkWalletInput, input);
-  // Decided once, where every run has recorded it: a run that started before wallet-quiet-polling
-  // goes on as it did until it continues as new (wallet/legacy-polling.ts).
-  return patched(QUIET_POLLING_PATCH) ? followWallet(input) : followAsBeforeQuietPolling(input);
+  // Decided once: a run that started before wallet-quiet-polling goes on as it did until it
+  // continues as new (wallet/legacy-polling.ts).
+  const version = walletVersion();
+  return version.quietPolling ? followWallet(input, version) : followAsBeforeQuietPolling(input, version);
 }
 
 /** Today's follower, for a run that recorded wallet-quiet-polling. */
-export async function followWallet(input: WalletInput): Promise<WalletResult> {
-  const run = openRun(input, {
+export async function followWallet(input: WalletInput, version: WalletVersion): Promise<WalletResult> {
+  const run = openRun(input, version, {
     // A new run that carries nothing (started by a callback, or restarted after a termination)
     // looks at the wallet's recent transactions straight away; one just opened has none.
     pollDue: input.carried === undefined && !input.opened,

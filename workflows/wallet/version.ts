@@ -1,0 +1,55 @@
+import { patched } from '@temporalio/workflow';
+import {
+  EXACT_LEDGER_PATCH,
+  HELD_ASIDE_KEPT_PATCH,
+  LEDGER_V2_PATCH,
+  QUIET_POLLING_PATCH,
+  RECONCILE_PATCH,
+  UNKNOWN_WALLET_PATCH,
+} from '../patches.js';
+
+// Which of the wallet's patches a run follows (workflows/patches.ts), decided in one place and
+// passed down by name, so that no loop or ledger asks Temporal itself. Asking for a patch records
+// its marker on a new run, and a replay must meet it at the same point: the four decided at the
+// start come before the run's first command, in the order every recorded run has them; the two
+// that recorded runs hold later are asked where they were, by name.
+
+export interface WalletVersion {
+  /** wallet-quiet-polling: today's loop (wallet/workflow.ts); without it, wallet/legacy-polling.ts. */
+  readonly quietPolling: boolean;
+  /**
+   * wallet-exact-ledger: times bounded by the workflow's now, carried horizons repaired and
+   * reconciliations decided exactly; without it, as in wallet/legacy-float-ledger.ts.
+   */
+  readonly exactLedger: boolean;
+  /** wallet-held-aside-kept (asked only with an exact ledger): records held aside outlive the bound. */
+  readonly keepHeldAside: boolean;
+  /** wallet-reconcile: the ledger is compared with the provider's balances every interval. */
+  readonly reconcilesEveryInterval: boolean;
+  /**
+   * wallet-ends-when-unknown: whether the follower ends for a wallet the provider does not know.
+   * Asked only once it has said so NOT_FOUND_LIMIT times in a row, where recorded runs have it.
+   */
+  endsWhenUnknown(): boolean;
+  /**
+   * wallet-ledger-v2: marks, as the run continues as new, that it carries its ledger with settled
+   * records (runs from before carried ids only), so that workers from before it stay off the run.
+   */
+  markCarriesSettledRecords(): void;
+}
+
+/** Decided when a run starts, before its first command. */
+export function walletVersion(): WalletVersion {
+  const quietPolling = patched(QUIET_POLLING_PATCH);
+  const exactLedger = patched(EXACT_LEDGER_PATCH);
+  const keepHeldAside = exactLedger && patched(HELD_ASIDE_KEPT_PATCH);
+  const reconcilesEveryInterval = patched(RECONCILE_PATCH);
+  return {
+    quietPolling,
+    exactLedger,
+    keepHeldAside,
+    reconcilesEveryInterval,
+    endsWhenUnknown: () => patched(UNKNOWN_WALLET_PATCH),
+    markCarriesSettledRecords: () => void patched(LEDGER_V2_PATCH),
+  };
+}
