@@ -18,7 +18,7 @@ import { operatorCalls } from './fixtures/operator.js';
 // With the stack running as
 //   PAYLOAD_ENCRYPTION_KEY=$(cat test/histories/payload-key.txt) WALLET_POLL_INTERVAL=500ms WALLET_POLL_MAX=2s npm run dev
 // and this script run with the same PAYLOAD_ENCRYPTION_KEY: drives each workflow through its story
-// and writes the histories to test/histories/, where `npm run replay` and the replay test check
+// and writes the histories to test/histories/<process>/, where `npm run replay` and the replay test check
 // every later change against them. Run it again (and commit the files) when a workflow changes on
 // purpose, in a way that running workflows can take (or after they have all finished).
 
@@ -31,7 +31,7 @@ const { op } = operatorCalls(config.provider.baseUrl);
 type Deposit = { transaction: { id: string } };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // `-- wallet` records the wallet's stories alone; HISTORY_SUFFIX names the files apart
-// (wallet-<suffix>.json), so that histories recorded before a change stay beside the new ones.
+// (wallet/wallet-<suffix>.json), so that histories recorded before a change stay beside the new ones.
 const only = process.argv[2];
 const save = await historyWriter(config);
 
@@ -51,8 +51,8 @@ await pause(4_500);
 await op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
 await op('POST', `/sandbox/wallets/${wallet.walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
 await pause(6_000);
-save('open-wallet', openWalletWorkflowId(name));
-save('wallet', wallet.walletWorkflowId);
+save('wallet', 'open-wallet', openWalletWorkflowId(name));
+save('wallet', 'wallet', wallet.walletWorkflowId);
 await client.workflow.getHandle(wallet.walletWorkflowId).terminate('history recorded');
 
 // A wallet's run that continues as new once its history is long: the first run is recorded.
@@ -74,7 +74,7 @@ for (let deposits = 0; deposits < 25; deposits++)
   await op('POST', `/sandbox/wallets/${rolled.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
 while ((await client.workflow.getHandle(rolled.walletWorkflowId).describe()).runId === rolling.firstExecutionRunId)
   await pause(200);
-save('wallet-continued', rolled.walletWorkflowId, rolling.firstExecutionRunId);
+save('wallet', 'wallet-continued', rolled.walletWorkflowId, rolling.firstExecutionRunId);
 await client.workflow.getHandle(rolled.walletWorkflowId).terminate('history recorded');
 
 // A signed callback for a wallet the provider does not know: its follower counts it, polls, and
@@ -104,7 +104,7 @@ const unknownAnswer = await request(`${config.ingress.publicUrl}/callbacks`, {
 await unknownAnswer.body.dump();
 if (unknownAnswer.statusCode !== 200) throw new Error(`the ingress answered ${unknownAnswer.statusCode}`);
 await client.workflow.getHandle(walletWorkflowId(unknownId)).result();
-save('wallet-unknown', walletWorkflowId(unknownId));
+save('wallet', 'wallet-unknown', walletWorkflowId(unknownId));
 if (only === 'wallet') {
   await provider.close();
   await connection.close();
@@ -124,13 +124,13 @@ while ((await clients.achFollowup.state(paymentMethodId)).stage !== 'WAITING_FOR
 await clients.achFollowup.submitForm(paymentMethodId, PNG_DOCUMENT);
 await op('POST', `/sandbox/payment-methods/${paymentMethodId}/approve`);
 await clients.achFollowup.result(paymentMethodId);
-save('ach-followup', `ach-followup:${paymentMethodId}`);
+save('ach-followup', 'ach-followup', `ach-followup:${paymentMethodId}`);
 
 // Provisioning: a token registered and its account created.
 const clientRef = `history-${Date.now()}`;
 await clients.provisioning.start({ clientRef, country: 'DE', secret: generateClientSecret() });
 await clients.provisioning.result(clientRef);
-save('provisioning', `provision:${clientRef}`);
+save('provisioning', 'provisioning', `provision:${clientRef}`);
 
 // KYC: the SSN sent back, resubmitted by reference, approved.
 // The account has only its SSN submitted, and that sent back; the rest comes while the process runs.
@@ -170,7 +170,7 @@ for (const fieldId of [
 ])
   await op('POST', `/sandbox/accounts/${kycAccountId}/fields/${fieldId}/approve`);
 await clients.kyc.result(kycAccountId);
-save('kyc', `kyc:${kycAccountId}`);
+save('kyc', 'kyc', `kyc:${kycAccountId}`);
 
 // Onboarding, then a checkout that waits for it.
 await op('POST', `/sandbox/accounts/${config.provider.accountId}/features`, { debitCardL2: true });
@@ -182,7 +182,7 @@ const link = await clients.onboarding.onboardingLink(userRef);
 await (await request(link, { method: 'POST' })).body.dump();
 await op('POST', `/sandbox/users/${userId}/approve`);
 await clients.onboarding.result(userRef);
-save('onboarding', `onboarding:${userRef}`);
+save('onboarding', 'onboarding', `onboarding:${userRef}`);
 const orderRef = `history-${Date.now()}`;
 const page = await clients.checkout.startAndGetPage({
   orderRef,
@@ -195,7 +195,7 @@ const page = await clients.checkout.startAndGetPage({
 });
 await op('POST', `/sandbox/reservations/${page.reservation}/complete`);
 await clients.checkout.result(orderRef);
-save('checkout', `checkout:${orderRef}`);
+save('checkout', 'checkout', `checkout:${orderRef}`);
 
 await provider.close();
 await connection.close();

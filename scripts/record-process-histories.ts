@@ -102,7 +102,7 @@ const stories: Record<string, () => Promise<void>> = {
     await kyc.start(accountId);
     expect('outcome', (await kyc.result(accountId)).outcome, 'EXPIRED');
     if ((await kyc.state(accountId)).reminders < 2) throw new Error('fewer than two reminders');
-    save('kyc-reminders-expired', `kyc:${accountId}`);
+    save('kyc', 'kyc-reminders-expired', `kyc:${accountId}`);
   },
 
   // The provider refuses a submission (a 500 it calls not transient): the update fails, no
@@ -124,7 +124,7 @@ const stories: Record<string, () => Promise<void>> = {
     );
     await operator('POST', `/sandbox/accounts/${accountId}/fields/individualSsn/approve`);
     expect('outcome', (await kyc.result(accountId)).outcome, 'APPROVED');
-    save('kyc-refused', `kyc:${accountId}`);
+    save('kyc', 'kyc-refused', `kyc:${accountId}`);
   },
 
   // A document rejected after each of its two allowed attempts: ATTEMPTS_EXHAUSTED.
@@ -142,7 +142,7 @@ const stories: Record<string, () => Promise<void>> = {
       await operator('POST', `/sandbox/accounts/${accountId}/fields/individualGovernmentId/reject`, { note });
     }
     expect('outcome', (await kyc.result(accountId)).outcome, 'ATTEMPTS_EXHAUSTED');
-    save('kyc-attempts-exhausted', `kyc:${accountId}`);
+    save('kyc', 'kyc-attempts-exhausted', `kyc:${accountId}`);
   },
 
   // The provider closes the account while the end user owes input: CLOSED.
@@ -153,7 +153,7 @@ const stories: Record<string, () => Promise<void>> = {
     await awaitingInput(kyc, accountId, 'individualSsn');
     await operator('POST', `/sandbox/accounts/${accountId}/close`);
     expect('outcome', (await kyc.result(accountId)).outcome, 'CLOSED');
-    save('kyc-closed', `kyc:${accountId}`);
+    save('kyc', 'kyc-closed', `kyc:${accountId}`);
   },
 
   // The limits are checked, then the provider refuses the reservation: FAILED without a page.
@@ -165,7 +165,7 @@ const stories: Record<string, () => Promise<void>> = {
     if (!(ended instanceof CheckoutEndedError))
       throw new Error(`the checkout did not end without a page: ${String(ended)}`);
     expect('outcome', (await checkoutClient().result(orderRef)).outcome, 'FAILED');
-    save('checkout-refused', `checkout:${orderRef}`);
+    save('checkout', 'checkout-refused', `checkout:${orderRef}`);
   },
 
   // Higher limits awaited, never approved before the deadline: NOT_APPROVED.
@@ -182,7 +182,7 @@ const stories: Record<string, () => Promise<void>> = {
         if (!(err instanceof CheckoutEndedError)) throw err;
       });
     expect('outcome', (await checkout.result(orderRef)).outcome, 'NOT_APPROVED');
-    save('checkout-not-approved', `checkout:${orderRef}`);
+    save('checkout', 'checkout-not-approved', `checkout:${orderRef}`);
   },
 
   // The amount is over the user's standard limits: OVER_LIMIT before reserving.
@@ -195,7 +195,7 @@ const stories: Record<string, () => Promise<void>> = {
         if (!(err instanceof CheckoutEndedError)) throw err;
       });
     expect('outcome', (await checkoutClient().result(orderRef)).outcome, 'OVER_LIMIT');
-    save('checkout-over-limit', `checkout:${orderRef}`);
+    save('checkout', 'checkout-over-limit', `checkout:${orderRef}`);
   },
 
   // The provider refuses the purchase itself over a limit (the buyer paid more than the daily
@@ -206,7 +206,7 @@ const stories: Record<string, () => Promise<void>> = {
     const page = await checkout.startAndGetPage(await purchase(orderRef));
     await operator('POST', `/sandbox/reservations/${page.reservation}/complete`, { amount: 600 });
     expect('outcome', (await checkout.result(orderRef)).outcome, 'OVER_LIMIT');
-    save('checkout-over-limit-purchase', `checkout:${orderRef}`);
+    save('checkout', 'checkout-over-limit-purchase', `checkout:${orderRef}`);
   },
 
   // The card is declined, and the backend reports the failure redirect: the checkout looks at
@@ -231,7 +231,7 @@ const stories: Record<string, () => Promise<void>> = {
       'FAILED',
     );
     expect('outcome', (await checkout.result(orderRef)).outcome, 'FAILED');
-    save('checkout-failed', `checkout:${orderRef}`);
+    save('checkout', 'checkout-failed', `checkout:${orderRef}`);
   },
 
   // Nobody buys before the checkout's own deadline: EXPIRED.
@@ -240,7 +240,7 @@ const stories: Record<string, () => Promise<void>> = {
     const checkout = checkoutClient({ deadlineMs: 2_000 });
     await checkout.startAndGetPage(await purchase(orderRef));
     expect('outcome', (await checkout.result(orderRef)).outcome, 'EXPIRED');
-    save('checkout-expired', `checkout:${orderRef}`);
+    save('checkout', 'checkout-expired', `checkout:${orderRef}`);
   },
 
   // The form is awaited through two quiet times (a reminder each), then handed in and approved.
@@ -261,7 +261,7 @@ const stories: Record<string, () => Promise<void>> = {
     await ach.submitForm(method.id, PNG_DOCUMENT);
     await operator('POST', `/sandbox/payment-methods/${method.id}/approve`);
     expect('outcome', (await ach.result(method.id)).outcome, 'APPROVED');
-    save('ach-reminders', `ach-followup:${method.id}`);
+    save('ach-followup', 'ach-reminders', `ach-followup:${method.id}`);
   },
 
   // Reminders while the user owes the verification; after the link is used the user is under
@@ -285,7 +285,7 @@ const stories: Record<string, () => Promise<void>> = {
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     await operator('POST', `/sandbox/users/${userId}/approve`);
     expect('outcome', (await onboarding.result(userRef)).outcome, 'APPROVED');
-    save('onboarding-reminders', `onboarding:${userRef}`);
+    save('onboarding', 'onboarding-reminders', `onboarding:${userRef}`);
   },
 };
 

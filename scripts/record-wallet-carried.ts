@@ -12,7 +12,7 @@ import { historyWriter } from './lib/history-file.js';
 
 // With the stack running as in scripts/record-histories.ts: records a wallet run that starts from a
 // ledger carried across continue-as-new in the shape of an earlier time, takes callbacks and a
-// repeat, and polls; test/histories/wallet-carried-<label>.json then proves that later code still
+// repeat, and polls; test/histories/wallet/wallet-carried-<label>.json then proves that later code still
 // replays runs that carry that shape. The label names the shape: v1 (evicted ids and totals) or v2
 // (settled records with amounts, amounts as numbers, read by code with exact amounts).
 
@@ -118,6 +118,6 @@ for (const body of [
   await res.body.dump();
 }
 await new Promise((resolve) => setTimeout(resolve, 5_000));
-save(`wallet-carried-${label}`, workflowId);
+save('wallet', `wallet-carried-${label}`, workflowId);
 await client.workflow.getHandle(workflowId).terminate('history recorded');
 await connection.close();

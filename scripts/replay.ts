@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DataConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -8,13 +8,19 @@ import { type BundleOptions, DefaultLogger, Runtime, Worker } from '@temporalio/
 import { replaySinks } from '../src/telemetry/tracing.js';
 import { workflowInterceptorModules, workflowsPath } from '../worker/create-worker.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
+import { HISTORIES_DIR, recordedHistories } from './lib/history-file.js';
 
-// `npm run replay [files…]`: replays recorded histories (exported from the Temporal UI or CLI as
-// JSON, or by scripts/record-histories.ts) against the current workflow code. A change that would
-// break running workflows fails here with a DeterminismViolationError instead of in production.
+// `npm run replay [files or folders…]`: replays recorded histories (exported from the Temporal UI or
+// CLI as JSON, or by scripts/record-histories.ts) against the current workflow code; by default every
+// one in test/histories/<process>/, and a folder's (test/histories/wallet) when named. A change that
+// would break running workflows fails here with a DeterminismViolationError instead of in production.
 
-/** The key the histories in test/histories were recorded with: a test fixture, not a secret. */
-export const HISTORIES_KEY = readFileSync('test/histories/payload-key.txt', 'utf8').trim();
+const USAGE = `usage: npm run replay [-- <history.json | folder>…]
+  Replays each history (every .json under a folder named) against the current workflow code;
+  with no argument, every recorded history in ${HISTORIES_DIR}/<process>/.`;
+
+/** The key every history in test/histories was recorded with: a test fixture, not a secret. */
+export const HISTORIES_KEY = readFileSync(join(HISTORIES_DIR, 'payload-key.txt'), 'utf8').trim();
 
 export async function replayFiles(
   files: string[],
@@ -48,12 +54,14 @@ export async function replayFiles(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const dir = 'test/histories';
-  const files = process.argv.slice(2).length
-    ? process.argv.slice(2)
-    : readdirSync(dir)
-        .filter((f) => f.endsWith('.json'))
-        .map((f) => join(dir, f));
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`${USAGE}\n${recordedHistories().length} recorded histories in ${HISTORIES_DIR}`);
+    process.exit(0);
+  }
+  const files = (args.length ? args : [HISTORIES_DIR]).flatMap((arg) =>
+    statSync(arg).isDirectory() ? recordedHistories(arg) : [arg],
+  );
   let failed = 0;
   // Histories are encrypted: with this deployment's payload key, or with the fixture key the
   // recorded ones in test/histories use. Plain (older) ones pass through.

@@ -18,7 +18,10 @@ export interface Patch {
   readonly phase: PatchPhase;
   /** The workflow files that call patched() with it. */
   readonly usedIn: readonly string[];
-  /** Histories in test/histories that replay through it: recorded with its marker, and from before it. */
+  /**
+   * Histories that replay through it, by their path under test/histories (<process>/<name>.json):
+   * recorded with its marker, and from before it.
+   */
   readonly histories: { readonly withMarker: readonly string[]; readonly before: readonly string[] };
 }
 
@@ -69,10 +72,10 @@ export const PATCHES: readonly Patch[] = [
     usedIn: ['workflows/lib/claims.ts'],
     histories: {
       withMarker: [
-        'ach-reminders-before-shared-reminders.json',
-        'ach-reminders.json',
-        'kyc-attempts-exhausted.json',
-        'kyc-refused.json',
+        'ach-followup/ach-reminders-before-shared-reminders.json',
+        'ach-followup/ach-reminders.json',
+        'kyc/kyc-attempts-exhausted.json',
+        'kyc/kyc-refused.json',
       ],
       before: [],
     },
@@ -85,12 +88,12 @@ export const PATCHES: readonly Patch[] = [
     usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
-        'wallet-continued-before-quiet-polling.json',
-        'wallet-continued-quiet-polling.json',
-        'wallet-continued-exact-ledger.json',
-        'wallet-continued-held-aside-kept.json',
+        'wallet/wallet-continued-before-quiet-polling.json',
+        'wallet/wallet-continued-quiet-polling.json',
+        'wallet/wallet-continued-exact-ledger.json',
+        'wallet/wallet-continued-held-aside-kept.json',
       ],
-      before: ['wallet-carried-v1.json'],
+      before: ['wallet/wallet-carried-v1.json'],
     },
   },
   {
@@ -101,12 +104,12 @@ export const PATCHES: readonly Patch[] = [
     usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
-        'wallet-before-quiet-polling.json',
-        'wallet-quiet-polling.json',
-        'wallet-exact-ledger.json',
-        'wallet-held-aside-kept.json',
+        'wallet/wallet-before-quiet-polling.json',
+        'wallet/wallet-quiet-polling.json',
+        'wallet/wallet-exact-ledger.json',
+        'wallet/wallet-held-aside-kept.json',
       ],
-      before: ['wallet.json', 'wallet-carried-v1.json'],
+      before: ['wallet/wallet.json', 'wallet/wallet-carried-v1.json'],
     },
   },
   {
@@ -115,7 +118,7 @@ export const PATCHES: readonly Patch[] = [
     introduced: { date: '2026-11-22', commit: '6390290' },
     phase: 'patched',
     usedIn: ['workflows/wallet/version.ts'],
-    histories: { withMarker: ['wallet-unknown-before-carried-result.json'], before: [] },
+    histories: { withMarker: ['wallet/wallet-unknown-before-carried-result.json'], before: [] },
   },
   {
     id: REMINDERS_WHILE_OWED_PATCH,
@@ -124,8 +127,11 @@ export const PATCHES: readonly Patch[] = [
     phase: 'patched',
     usedIn: ['workflows/ach-followup/workflow.ts', 'workflows/onboarding/workflow.ts'],
     histories: {
-      withMarker: ['ach-reminders.json', 'onboarding-reminders.json'],
-      before: ['ach-reminders-before-shared-reminders.json', 'onboarding-reminders-before-shared-reminders.json'],
+      withMarker: ['ach-followup/ach-reminders.json', 'onboarding/onboarding-reminders.json'],
+      before: [
+        'ach-followup/ach-reminders-before-shared-reminders.json',
+        'onboarding/onboarding-reminders-before-shared-reminders.json',
+      ],
     },
   },
   {
@@ -137,16 +143,16 @@ export const PATCHES: readonly Patch[] = [
     usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
-        'wallet-quiet-polling.json',
-        'wallet-continued-quiet-polling.json',
-        'wallet-held-aside-kept.json',
-        'wallet-continued-held-aside-kept.json',
+        'wallet/wallet-quiet-polling.json',
+        'wallet/wallet-continued-quiet-polling.json',
+        'wallet/wallet-held-aside-kept.json',
+        'wallet/wallet-continued-held-aside-kept.json',
       ],
       before: [
-        'wallet.json',
-        'wallet-carried-v1.json',
-        'wallet-before-quiet-polling.json',
-        'wallet-continued-before-quiet-polling.json',
+        'wallet/wallet.json',
+        'wallet/wallet-carried-v1.json',
+        'wallet/wallet-before-quiet-polling.json',
+        'wallet/wallet-continued-before-quiet-polling.json',
       ],
     },
   },
@@ -159,16 +165,16 @@ export const PATCHES: readonly Patch[] = [
     usedIn: ['workflows/wallet/version.ts'],
     histories: {
       withMarker: [
-        'wallet-exact-ledger.json',
-        'wallet-continued-exact-ledger.json',
-        'wallet-carried-v2.json',
-        'wallet-unknown-before-carried-result.json',
-        'wallet-held-aside-kept.json',
-        'wallet-continued-held-aside-kept.json',
+        'wallet/wallet-exact-ledger.json',
+        'wallet/wallet-continued-exact-ledger.json',
+        'wallet/wallet-carried-v2.json',
+        'wallet/wallet-unknown-before-carried-result.json',
+        'wallet/wallet-held-aside-kept.json',
+        'wallet/wallet-continued-held-aside-kept.json',
       ],
       before: [
-        'wallet-reconcile-false-drift-before-exact-ledger.json',
-        'wallet-reconcile-float-residue-before-exact-ledger.json',
+        'wallet/wallet-reconcile-false-drift-before-exact-ledger.json',
+        'wallet/wallet-reconcile-float-residue-before-exact-ledger.json',
       ],
     },
   },
@@ -179,12 +185,12 @@ export const PATCHES: readonly Patch[] = [
     phase: 'patched',
     usedIn: ['workflows/wallet/open-wallet.ts'],
     histories: {
-      withMarker: ['open-wallet-local-create.json', 'open-wallet-held-aside-kept.json'],
+      withMarker: ['wallet/open-wallet-local-create.json', 'wallet/open-wallet-held-aside-kept.json'],
       before: [
-        'open-wallet.json',
-        'open-wallet-before-quiet-polling.json',
-        'open-wallet-quiet-polling.json',
-        'open-wallet-exact-ledger.json',
+        'wallet/open-wallet.json',
+        'wallet/open-wallet-before-quiet-polling.json',
+        'wallet/open-wallet-quiet-polling.json',
+        'wallet/open-wallet-exact-ledger.json',
       ],
     },
   },
@@ -196,8 +202,12 @@ export const PATCHES: readonly Patch[] = [
     phase: 'patched',
     usedIn: ['workflows/wallet/version.ts'],
     histories: {
-      withMarker: ['wallet-held-aside-kept.json', 'wallet-continued-held-aside-kept.json'],
-      before: ['wallet-exact-ledger.json', 'wallet-continued-exact-ledger.json', 'wallet-carried-v2.json'],
+      withMarker: ['wallet/wallet-held-aside-kept.json', 'wallet/wallet-continued-held-aside-kept.json'],
+      before: [
+        'wallet/wallet-exact-ledger.json',
+        'wallet/wallet-continued-exact-ledger.json',
+        'wallet/wallet-carried-v2.json',
+      ],
     },
   },
 ];

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { HISTORIES_KEY, replayFiles } from '../../scripts/replay.js';
+import { historyFile } from '../../scripts/lib/history-file.js';
 import { bundleWorkflows } from '../../scripts/lib/workflow-bundle.js';
 import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec.js';
 import { workflowInterceptorModules } from '../../worker/create-worker.js';
@@ -23,17 +24,17 @@ const dataConverter = encryptingDataConverter(new EncryptionCodec(Buffer.from(HI
 // is what every other integration test exercises, since the test run's bundle preloads the same
 // list (scripts/lib/test-run.ts) and many workflows share its worker.
 const histories = [
-  'wallet-exact-ledger',
-  'wallet-carried-v1',
-  'wallet-reconcile-false-drift-before-exact-ledger',
-  'open-wallet-exact-ledger',
-  'open-wallet-local-create',
-  'kyc-refused',
-  'checkout-over-limit',
-  'ach-followup',
-  'onboarding',
-  'provisioning',
-].map((name) => `test/histories/${name}.json`);
+  historyFile('wallet', 'wallet-exact-ledger'),
+  historyFile('wallet', 'wallet-carried-v1'),
+  historyFile('wallet', 'wallet-reconcile-false-drift-before-exact-ledger'),
+  historyFile('wallet', 'open-wallet-exact-ledger'),
+  historyFile('wallet', 'open-wallet-local-create'),
+  historyFile('kyc', 'kyc-refused'),
+  historyFile('checkout', 'checkout-over-limit'),
+  historyFile('ach-followup', 'ach-followup'),
+  historyFile('onboarding', 'onboarding'),
+  historyFile('provisioning', 'provisioning'),
+];
 
 describe('preloaded workflow modules', () => {
   it('are in the bundle and loaded into the shared context before any workflow (the list names files that exist)', async () => {

@@ -1,26 +1,28 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type BundleOptions, DefaultLogger, Runtime } from '@temporalio/worker';
 
 type Configuration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { HISTORIES_DIR, historyFile, recordedHistories } from '../../scripts/lib/history-file.js';
+import { PROCESSES } from '../../scripts/lib/message-processes.js';
 import { HISTORIES_KEY, replayFiles } from '../../scripts/replay.js';
 import { decrypted } from '../helpers/history.js';
 import { EncryptionCodec, encryptingDataConverter } from '../../src/temporal/codec.js';
 import { untracedWorkflowInterceptorModules } from '../../worker/create-worker.js';
 
-// Histories recorded from real runs (scripts/record-histories.ts) must replay against the
-// current workflow code; a breaking change must be caught here, not by running workflows.
+// Histories recorded from real runs (scripts/record-histories.ts), in test/histories/<process>/,
+// must replay against the current workflow code; a breaking change must be caught here, not by
+// running workflows.
 Runtime.install({ logger: new DefaultLogger('WARN') });
 // The recorded histories are encrypted with the fixture key, as every payload is in a deployment.
 const codec = new EncryptionCodec(Buffer.from(HISTORIES_KEY, 'base64'));
 const dataConverter = encryptingDataConverter(codec);
-const histories = readdirSync('test/histories')
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => join('test/histories', f));
+// Every process's folder, walked: a history added to one is replayed without being named here.
+const histories = recordedHistories();
 
 /** A bundle option that resolves the imports `swap` picks to a stub from test/fixtures instead. */
 function swapImport(
@@ -48,11 +50,28 @@ function swapImport(
 }
 
 describe('replay of recorded histories', () => {
+  it("each is found by its process's name: test/histories/<process>/, the process whose workflow it ran", () => {
+    const processOf = new Map(PROCESSES.flatMap((p) => p.workflows.map((wf) => [wf.type as string, p.process])));
+    const misplaced = histories.flatMap((file) => {
+      const folders = relative(HISTORIES_DIR, file).split(sep).slice(0, -1);
+      const history = historyFromJSON(JSON.parse(readFileSync(file, 'utf8')));
+      const started = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+      const owner = processOf.get(started ?? '');
+      return folders.length === 1 && folders[0] === owner ? [] : [`${file}: ${started} is ${owner}'s`];
+    });
+    assert.deepEqual(misplaced, []);
+    assert.deepEqual(
+      [...new Set(histories.map((file) => relative(HISTORIES_DIR, file).split(sep)[0]))].sort(),
+      ['ach-followup', 'checkout', 'kyc', 'onboarding', 'provisioning', 'wallet'],
+      'every process has its recorded histories',
+    );
+  });
+
   it('the current workflows replay every recorded history', async () => {
     const results = await replayFiles(histories, undefined, dataConverter);
     for (const r of results) assert.equal(r.error, undefined, `${r.file}: ${r.error?.message}`);
     assert.equal(results.length, histories.length, 'every recorded history was replayed');
-    assert.ok(histories.length >= 25, `${histories.length} histories in test/histories`);
+    assert.ok(histories.length >= 39, `${histories.length} histories in ${HISTORIES_DIR}/<process>/`);
   });
 
   it('the bundle without the tracing interceptors replays them too (a worker switches bundles when tracing is turned on or off)', async () => {
@@ -65,24 +84,21 @@ describe('replay of recorded histories', () => {
     const swapLegacyReminders = swapImport('no-legacy-reminders', ({ request }) =>
       request.endsWith('/legacy-reminders.js'),
     );
-    const before = ['ach-reminders-before-shared-reminders', 'onboarding-reminders-before-shared-reminders'];
-    const results = await replayFiles(
-      before.map((name) => `test/histories/${name}.json`),
-      undefined,
-      dataConverter,
-      undefined,
-      swapLegacyReminders,
-    );
+    const before = [
+      historyFile('ach-followup', 'ach-reminders-before-shared-reminders'),
+      historyFile('onboarding', 'onboarding-reminders-before-shared-reminders'),
+    ];
+    const results = await replayFiles(before, undefined, dataConverter, undefined, swapLegacyReminders);
     assert.deepEqual(
       results.map((result) => ({ file: result.file, error: result.error?.name })),
-      before.map((name) => ({ file: `test/histories/${name}.json`, error: 'DeterminismViolationError' })),
+      before.map((file) => ({ file, error: 'DeterminismViolationError' })),
     );
     // The same histories replay with the loops in place (the first test): the stub is what breaks them.
   });
 
   it('a change that reorders what the wallet workflow does fails with DeterminismViolationError', async () => {
     const breaking = fileURLToPath(new URL('../fixtures/breaking-wallet/index.ts', import.meta.url));
-    const [result] = await replayFiles(['test/histories/wallet.json'], breaking, dataConverter);
+    const [result] = await replayFiles([historyFile('wallet', 'wallet')], breaking, dataConverter);
     assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
   });
 
@@ -94,7 +110,7 @@ describe('replay of recorded histories', () => {
     'wallet-continued-exact-ledger',
     'wallet-carried-v2',
     'wallet-unknown-before-carried-result',
-  ].map((name) => `test/histories/${name}.json`);
+  ].map((name) => historyFile('wallet', name));
 
   it('the wallet histories recorded since wallet-exact-ledger took its branch and signal decimal strings', async () => {
     for (const file of exactLedger) {
@@ -137,7 +153,7 @@ describe('replay of recorded histories', () => {
       'no-local-create-patch',
       ({ request, context }) => request.endsWith('/patches.js') && context.endsWith('/workflows/wallet'),
     );
-    const file = 'test/histories/open-wallet-local-create.json';
+    const file = historyFile('wallet', 'open-wallet-local-create');
     const [result] = await replayFiles([file], undefined, dataConverter, undefined, swapPatches);
     assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
   });
@@ -152,7 +168,7 @@ describe('replay of recorded histories', () => {
       'wallet-before-quiet-polling',
       'wallet-continued-before-quiet-polling',
     ];
-    const files = [...before, 'wallet-quiet-polling'].map((name) => `test/histories/${name}.json`);
+    const files = [...before, 'wallet-quiet-polling'].map((name) => historyFile('wallet', name));
     const results = await replayFiles(
       files,
       undefined,

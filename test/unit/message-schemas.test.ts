@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Payload } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -9,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { z } from 'zod';
 import { fileOf, textOf } from '../../scripts/message-schemas.js';
+import { HISTORIES_DIR, recordedHistories } from '../../scripts/lib/history-file.js';
 import { INTERNAL_WORKFLOWS, PROCESSES } from '../../scripts/lib/message-processes.js';
 import { decimal } from '../../src/decimal.js';
 import { CANONICAL_DECIMAL } from '../../workflows/lib/messages.schema.js';
@@ -285,21 +287,18 @@ describe('the message schemas (schemas/messages)', () => {
   const RETIRED_FAILURES = ['SubmissionFailed'];
 
   it('take every message of the recorded histories of current runs', async () => {
-    const key = readFileSync('test/histories/payload-key.txt', 'utf8').trim();
+    const key = readFileSync(join(HISTORIES_DIR, 'payload-key.txt'), 'utf8').trim();
     const codec = new EncryptionCodec(Buffer.from(key, 'base64'));
     const typeOf = new Map(PROCESSES.flatMap((p) => p.workflows.map((wf) => [wf.type as string, p.process])));
     // Recorded before a change, or carrying a ledger from then: their runs still replay, but a run
     // started now sends and returns none of it. The wallet's, but for *-exact-ledger, were recorded
     // before exact amounts: their signals carry the whole callback, its amount a number.
     const before = /-before-|carried-v[12]|^wallet(?!.*exact-ledger)/;
-    const histories = readdirSync('test/histories').filter((f) => f.endsWith('.json') && !before.test(f));
+    const histories = recordedHistories().filter((file) => !before.test(basename(file)));
     assert.ok(histories.length >= 20);
     const seen = new Set<string>();
     for (const name of histories) {
-      const history = await decrypted(
-        historyFromJSON(JSON.parse(readFileSync(`test/histories/${name}`, 'utf8'))),
-        codec,
-      );
+      const history = await decrypted(historyFromJSON(JSON.parse(readFileSync(name, 'utf8'))), codec);
       const values = (payloads: { payloads?: Payload[] | null } | null | undefined) =>
         (payloads?.payloads ?? []).map((p) =>
           p.data?.length ? exactAmounts(JSON.parse(Buffer.from(p.data).toString('utf8')) as unknown) : null,

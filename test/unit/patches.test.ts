@@ -5,10 +5,11 @@ import { describe, it } from 'node:test';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import * as register from '../../workflows/patches.js';
+import { HISTORIES_DIR } from '../../scripts/lib/history-file.js';
 import { decrypted } from '../helpers/history.js';
 
 /** The key the recorded histories were encrypted with (scripts/replay.ts reads the same file). */
-const HISTORIES_KEY = readFileSync('test/histories/payload-key.txt', 'utf8').trim();
+const HISTORIES_KEY = readFileSync(join(HISTORIES_DIR, 'payload-key.txt'), 'utf8').trim();
 
 // The register (workflows/patches.ts) is the one place a patch id is spelled: every patched() or
 // deprecatePatch() in workflows/ names one of its constants, and what it says of each patch (the
@@ -100,7 +101,7 @@ describe('the register of patches', () => {
         ...patch.histories.withMarker.map((name) => [name, true] as const),
         ...patch.histories.before.map((name) => [name, false] as const),
       ]) {
-        const file = join('test/histories', name);
+        const file = join(HISTORIES_DIR, name);
         assert.ok(existsSync(file), `${patch.id}: ${file} does not exist`);
         assert.equal((await markers(file)).includes(patch.id), expected, `${patch.id}: the marker in ${file}`);
       }
