@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { z } from 'zod';
 import { checkAchFollowupInput, checkAchForm } from '../../workflows/ach-followup/checks.js';
 import type { Check } from '../../workflows/lib/input-check.js';
 import { InputProblem } from '../../workflows/lib/input-check.js';
+import { zodFrom } from '../../workflows/lib/zod-from-check.schema.js';
 import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checkout/checks.js';
 import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/kyc/checks.js';
 import { checkOnboardingInput, checkOnboardingLinkRequest } from '../../workflows/onboarding/checks.js';
@@ -17,10 +19,12 @@ import { openWalletInput, walletInput } from '../../workflows/wallet/inputs.sche
 import { checkOpenWalletInput, checkWalletInput } from '../../workflows/wallet/checks.js';
 
 // Workflows check their input and their updates' arguments with plain functions (workflows/<process>/checks.ts),
-// the clients and the ingress with the zod schemas (workflows/*/messages.schema.ts). The same
-// samples, valid and not, go through both: they accept the same values and give back the same
-// (defaults filled in, unknown keys left out), and they refuse the same values for the same field,
-// in the same words where the schema has its own.
+// the clients and the ingress with zod schemas that workflows/lib/zod-from-check.schema.ts builds
+// from those checks (workflows/*/messages.schema.ts). Each message's schema is the one built from
+// its check, and the same samples, valid and not, and samples changed at random in one field, go
+// through both: they accept the same values and give back the same (defaults filled in, unknown
+// keys left out), and they refuse the same values for the same field, in the same words where the
+// check has its own.
 
 type Outcome = { ok: true; value: unknown } | { ok: false; field: string; message: string };
 
@@ -43,8 +47,36 @@ function viaCheck(check: Check<unknown>, sample: unknown): Outcome {
 /** zod's own wording (its checks without a message of ours): the plain checks word these their own way. */
 const zodsOwnWords = /^(Invalid (input|option|string|URL|url)|Too (small|big)|Unrecognized key)/;
 
-function agree(name: string, schema: z.ZodType, check: Check<unknown>, valid: unknown[], invalid: unknown[]) {
+/** Values of every kind, and the valid samples' own values, to put in one field of a valid sample. */
+function fieldValues(valid: unknown[]) {
+  const seen = valid.flatMap((sample) => (sample && typeof sample === 'object' ? Object.values(sample) : []));
+  return fc.oneof(
+    fc.constantFrom(undefined, null, true, false, 0, 1, -1, 1.5, 99, 100, 1_000, 2 ** 53, Number.NaN, '', ' ', [], {}),
+    fc.constantFrom(...seen),
+    fc.string({ maxLength: 12 }),
+    fc.integer(),
+    fc.double(),
+    fc.dictionary(fc.constantFrom('pollInitialMs', 'size', 'ref', 'x'), fc.oneof(fc.integer(), fc.string())),
+  );
+}
+
+interface AgreeOptions {
+  /** The workflow takes more than the schema asks (an int's workflowMin): what the schema takes, the check takes. */
+  workflowLooser?: boolean;
+}
+
+function agree(
+  name: string,
+  schema: z.ZodType,
+  check: Check<unknown>,
+  valid: unknown[],
+  invalid: unknown[],
+  opts: AgreeOptions = {},
+) {
   describe(name, () => {
+    it('its zod schema is the one built from its check', () => {
+      assert.equal(schema, zodFrom(check));
+    });
     it(`accepts ${valid.length} valid samples as the zod schema does, with the same result`, () => {
       for (const sample of valid) {
         const [expected, actual] = [viaZod(schema, sample), viaCheck(check, sample)];
@@ -62,6 +94,31 @@ function agree(name: string, schema: z.ZodType, check: Check<unknown>, valid: un
         if (!zodsOwnWords.test(expected.message))
           assert.equal(actual.message, expected.message, `the words for ${shown}`);
       }
+    });
+    it('answers as the zod schema does when one field of a valid sample is changed (property)', () => {
+      const objects = valid.filter((sample): sample is Record<string, unknown> => typeof sample === 'object');
+      const keys = [...new Set(objects.flatMap((sample) => Object.keys(sample)))];
+      const changed = fc
+        .tuple(fc.constantFrom(...objects), fc.constantFrom(...keys), fieldValues(valid), fc.boolean())
+        .map(([sample, key, value, drop]) => {
+          const copy: Record<string, unknown> = { ...sample, [key]: value };
+          if (drop) delete copy[key];
+          return copy;
+        });
+      fc.assert(
+        fc.property(changed, (sample) => {
+          const [expected, actual] = [viaZod(schema, sample), viaCheck(check, sample)];
+          const shown = `${JSON.stringify(sample)}: zod ${JSON.stringify(expected)}, check ${JSON.stringify(actual)}`;
+          if (opts.workflowLooser && actual.ok && !expected.ok) return;
+          assert.equal(actual.ok, expected.ok, shown);
+          if (expected.ok) assert.deepStrictEqual(actual, expected, shown);
+          else if (!actual.ok) {
+            assert.equal(actual.field, expected.field, shown);
+            if (!zodsOwnWords.test(expected.message)) assert.equal(actual.message, expected.message, shown);
+          }
+        }),
+        { numRuns: 300 },
+      );
     });
   });
 }
@@ -310,6 +367,7 @@ agree(
     { ...follower, maxHistoryEvents: 0 },
     { ...follower, name: 1 },
   ],
+  { workflowLooser: true },
 );
 
 const opening = { name: 'alice', pollIntervalMs: 100 };

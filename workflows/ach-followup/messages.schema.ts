@@ -1,24 +1,14 @@
 import { z } from 'zod';
-import { MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
-import { accountId, paymentMethodId } from '../../src/provider/schemas/common.js';
-import { documentMimeTypes } from '../../src/provider/schemas/document.js';
-import { claimRef, timing } from '../lib/messages.schema.js';
+import { paymentMethodId } from '../../src/provider/schemas/common.js';
+import { checkAchFollowupInput, checkAchForm } from './checks.js';
+import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// The ACH follow-up's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/ach-followup/checks.ts (see ./messages.schema.ts).
+// The ACH follow-up's messages as zod schemas, for its client. What the workflow checks is defined
+// once, in ./checks.ts; the schemas of those messages are built from it.
 
-export const achFollowupInput = z.object({
-  paymentMethodId,
-  /** The account the method belongs to: its individualSourceOfFunds follows the method. */
-  accountId,
-  timing: timing.default(timing.parse({})),
-});
-
+export const achFollowupInput = zodFrom(checkAchFollowupInput);
 /** The form: a photo (or scan) as described at the end of docs/provider-contract.md §3.2, kept in the claim store. */
-export const achForm = claimRef.extend({
-  contentType: z.enum(documentMimeTypes, { message: `the form must be one of ${documentMimeTypes.join(', ')}` }),
-  size: z.number().int().positive().max(MAX_DOCUMENT_BYTES, 'the form is larger than 7.75 MB'),
-});
+export const achForm = zodFrom(checkAchForm);
 
 // What the process answers: its state (query and the submitAchForm update) and its result.
 

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   CHECKOUT_DEST,
   CHECKOUT_DEST_MESSAGE,
@@ -7,47 +6,68 @@ import {
   ORDER_REF_MESSAGE,
   REDIRECT_NAMES_NOTHING_MESSAGE,
   REQUIRE_HIGHER_LIMITS_MESSAGE,
-} from './messages.js';
-import type { checkoutInput, purchaseRedirect } from './messages.schema.js';
-import { absent, boolean, type Check, fail, object, optional, string, url, withDefault } from '../lib/input-check.js';
-import { businessKey, currencyCode, id, positiveAmount, timing } from '../lib/shared-checks.js';
+} from './contract.js';
+import {
+  absent,
+  boolean,
+  type Check,
+  object,
+  optional,
+  positiveAmount,
+  string,
+  url,
+  withDefault,
+} from '../lib/input-check.js';
+import { businessKey, currencyCode, id, timing } from '../lib/shared-checks.js';
 
-// What the checkout checks on its input and on a purchase redirect (workflows/checkout/messages.schema.ts in zod).
+// What the checkout checks on its input and on a purchase redirect: the one definition of these
+// messages (./messages.schema.ts builds their zod schemas from them).
 
+/** The backend's own reference for its order: a business key, never personal data. */
+export const checkOrderRef = businessKey(ORDER_REF_MESSAGE);
+
+/** The buyer's personal data of docs/provider-contract.md §2.6 is refused by name: the hosted page collects it, so it never enters history. */
 const collectedByHostedPage = Object.fromEntries(
   COLLECTED_BY_HOSTED_PAGE.map((key) => [key, absent(COLLECTED_BY_HOSTED_PAGE_MESSAGE)]),
-) as Record<(typeof COLLECTED_BY_HOSTED_PAGE)[number], Check<undefined>>;
+) as Record<(typeof COLLECTED_BY_HOSTED_PAGE)[number], Check<undefined, undefined>>;
 
-const checkoutFields = object(
+export const checkCheckoutInput = object(
   {
-    orderRef: businessKey(ORDER_REF_MESSAGE),
-    sourceAmount: positiveAmount,
+    orderRef: checkOrderRef,
+    /** Exact: a decimal string ("49.99") or a JSON number; a decimal string in the workflow. */
+    sourceAmount: positiveAmount(),
     sourceCurrency: currencyCode,
     destCurrency: currencyCode,
-    dest: string(CHECKOUT_DEST, CHECKOUT_DEST_MESSAGE),
+    dest: string({ pattern: CHECKOUT_DEST, message: CHECKOUT_DEST_MESSAGE }),
     redirectUrl: optional(url()),
     failureRedirectUrl: optional(url()),
+    /**
+     * The provider's user (US_...) the purchase is for: its limits are checked, and once approved
+     * for higher limits it owns the reservation (docs/provider-contract.md §8 rule 1).
+     */
     userId: optional(id('US', 'a user id')),
-    requireHigherLimits: withDefault(boolean(), () => false),
+    /**
+     * Wait until the user is approved before reserving. The checkout polls the user's status itself
+     * rather than waiting on the onboarding workflow: a workflow cannot read another one's result or
+     * query it, and the provider is the authority on approval anyway.
+     */
+    requireHigherLimits: withDefault(boolean(), false),
     timing,
     ...collectedByHostedPage,
   },
-  { strict: true },
+  {
+    strict: true,
+    rules: [
+      { when: 'requireHigherLimits', anyOf: ['userId'], field: 'userId', message: REQUIRE_HIGHER_LIMITS_MESSAGE },
+    ],
+  },
 );
 
-export const checkCheckoutInput: Check<z.output<typeof checkoutInput>> = (value, field) => {
-  const input = checkoutFields(value, field);
-  if (input.requireHigherLimits && !input.userId) fail('userId', REQUIRE_HIGHER_LIMITS_MESSAGE);
-  return input;
-};
-
-const redirectFields = object(
+/** What a backend learnt from the redirect to its redirectUrl (docs/provider-contract.md §OP-8): a hint to look now. */
+export const checkPurchaseRedirect = object(
   { transferId: optional(id('TF', 'a transfer id')), orderId: optional(id('WO', 'an order id')) },
-  { strict: true },
+  {
+    strict: true,
+    rules: [{ anyOf: ['transferId', 'orderId'], field: 'orderId', message: REDIRECT_NAMES_NOTHING_MESSAGE }],
+  },
 );
-
-export const checkPurchaseRedirect: Check<z.output<typeof purchaseRedirect>> = (value, field) => {
-  const redirect = redirectFields(value, field);
-  if (!redirect.transferId && !redirect.orderId) fail('orderId', REDIRECT_NAMES_NOTHING_MESSAGE);
-  return redirect;
-};

@@ -1,62 +1,25 @@
 import { z } from 'zod';
-import { MAX_DOCUMENT_BYTES } from '../../src/provider/documents.js';
 import { accountId } from '../../src/provider/schemas/common.js';
 import { accountStatus, profileFieldStatus } from '../../src/provider/schemas/account.js';
-import { documentMimeTypes, documentQuery } from '../../src/provider/schemas/document.js';
-import { claimRef, timing } from '../lib/messages.schema.js';
 import {
-  FIELD_ID,
-  FIELD_ID_MESSAGE,
-  MAX_VALUE_BYTES,
-  VALUE_CONTENT_TYPE,
-  VALUE_CONTENT_TYPE_MESSAGE,
-  VALUE_NOT_KEYED_MESSAGE,
-} from './contract.js';
+  checkDocumentRef,
+  checkDocumentSubmission,
+  checkKycInput,
+  checkValueRef,
+  checkValueSubmission,
+} from './checks.js';
+import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// KYC resubmission's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/kyc/checks.ts (see ./messages.schema.ts).
+// KYC resubmission's messages as zod schemas, for its client. What the workflow checks is defined
+// once, in ./checks.ts; the schemas of those messages are built from it.
 
-export const kycInput = z.object({
-  accountId,
-  timing: timing.default(timing.parse({})),
-  /** Submissions per profile field in one round before support must take over. */
-  maxAttemptsPerField: z.number().int().min(1).max(50).default(5),
-  /**
-   * Submissions per field made by earlier rounds, where the numbering of this round continues.
-   * Clients no longer send it (keys carry the run chain's id, see workflows/kyc/workflow.ts); accepted so
-   * that starts by older clients stay valid.
-   */
-  priorSubmissions: z.record(z.string(), z.number().int().min(0)).default({}),
-});
-
-const fieldId = z.string().regex(FIELD_ID, FIELD_ID_MESSAGE);
-
+export const kycInput = zodFrom(checkKycInput);
 /** A personal value (an SSN...) kept in the claim store as text by putValue. */
-export const valueRef = claimRef.extend({
-  contentType: z.string().regex(VALUE_CONTENT_TYPE, VALUE_CONTENT_TYPE_MESSAGE),
-  // A plain SHA-256 of a nine-digit SSN could be reversed from history: only keyed digests.
-  keyed: z.literal(true, { message: VALUE_NOT_KEYED_MESSAGE }),
-  size: z.number().int().positive('the value is empty').max(MAX_VALUE_BYTES, 'a value is at most 1 KB'),
-});
-
+export const valueRef = zodFrom(checkValueRef);
 /** A file for a DOCUMENT field, kept in the claim store (docs/provider-contract.md §OP-4). */
-export const documentRef = claimRef.extend({
-  contentType: z.enum(documentMimeTypes, { message: `the document must be one of ${documentMimeTypes.join(', ')}` }),
-  size: z
-    .number()
-    .int()
-    .positive('the document is empty')
-    .max(MAX_DOCUMENT_BYTES, 'the document is larger than 7.75 MB'),
-});
-
-export const valueSubmission = z.object({ fieldId, value: valueRef });
-
-export const documentSubmission = z.object({
-  fieldId,
-  document: documentRef,
-  documentType: documentQuery.shape.documentType,
-  documentSubType: documentQuery.shape.documentSubType,
-});
+export const documentRef = zodFrom(checkDocumentRef);
+export const valueSubmission = zodFrom(checkValueSubmission);
+export const documentSubmission = zodFrom(checkDocumentSubmission);
 
 // What the process answers: its state (query), a field (the submit updates) and its result.
 

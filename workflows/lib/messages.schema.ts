@@ -1,25 +1,18 @@
 import { z } from 'zod';
-import { MIN_TIMING_MS, TIMING_DEFAULTS } from './contract.js';
 import { CLAIM_FAILURE_HINTS, type ClaimFailureReason } from '../../src/claims/failures.js';
 import { limits } from '../../src/provider/schemas/limits.js';
+import { claimRef as checkClaimRef, timingFields } from './shared-checks.js';
+import { zodFrom } from './zod-from-check.schema.js';
 
 // The zod schemas of what every process shares, for the clients and the ingress. Workflow code
-// never imports this module at run time (zod would be built again for every cached workflow):
-// workflows/<process>/checks.ts holds its plain checks, which test/unit/checks-agree.test.ts holds to these.
+// never imports this module at run time (zod would be built again for every cached workflow). What
+// a workflow checks is defined once, as its check (./shared-checks.ts); its zod schema is built from it.
 
 /** Documents and personal values travel by reference (src/claims/ref.ts). */
-export { claimRef } from '../../src/claims/ref.js';
-
-const duration = (fallback: number) => z.number().int().min(MIN_TIMING_MS).default(fallback);
+export const claimRef = zodFrom(checkClaimRef);
 
 /** Durations of a process, in milliseconds: configuration, so that tests can make them short. */
-export const timing = z.object({
-  pollInitialMs: duration(TIMING_DEFAULTS.pollInitialMs),
-  pollMaxMs: duration(TIMING_DEFAULTS.pollMaxMs),
-  reminderAfterMs: duration(TIMING_DEFAULTS.reminderAfterMs),
-  deadlineMs: duration(TIMING_DEFAULTS.deadlineMs),
-  stallAfterMs: duration(TIMING_DEFAULTS.stallAfterMs),
-});
+export const timing = zodFrom(timingFields);
 
 /**
  * The canonical decimal string as a pattern, for the JSON Schemas (schemas/messages): what

@@ -1,26 +1,17 @@
 import { z } from 'zod';
-import { countryCode, userId } from '../../src/provider/schemas/common.js';
-import { limitsAnswer, timing } from '../lib/messages.schema.js';
-import { USER_REF_MESSAGE } from './contract.js';
+import { userId } from '../../src/provider/schemas/common.js';
+import { checkOnboardingInput, checkOnboardingLinkRequest, checkUserRef } from './checks.js';
+import { limitsAnswer } from '../lib/messages.schema.js';
+import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// Onboarding's messages as zod schemas, for its client; the workflow checks the same with
-// workflows/onboarding/checks.ts (see ./messages.schema.ts).
+// Onboarding's messages as zod schemas, for its client. What the workflow checks is defined once,
+// in ./checks.ts; the schemas of those messages are built from it.
 
 /** The backend's own reference for its user: a business key, never personal data. */
-export const userRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, USER_REF_MESSAGE);
-
-export const onboardingInput = z.object({
-  userRef,
-  /** The user's country decides which higher limits apply (docs/provider-contract.md §8). */
-  country: countryCode,
-  timing: timing.default(timing.parse({})),
-});
-
-/**
- * A request for the onboarding link. It names the user it is for, so that a link is never handed
- * to the wrong process by a backend that mixed up its references.
- */
-export const onboardingLinkRequest = z.object({ userRef });
+export const userRef = zodFrom(checkUserRef);
+export const onboardingInput = zodFrom(checkOnboardingInput);
+/** A request for the onboarding link, naming the user it is for. */
+export const onboardingLinkRequest = zodFrom(checkOnboardingLinkRequest);
 
 // What the process answers: its state (query), a link (the onboardingLink update) and its result.
 

@@ -1,22 +1,12 @@
 import { z } from 'zod';
-import { countryCode } from '../../src/provider/schemas/common.js';
-import { claimRef } from '../lib/messages.schema.js';
-import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from './contract.js';
+import { checkClientRef, checkProvisioningInput } from './checks.js';
+import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// Provisioning's input as a zod schema, for its client; the workflow checks the same with
-// workflows/provisioning/checks.ts (see ./messages.schema.ts).
+// Provisioning's messages as zod schemas, for its client. What the workflow checks is defined once,
+// in ./checks.ts; the schema of its input is built from it.
 
-/** The backend's reference for the client (device, app install) whose token this is. */
-const clientRef = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, CLIENT_REF_MESSAGE);
-
-export const provisioningInput = z.object({
-  clientRef,
-  /** The client's secret, kept in the claim store: a secret never enters workflow history. */
-  secret: claimRef,
-  country: countryCode,
-  /** How long one provider call may take before it is tried again (a crashed worker's call too). */
-  activityTimeoutMs: z.number().int().min(1_000).default(DEFAULT_ACTIVITY_TIMEOUT_MS),
-});
+const clientRef = zodFrom(checkClientRef);
+export const provisioningInput = zodFrom(checkProvisioningInput);
 
 // What the process answers: its state (query) and its result.
 

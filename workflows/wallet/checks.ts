@@ -1,51 +1,42 @@
-import type { z } from 'zod';
-import type { openWalletInput, walletInput } from './inputs.schema.js';
-import { type Check, fail, int, object, oneOf, optional, string, withDefault } from '../lib/input-check.js';
+import { int, object, oneOf, optional, string, withDefault } from '../lib/input-check.js';
 import { id } from '../lib/shared-checks.js';
 
-// What the wallet workflows check on their input (workflows/wallet/inputs.schema.ts in zod).
+// What the wallet workflows check on their input: the one definition of it (./inputs.schema.ts
+// builds its zod schemas from it).
 
-const pollMs = int({ min: 100 });
-const reconcileMs = int({ min: 1_000 });
 // A follower's own check refuses only what no run can have started with: the ingress started
 // followers with the configured durations, which were any positive duration before the config
 // asked for the schema's minimums. A stricter check would fail running wallets on replay.
-const anyPositiveMs = int({ min: 1 });
+const pollMs = int({ min: 100, workflowMin: 1 });
+const reconcileMs = int({ min: 1_000, workflowMin: 1 });
 
 /** A follower's own fields; what a run carries across continue-as-new is its own business and is not checked. */
-export const checkWalletInput: Check<z.output<typeof walletInput>> = object({
+export const checkWalletInput = object({
   walletId: id('WA', 'a wallet id'),
   name: optional(string()),
-  pollIntervalMs: anyPositiveMs,
-  pollMaxMs: optional(anyPositiveMs),
-  reconcileIntervalMs: optional(anyPositiveMs),
-  // At least 1 here, 50 in the schema: tests start followers that continue as new at once.
-  maxHistoryEvents: withDefault(int({ min: 1 }), () => 10_000),
+  /** How often the provider is polled, so that a lost callback is still seen. */
+  pollIntervalMs: pollMs,
+  /** The longest wait between polls of a quiet wallet (WALLET_POLL_MAX); the default is 90 minutes. */
+  pollMaxMs: optional(pollMs),
+  /** How often the ledger is compared with the provider's balances (WALLET_RECONCILE_INTERVAL). */
+  reconcileIntervalMs: optional(reconcileMs),
+  /**
+   * Continue-as-new once history reaches this many events (the server's suggestion also counts).
+   * At least 1 in the workflow: tests start followers that continue as new at once.
+   */
+  maxHistoryEvents: withDefault(int({ min: 50, workflowMin: 1 }), 10_000),
 });
 
-/** Trimmed, then 1 to `max` characters (zod's z.string().trim().min(1, message).max(max)). */
-const trimmed =
-  (max: number, emptyMessage: string): Check<string> =>
-  (value, field) => {
-    const text = string()(value, field).trim();
-    if (text.length === 0) fail(field, emptyMessage);
-    if (text.length > max) fail(field, `must be at most ${max} characters`);
-    return text;
-  };
-
-const atMost =
-  (max: number): Check<string> =>
-  (value, field) => {
-    const text = string()(value, field);
-    if (text.length > max) fail(field, `must be at most ${max} characters`);
-    return text;
-  };
-
-export const checkOpenWalletInput: Check<z.output<typeof openWalletInput>> = object({
-  name: trimmed(256, "name is required: your unique identifier for the wallet's user"),
-  type: optional(oneOf(['DEFAULT', 'ENTERPRISE', 'SAVINGS'] as const, 'must be DEFAULT, ENTERPRISE or SAVINGS')),
-  notes: optional(atMost(2000)),
-  pollIntervalMs: pollMs,
-  pollMaxMs: optional(pollMs),
-  reconcileIntervalMs: optional(reconcileMs),
+export const checkOpenWalletInput = object({
+  name: string({
+    trim: true,
+    minLength: 1,
+    tooShort: "name is required: your unique identifier for the wallet's user",
+    maxLength: 256,
+  }),
+  type: optional(oneOf(['DEFAULT', 'ENTERPRISE', 'SAVINGS'], 'must be DEFAULT, ENTERPRISE or SAVINGS')),
+  notes: optional(string({ maxLength: 2000 })),
+  pollIntervalMs: int({ min: 100 }),
+  pollMaxMs: optional(int({ min: 100 })),
+  reconcileIntervalMs: optional(int({ min: 1_000 })),
 });
