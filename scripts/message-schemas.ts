@@ -6,6 +6,8 @@ import { PROCESSES, type ProcessDescription, type WorkflowDescription } from './
 
 // schemas/messages/<process>.json: the processes' messages as JSON Schema 2020-12, from the zod
 // schemas with zod's own z.toJSONSchema, for backends in other languages (docs/other-languages.md).
+// What a workflow checks comes from its check (workflows/<process>/checks.ts), whose zod schema
+// workflows/lib/zod-from-check.schema.ts builds.
 // `--check` fails when a file differs from what the schemas make now (lint runs it).
 
 export const DIR = 'schemas/messages';
@@ -115,7 +117,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     });
     if (stale.length) {
       console.error(
-        `${stale.join(', ')}: not what the zod schemas in workflows/<process>/messages.schema.ts make now: run \`npm run schemas\` and commit the difference`,
+        `${stale.join(', ')}: not what the checks and zod schemas of workflows/<process>/ make now: run \`npm run schemas\` and commit the difference`,
       );
       process.exit(1);
     }
