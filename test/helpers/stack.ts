@@ -129,7 +129,7 @@ export async function startStack(
     claimsDir,
     payloadKey,
     /** The environment of a worker process for this stack (its own task queue: override TEMPORAL_TASK_QUEUE). */
-    workerEnv: stack.settings,
+    workerEnv: { ...stack.settings, ...settings },
     reminders,
     /** Short process durations: poll from 100 ms, reminders after 1 s, deadline 60 s. */
     timing: { pollInitialMs: 100, pollMaxMs: 500, reminderAfterMs: 1_000, deadlineMs: 60_000 },

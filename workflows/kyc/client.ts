@@ -4,6 +4,7 @@ import type { ClaimRef } from '../../src/claims/ref.js';
 import { type ClaimStore, putValue } from '../../src/claims/store.js';
 import type { TimingInput } from '../lib/messages.js';
 import {
+  type KycInput,
   type KycField,
   type KycResult,
   type KycState,
@@ -26,6 +27,12 @@ const placeholder = (size: number, contentType: string) => ({
 const valueText = z.object({ value: z.string().trim().min(1, 'a value is required') });
 
 /** KYC resubmission for one account, keyed `kyc:<accountId>`. */
+/**
+ * What a start may add to the account id: every input field of ./checks.ts but those the client's
+ * configuration gives, so that a new input field reaches the workflow with no change here.
+ */
+export type KycStartOptions = Omit<KycInput, 'accountId' | 'timing' | 'maxAttemptsPerField' | 'priorSubmissions'>;
+
 export class KycClient extends ProcessClient {
   constructor(
     client: Client,
@@ -44,8 +51,9 @@ export class KycClient extends ProcessClient {
    * Starts a round of KYC resubmission, or attaches to the one running for the account. A round
    * may follow a finished one (the provider can send fields back later).
    */
-  async start(accountId: string): Promise<string> {
+  async start(accountId: string, options: KycStartOptions = {}): Promise<string> {
     const args = this.check(kycInput, {
+      ...options,
       accountId,
       timing: this.timing,
       maxAttemptsPerField: this.maxAttemptsPerField,
