@@ -33,6 +33,9 @@ export const workflowPreloadModules: readonly string[] = [
   'workflows/patches',
   // Decisions: functions of their arguments, returning new values.
   'workflows/wallet/ledger',
+  'workflows/wallet/settled-records',
+  'workflows/wallet/carried-ledger',
+  'workflows/wallet/legacy-carried-ledger',
   'workflows/wallet/legacy-float-ledger',
   'workflows/wallet/drift',
   'workflows/lib/amounts-view',

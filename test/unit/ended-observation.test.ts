@@ -8,12 +8,12 @@ import {
   POLL_PAGE_LIMIT,
   type PollCursor,
 } from '../../src/provider/transaction-observation.js';
+import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
+import { type LedgerStateV1 } from '../../workflows/wallet/legacy-carried-ledger.js';
 import {
   classify,
   emptyLedger,
-  fromCarried,
   type LedgerState,
-  type LedgerStateV1,
   ledgerCursor,
   LIMITS,
   record,

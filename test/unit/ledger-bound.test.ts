@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Observation } from '../../src/provider/transaction-observation.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { balances, emptyLedger, fromCarried, LIMITS, record } from '../../workflows/wallet/ledger.js';
+import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
+import { balances, emptyLedger, LIMITS, record } from '../../workflows/wallet/ledger.js';
 
 // Pending entries are bounded: what a wallet carries across continue-as-new stays bounded even
 // when transactions never settle.

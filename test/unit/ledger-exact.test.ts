@@ -3,14 +3,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import {
-  balances,
-  emptyLedger,
-  fromCarried,
-  LIMITS,
-  type LedgerStateV2,
-  record,
-} from '../../workflows/wallet/ledger.js';
+import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
+import { type LedgerStateV2 } from '../../workflows/wallet/legacy-carried-ledger.js';
+import { balances, emptyLedger, LIMITS, record } from '../../workflows/wallet/ledger.js';
 import { findDrift } from '../../workflows/wallet/drift.js';
 
 // The ledger counts money exactly: sums of decimals with up to 18 places (wei), and a

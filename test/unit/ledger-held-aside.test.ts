@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { PROVIDER_EPOCH_MS } from '../../src/provider/transaction-observation.js';
+import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
 import {
   balances,
   emptyLedger,
-  fromCarried,
   type LedgerState,
   LIMITS,
   record,

@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
-import {
-  balances,
-  classify,
-  emptyLedger,
-  fromCarried,
-  type LedgerStateV1,
-  LIMITS,
-  recent,
-  record,
-} from '../../workflows/wallet/ledger.js';
+import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
+import { type LedgerStateV1 } from '../../workflows/wallet/legacy-carried-ledger.js';
+import { balances, classify, emptyLedger, LIMITS, recent, record } from '../../workflows/wallet/ledger.js';
 import { walletSrn } from '../../src/provider/srn.js';
 
 const WALLET_ID = 'WA_LEDGER';

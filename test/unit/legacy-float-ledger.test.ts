@@ -3,8 +3,10 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { decimal } from '../../src/decimal.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { balances, emptyLedger, fromCarried, type LedgerStateV2, record } from '../../workflows/wallet/ledger.js';
-import { floatDrift, floatTotalsFrom } from '../../workflows/wallet/legacy-float-ledger.js';
+import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
+import { type LedgerStateV2 } from '../../workflows/wallet/legacy-carried-ledger.js';
+import { balances, emptyLedger, record } from '../../workflows/wallet/ledger.js';
+import { countedAsBeforeExactLedger, floatDrift, floatTotalsFrom } from '../../workflows/wallet/legacy-float-ledger.js';
 import { findDrift } from '../../workflows/wallet/drift.js';
 import * as before from '../fixtures/before-exact-ledger/ledger.js';
 import { findDrift as findDriftBefore } from '../fixtures/before-exact-ledger/reconcile.js';
@@ -49,10 +51,11 @@ function replay(steps: Step[], carriedTotal?: number) {
   const old = carried ? before.fromCarried(carried as before.LedgerState) : before.emptyLedger(WALLET_ID);
   const today = carried ? fromCarried(carried) : emptyLedger(WALLET_ID);
   today.floatTotals = floatTotalsFrom(carried);
+  const counting = countedAsBeforeExactLedger(today.floatTotals);
   steps.forEach((step, i) => {
     const tx = observation(step, 1_700_000_000_000 + i);
     before.record(old, tx, 'callback');
-    record(today, { ...tx, amount: decimal(tx.amount) }, 'callback');
+    record(today, { ...tx, amount: decimal(tx.amount) }, 'callback', { counting });
   });
   return { old, today };
 }

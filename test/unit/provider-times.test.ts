@@ -6,11 +6,11 @@ import {
   type PollCursor,
   PROVIDER_EPOCH_MS,
 } from '../../src/provider/transaction-observation.js';
+import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
 import {
   balances,
   classify,
   emptyLedger,
-  fromCarried,
   ledgerCursor,
   LIMITS,
   record,

@@ -1,9 +1,8 @@
 import type { z } from 'zod';
-import type { balance, entry, entryKind, ledgerState, ledgerStats, seenVia, settledRecord } from './messages.schema.js';
-import { absolute, add, type Decimal, decimal, negate, recordedNumber, subtract } from '../../src/decimal.js';
+import type { balance, entry, entryKind, ledgerState, ledgerStats, seenVia } from './messages.schema.js';
+import { absolute, add, type Decimal, decimal, negate, subtract } from '../../src/decimal.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { moveFloatTotal } from './legacy-float-ledger.js';
 import {
   FUTURE_SLACK_MS,
   type Observation,
@@ -11,6 +10,20 @@ import {
   POLL_PAGE_LIMIT,
   type PollCursor,
 } from '../../src/provider/transaction-observation.js';
+import {
+  AMOUNT,
+  amountUnknown,
+  CREATED_AT,
+  CURRENCY,
+  forgetRecord,
+  heldAsideRecord,
+  NO_TIME,
+  putRecord,
+  recordCount,
+  recordOf,
+  recountRecords,
+  STATUS,
+} from './settled-records.js';
 
 // A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
 // functions: the workflow carries the state across continue-as-new, and tests exercise the rules
@@ -29,35 +42,12 @@ export type SeenVia = z.infer<typeof seenVia>;
 /** A transaction as the ledger counted it (its schema: workflows/wallet/messages.schema.ts). */
 export type Entry = z.output<typeof entry>;
 
-/** A settled transaction that left the recent entries: [currency, signed amount or null, status, createdAt]. */
-export type SettledRecord = z.output<typeof settledRecord>;
-/** A record as carried by runs before exact amounts (version 2): its amount a number. */
-type CarriedRecord = [currency: string, amount: Decimal | number | null, status: string, createdAt: number];
-/** An entry as carried by runs before exact amounts: its amount a number. */
-type CarriedEntry = Omit<Entry, 'amount'> & { amount: Decimal | number };
+export type { SettledRecord } from './settled-records.js';
 
 export type LedgerStats = z.output<typeof ledgerStats>;
 
 /** Also what a run carries across continue-as-new, and what an ended follower returns. */
 export type LedgerState = z.output<typeof ledgerState>;
-
-/** The ledger as carried across continue-as-new in version 2: amounts as numbers. */
-export interface LedgerStateV2 extends Omit<LedgerState, 'version' | 'entries' | 'settled' | 'settledTotals'> {
-  version: 2;
-  entries: Record<string, CarriedEntry>;
-  settled: Record<string, CarriedRecord>;
-  settledTotals: Record<string, number>;
-}
-
-/** The ledger as carried across continue-as-new before version 2 (ids of settled entries only). */
-export interface LedgerStateV1 {
-  walletId: string;
-  entries: Record<string, CarriedEntry>;
-  order: string[];
-  settledIds: string[];
-  settledTotals: Record<string, number>;
-  stats: Omit<LedgerStats, 'expired' | 'rejected'>;
-}
 
 const DAY = 86_400_000;
 
@@ -80,54 +70,11 @@ export const LIMITS = {
   pendingAgeMs: 180 * DAY,
 };
 
-const CURRENCY = /^[A-Z0-9]{2,10}$/;
+const CURRENCY_CODE = /^[A-Z0-9]{2,10}$/;
 
 /** A record keyed by ids or currency codes: no prototype, so no key can reach Object.prototype. */
-function table<T>(from: Record<string, T> = {}): Record<string, T> {
+export function table<T>(from: Record<string, T> = {}): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, from);
-}
-
-// How many records a settled table holds, and how many of them are held aside (no time, an
-// amount), kept as records come and go: counting its keys at every transaction cost a full walk
-// of up to LIMITS.settledRecords per callback. Counted once per table (a run's first eviction),
-// then kept by putRecord and forgetRecord; never carried.
-const recordCounts = new WeakMap<Record<string, SettledRecord>, { all: number; held: number }>();
-
-/**
- * A record of a transaction held aside: no time (0) but an amount. Records from the first shape
- * have no time either, but no amount: they are not held aside.
- */
-function heldAsideRecord(record: SettledRecord): boolean {
-  return record[3] === 0 && record[1] !== null;
-}
-
-function recordCount(settled: Record<string, SettledRecord>): { all: number; held: number } {
-  let count = recordCounts.get(settled);
-  if (count === undefined) {
-    const records = Object.values(settled);
-    count = { all: records.length, held: records.filter(heldAsideRecord).length };
-    recordCounts.set(settled, count);
-  }
-  return count;
-}
-
-function putRecord(settled: Record<string, SettledRecord>, id: string, record: SettledRecord): void {
-  const count = recordCounts.get(settled);
-  if (count !== undefined) {
-    const before = Object.hasOwn(settled, id) ? settled[id] : undefined;
-    if (!before) count.all += 1;
-    count.held += Number(heldAsideRecord(record)) - Number(before ? heldAsideRecord(before) : false);
-  }
-  settled[id] = record;
-}
-
-function forgetRecord(settled: Record<string, SettledRecord>, id: string): void {
-  const count = recordCounts.get(settled);
-  if (count !== undefined && Object.hasOwn(settled, id)) {
-    count.all -= 1;
-    count.held -= Number(heldAsideRecord(settled[id]!));
-  }
-  delete settled[id];
 }
 
 export function emptyLedger(walletId: string): LedgerState {
@@ -143,78 +90,21 @@ export function emptyLedger(walletId: string): LedgerState {
   };
 }
 
-/** Any ledger a run may carry: the current shape, or one from before. */
-export type CarriedLedger = LedgerState | LedgerStateV2 | LedgerStateV1;
-
-/** The ledger a new run starts from: what the previous run carried, in any shape. */
-export function fromCarried(carried: CarriedLedger): LedgerState {
-  if ('version' in carried && carried.version === 3) {
-    const { floatTotals: _decidedBefore, ...current } = carried;
-    return {
-      ...current,
-      entries: table(carried.entries),
-      settled: table(carried.settled),
-      settledTotals: table(carried.settledTotals),
-      ...(carried.approximate ? { approximate: [...carried.approximate] } : {}),
-      stats: { ...carried.stats },
-    };
-  }
-  // Before version 3 amounts were numbers. One amount came from the provider's JSON as a number:
-  // String(n) gives its digits back when it had at most 15 significant digits (every such decimal
-  // survives a double). Sums (settledTotals) were added in binary floating point and cannot be
-  // read back exactly: their currencies are marked approximate.
-  const approximate = new Set<string>();
-  const read = (amount: Decimal | number, currency: string): Decimal =>
-    typeof amount === 'number' ? recordedNumber(amount, () => approximate.add(currency)) : decimal(amount);
-  const exact = (amount: Decimal | number, currency: string): Decimal => {
-    if (typeof amount === 'number' && significantDigits(read(amount, currency)) > 15) approximate.add(currency);
-    return read(amount, currency);
+/**
+ * The ledger a new run starts from, as the previous run carried it: its tables without a
+ * prototype. The float totals a run from before wallet-exact-ledger kept belong to that run (see
+ * wallet/legacy-float-ledger.ts): never carried on. Older shapes: wallet/carried-ledger.ts.
+ */
+export function ledgerFromCarried(carried: LedgerState): LedgerState {
+  const { floatTotals: _summedByThePreviousRun, ...current } = carried;
+  return {
+    ...current,
+    entries: table(carried.entries),
+    settled: table(carried.settled),
+    settledTotals: table(carried.settledTotals),
+    ...(carried.approximate ? { approximate: [...carried.approximate] } : {}),
+    stats: { ...carried.stats },
   };
-  const settledTotals = table<Decimal>();
-  for (const [currency, total] of Object.entries(carried.settledTotals)) {
-    settledTotals[currency] = read(total, currency);
-    if (typeof total === 'number' && total !== 0) approximate.add(currency);
-  }
-  const entries = table<Entry>();
-  for (const [id, entry] of Object.entries(carried.entries))
-    entries[id] = { ...entry, amount: exact(entry.amount, entry.currency) };
-  const settled = table<SettledRecord>();
-  const withApproximate = (state: LedgerState): LedgerState =>
-    approximate.size > 0 ? { ...state, approximate: [...approximate].sort() } : state;
-  if ('version' in carried && carried.version === 2) {
-    for (const [id, [currency, amount, status, createdAt]] of Object.entries(carried.settled))
-      settled[id] = [currency, amount === null ? null : exact(amount, currency), status, createdAt];
-    return withApproximate({
-      ...carried,
-      version: 3,
-      entries,
-      settled,
-      settledTotals,
-      stats: { ...carried.stats },
-    });
-  }
-  const v1 = carried as LedgerStateV1;
-  // The first shape kept ids only, and evicted every settled entry: confirmed ones (their amounts
-  // in settledTotals) and ones that had ended reversed, cancelled, failed or expired (not counted).
-  // A record says "settled, status unknown": the null amount marks it. Held as CONFIRMED, so that
-  // a resent confirmation is a duplicate and a pending notice stale; an ended notice moves no
-  // balance (see `record`).
-  for (const id of v1.settledIds) settled[id] = ['', null, 'CONFIRMED', 0];
-  return withApproximate({
-    version: 3,
-    walletId: v1.walletId,
-    entries,
-    order: [...v1.order],
-    settled,
-    horizon: 0,
-    settledTotals,
-    stats: { ...v1.stats, expired: 0, rejected: 0 },
-  });
-}
-
-/** Significant digits of a canonical decimal: the digits without sign, point and outer zeros. */
-function significantDigits(amount: Decimal): number {
-  return amount.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
 /**
@@ -248,14 +138,19 @@ export function classify(
   tx: Pick<Transaction, 'id' | 'status' | 'createdAt' | 'currency'>,
   now?: number,
 ): Outcome {
-  if (!CURRENCY.test(tx.currency)) return 'rejected';
+  if (!CURRENCY_CODE.test(tx.currency)) return 'rejected';
   const entry = Object.hasOwn(state.entries, tx.id) ? state.entries[tx.id] : undefined;
   if (entry) return compare(entry.status, tx.status);
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
-  if (settled) return compare(settled[2], tx.status);
+  if (settled) return compare(settled[STATUS], tx.status);
   // A time that cannot be one says nothing about the transaction's age: it is counted.
   if (now !== undefined && !plausibleTime(tx.createdAt, now)) return 'new';
   return tx.createdAt < state.horizon ? 'expired' : 'new';
+}
+
+export interface Direction {
+  sign: 1 | 0 | -1;
+  kind: Kind;
 }
 
 /**
@@ -263,19 +158,26 @@ export function classify(
  * transfer from the wallet to itself moves no balance: its sign is 0 (it is still recorded, so
  * that its repeats are recognised).
  */
-export function direction(
-  walletId: string,
-  tx: Pick<Transaction, 'source' | 'dest'>,
-  decidedBefore = false,
-): { sign: 1 | 0 | -1; kind: Kind } {
+export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'dest'>): Direction {
   const srn = walletSrn(walletId);
-  // A run from before wallet-exact-ledger counted it as a deposit, and replays so.
-  if (tx.source === srn && tx.dest === srn)
-    return decidedBefore ? { sign: 1, kind: 'deposit' } : { sign: 0, kind: 'transfer' };
+  if (tx.source === srn && tx.dest === srn) return { sign: 0, kind: 'transfer' };
   if (tx.source === srn) return { sign: -1, kind: 'outgoing' };
   if (tx.source.startsWith('transfer:')) return { sign: 1, kind: 'transfer' };
   return { sign: 1, kind: 'deposit' };
 }
+
+/**
+ * How notices are counted: today's rules, unless a run from before wallet-exact-ledger wraps them
+ * (wallet/legacy-float-ledger.ts).
+ */
+export interface Counting {
+  /** The sign and kind of a transaction for this wallet. */
+  direction(walletId: string, tx: Pick<Transaction, 'source' | 'dest'>): Direction;
+  /** Told each time a confirmed amount enters (1) or leaves (-1) the settled totals. */
+  settledTotalMoved(currency: string, amount: Decimal, sign: 1 | -1): void;
+}
+
+export const COUNTED_TODAY: Counting = { direction, settledTotalMoved: () => {} };
 
 export interface RecordOptions {
   /** A resolved kind. */
@@ -292,11 +194,13 @@ export interface RecordOptions {
    * the wallet lives, outside the record bound (see `evict`). Runs from before pass none.
    */
   keepHeldAside?: boolean;
+  /** COUNTED_TODAY unless given. */
+  counting?: Counting;
 }
 
 /** Records an observation; returns what happened. */
 export function record(state: LedgerState, tx: Observation, via: SeenVia, options: RecordOptions = {}): Outcome {
-  const { kind, transferId, now, keepHeldAside = false } = options;
+  const { kind, transferId, now, keepHeldAside = false, counting = COUNTED_TODAY } = options;
   if (via === 'callback') state.stats.callbacks += 1;
   const outcome = classify(state, tx, now);
   // Counted for callbacks only: a poll that meets what a callback brought is no repeat of the provider's.
@@ -306,7 +210,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   if (outcome === 'rejected') state.stats.rejected += 1;
   if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
-  const way = direction(state.walletId, tx, state.floatTotals !== undefined);
+  const way = counting.direction(state.walletId, tx);
   // A number where a run from before exact amounts recorded one (a signal, a poll's answer, a
   // carried inbox): String(n), exact for what JSON gave.
   const size = absolute(decimal(tx.amount, `transaction ${tx.id}: amount`));
@@ -329,7 +233,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
       ...(held ? { timeHeldAside: true as const } : {}),
     };
     state.order.push(tx.id);
-  } else if (settled && settled[1] === null) {
+  } else if (settled && amountUnknown(settled)) {
     // Remembered from the first shape, which did not say whether the transaction was counted: it
     // may have been evicted confirmed (counted) or already reversed, cancelled, … (never counted),
     // and a reversal the first shape took for a repeat left its amount counted. Taking an amount
@@ -338,22 +242,23 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
     // the reconciliation with the provider's balances shows a drift if it mattered, for a person
     // to settle.
     state.stats.unapplied = (state.stats.unapplied ?? 0) + 1;
-    settled[2] = tx.status;
+    settled[STATUS] = tx.status;
     if (via === 'poll') state.stats.recoveredByPoll += 1;
     return 'unapplied';
   } else if (settled) {
     // A settled transaction moved on after it left the recent entries: a reversal takes back
     // what its confirmation counted.
-    if (isConfirmed(settled[2]) && !isConfirmed(tx.status)) {
-      state.settledTotals[settled[0]] = subtract(state.settledTotals[settled[0]] ?? '0', settled[1]!);
-      if (state.floatTotals) moveFloatTotal(state.floatTotals, settled[0], settled[1]!, -1);
+    const currency = settled[CURRENCY];
+    if (isConfirmed(settled[STATUS]) && !isConfirmed(tx.status)) {
+      state.settledTotals[currency] = subtract(state.settledTotals[currency] ?? '0', settled[AMOUNT]!);
+      counting.settledTotalMoved(currency, settled[AMOUNT]!, -1);
     }
     // A pending entry dropped past the bound (`dropPending`) confirmed since: its confirmed amount counts.
-    if (!isConfirmed(settled[2]) && statusRank(settled[2]) < 2 && isConfirmed(tx.status)) {
-      state.settledTotals[settled[0]] = add(state.settledTotals[settled[0]] ?? '0', amount);
-      settled[1] = amount;
+    if (!isConfirmed(settled[STATUS]) && statusRank(settled[STATUS]) < 2 && isConfirmed(tx.status)) {
+      state.settledTotals[currency] = add(state.settledTotals[currency] ?? '0', amount);
+      settled[AMOUNT] = amount;
     }
-    settled[2] = tx.status;
+    settled[STATUS] = tx.status;
   } else {
     const entry = state.entries[tx.id]!;
     entry.status = tx.status;
@@ -364,7 +269,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   if (via === 'poll') state.stats.recoveredByPoll += 1;
   if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs, { force: false });
   if (now !== undefined) dropPending(state, now);
-  evict(state, keepHeldAside);
+  evict(state, { keepHeldAside, counting });
   return outcome;
 }
 
@@ -386,18 +291,13 @@ function dropPending(state: LedgerState, now: number): void {
     excess -= 1;
     dropped.add(id);
     delete state.entries[id];
-    putRecord(state.settled, id, [
-      entry.currency,
-      entry.amount,
-      entry.status,
-      entry.timeHeldAside ? 0 : entry.createdAt,
-    ]);
+    putRecord(state.settled, id, recordOf(entry));
     state.stats.pendingDropped = (state.stats.pendingDropped ?? 0) + 1;
   }
   if (dropped.size > 0) state.order = state.order.filter((id) => !dropped.has(id));
 }
 
-function evict(state: LedgerState, keepHeldAside: boolean): void {
+function evict(state: LedgerState, { keepHeldAside, counting }: { keepHeldAside: boolean; counting: Counting }): void {
   while (state.order.length > LIMITS.recentEntries) {
     // Only settled entries leave: a pending or in-between one must still be there when it settles.
     const idx = state.order.findIndex((id) => statusRank(state.entries[id]!.status) >= 2);
@@ -406,16 +306,10 @@ function evict(state: LedgerState, keepHeldAside: boolean): void {
     const entry = state.entries[id]!;
     if (isConfirmed(entry.status)) {
       state.settledTotals[entry.currency] = add(state.settledTotals[entry.currency] ?? '0', entry.amount);
-      if (state.floatTotals) moveFloatTotal(state.floatTotals, entry.currency, entry.amount, 1);
+      counting.settledTotalMoved(entry.currency, entry.amount, 1);
     }
     delete state.entries[id];
-    // A time held aside is kept as none (0): such a record never leaves by the horizon.
-    putRecord(state.settled, id, [
-      entry.currency,
-      entry.amount,
-      entry.status,
-      entry.timeHeldAside ? 0 : entry.createdAt,
-    ]);
+    putRecord(state.settled, id, recordOf(entry));
   }
   // Past the count, the oldest records go and the horizon follows them. All of them first, then the
   // horizon once: moved by one record, it can forget the next one due to go (insertion order is not
@@ -433,7 +327,7 @@ function evict(state: LedgerState, keepHeldAside: boolean): void {
     if (excess <= 0) break;
     const record = state.settled[id]!;
     if (keepHeldAside && heldAsideRecord(record)) continue;
-    to = Math.max(to, record[3] + 1);
+    to = Math.max(to, record[CREATED_AT] + 1);
     forgetRecord(state.settled, id);
     excess -= 1;
   }
@@ -448,10 +342,9 @@ function advanceHorizon(state: LedgerState, to: number, { force }: { force: bool
   if (to <= state.horizon || (!force && to < state.horizon + DAY)) return;
   state.horizon = to;
   for (const id of Object.keys(state.settled)) {
-    const record = state.settled[id]!;
-    // Records carried from the first shape have no date: they stay until the count pushes them out.
-    const createdAt = record[3];
-    if (createdAt !== 0 && createdAt < to) forgetRecord(state.settled, id);
+    // A record with no time (held aside, or from the first shape) stays until the count pushes it out.
+    const createdAt = state.settled[id]![CREATED_AT];
+    if (createdAt !== NO_TIME && createdAt < to) forgetRecord(state.settled, id);
   }
 }
 
@@ -478,9 +371,8 @@ function holdAsideCarriedTimes(state: LedgerState, now: number): void {
   for (const entry of Object.values(state.entries))
     if (!entry.timeHeldAside && !plausibleTime(entry.createdAt, now)) entry.timeHeldAside = true;
   for (const record of Object.values(state.settled))
-    if (record[3] !== 0 && !plausibleTime(record[3], now)) record[3] = 0;
-  // Records just held aside change the count of those held: counted again when next needed.
-  recordCounts.delete(state.settled);
+    if (record[CREATED_AT] !== NO_TIME && !plausibleTime(record[CREATED_AT], now)) record[CREATED_AT] = NO_TIME;
+  recountRecords(state.settled);
 }
 
 export type Balance = z.output<typeof balance>;
@@ -526,15 +418,16 @@ export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'end
     else if (!entry.timeHeldAside) horizon = Math.min(horizon, entry.createdAt);
   }
   const endedRecords: Array<[id: string, createdAt: number]> = [];
-  for (const [id, [, amount, status, createdAt]] of Object.entries(state.settled)) {
-    if (endedUnconfirmed(status)) {
-      if (createdAt === 0) ended.push(id);
+  for (const [id, record] of Object.entries(state.settled)) {
+    const createdAt = record[CREATED_AT];
+    if (endedUnconfirmed(record[STATUS])) {
+      if (createdAt === NO_TIME) ended.push(id);
       else endedRecords.push([id, createdAt]);
-    } else if (amount === null) {
+    } else if (amountUnknown(record)) {
       // Remembered from the first shape, with neither status nor time: an ended notice for it is
       // news at any age (see `record`).
       horizon = undefined;
-    } else if (createdAt !== 0 && horizon !== undefined) horizon = Math.min(horizon, createdAt);
+    } else if (createdAt !== NO_TIME && horizon !== undefined) horizon = Math.min(horizon, createdAt);
   }
   const after = horizon ?? 0;
   const candidates = endedRecords.filter(([, createdAt]) => createdAt >= after).sort((a, b) => b[1] - a[1]);

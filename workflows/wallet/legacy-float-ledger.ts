@@ -1,12 +1,14 @@
 import { type Decimal, decimal } from '../../src/decimal.js';
 import type { z } from 'zod';
+import { walletSrn } from '../../src/provider/srn.js';
+import { type Counting, direction, type LedgerState, type RecordOptions } from './ledger.js';
 import type { drift } from './messages.schema.js';
 
 // Runs started before wallet-exact-ledger decided their reconciliations by binary floating-point
 // sums: rounded to 10 decimals, compared with a tolerance of 1e-9. A drift found made a quiet run
 // poll and read the balances again (commands), so replaying such a run on today's code needs the
-// same answers. These functions give them; the exact sums stay what the run shows. Delete with
-// the patch, once no wallet runs code from before it (workflows/patches.ts).
+// same answers. These functions give them, wrapped around today's ledger; the exact sums stay what
+// the run shows. Delete with the patch, once no wallet runs code from before it (workflows/patches.ts).
 
 type Drift = z.output<typeof drift>;
 /** The ledger's recent entries, all these functions read of it (./ledger.ts's LedgerState has them). */
@@ -23,6 +25,39 @@ const EPSILON = 1e-9;
 
 /** Rounded as the old balances were: 10 decimals. */
 const round = (amount: number) => Math.round(amount * 1e10) / 1e10;
+
+/** How such a run records and reconciles, chosen once when it starts (wallet/run.ts). */
+export interface AsBeforeExactLedger {
+  /** Its notices counted as it did, and no time bounded by now. */
+  recordOptions: Pick<RecordOptions, 'counting'>;
+  driftFrom(providerAvailable: Record<string, Decimal | number>): Drift[];
+}
+
+/** Keeps the run's float totals on its ledger (carried and returned as the run did: `floatTotals`). */
+export function asBeforeExactLedger(
+  ledger: LedgerState,
+  carried: { settledTotals: Record<string, number | string> } | undefined,
+): AsBeforeExactLedger {
+  const totals = (ledger.floatTotals = floatTotalsFrom(carried));
+  return {
+    recordOptions: { counting: countedAsBeforeExactLedger(totals) },
+    driftFrom: (providerAvailable) => floatDrift(ledger, totals, providerAvailable),
+  };
+}
+
+/**
+ * Such a run counted a transfer from the wallet to itself as a deposit, and summed its settled
+ * totals in floating point besides.
+ */
+export function countedAsBeforeExactLedger(totals: FloatTotals): Counting {
+  return {
+    direction: (walletId, tx) =>
+      tx.source === walletSrn(walletId) && tx.dest === tx.source
+        ? { sign: 1, kind: 'deposit' }
+        : direction(walletId, tx),
+    settledTotalMoved: (currency, amount, sign) => moveFloatTotal(totals, currency, amount, sign),
+  };
+}
 
 /** The settled totals a run from before started with: the carried numbers, as they were. */
 export function floatTotalsFrom(carried: { settledTotals: Record<string, number | string> } | undefined): FloatTotals {

@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PollCursor } from '../../src/provider/transaction-observation.js';
-import type { CarriedLedger, Observation, RecordedObservation } from './ledger.js';
+import type { CarriedLedger } from './carried-ledger.js';
+import type { Observation, RecordedObservation } from './ledger.js';
 import type { Reconciliation } from './drift.js';
 
 export type { Drift, Reconciliation } from './drift.js';
@@ -41,7 +42,7 @@ export function walletStartArgs<Fields extends object>(fields: Fields, timings: 
 export type WalletInput = WalletInputFields & {
   /**
    * Carried across continue-as-new; runs from before exact amounts carry version 2 (numbers), and
-   * runs from before version 2 the first shape (workflows/wallet/ledger.ts, fromCarried).
+   * runs from before version 2 the first shape (workflows/wallet/carried-ledger.ts).
    */
   carried?: CarriedLedger;
   /** Carried likewise; amounts are numbers in runs from before exact amounts. */

@@ -4,18 +4,19 @@ import type { PollAnswer, PollCursor } from '../../src/provider/transaction-obse
 import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
 import { reconciliationView } from '../lib/amounts-view.js';
 import { workflowNow } from '../lib/workflow-time.js';
-import { floatDrift, floatTotalsFrom } from './legacy-float-ledger.js';
+import { fromCarried } from './carried-ledger.js';
+import { asBeforeExactLedger } from './legacy-float-ledger.js';
 import {
   balances,
   classify,
   emptyLedger,
-  fromCarried,
   ledgerCursor,
   type LedgerState,
   type Observation,
   observe,
   recent,
   record,
+  type RecordOptions,
   repairHorizon,
   type SeenVia,
 } from './ledger.js';
@@ -98,14 +99,15 @@ export interface WalletRun {
 export function openRun(input: WalletInput, version: WalletVersion, start: RunStart): WalletRun {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: WalletRun['inbox'] = (input.inbox ?? []).map(({ tx, via }) => ({ tx: observe(tx), via }));
-  const exact = version.exactLedger;
-  const keepHeldAside = version.keepHeldAside;
-  // With an exact ledger, times the provider reports are bounded by the workflow's now (wallet/ledger.ts).
-  const now = () => (exact ? workflowNow() : undefined);
-  // A run from before it decided its reconciliations in floating point, and replays so.
-  if (!exact) ledger.floatTotals = floatTotalsFrom(input.carried);
+  // How the run records and reconciles, chosen once: today's rules bound the provider's times by
+  // the workflow's now (wallet/ledger.ts); a run from before wallet-exact-ledger counts and decides
+  // its reconciliations as it did, and replays so.
+  const asBefore = version.exactLedger ? undefined : asBeforeExactLedger(ledger, input.carried);
+  const recordOptions = (): RecordOptions =>
+    asBefore?.recordOptions ?? { now: workflowNow(), keepHeldAside: version.keepHeldAside };
+  const driftFrom = asBefore?.driftFrom ?? ((available) => findDrift(balances(ledger), available));
   let cursor: WalletRun['cursor'] = input.pollCursor ?? { since: 0, seen: [] };
-  if (exact) {
+  if (version.exactLedger) {
     // A horizon or cursor carried from before, moved past now by a time that could not be one.
     const at = workflowNow();
     const horizonMoved = repairHorizon(ledger, at);
@@ -167,7 +169,9 @@ export function openRun(input: WalletInput, version: WalletVersion, start: RunSt
         notFoundInARow = 0;
         run.cursor = outcome.cursor;
         // Only what would change the ledger: a poll is no callback.
-        const found = outcome.changed.filter((tx) => ['new', 'advanced'].includes(classify(ledger, tx, now())));
+        const found = outcome.changed.filter((tx) =>
+          ['new', 'advanced'].includes(classify(ledger, tx, recordOptions().now)),
+        );
         // observe(): a poll recorded before exact amounts answered numbers.
         for (const tx of found) inbox.push({ tx: observe(tx), via: 'poll' });
         return { pollFound: found.length };
@@ -206,7 +210,7 @@ export function openRun(input: WalletInput, version: WalletVersion, start: RunSt
     while (inbox.length > 0) {
       const { tx, via } = inbox.shift()!;
       if (via === 'callback') heard = true;
-      const options = { transferId: transferIdFromSrn(tx.source), now: now(), keepHeldAside };
+      const options = { ...recordOptions(), transferId: transferIdFromSrn(tx.source) };
       if (record(ledger, tx, via, options) === 'unapplied') {
         log.warn(
           'a transaction remembered without its status ended; its amount is left for the reconciliation and a person',
@@ -227,8 +231,7 @@ export function openRun(input: WalletInput, version: WalletVersion, start: RunSt
   const reconcile = async () =>
     (run.reconciliation = await start.reconcile({
       walletId: input.walletId,
-      driftFrom: (available) =>
-        ledger.floatTotals ? floatDrift(ledger, ledger.floatTotals, available) : findDrift(balances(ledger), available),
+      driftFrom,
       freshPoll,
     }));
 
