@@ -2,6 +2,7 @@
 // constants below, never a string (test/unit/patches.test.ts scans the sources). A patch stays
 // until every run that started before it has ended (or, for a wallet, continued as new on code
 // that has it); then it is deprecated (`deprecatePatch`) and later removed, and its entry says so.
+// The wallet's follower asks for its patches in one place, workflows/wallet/version.ts.
 
 export type PatchPhase =
   /** New runs record the marker; runs from before replay the old branch, which stays. */
@@ -25,7 +26,10 @@ export interface Patch {
   readonly histories: { readonly withMarker: readonly string[]; readonly before: readonly string[] };
 }
 
-/** The carried ledger keeps settled records with amounts (workflows/wallet/ledger.ts, version 2). */
+/**
+ * The carried ledger keeps settled records with amounts (version 2); runs from before carried ids
+ * only, which workflows/wallet/legacy-carried-ledger.ts reads. Asked as a run continues as new.
+ */
 export const LEDGER_V2_PATCH = 'wallet-ledger-v2';
 /** The ledger is compared with the provider's balances at an interval. */
 export const RECONCILE_PATCH = 'wallet-reconcile';
@@ -39,8 +43,10 @@ export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
 export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';
 /**
  * The ledger counts exact decimal amounts and carries them as decimal strings (version 3 of
- * workflows/wallet/ledger.ts); a run started before it carried numbers, which fromCarried reads.
- * Checked once when a run starts: the run's marker keeps workers from before it off the run.
+ * workflows/wallet/ledger.ts); a run started before it carried numbers, which
+ * workflows/wallet/legacy-carried-ledger.ts reads, and counts and reconciles as
+ * workflows/wallet/legacy-float-ledger.ts does. Checked once when a run starts: the run's marker
+ * keeps workers from before it off the run.
  */
 export const EXACT_LEDGER_PATCH = 'wallet-exact-ledger';
 /**
