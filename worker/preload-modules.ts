@@ -27,10 +27,10 @@ export const workflowPreloadModules: readonly string[] = [
   'src/provider/transaction-observation',
   'src/claims/ref-shape',
   'src/claims/failures',
-  // Constants read, never written: search attribute keys, activity presets, the register of patches.
+  // Constants read, never written: search attribute keys, activity presets, the patches' ids.
   'src/temporal/search-attributes',
   'workflows/lib/activity-options',
-  'workflows/patches',
+  'workflows/patch-ids',
   // Decisions: functions of their arguments, returning new values.
   'workflows/wallet/ledger',
   'workflows/wallet/settled-records',

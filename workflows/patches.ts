@@ -1,8 +1,9 @@
-// Every patch id the workflows branch on, in one register. A `patched(...)` call names one of the
-// constants below, never a string (test/unit/patches.test.ts scans the sources). A patch stays
+// The register of every patch the workflows branch on; their ids are in ./patch-ids.ts, which is
+// what workflow code imports. A `patched(...)` call names one of those constants, never a string
+// (test/unit/patches.test.ts scans the sources). A patch stays
 // until every run that started before it has ended (or, for a wallet, continued as new on code
 // that has it); then it is deprecated (`deprecatePatch`) and later removed, and its entry says so.
-// The wallet's follower asks for its patches in one place, workflows/wallet/version.ts.
+// The wallet's follower asks for its patches in one place, workflows/wallet/run-patches.ts.
 
 export type PatchPhase =
   /** New runs record the marker; runs from before replay the old branch, which stays. */
@@ -26,48 +27,19 @@ export interface Patch {
   readonly histories: { readonly withMarker: readonly string[]; readonly before: readonly string[] };
 }
 
-/**
- * The carried ledger keeps settled records with amounts (version 2); runs from before carried ids
- * only, which workflows/wallet/legacy-carried-ledger.ts reads. Asked as a run continues as new.
- */
-export const LEDGER_V2_PATCH = 'wallet-ledger-v2';
-/** The ledger is compared with the provider's balances at an interval. */
-export const RECONCILE_PATCH = 'wallet-reconcile';
-/** A follower ends when the provider says, poll after poll, that the wallet does not exist. */
-export const UNKNOWN_WALLET_PATCH = 'wallet-ends-when-unknown';
-/**
- * A wallet polls less the quieter it is (workflows/lib/poll-schedule.ts, wallet/watch.ts), a
- * poll returns only what changed since a cursor, and a wallet just opened is not polled at once.
- * A run without its marker follows its wallet as before, in workflows/wallet/legacy-polling.ts.
- */
-export const QUIET_POLLING_PATCH = 'wallet-quiet-polling';
-/**
- * The ledger counts exact decimal amounts and carries them as decimal strings (version 3 of
- * workflows/wallet/ledger.ts); a run started before it carried numbers, which
- * workflows/wallet/legacy-carried-ledger.ts reads, and counts and reconciles as
- * workflows/wallet/legacy-float-ledger.ts does. Checked once when a run starts: the run's marker
- * keeps workers from before it off the run.
- */
-export const EXACT_LEDGER_PATCH = 'wallet-exact-ledger';
-/**
- * Every process reminds the same way (lib/reminders.ts; ACH and onboarding had loops of their
- * own, KYC's was this one already). Runs that started before it keep their old loops
- * (lib/legacy-reminders.ts) until they end.
- */
-export const REMINDERS_WHILE_OWED_PATCH = 'reminders-while-owed';
-/** A process deletes the claims it is done with (lib/claims.ts); before, only the retention sweep did. */
-export const DELETE_CLAIMS_PATCH = 'delete-claims-after-use';
-/**
- * Opening a wallet creates it at the provider in a local activity (a marker in the opening's
- * workflow task) instead of an activity task: one workflow task and one task dispatch fewer.
- */
-export const LOCAL_WALLET_CREATE_PATCH = 'open-wallet-local-create';
-/**
- * A transaction held aside for an impossible createdAt (stored with no time) keeps its settled
- * record for as long as the wallet lives, outside the record bound: before, the count pushed it
- * out and a resend was counted again. Checked once when a run starts, after wallet-exact-ledger.
- */
-export const HELD_ASIDE_KEPT_PATCH = 'wallet-held-aside-kept';
+import {
+  DELETE_CLAIMS_PATCH,
+  EXACT_LEDGER_PATCH,
+  HELD_ASIDE_KEPT_PATCH,
+  LEDGER_V2_PATCH,
+  LOCAL_WALLET_CREATE_PATCH,
+  QUIET_POLLING_PATCH,
+  RECONCILE_PATCH,
+  REMINDERS_WHILE_OWED_PATCH,
+  UNKNOWN_WALLET_PATCH,
+} from './patch-ids.js';
+
+export * from './patch-ids.js';
 
 export const PATCHES: readonly Patch[] = [
   {
@@ -91,7 +63,7 @@ export const PATCHES: readonly Patch[] = [
     changed: 'The wallet carries its ledger across continue-as-new in its second shape (settled records with amounts).',
     introduced: { date: '2026-11-22', commit: '05afa61' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/version.ts'],
+    usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
       withMarker: [
         'wallet/wallet-continued-before-quiet-polling.json',
@@ -107,7 +79,7 @@ export const PATCHES: readonly Patch[] = [
     changed: "The wallet compares its ledger with the provider's balances at an interval.",
     introduced: { date: '2026-11-22', commit: '4a1e7ed' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/version.ts'],
+    usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
       withMarker: [
         'wallet/wallet-before-quiet-polling.json',
@@ -123,7 +95,7 @@ export const PATCHES: readonly Patch[] = [
     changed: 'A wallet follower ends (UNKNOWN_WALLET) after NOT_FOUND_LIMIT not-found polls in a row.',
     introduced: { date: '2026-11-22', commit: '6390290' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/version.ts'],
+    usedIn: ['workflows/wallet/run-patches.ts'],
     histories: { withMarker: ['wallet/wallet-unknown-before-carried-result.json'], before: [] },
   },
   {
@@ -146,7 +118,7 @@ export const PATCHES: readonly Patch[] = [
       'A wallet polls through a watch that slows while quiet, polls from a cursor, skips the first poll of a wallet just opened, and carries its pace, cursor and reconciliation. Runs from before it follow their wallet as they did in one legacy module (workflows/wallet/legacy-polling.ts), chosen once at the marker.',
     introduced: { date: '2026-11-24', commit: '1e881d8' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/version.ts'],
+    usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
       withMarker: [
         'wallet/wallet-quiet-polling.json',
@@ -168,7 +140,7 @@ export const PATCHES: readonly Patch[] = [
       'The wallet counts exact decimal amounts, carries them as decimal strings, bounds provider times by its now and repairs horizons and cursors carried past it.',
     introduced: { date: '2026-11-25', commit: '31138d6' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/version.ts'],
+    usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
       withMarker: [
         'wallet/wallet-exact-ledger.json',
@@ -206,7 +178,7 @@ export const PATCHES: readonly Patch[] = [
       'A transaction held aside for an impossible createdAt keeps its settled record for as long as the wallet lives, outside the record bound, so that a resend is never counted again.',
     introduced: { date: '2026-11-26', commit: '87e5ca5' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/version.ts'],
+    usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
       withMarker: ['wallet/wallet-held-aside-kept.json', 'wallet/wallet-continued-held-aside-kept.json'],
       before: [

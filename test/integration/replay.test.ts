@@ -139,7 +139,7 @@ describe('replay of recorded histories', () => {
     // The wallet's imports of the register, not the stub's own.
     const swapPatches = swapImport(
       'no-exact-ledger-patch',
-      ({ request, context }) => request.endsWith('/patches.js') && context.endsWith('/workflows/wallet'),
+      ({ request, context }) => request.endsWith('/patch-ids.js') && context.endsWith('/workflows/wallet'),
     );
     const results = await replayFiles(exactLedger, undefined, dataConverter, undefined, swapPatches);
     assert.deepEqual(
@@ -151,7 +151,7 @@ describe('replay of recorded histories', () => {
   it('an opening recorded with open-wallet-local-create fails to replay on a worker from before it', async () => {
     const swapPatches = swapImport(
       'no-local-create-patch',
-      ({ request, context }) => request.endsWith('/patches.js') && context.endsWith('/workflows/wallet'),
+      ({ request, context }) => request.endsWith('/patch-ids.js') && context.endsWith('/workflows/wallet'),
     );
     const file = historyFile('wallet', 'open-wallet-local-create');
     const [result] = await replayFiles([file], undefined, dataConverter, undefined, swapPatches);

@@ -27,7 +27,7 @@ import { achRemindersBeforePatch } from '../lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate, validateStart } from '../lib/process.js';
 import { notSentFailure, sendFailure } from '../lib/refusal.js';
 import { remindWhileOwed } from '../lib/reminders.js';
-import { REMINDERS_WHILE_OWED_PATCH } from '../patches.js';
+import { REMINDERS_WHILE_OWED_PATCH } from '../patch-ids.js';
 import type { ClaimRef } from '../lib/messages.js';
 import { checkAchFollowupInput, checkAchForm } from './checks.js';
 import { achStateQuery, submitAchFormUpdate } from './messages.js';

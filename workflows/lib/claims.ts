@@ -1,7 +1,7 @@
 import { patched, proxyActivities } from '@temporalio/workflow';
 import type { ClaimActivities } from '../../activities/claims.js';
 import type { ClaimRef } from './messages.js';
-import { DELETE_CLAIMS_PATCH } from '../patches.js';
+import { DELETE_CLAIMS_PATCH } from '../patch-ids.js';
 import { HOUSEKEEPING } from './activity-options.js';
 
 // What a process does with a claim it is done with: deletes it from the claim store. New

@@ -18,7 +18,7 @@ import { idempotencyKey } from '../lib/idempotency.js';
 import { onboardingRemindersBeforePatch } from '../lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate, validateStart } from '../lib/process.js';
 import { remindWhileOwed } from '../lib/reminders.js';
-import { REMINDERS_WHILE_OWED_PATCH } from '../patches.js';
+import { REMINDERS_WHILE_OWED_PATCH } from '../patch-ids.js';
 import { checkOnboardingInput, checkOnboardingLinkRequest } from './checks.js';
 import {
   higherLimitsFor,

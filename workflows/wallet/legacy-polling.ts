@@ -6,7 +6,7 @@ import type { Reconciliation, WalletInput, WalletResult } from './messages.js';
 import { pollFailed } from './polls.js';
 import { compareBalances, shown, type WalletToReconcile } from './reconciliation.js';
 import { openRun } from './run.js';
-import type { WalletVersion } from './version.js';
+import type { RunPatches } from './run-patches.js';
 
 // How a wallet was followed before the patch wallet-quiet-polling, kept for the runs that started
 // before it (their history has no marker for it) until they continue as new, which puts them on
@@ -17,8 +17,8 @@ import type { WalletVersion } from './version.js';
 
 const legacyPolls = proxyActivities<WalletActivities>(POLL);
 
-export async function followAsBeforeQuietPolling(input: WalletInput, version: WalletVersion): Promise<WalletResult> {
-  const run = openRun(input, version, {
+export async function followAsBeforeQuietPolling(input: WalletInput, patches: RunPatches): Promise<WalletResult> {
+  const run = openRun(input, patches, {
     // A new run that carries nothing (started by a callback, or just opened) looks at once.
     pollDue: input.carried === undefined,
     reconciliation: undefined,

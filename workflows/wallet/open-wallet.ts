@@ -11,7 +11,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { WalletActivities } from '../../activities/wallets.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { PROVIDER_WRITE, PROVIDER_WRITE_IN_TASK } from '../lib/activity-options.js';
-import { LOCAL_WALLET_CREATE_PATCH } from '../patches.js';
+import { LOCAL_WALLET_CREATE_PATCH } from '../patch-ids.js';
 import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
 import { validateStart } from '../lib/process.js';
 import { checkOpenWalletInput } from './checks.js';

@@ -35,7 +35,7 @@ import { pollOutcome } from './poll-answer.js';
 import { findDrift } from './drift.js';
 import { reconcileEvery, type WalletToReconcile } from './reconciliation.js';
 import { transferLookups } from './transfers.js';
-import type { WalletVersion } from './version.js';
+import type { RunPatches } from './run-patches.js';
 
 // One run of a wallet's follower: what it sets up before its loop and the steps that both loops
 // share, today's (wallet/workflow.ts) and the one runs from before wallet-quiet-polling replay
@@ -94,20 +94,20 @@ export interface WalletRun {
 
 /**
  * Opens a run: the ledger from what was carried, the handlers, the reconciliation every interval
- * and the search attributes, as the run's version decides (wallet/version.ts).
+ * and the search attributes, as the run's patches decide (wallet/run-patches.ts).
  */
-export function openRun(input: WalletInput, version: WalletVersion, start: RunStart): WalletRun {
+export function openRun(input: WalletInput, patches: RunPatches, start: RunStart): WalletRun {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: WalletRun['inbox'] = (input.inbox ?? []).map(({ tx, via }) => ({ tx: observe(tx), via }));
   // How the run records and reconciles, chosen once: today's rules bound the provider's times by
   // the workflow's now (wallet/ledger.ts); a run from before wallet-exact-ledger counts and decides
   // its reconciliations as it did, and replays so.
-  const asBefore = version.exactLedger ? undefined : asBeforeExactLedger(ledger, input.carried);
+  const asBefore = patches.exactLedger ? undefined : asBeforeExactLedger(ledger, input.carried);
   const recordOptions = (): RecordOptions =>
-    asBefore?.recordOptions ?? { now: workflowNow(), keepHeldAside: version.keepHeldAside };
+    asBefore?.recordOptions ?? { now: workflowNow(), keepHeldAside: patches.keepHeldAside };
   const driftFrom = asBefore?.driftFrom ?? ((available) => findDrift(balances(ledger), available));
   let cursor: WalletRun['cursor'] = input.pollCursor ?? { since: 0, seen: [] };
-  if (version.exactLedger) {
+  if (patches.exactLedger) {
     // A horizon or cursor carried from before, moved past now by a time that could not be one.
     const at = workflowNow();
     const horizonMoved = repairHorizon(ledger, at);
@@ -148,7 +148,7 @@ export function openRun(input: WalletInput, version: WalletVersion, start: RunSt
       return info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000);
     },
     continueAsNew(carry) {
-      version.markCarriesSettledRecords();
+      patches.markCarriesSettledRecords();
       return continueAsNew<WalletWorkflow>({ ...input, carried: ledger, inbox, ...carry });
     },
   };
@@ -184,7 +184,7 @@ export function openRun(input: WalletInput, version: WalletVersion, start: RunSt
         );
         return { pollFound: undefined };
       case 'notFound':
-        if (++notFoundInARow < NOT_FOUND_LIMIT || !version.endsWhenUnknown()) return { pollFound: undefined };
+        if (++notFoundInARow < NOT_FOUND_LIMIT || !patches.endsWhenUnknown()) return { pollFound: undefined };
         log.warn('the provider does not know this wallet; its follower ends', {
           walletId: input.walletId,
           polls: notFoundInARow,
@@ -248,7 +248,7 @@ export function openRun(input: WalletInput, version: WalletVersion, start: RunSt
     ...(run.reconciliation ? { reconciliation: reconciliationView(run.reconciliation) } : {}),
   }));
   setHandler(reconcileUpdate, reconcile);
-  if (version.reconcilesEveryInterval)
+  if (patches.reconcilesEveryInterval)
     void reconcileEvery(
       input.reconcileIntervalMs ?? WALLET_TIMING_DEFAULTS.reconcileIntervalMs,
       run.reconciliation,

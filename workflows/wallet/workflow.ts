@@ -9,7 +9,7 @@ import type { WalletInput, WalletResult } from './messages.js';
 import { pollNow } from './polls.js';
 import { reconcileWallet } from './reconciliation.js';
 import { openRun } from './run.js';
-import { type WalletVersion, walletVersion } from './version.js';
+import { type RunPatches, runPatches } from './run-patches.js';
 import { walletWatch } from './watch.js';
 
 // Follows one wallet for as long as it lives: every transaction the provider reports, by
@@ -24,13 +24,13 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   validateStart(checkWalletInput, input);
   // Decided once: a run that started before wallet-quiet-polling goes on as it did until it
   // continues as new (wallet/legacy-polling.ts).
-  const version = walletVersion();
-  return version.quietPolling ? followWallet(input, version) : followAsBeforeQuietPolling(input, version);
+  const patches = runPatches();
+  return patches.quietPolling ? followWallet(input, patches) : followAsBeforeQuietPolling(input, patches);
 }
 
 /** Today's follower, for a run that recorded wallet-quiet-polling. */
-export async function followWallet(input: WalletInput, version: WalletVersion): Promise<WalletResult> {
-  const run = openRun(input, version, {
+export async function followWallet(input: WalletInput, patches: RunPatches): Promise<WalletResult> {
+  const run = openRun(input, patches, {
     // A new run that carries nothing (started by a callback, or restarted after a termination)
     // looks at the wallet's recent transactions straight away; one just opened has none.
     pollDue: input.carried === undefined && !input.opened,

@@ -6,7 +6,7 @@ import {
   QUIET_POLLING_PATCH,
   RECONCILE_PATCH,
   UNKNOWN_WALLET_PATCH,
-} from '../patches.js';
+} from '../patch-ids.js';
 
 // Which of the wallet's patches a run follows (workflows/patches.ts), decided in one place and
 // passed down by name, so that no loop or ledger asks Temporal itself. Asking for a patch records
@@ -14,7 +14,7 @@ import {
 // start come before the run's first command, in the order every recorded run has them; the two
 // that recorded runs hold later are asked where they were, by name.
 
-export interface WalletVersion {
+export interface RunPatches {
   /** wallet-quiet-polling: today's loop (wallet/workflow.ts); without it, wallet/legacy-polling.ts. */
   readonly quietPolling: boolean;
   /**
@@ -39,7 +39,7 @@ export interface WalletVersion {
 }
 
 /** Decided when a run starts, before its first command. */
-export function walletVersion(): WalletVersion {
+export function runPatches(): RunPatches {
   const quietPolling = patched(QUIET_POLLING_PATCH);
   const exactLedger = patched(EXACT_LEDGER_PATCH);
   const keepHeldAside = exactLedger && patched(HELD_ASIDE_KEPT_PATCH);
