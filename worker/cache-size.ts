@@ -6,13 +6,11 @@
 const MiB = 1024 * 1024;
 
 /**
- * What one cached workflow costs, with a margin. Set from `npm run bench` when a traced wallet held
- * 0.69 MB of V8 heap after GC and 0.93 to 0.95 MB of RSS; it now holds 0.11 to 0.12 MB of heap and
- * 0.18 to 0.19 MB of RSS, traced or not (bench/results/figures.md, 2026-11-26). Kept for mostly small
- * ledgers (a full one holds 1.7 MB more: a cache of such wallets needs about twice the room), and
- * under churn (the eviction test: a full cache, workflows evicted and replayed) the RSS grew by up
- * to 1.22 MB a cached workflow, GC slack included, so RSS is counted at 1.5 MB. A wallet is the
- * process that stays cached longest; the others were not measured.
+ * What one cached workflow costs, with a margin: a wallet, the process that stays cached longest.
+ * The bench measures a small ledger's wallet far below this (bench/results/figures.md); it is kept
+ * for wallets with full ledgers (1.7 MB more each) and for churn, where the eviction test (a full
+ * cache, workflows evicted and replayed) saw RSS grow by up to 1.22 MB a cached workflow, GC slack
+ * included: RSS is counted at 1.5 MB.
  */
 export const PER_WORKFLOW_COST = { heapBytes: 0.85 * MiB, rssBytes: 1.5 * 1e6 } as const;
 /** What a worker holds before its first workflow: the SDK, the bundle's shared context, activities. */
