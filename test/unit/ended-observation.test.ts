@@ -82,6 +82,27 @@ describe('poll: a transaction that ended unconfirmed long ago is not news', () =
     assert.deepEqual(changed([tx('TR_YEAR', NOW - 365 * DAY, 'REVERSED')], quiet), ['TR_YEAR']);
   });
 
+  it('a late reversal of a held-aside deposit is returned, whatever its time says, entry or record', () => {
+    // Its createdAt in seconds: held aside, and as a time far below any horizon.
+    const inSeconds = Math.floor((NOW - 100 * DAY) / 1000);
+    const asRecord = leftEntries('CONFIRMED', inSeconds);
+    assert.equal(asRecord.settled.TR_OLD![3], 0, 'held aside as a record');
+    assert.deepEqual(changed([tx('TR_OLD', inSeconds, 'REVERSED')], asRecord), ['TR_OLD']);
+    const asEntry = emptyLedger(WALLET_ID);
+    record(asEntry, tx('TR_OLD', inSeconds), 'callback', TODAY);
+    record(asEntry, tx('TR_NEW', NOW - DAY), 'callback', TODAY);
+    assert.ok(asEntry.entries.TR_OLD, 'held aside as an entry');
+    assert.deepEqual(changed([tx('TR_OLD', inSeconds, 'REVERSED')], asEntry), ['TR_OLD']);
+    // Held aside for a time past tomorrow, which later is a real time that the horizon passes.
+    const ahead = NOW + 2 * DAY;
+    const later = { now: NOW + 400 * DAY, keepHeldAside: true };
+    const passed = emptyLedger(WALLET_ID);
+    record(passed, tx('TR_AHEAD', ahead), 'callback', TODAY);
+    for (let i = 0; i < LIMITS.recentEntries + 1; i++)
+      record(passed, tx(`TR_L${i}`, NOW + 399 * DAY + i), 'callback', later);
+    assert.deepEqual(changed([tx('TR_AHEAD', ahead, 'REVERSED')], passed), ['TR_AHEAD']);
+  });
+
   it('a held-aside transaction that ended is not returned once the ledger holds it ended', () => {
     const ledger = leftEntries('FAILED', NOW * 1000);
     assert.equal(ledger.settled.TR_OLD![3], 0);

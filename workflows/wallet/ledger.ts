@@ -412,10 +412,14 @@ export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'end
   // Below this, every transaction the ledger knows ended unconfirmed, or it does not know it.
   let horizon: number | undefined = state.horizon;
   const endedUnconfirmed = (status: string) => statusRank(status) >= 2 && !isConfirmed(status);
+  // A confirmed transaction held aside has no time the horizon could be compared with: a late
+  // reversal of it is news whatever time the provider gives it, so the cursor then has no horizon.
+  let heldAsideConfirmed = false;
   for (const entry of Object.values(state.entries)) {
     if (statusRank(entry.status) < 2) open[entry.id] = entry.status;
     else if (!isConfirmed(entry.status)) ended.push(entry.id);
-    else if (!entry.timeHeldAside) horizon = Math.min(horizon, entry.createdAt);
+    else if (entry.timeHeldAside) heldAsideConfirmed = true;
+    else horizon = Math.min(horizon, entry.createdAt);
   }
   const endedRecords: Array<[id: string, createdAt: number]> = [];
   for (const [id, record] of Object.entries(state.settled)) {
@@ -427,8 +431,10 @@ export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'end
       // Remembered from the first shape, with neither status nor time: an ended notice for it is
       // news at any age (see `record`).
       horizon = undefined;
-    } else if (createdAt !== NO_TIME && horizon !== undefined) horizon = Math.min(horizon, createdAt);
+    } else if (createdAt === NO_TIME) heldAsideConfirmed = true;
+    else if (horizon !== undefined) horizon = Math.min(horizon, createdAt);
   }
+  if (heldAsideConfirmed) horizon = undefined;
   const after = horizon ?? 0;
   const candidates = endedRecords.filter(([, createdAt]) => createdAt >= after).sort((a, b) => b[1] - a[1]);
   // The newest page's worth, and any that share the last one's time.
