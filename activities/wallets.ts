@@ -11,11 +11,15 @@ import {
   observe,
   type PollAnswer,
   type PollCursor,
+  POLL_PAGE_LIMIT,
 } from '../src/provider/transaction-observation.js';
 import { withProviderFailures } from './provider-failure.js';
 
-/** How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers. */
-export const POLL_LIMIT = 100;
+/**
+ * How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers.
+ * The page the poll cursor is built for (its ended records are those such a page can hold).
+ */
+export const POLL_LIMIT = POLL_PAGE_LIMIT;
 
 export interface WalletActivityDeps {
   provider: ProviderClient;

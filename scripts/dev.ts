@@ -52,7 +52,7 @@ async function main(config: Config): Promise<void> {
   const stack = await startStack({
     settings: process.env,
     ports: 'configured',
-    sandbox: config.provider.usesSandbox ? { stateFile: config.sandbox.stateFile ?? '.data/sandbox.json' } : 'none',
+    sandbox: config.provider.usesSandbox ? { stateFile: config.sandbox.stateFile } : 'none',
     ingressOps: {},
     codecServer: 'start',
     ingressLogger: logger.child({ service: 'ingress' }),

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 // shares, instead of once per workflow (bundle option `preloadModules`). The SDK deep-freezes what
 // they export and shares their module-level variables between workflows, so only modules that are
 // safe to share belong here: no module-level `let`, no cache or counter, nothing that calls a
-// workflow API (workflowInfo, proxyActivities…) at load, and exports that no caller writes to.
+// workflow API (workflowInfo, proxyActivities…) at load, and exports that no caller writes to. One
+// exception, by design: workflows/wallet/settled-records.ts counts each ledger's records in a
+// WeakMap keyed by that run's own table, so no workflow reads another's entry and none outlives it.
 // Their imports are preloaded with them, so they must meet the same bar. Workflow files, the
 // skeleton that records stages (workflows/lib/process.ts) and the interceptors stay out;
 // @opentelemetry/* too, were it bundled (the workflows' tracing needs none of it): its API keeps

@@ -125,6 +125,7 @@ describe('docker-compose.yml and the Dockerfile', () => {
       'CLAIM_ENCRYPTION_KEY',
       'CODEC_SERVER_TOKEN',
       'INGRESS_PUBLIC_URL',
+      'INGRESS_PUBLISH_ADDRESS',
       'PAYLOAD_ENCRYPTION_KEY',
       'POSTGRES_PASSWORD',
       'PROVIDER_ACCOUNT_ID',
@@ -152,8 +153,8 @@ describe('docker-compose.yml and the Dockerfile', () => {
   it("publishes Temporal, the UI, the codec server and the sandbox on the host's loopback only; the ingress is the public door", () => {
     for (const name of ['temporal', 'temporal-ui', 'codec-server', 'sandbox'])
       for (const p of s[name]!.ports ?? []) assert.match(p, /^127\.0\.0\.1:/, `${name} ${p}`);
-    // The public door, on loopback until .env opens it (the sandbox's published secret signs anything).
-    assert.deepEqual(s.ingress!.ports, ['${INGRESS_PUBLISH_ADDRESS:-127.0.0.1}:4020:4020']);
+    // The public door, published where .env says: no default, loopback or open, is taken silently.
+    assert.deepEqual(s.ingress!.ports, ['${INGRESS_PUBLISH_ADDRESS:?set INGRESS_PUBLISH_ADDRESS in .env}:4020:4020']);
     assert.equal(s.ingress!.environment!.INGRESS_HOST, '0.0.0.0', "the container's interfaces");
     for (const name of ['postgresql', 'worker', 'temporal-schema', 'temporal-namespace'])
       assert.equal(s[name]!.ports, undefined, name);

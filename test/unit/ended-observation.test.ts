@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { POLL_LIMIT } from '../../activities/wallets.js';
 import {
   changedSince,
   type Observation,
@@ -137,10 +136,6 @@ describe('poll: a transaction that ended unconfirmed long ago is not news', () =
       return tx(`TR_F${i}`, NOW - 10 * DAY + i * 60_000, 'FAILED');
     });
     assert.deepEqual(changedSince(page, cursor), []);
-  });
-
-  it('a page holds as many transactions as the cursor assumes', () => {
-    assert.equal(POLL_PAGE_LIMIT, POLL_LIMIT);
   });
 
   it("an ended transaction on the provider's newest page is returned when the ledger would change by it, never when it holds it ended (property)", () => {
