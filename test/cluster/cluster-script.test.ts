@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { request } from 'undici';
+import { listenAddresses } from '../helpers/listening.js';
 
 // `npm run cluster` itself, as an operator runs it: scripts/cluster.ts as a process of its own.
 // Once started in full, every printed address answers, the Web UI listens on loopback only, the
@@ -112,27 +113,6 @@ function processesIn(dir: string): Array<{ pid: number; cmd: string }> {
     }
   }
   return found;
-}
-
-/** The local addresses listening on `port` (from /proc/net/tcp and tcp6), e.g. 127.0.0.1, 0.0.0.0, ::. */
-function listenAddresses(port: number): string[] {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  const addresses: string[] = [];
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    if (!existsSync(file)) continue;
-    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      if (state !== '0A' || !local?.endsWith(`:${hexPort}`)) continue;
-      const hex = local.split(':')[0]!;
-      if (hex.length === 8) addresses.push(Buffer.from(hex, 'hex').reverse().join('.'));
-      else if (/^0{24}01000000$/.test(hex)) addresses.push('::1');
-      else if (/^0{32}$/.test(hex)) addresses.push('::');
-      else if (/^0{20}FFFF0000/.test(hex))
-        addresses.push(`::ffff:${Buffer.from(hex.slice(24), 'hex').reverse().join('.')}`);
-      else addresses.push(hex);
-    }
-  }
-  return addresses;
 }
 
 async function status(url: string): Promise<number> {

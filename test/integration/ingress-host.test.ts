@@ -1,54 +1,18 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
+import { accepts, listenAddresses, outsideAddresses as outside } from '../helpers/listening.js';
 
 // `npm run ingress` (src/ingress/main.ts) listens where src/config.ts decides (INGRESS_HOST): with
 // the sandbox's published secret, on loopback only, since anyone who reaches it could sign a deposit.
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const dir = () => mkdtempSync(join(tmpdir(), 'payflows-ingress-host-'));
-
-/** This machine's addresses other than loopback: where someone else on the network would connect. */
-const outside = Object.values(networkInterfaces())
-  .flat()
-  .filter((a) => a && !a.internal && a.family === 'IPv4')
-  .map((a) => a!.address);
-
-/** The local addresses listening on `port` (from /proc/net/tcp and tcp6), e.g. 127.0.0.1, 0.0.0.0, ::. */
-function listenAddresses(port: number): string[] {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  const addresses: string[] = [];
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    if (!existsSync(file)) continue;
-    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      if (state !== '0A' || !local?.endsWith(`:${hexPort}`)) continue;
-      const hex = local.split(':')[0]!;
-      if (hex.length === 8) addresses.push(Buffer.from(hex, 'hex').reverse().join('.'));
-      else if (/^0{24}01000000$/.test(hex)) addresses.push('::1');
-      else if (/^0{32}$/.test(hex)) addresses.push('::');
-      else addresses.push(hex);
-    }
-  }
-  return addresses;
-}
-
-/** Whether a TCP connection to host:port is accepted. */
-function accepts(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, host);
-    socket.setTimeout(3_000);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
 
 function env(extra: Record<string, string>): Record<string, string> {
   return {

@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import { checkAchFollowupInput, checkAchForm } from '../../workflows/ach-followup/checks.js';
 import type { Check } from '../../workflows/lib/input-check.js';
-import { InputProblem } from '../../workflows/lib/input-check.js';
 import { zodFrom } from '../../workflows/lib/zod-from-check.schema.js';
 import { checkCheckoutInput, checkPurchaseRedirect } from '../../workflows/checkout/checks.js';
 import { checkDocumentSubmission, checkKycInput, checkValueSubmission } from '../../workflows/kyc/checks.js';
@@ -17,6 +16,7 @@ import { onboardingInput, onboardingLinkRequest } from '../../workflows/onboardi
 import { provisioningInput } from '../../workflows/provisioning/messages.schema.js';
 import { openWalletInput, walletInput } from '../../workflows/wallet/inputs.schema.js';
 import { checkOpenWalletInput, checkWalletInput } from '../../workflows/wallet/checks.js';
+import { viaCheck, viaZod } from '../helpers/outcome.js';
 
 // Workflows check their input and their updates' arguments with plain functions (workflows/<process>/checks.ts),
 // the clients and the ingress with zod schemas that workflows/lib/zod-from-check.schema.ts builds
@@ -25,24 +25,6 @@ import { checkOpenWalletInput, checkWalletInput } from '../../workflows/wallet/c
 // through both: they accept the same values and give back the same (defaults filled in, unknown
 // keys left out), and they refuse the same values for the same field, in the same words where the
 // check has its own.
-
-type Outcome = { ok: true; value: unknown } | { ok: false; field: string; message: string };
-
-function viaZod(schema: z.ZodType, sample: unknown): Outcome {
-  const parsed = schema.safeParse(sample);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0]!;
-  return { ok: false, field: issue.path.map(String).join('.') || 'input', message: issue.message };
-}
-
-function viaCheck(check: Check<unknown>, sample: unknown): Outcome {
-  try {
-    return { ok: true, value: check(sample, '') };
-  } catch (err) {
-    if (!(err instanceof InputProblem)) throw err;
-    return { ok: false, field: err.field, message: err.message };
-  }
-}
 
 /** zod's own wording (its checks without a message of ours): the plain checks word these their own way. */
 const zodsOwnWords = /^(Invalid (input|option|string|URL|url)|Too (small|big)|Unrecognized key)/;

@@ -1,33 +1,15 @@
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { describe, it } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { request } from 'undici';
 import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { startDevIngress } from '../../scripts/lib/dev-ingress.js';
+import { accepts, outsideAddresses as outside } from '../helpers/listening.js';
 
 // `npm run dev`'s callback ingress (scripts/lib/dev-ingress.ts). With the sandbox's published
 // secret, anyone who can reach it can sign a deposit: then it listens on loopback only, where the
 // sandbox calls it back. With a secret of the deployment's own, the provider must reach it from outside.
-
-/** This machine's addresses other than loopback: where someone else on the network would connect. */
-const outside = Object.values(networkInterfaces())
-  .flat()
-  .filter((a) => a && !a.internal && a.family === 'IPv4')
-  .map((a) => a!.address);
-
-/** Whether a TCP connection to host:port is accepted. */
-function accepts(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, host);
-    socket.setTimeout(3_000);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
 
 /** The ingress started as `npm run dev` starts it, with `env`; what answers where. */
 async function devIngress(env: Record<string, string>) {

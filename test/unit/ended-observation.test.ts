@@ -18,6 +18,7 @@ import {
   record,
 } from '../../workflows/wallet/ledger.js';
 import { depositInto } from '../helpers/observation.js';
+import { withLimits } from '../helpers/ledger-limits.js';
 
 // A poll returns a transaction that ended other than confirmed only when the ledger would change
 // by it: not one it holds ended as a settled record, nor one older than its horizon that it no
@@ -36,16 +37,6 @@ const cursorOf = (ledger: LedgerState): PollCursor => ({
   ...ledgerCursor(ledger),
 });
 const changed = (page: Observation[], ledger: LedgerState) => changedSince(page, cursorOf(ledger)).map((t) => t.id);
-
-function withLimits<T>(limits: Partial<typeof LIMITS>, body: () => T): T {
-  const saved = { ...LIMITS };
-  Object.assign(LIMITS, limits);
-  try {
-    return body();
-  } finally {
-    Object.assign(LIMITS, saved);
-  }
-}
 
 /** A ledger where TR_OLD settled with `status` and then left the recent entries for a record. */
 function leftEntries(status: string, createdAt = NOW - 100 * DAY): LedgerState {

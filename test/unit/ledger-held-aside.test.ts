@@ -12,6 +12,7 @@ import {
   type RecordOptions,
 } from '../../workflows/wallet/ledger.js';
 import { depositInto } from '../helpers/observation.js';
+import { withLimits } from '../helpers/ledger-limits.js';
 
 // A transaction whose createdAt cannot be a time is held aside: counted, but with no time the
 // ledger's horizon cannot stand for it once its record is gone. It is counted once however long
@@ -26,16 +27,6 @@ const tx = depositInto(WALLET_ID);
 const TODAY: RecordOptions = { now: NOW, keepHeldAside: true };
 /** Impossible times: in microseconds, in seconds, none, just before the provider's epoch. */
 const IMPOSSIBLE = [NOW * 1000, Math.floor(NOW / 1000), 0, PROVIDER_EPOCH_MS - 1];
-
-function withLimits<T>(limits: Partial<typeof LIMITS>, body: () => T): T {
-  const saved = { ...LIMITS };
-  Object.assign(LIMITS, limits);
-  try {
-    return body();
-  } finally {
-    Object.assign(LIMITS, saved);
-  }
-}
 
 const carry = (ledger: LedgerState): LedgerState => fromCarried(JSON.parse(JSON.stringify(ledger)));
 

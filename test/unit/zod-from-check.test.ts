@@ -6,7 +6,6 @@ import {
   absent,
   boolean,
   type Check,
-  InputProblem,
   int,
   literal,
   object,
@@ -19,29 +18,12 @@ import {
   withDefault,
 } from '../../workflows/lib/input-check.js';
 import { zodFrom } from '../../workflows/lib/zod-from-check.schema.js';
+import { viaCheck, viaZod } from '../helpers/outcome.js';
 
 // The converter from a check's description to zod (workflows/lib/zod-from-check.schema.ts): what it
 // builds takes and refuses what the check does, with the same field and the check's own words
 // where it has them, and gives back the same (defaults, trims, canonical amounts); its JSON Schema
 // carries the same bounds, patterns and defaults.
-
-type Outcome = { ok: true; value: unknown } | { ok: false; field: string; message: string };
-
-function viaZod(schema: z.ZodType, sample: unknown): Outcome {
-  const parsed = schema.safeParse(sample);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0]!;
-  return { ok: false, field: issue.path.map(String).join('.') || 'input', message: issue.message };
-}
-
-function viaCheck(check: Check<unknown>, sample: unknown): Outcome {
-  try {
-    return { ok: true, value: check(sample, '') };
-  } catch (err) {
-    if (!(err instanceof InputProblem)) throw err;
-    return { ok: false, field: err.field, message: err.message };
-  }
-}
 
 function sameAnswer(check: Check<unknown>, sample: unknown, { words }: { words: 'same' | 'zod' }) {
   const [expected, actual] = [viaZod(zodFrom(check), sample), viaCheck(check, sample)];
