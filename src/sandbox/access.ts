@@ -13,16 +13,21 @@ const denied = (what: string) =>
     { errorCode: 'accessDenied.notOwner' },
   );
 
+/** A record by id (see `own`), or NotFoundException naming it. */
+export function lookup<T>(map: Record<string, T>, id: string, what: string): T {
+  const rec = own(map, id);
+  if (rec === undefined) throw notFound(what, id);
+  return rec;
+}
+
 export function accountFor(ctx: SandboxContext, actor: Actor, accountId: string): AccountRecord {
-  const rec = own(ctx.store.state.accounts, accountId);
-  if (!rec) throw notFound('Account', accountId);
+  const rec = lookup(ctx.store.state.accounts, accountId, 'Account');
   if (actor.userId || accountId !== actor.accountId) throw denied(`Account ${accountId}`);
   return rec;
 }
 
 export function userFor(ctx: SandboxContext, actor: Actor, userId: string): UserRecord {
-  const rec = own(ctx.store.state.users, userId);
-  if (!rec) throw notFound('User', userId);
+  const rec = lookup(ctx.store.state.users, userId, 'User');
   const mine = actor.userId ? actor.userId === userId : rec.ownerAccountId === actor.accountId;
   if (!mine) throw denied(`User ${userId}`);
   return rec;
@@ -30,8 +35,7 @@ export function userFor(ctx: SandboxContext, actor: Actor, userId: string): User
 
 /** A payment method belongs to an account, or to a user of it (owner `user:<id>`). */
 export function paymentMethodFor(ctx: SandboxContext, actor: Actor, id: string): PaymentMethodRecord {
-  const rec = own(ctx.store.state.paymentMethods, id);
-  if (!rec) throw notFound('Payment method', id);
+  const rec = lookup(ctx.store.state.paymentMethods, id, 'Payment method');
   const owner = actor.userId ? `user:${actor.userId}` : `account:${actor.accountId}`;
   if (rec.method.owner !== owner) throw denied(`Payment method ${id}`);
   return rec;

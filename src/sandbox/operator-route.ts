@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { parseJson } from '../json.js';
 import type { SandboxContext } from './context.js';
-import { notFound, SandboxError, sendError, validationError } from './errors.js';
+import { SandboxError, sendError, validationError } from './errors.js';
 import { parseWith } from './provider-route.js';
-import { own } from './store.js';
 
 // Operator routes play the provider's reviewers and customers and the outside world. They take
 // no provider credentials (the sandbox listens on loopback), validate their body with zod, answer
@@ -12,43 +11,39 @@ import { own } from './store.js';
 
 type Handler<B> = (params: Record<string, string>, body: B) => unknown | Promise<unknown>;
 
-export function operatorRoute<S extends z.ZodType>(
-  app: FastifyInstance,
-  ctx: SandboxContext,
+/** Registers one operator route; `schema` validates its body (none: the body as sent, or `{}`). */
+export type OperatorRoute = <S extends z.ZodType>(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   schema: S | undefined,
   handler: Handler<z.output<S>>,
-): void {
-  app.route({
-    method,
-    url: path,
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      try {
-        const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-        let json: unknown = {};
-        if (raw && raw.length > 0) {
-          try {
-            json = parseJson(raw.toString('utf8'));
-          } catch {
-            throw validationError('body', 'the body must be JSON');
-          }
-        }
-        const body = schema ? parseWith(schema, json) : json;
-        const result = await handler(req.params as Record<string, string>, body as z.output<S>);
-        if (method !== 'GET') ctx.changed();
-        return reply.send(result);
-      } catch (err) {
-        if (err instanceof SandboxError) return sendError(reply, err);
-        throw err;
-      }
-    },
-  });
-}
+) => void;
 
-/** A record by id (see `own`), or NotFoundException naming it. */
-export function lookup<T>(map: Record<string, T>, id: string, what: string): T {
-  const rec = own(map, id);
-  if (rec === undefined) throw notFound(what, id);
-  return rec;
+export function operatorRoutes(app: FastifyInstance, ctx: SandboxContext): OperatorRoute {
+  return (method, path, schema, handler) => {
+    app.route({
+      method,
+      url: path,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        try {
+          const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+          let json: unknown = {};
+          if (raw && raw.length > 0) {
+            try {
+              json = parseJson(raw.toString('utf8'));
+            } catch {
+              throw validationError('body', 'the body must be JSON');
+            }
+          }
+          const body = schema ? parseWith(schema, json) : json;
+          const result = await handler(req.params as Record<string, string>, body as never);
+          if (method !== 'GET') ctx.changed();
+          return reply.send(result);
+        } catch (err) {
+          if (err instanceof SandboxError) return sendError(reply, err);
+          throw err;
+        }
+      },
+    });
+  };
 }

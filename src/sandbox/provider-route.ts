@@ -41,71 +41,54 @@ interface RouteOptions<S extends z.ZodType> {
 
 type Handler<B> = (request: ProviderRequest<B>) => unknown | Promise<unknown>;
 
-/** Handlers get the body as the route's schema outputs it. */
-export function providerRoute<S extends z.ZodType>(
-  app: FastifyInstance,
-  ctx: SandboxContext,
-  auth: AuthOptions,
-  route: RouteOptions<S>,
-  handler: Handler<z.output<S>>,
-): void {
-  const routeKey = `${route.method} ${route.path}`;
-  app.route({
-    method: route.method,
-    url: route.path,
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      try {
-        const fault = await ctx.faults.apply(routeKey);
-        if (fault) throw fault;
-        const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-        const rawUrl = req.raw.url ?? req.url;
-        const query = Object.fromEntries(
-          new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : ''),
-        );
-        const publicBase = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
-        if (route.path.startsWith('/v2/') && req.headers['x-api-version'] !== '2') {
-          throw validationError(
-            'X-Api-Version',
-            'v2 calls must send the header X-Api-Version: 2',
-            req.headers['x-api-version'],
-          );
-        }
-        if (route.anonymous) {
-          const result = await handler({
-            req,
-            cred: undefined as never,
-            actor: undefined as never,
-            params: req.params as Record<string, string>,
-            body: bodyOf(route, raw, req.headers['content-type']),
-            raw,
-            query,
-            publicBase,
-          });
-          return reply.code(route.status ?? 200).send(result);
-        }
+/** Registers one provider route; handlers get the body as the route's schema outputs it. */
+export type ProviderRoute = <S extends z.ZodType>(route: RouteOptions<S>, handler: Handler<z.output<S>>) => void;
 
-        const cred = authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestampOptional });
-        if (cred.accountId === null && !route.unbound) {
-          throw new SandboxError(
-            'AccessDeniedException',
-            'This token is not bound to an account yet; create the account first (POST /v3/accounts)',
-            { errorCode: 'accessDenied.noAccount' },
+export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): ProviderRoute {
+  return (route, handler) => {
+    const routeKey = `${route.method} ${route.path}`;
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        try {
+          const fault = await ctx.faults.apply(routeKey);
+          if (fault) throw fault;
+          const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+          const rawUrl = req.raw.url ?? req.url;
+          const query = Object.fromEntries(
+            new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : ''),
           );
-        }
-        const actor =
-          cred.accountId === null
-            ? ({ accountId: '', principalId: '' } as Actor)
-            : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
-        const body = bodyOf(route, raw, req.headers['content-type']);
+          if (route.path.startsWith('/v2/') && req.headers['x-api-version'] !== '2') {
+            throw validationError(
+              'X-Api-Version',
+              'v2 calls must send the header X-Api-Version: 2',
+              req.headers['x-api-version'],
+            );
+          }
+          const cred = route.anonymous
+            ? undefined
+            : authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestampOptional });
+          if (cred?.accountId === null && !route.unbound) {
+            throw new SandboxError(
+              'AccessDeniedException',
+              'This token is not bound to an account yet; create the account first (POST /v3/accounts)',
+              { errorCode: 'accessDenied.noAccount' },
+            );
+          }
+          const actor =
+            !cred || cred.accountId === null
+              ? ({ accountId: '', principalId: '' } as Actor)
+              : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
+          const body = route.body ? parseBody(route.body, raw, req.headers['content-type']) : (undefined as never);
 
-        const key = req.headers['idempotency-key'];
-        const idemKey = typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
-        // The same request is the same method, path, masquerade and body (the timestamp differs on every retry).
-        const fingerprint = `${req.method} ${req.url.split('?')[0]} ${query.masqueradeAs ?? ''} ${createHash('sha256')
-          .update(raw ?? '')
-          .digest('hex')}`;
-        if (idemKey) {
-          const previous = ctx.store.state.idempotency[idemKey];
+          const key = req.headers['idempotency-key'];
+          const idemKey = cred && typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
+          // The same request is the same method, path, masquerade and body (the timestamp differs on every retry).
+          const fingerprint = `${req.method} ${req.url.split('?')[0]} ${query.masqueradeAs ?? ''} ${createHash('sha256')
+            .update(raw ?? '')
+            .digest('hex')}`;
+          const previous = idemKey ? ctx.store.state.idempotency[idemKey] : undefined;
           if (previous) {
             if (previous.fingerprint !== fingerprint) {
               throw validationError(
@@ -116,28 +99,21 @@ export function providerRoute<S extends z.ZodType>(
             }
             return reply.code(previous.status).header('idempotent-replay', 'true').send(previous.body);
           }
+          const params = req.params as Record<string, string>;
+          const publicBase = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+          const result = await handler({ req, cred: cred!, actor, params, body, raw, query, publicBase });
+          const status = route.status ?? 200;
+          // A snapshot: the replay answers what the first request answered, not the record as it is now.
+          if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: structuredClone(result) };
+          if (route.method !== 'GET') ctx.changed();
+          return reply.code(status).send(result);
+        } catch (err) {
+          if (err instanceof SandboxError) return sendError(reply, err);
+          throw err;
         }
-        const result = await handler({
-          req,
-          cred,
-          actor,
-          params: req.params as Record<string, string>,
-          body,
-          raw,
-          query,
-          publicBase,
-        });
-        const status = route.status ?? 200;
-        // A snapshot: the replay answers what the first request answered, not the record as it is now.
-        if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: structuredClone(result) };
-        if (route.method !== 'GET') ctx.changed();
-        return reply.code(status).send(result);
-      } catch (err) {
-        if (err instanceof SandboxError) return sendError(reply, err);
-        throw err;
-      }
-    },
-  });
+      },
+    });
+  };
 }
 
 /** The MIME type of a Content-Type header, lowercased: RFC 9110 8.3.1 compares types case-insensitively. */
@@ -146,15 +122,6 @@ export function mimeType(header: string | string[] | undefined): string {
     .split(';')[0]!
     .trim()
     .toLowerCase();
-}
-
-/** The body as the route's schema outputs it; a route without a schema reads none (its S is z.ZodType, whose output is unknown). */
-function bodyOf<S extends z.ZodType>(
-  route: RouteOptions<S>,
-  raw: Buffer | undefined,
-  contentType: string | string[] | undefined,
-): z.output<S> {
-  return route.body ? parseBody(route.body, raw, contentType) : (undefined as z.output<S>);
 }
 
 function parseBody<S extends z.ZodType>(

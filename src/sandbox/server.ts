@@ -14,9 +14,12 @@ import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerKycOperatorRoutes } from './routes/operator-kyc.js';
 import { registerPaymentOperatorRoutes } from './routes/operator-payments.js';
+import { registerMoveOperatorRoutes } from './routes/operator-moves.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { emptyState, Store, upgradeState } from './store.js';
 import { SandboxError, sendError, sendFrameworkError } from './errors.js';
+import { operatorRoutes } from './operator-route.js';
+import { providerRoutes } from './provider-route.js';
 
 export interface SandboxOptions {
   /** The master account's credentials (PROVIDER_API_KEY / PROVIDER_SECRET_KEY). */
@@ -87,16 +90,25 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   // bug answer with the provider's error body, never the framework's own.
   app.setErrorHandler((err, _req, reply) => sendFrameworkError(reply, err));
 
-  registerSessionRoutes(app, ctx, auth);
-  registerAccountRoutes(app, ctx, auth);
-  registerUserRoutes(app, ctx, auth);
-  registerWalletRoutes(app, ctx, auth);
-  registerTransferRoutes(app, ctx, auth);
-  registerPaymentMethodRoutes(app, ctx, auth);
-  registerOrderRoutes(app, ctx, auth);
-  registerOperatorRoutes(app, ctx);
-  registerKycOperatorRoutes(app, ctx);
-  registerPaymentOperatorRoutes(app, ctx);
+  const providerRoute = providerRoutes(app, ctx, auth);
+  for (const register of [
+    registerSessionRoutes,
+    registerAccountRoutes,
+    registerUserRoutes,
+    registerWalletRoutes,
+    registerTransferRoutes,
+    registerPaymentMethodRoutes,
+    registerOrderRoutes,
+  ])
+    register(providerRoute, ctx);
+  const operatorRoute = operatorRoutes(app, ctx);
+  for (const register of [
+    registerOperatorRoutes,
+    registerMoveOperatorRoutes,
+    registerKycOperatorRoutes,
+    registerPaymentOperatorRoutes,
+  ])
+    register(operatorRoute, ctx);
   registerPageRoutes(app, ctx);
 
   return {

@@ -1,14 +1,11 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { createAccountRequest, documentFieldIds, updateAccountRequest } from '../../provider/schemas/account.js';
-import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../../provider/schemas/document.js';
 import { accountFor } from '../access.js';
-import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { deriveAccountStatus, fieldDefinition, newField, PROFILE_FIELDS } from '../kyc.js';
-import { mimeType, providerRoute } from '../provider-route.js';
+import type { ProviderRoute } from '../provider-route.js';
+import { saveDocument, uploadedFile } from '../documents.js';
 import type { AccountRecord } from '../store.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
 
@@ -16,15 +13,12 @@ export function refreshStatus(rec: AccountRecord): void {
   rec.account.status = deriveAccountStatus(rec.account);
 }
 
-export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+export function registerAccountRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   const { state } = ctx.store;
 
   // docs/provider-contract.md §OP-3. A parent's keys create sub-accounts; a client-held token
   // creates its own account once and is bound to it (docs/provider-contract.md §5.3; a second creation fails, docs/provider-contract.md §7.1).
-  providerRoute(
-    app,
-    ctx,
-    auth,
+  route(
     { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true },
     ({ cred, actor, body: req }) => {
       if (cred.kind === 'client-token' && cred.accountId !== null) {
@@ -78,19 +72,13 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   );
 
   // 4.4
-  providerRoute(
-    app,
-    ctx,
-    auth,
+  route(
     { method: 'GET', path: '/v3/accounts/:accountId' },
     ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account,
   );
 
   // Resubmitting data (not in the contract; the real service's "Update Account"): OPEN → PENDING.
-  providerRoute(
-    app,
-    ctx,
-    auth,
+  route(
     { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest },
     ({ actor, params, body: req }) => {
       const rec = accountFor(ctx, actor, params.accountId!);
@@ -125,51 +113,31 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SandboxContext,
   );
 
   // 4.10 with docs/provider-contract.md §OP-4: raw bytes, their MIME type, at most 7.75 MB.
-  providerRoute(
-    app,
-    ctx,
-    auth,
-    { method: 'POST', path: '/v3/accounts/:accountId/:fieldId' },
-    ({ req, actor, params, raw, query }) => {
-      const rec = accountFor(ctx, actor, params.accountId!);
-      const fieldId = params.fieldId!;
-      if (!(documentFieldIds as readonly string[]).includes(fieldId))
-        throw validationError('fieldId', `documents go to ${documentFieldIds.join(', ')}`, fieldId);
-      const contentType = mimeType(req.headers['content-type']);
-      if (!(documentMimeTypes as readonly string[]).includes(contentType))
-        throw validationError(
-          'Content-Type',
-          `send the file's MIME type, one of ${documentMimeTypes.join(', ')}`,
-          contentType,
-        );
-      const size = raw?.length ?? 0;
-      if (size === 0) throw validationError('body', "the body must be the file's bytes");
-      if (size > MAX_DOCUMENT_BYTES)
-        throw validationError('body', `the file is ${size} bytes; at most ${MAX_DOCUMENT_BYTES} (7.75 MB)`, size);
-      if (query.documentSubType && !['FRONT', 'BACK'].includes(query.documentSubType))
-        throw validationError('documentSubType', 'FRONT or BACK', query.documentSubType);
-      let field = rec.account.profileFields.find((f) => f.fieldId === fieldId);
-      if (field?.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
-      const doc = {
-        id: newId('DO'),
-        accountId: rec.account.id,
-        fieldId,
-        contentType,
-        size,
-        sha256: createHash('sha256').update(raw!).digest('hex'),
-        ...(query.documentType ? { documentType: query.documentType } : {}),
-        ...(query.documentSubType ? { documentSubType: query.documentSubType } : {}),
-      };
-      state.documents[doc.id] = doc;
-      if (!field) {
-        field = newField(fieldId, 'DOCUMENT', undefined);
-        rec.account.profileFields.push(field);
-      }
-      field.value = [...(Array.isArray(field.value) ? (field.value as string[]) : []), doc.id];
-      field.status = 'PENDING';
-      field.note = null;
-      refreshStatus(rec);
-      return rec.account;
-    },
-  );
+  route({ method: 'POST', path: '/v3/accounts/:accountId/:fieldId' }, ({ req, actor, params, raw, query }) => {
+    const rec = accountFor(ctx, actor, params.accountId!);
+    const fieldId = params.fieldId!;
+    if (!(documentFieldIds as readonly string[]).includes(fieldId))
+      throw validationError('fieldId', `documents go to ${documentFieldIds.join(', ')}`, fieldId);
+    const file = uploadedFile(req, raw);
+    if (query.documentSubType && !['FRONT', 'BACK'].includes(query.documentSubType))
+      throw validationError('documentSubType', 'FRONT or BACK', query.documentSubType);
+    let field = rec.account.profileFields.find((f) => f.fieldId === fieldId);
+    if (field?.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
+    const doc = saveDocument(ctx, {
+      accountId: rec.account.id,
+      fieldId,
+      ...file,
+      ...(query.documentType ? { documentType: query.documentType } : {}),
+      ...(query.documentSubType ? { documentSubType: query.documentSubType } : {}),
+    });
+    if (!field) {
+      field = newField(fieldId, 'DOCUMENT', undefined);
+      rec.account.profileFields.push(field);
+    }
+    field.value = [...(Array.isArray(field.value) ? (field.value as string[]) : []), doc.id];
+    field.status = 'PENDING';
+    field.note = null;
+    refreshStatus(rec);
+    return rec.account;
+  });
 }

@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { positiveAmount } from '../../provider/schemas/common.js';
 import type { SandboxContext } from '../context.js';
 import { completedTransfer } from '../deposits.js';
 import { validationError } from '../errors.js';
-import { lookup, operatorRoute } from '../operator-route.js';
+import { lookup } from '../access.js';
+import type { OperatorRoute } from '../operator-route.js';
 import { completePurchase, failPurchase } from '../purchases.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
 
@@ -15,27 +15,20 @@ const completeBody = z.object({ amount: positiveAmount.optional() }).strict();
 const failBody = z.object({ reason: z.string().min(1).default('The card was declined') }).strict();
 const liquidationBody = z.object({ currency: z.string().min(1), amount: positiveAmount }).strict();
 
-export function registerPaymentOperatorRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+export function registerPaymentOperatorRoutes(route: OperatorRoute, ctx: SandboxContext): void {
   const { state } = ctx.store;
 
   // The buyer pays on the hosted page (src/sandbox/purchases.ts); the hosted page's Pay button does the same.
-  operatorRoute(
-    app,
-    ctx,
-    'POST',
-    '/sandbox/reservations/:reservation/complete',
-    completeBody,
-    ({ reservation }, body) => completePurchase(ctx, reservation!, body.amount),
+  route('POST', '/sandbox/reservations/:reservation/complete', completeBody, ({ reservation }, body) =>
+    completePurchase(ctx, reservation!, body.amount),
   );
 
-  operatorRoute(app, ctx, 'POST', '/sandbox/reservations/:reservation/fail', failBody, ({ reservation }, body) =>
+  route('POST', '/sandbox/reservations/:reservation/fail', failBody, ({ reservation }, body) =>
     failPurchase(ctx, reservation!, body.reason),
   );
 
   // docs/provider-contract.md §2.2 rule 3: a deposit to an attached address is converted and liquidated to the method.
-  operatorRoute(
-    app,
-    ctx,
+  route(
     'POST',
     '/sandbox/payment-methods/:paymentMethodId/blockchain-deposits',
     liquidationBody,

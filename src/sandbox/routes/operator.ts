@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { INTEREST_PAYMENTS_SRN, walletIdFromSrn } from '../../provider/srn.js';
 import { add } from '../../decimal.js';
@@ -6,7 +5,8 @@ import { amount as anyAmount, currencyCode, jsonNumber, positiveAmount } from '.
 import type { Transaction } from '../../provider/schemas/transaction.js';
 import type { SandboxContext } from '../context.js';
 import { validationError } from '../errors.js';
-import { lookup, operatorRoute } from '../operator-route.js';
+import { lookup } from '../access.js';
+import type { OperatorRoute } from '../operator-route.js';
 import { newHex } from '../ids.js';
 import { completedTransfer, credit, deliverCallback, depositFromTransfer, newTransaction } from '../deposits.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
@@ -32,13 +32,13 @@ const knobsBody = z
   })
   .strict();
 
-export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+export function registerOperatorRoutes(route: OperatorRoute, ctx: SandboxContext): void {
   const { store } = ctx;
   const walletById = (id: string) => lookup(store.state.wallets, id, 'Wallet');
 
   const deliver = (tx: Transaction) => deliverCallback(ctx, tx);
 
-  operatorRoute(app, ctx, 'POST', '/sandbox/wallets/:walletId/deposits', depositBody, async ({ walletId }, body) => {
+  route('POST', '/sandbox/wallets/:walletId/deposits', depositBody, async ({ walletId }, body) => {
     const wallet = walletById(walletId!);
     const net = DEPOSIT_NETWORKS[body.currency];
     if (!net)
@@ -62,91 +62,63 @@ export function registerOperatorRoutes(app: FastifyInstance, ctx: SandboxContext
     return { transaction: tx, delivery: await deliver(tx) };
   });
 
-  operatorRoute(
-    app,
-    ctx,
-    'POST',
-    '/sandbox/transactions/:transactionId/confirm',
-    undefined,
-    async ({ transactionId }) => {
-      const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
-      if (tx.status !== 'PENDING')
-        throw validationError(
-          'status',
-          `transaction ${tx.id} is ${tx.status}; only a PENDING one can be confirmed`,
-          tx.status,
-        );
-      tx.status = 'CONFIRMED';
-      tx.confirmedAt = ctx.now();
-      credit(walletById(walletIdFromSrn(tx.dest) ?? tx.dest), tx, { wasPending: true });
-      ctx.changed();
-      return { transaction: tx, delivery: await deliver(tx) };
-    },
-  );
+  route('POST', '/sandbox/transactions/:transactionId/confirm', undefined, async ({ transactionId }) => {
+    const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
+    if (tx.status !== 'PENDING')
+      throw validationError(
+        'status',
+        `transaction ${tx.id} is ${tx.status}; only a PENDING one can be confirmed`,
+        tx.status,
+      );
+    tx.status = 'CONFIRMED';
+    tx.confirmedAt = ctx.now();
+    credit(walletById(walletIdFromSrn(tx.dest) ?? tx.dest), tx, { wasPending: true });
+    ctx.changed();
+    return { transaction: tx, delivery: await deliver(tx) };
+  });
 
   // docs/provider-contract.md §6.5: an interest payout is a completed transfer from the interest-payments service,
   // then a transaction into the wallet whose source is that transfer.
-  operatorRoute(
-    app,
-    ctx,
-    'POST',
-    '/sandbox/wallets/:walletId/interest-payouts',
-    payoutBody,
-    async ({ walletId }, body) => {
-      const wallet = walletById(walletId!);
-      const now = ctx.now();
-      const transfer = completedTransfer(
-        INTEREST_PAYMENTS_SRN,
-        INTEREST_PAYMENTS_SRN,
-        wallet.srn,
-        body.currency,
-        body.amount,
-        now,
-        'ADMIN_CREDIT',
-      );
-      store.state.transfers[transfer.id] = transfer;
-      const tx = depositFromTransfer(
-        ctx,
-        transfer,
-        wallet,
-        `Interest payment, transfer ${transfer.id}`,
-        INTEREST_PAYMENTS_SRN,
-      );
-      ctx.changed();
-      return { transfer, transaction: tx, delivery: await deliver(tx) };
-    },
-  );
+  route('POST', '/sandbox/wallets/:walletId/interest-payouts', payoutBody, async ({ walletId }, body) => {
+    const wallet = walletById(walletId!);
+    const now = ctx.now();
+    const transfer = completedTransfer(
+      INTEREST_PAYMENTS_SRN,
+      INTEREST_PAYMENTS_SRN,
+      wallet.srn,
+      body.currency,
+      body.amount,
+      now,
+      'ADMIN_CREDIT',
+    );
+    store.state.transfers[transfer.id] = transfer;
+    const tx = depositFromTransfer(
+      ctx,
+      transfer,
+      wallet,
+      `Interest payment, transfer ${transfer.id}`,
+      INTEREST_PAYMENTS_SRN,
+    );
+    ctx.changed();
+    return { transfer, transaction: tx, delivery: await deliver(tx) };
+  });
 
-  operatorRoute(
-    app,
-    ctx,
-    'POST',
-    '/sandbox/transactions/:transactionId/resend-callback',
-    undefined,
-    async ({ transactionId }) => {
-      const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
-      return { transaction: tx, delivery: await deliver(tx) };
-    },
-  );
+  route('POST', '/sandbox/transactions/:transactionId/resend-callback', undefined, async ({ transactionId }) => {
+    const tx = lookup(store.state.transactions, transactionId!, 'Transaction');
+    return { transaction: tx, delivery: await deliver(tx) };
+  });
 
-  operatorRoute(
-    app,
-    ctx,
-    'POST',
-    '/sandbox/wallets/:walletId/balance-adjustments',
-    adjustmentBody,
-    ({ walletId }, body) => {
-      const wallet = walletById(walletId!);
-      for (const field of ['balances', 'availableBalances', 'totalBalances'] as const)
-        wallet[field][body.currency] = add(wallet[field][body.currency] ?? '0', body.amount);
-      ctx.changed();
-      return { walletId: wallet.id, balances: wallet.balances };
-    },
-  );
-  operatorRoute(app, ctx, 'GET', '/sandbox/knobs/callbacks', undefined, () => ({ ...ctx.callbacks.knobs }));
-  operatorRoute(app, ctx, 'PUT', '/sandbox/knobs/callbacks', knobsBody, (_p, body) => ctx.callbacks.setKnobs(body));
-  operatorRoute(app, ctx, 'GET', '/sandbox/callbacks', undefined, () => ({
+  route('POST', '/sandbox/wallets/:walletId/balance-adjustments', adjustmentBody, ({ walletId }, body) => {
+    const wallet = walletById(walletId!);
+    for (const field of ['balances', 'availableBalances', 'totalBalances'] as const)
+      wallet[field][body.currency] = add(wallet[field][body.currency] ?? '0', body.amount);
+    ctx.changed();
+    return { walletId: wallet.id, balances: wallet.balances };
+  });
+  route('GET', '/sandbox/knobs/callbacks', undefined, () => ({ ...ctx.callbacks.knobs }));
+  route('PUT', '/sandbox/knobs/callbacks', knobsBody, (_p, body) => ctx.callbacks.setKnobs(body));
+  route('GET', '/sandbox/callbacks', undefined, () => ({
     data: ctx.callbacks.log.slice(-100).reverse(),
   }));
-  app.get('/sandbox/health', async () => ({ status: 'ok' }));
+  route('GET', '/sandbox/health', undefined, () => ({ status: 'ok' }));
 }

@@ -1,11 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { reservationRequest } from '../../provider/schemas/reservation.js';
 import { walletIdFromSrn } from '../../provider/srn.js';
-import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound, SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { providerRoute } from '../provider-route.js';
+import type { ProviderRoute } from '../provider-route.js';
 import { own, type ReservationRecord } from '../store.js';
 
 /** A reservation past its lifetime is EXPIRED from then on (checked when it is looked at). */
@@ -16,14 +14,11 @@ export function currentReservation(ctx: SandboxContext, id: string): Reservation
   return record;
 }
 
-export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+export function registerOrderRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   const { state } = ctx.store;
 
   // docs/provider-contract.md §4.3 with §OP-8: used once, lives 15 minutes by default; the URL carries accountId and reservation.
-  providerRoute(
-    app,
-    ctx,
-    auth,
+  route(
     { method: 'POST', path: '/v3/orders/reserve', body: reservationRequest },
     ({ actor, body: req, publicBase }) => {
       if (req.owner) {
@@ -62,26 +57,20 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext, a
   );
 
   // Not in the contract: a reservation's state (modelled on the real service's order tracking).
-  providerRoute(
-    app,
-    ctx,
-    auth,
-    { method: 'GET', path: '/v3/orders/reservation/:reservationId' },
-    ({ actor, params }) => {
-      const record = currentReservation(ctx, params.reservationId!);
-      if (record.accountId !== actor.accountId) throw notFound('Reservation', record.id);
-      return {
-        reservation: record.id,
-        status: record.status,
-        expiresAt: record.expiresAt,
-        owner: record.owner,
-        orderId: record.orderId,
-      };
-    },
-  );
+  route({ method: 'GET', path: '/v3/orders/reservation/:reservationId' }, ({ actor, params }) => {
+    const record = currentReservation(ctx, params.reservationId!);
+    if (record.accountId !== actor.accountId) throw notFound('Reservation', record.id);
+    return {
+      reservation: record.id,
+      status: record.status,
+      expiresAt: record.expiresAt,
+      owner: record.owner,
+      orderId: record.orderId,
+    };
+  });
 
   // Not in the contract: an order's status (the real service's "Track Widget Order").
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/orders/:orderId' }, ({ actor, params }) => {
+  route({ method: 'GET', path: '/v3/orders/:orderId' }, ({ actor, params }) => {
     const order = own(state.orders, params.orderId!);
     if (!order || state.reservations[order.reservation]?.accountId !== actor.accountId)
       throw notFound('Order', params.orderId!);

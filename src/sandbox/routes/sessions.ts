@@ -1,15 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { clientSecret } from '../../provider/schemas/session.js';
-import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { validationError } from '../errors.js';
 import { newId } from '../ids.js';
-import { providerRoute } from '../provider-route.js';
+import type { ProviderRoute } from '../provider-route.js';
 
-export function registerSessionRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+export function registerSessionRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   // 4.2 and 5.3: registers a client-generated secret. No account exists for it until the token
   // creates one. Registering the same secret again returns the same key.
-  providerRoute(app, ctx, auth, { method: 'POST', path: '/v2/sessions/auth/key', anonymous: true }, ({ query }) => {
+  route({ method: 'POST', path: '/v2/sessions/auth/key', anonymous: true }, ({ query }) => {
     const secret = query.secretKey;
     const parsed = clientSecret.safeParse(secret);
     if (!parsed.success) throw validationError('secretKey', parsed.error.issues[0]!.message, secret);
@@ -23,7 +21,6 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: SandboxContext,
       kind: 'client-token' as const,
     };
     if (!existing) ctx.store.state.credentials.push(cred);
-    ctx.changed();
     return { apiKey: cred.apiKey, authenticatedAs: null };
   });
 }

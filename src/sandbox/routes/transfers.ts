@@ -1,13 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { walletIdFromSrn } from '../../provider/srn.js';
-import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { providerRoute } from '../provider-route.js';
+import type { ProviderRoute } from '../provider-route.js';
 
-export function registerTransferRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+export function registerTransferRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   // 4.8: a transfer is visible to the account that owns it or whose wallet it paid into.
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v3/transfers/:transferId' }, ({ actor, params }) => {
+  route({ method: 'GET', path: '/v3/transfers/:transferId' }, ({ actor, params }) => {
     const transfer = ctx.store.state.transfers[params.transferId!];
     const destWallet = transfer && walletIdFromSrn(transfer.dest);
     const visible =

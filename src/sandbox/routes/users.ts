@@ -1,109 +1,86 @@
-import type { FastifyInstance } from 'fastify';
 import { limitsRequest } from '../../provider/schemas/limits.js';
 import { createUserRequest, DEBIT_CARD_L2, type User } from '../../provider/schemas/user.js';
 import { userFor } from '../access.js';
-import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { countryOf, limitsFor } from '../limits.js';
 import { newOnboardingLink, onboardingLinkUrl } from '../onboarding-links.js';
-import { providerRoute } from '../provider-route.js';
+import type { ProviderRoute } from '../provider-route.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
 
 const KNOWN_SCOPES = [DEBIT_CARD_L2];
 
-export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+export function registerUserRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   const { state } = ctx.store;
 
   // docs/provider-contract.md §OP-3.
-  providerRoute(
-    app,
-    ctx,
-    auth,
-    { method: 'POST', path: '/v3/users', body: createUserRequest },
-    ({ actor, body: req }) => {
-      const owner = state.accounts[actor.accountId]!;
-      if (actor.userId)
-        throw new SandboxError('AccessDeniedException', "A user cannot create users; use the account's own keys", {
-          errorCode: 'accessDenied.notOwner',
-        });
-      if (!owner.features.userApi) {
-        throw new SandboxError(
-          'AccessDeniedException',
-          'The User API is not activated for this account; the service operator activates it (spec 8 rule 3)',
-          { errorCode: 'accessDenied.userApiNotActivated' },
-        );
-      }
-      req.scopes.forEach((scope, index) => {
-        if (!KNOWN_SCOPES.includes(scope))
-          throw validationError(`scopes.${index}`, `unknown scope; known: ${KNOWN_SCOPES.join(', ')}`, scope);
+  route({ method: 'POST', path: '/v3/users', body: createUserRequest }, ({ actor, body: req }) => {
+    const owner = state.accounts[actor.accountId]!;
+    if (actor.userId)
+      throw new SandboxError('AccessDeniedException', "A user cannot create users; use the account's own keys", {
+        errorCode: 'accessDenied.notOwner',
       });
-      if (req.scopes.includes(DEBIT_CARD_L2) && !owner.features.debitCardL2) {
-        throw new SandboxError(
-          'AccessDeniedException',
-          'DEBIT_CARD_L2 must first be configured for this account by the service operator (spec 8 rule 2)',
-          { errorCode: 'accessDenied.scopeNotConfigured' },
+    if (!owner.features.userApi) {
+      throw new SandboxError(
+        'AccessDeniedException',
+        'The User API is not activated for this account; the service operator activates it (spec 8 rule 3)',
+        { errorCode: 'accessDenied.userApiNotActivated' },
+      );
+    }
+    req.scopes.forEach((scope, index) => {
+      if (!KNOWN_SCOPES.includes(scope))
+        throw validationError(`scopes.${index}`, `unknown scope; known: ${KNOWN_SCOPES.join(', ')}`, scope);
+    });
+    if (req.scopes.includes(DEBIT_CARD_L2) && !owner.features.debitCardL2) {
+      throw new SandboxError(
+        'AccessDeniedException',
+        'DEBIT_CARD_L2 must first be configured for this account by the service operator (spec 8 rule 2)',
+        { errorCode: 'accessDenied.scopeNotConfigured' },
+      );
+    }
+    const currencies = req.blockchains.includes('ALL') ? Object.keys(DEPOSIT_NETWORKS) : req.blockchains;
+    currencies.forEach((currency, index) => {
+      if (!DEPOSIT_NETWORKS[currency])
+        throw validationError(
+          `blockchains.${index}`,
+          `no such blockchain; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`,
+          currency,
         );
-      }
-      const currencies = req.blockchains.includes('ALL') ? Object.keys(DEPOSIT_NETWORKS) : req.blockchains;
-      currencies.forEach((currency, index) => {
-        if (!DEPOSIT_NETWORKS[currency])
-          throw validationError(
-            `blockchains.${index}`,
-            `no such blockchain; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`,
-            currency,
-          );
-      });
-      const user: User = {
-        id: newId('US'),
-        // immediate: the call returns at once and the user is PENDING (docs/provider-contract.md §OP-3).
-        status: req.immediate ? 'PENDING' : 'OPEN',
-        fields: req.fields,
-        depositAddresses: Object.fromEntries(currencies.map((c) => [c, DEPOSIT_NETWORKS[c]!.address()])),
-        totalBalances: {},
-        availableBalances: {},
-        scopes: req.scopes,
-        createdAt: ctx.now(),
-      };
-      state.users[user.id] = { user, ownerAccountId: actor.accountId };
-      return user;
-    },
-  );
+    });
+    const user: User = {
+      id: newId('US'),
+      // immediate: the call returns at once and the user is PENDING (docs/provider-contract.md §OP-3).
+      status: req.immediate ? 'PENDING' : 'OPEN',
+      fields: req.fields,
+      depositAddresses: Object.fromEntries(currencies.map((c) => [c, DEPOSIT_NETWORKS[c]!.address()])),
+      totalBalances: {},
+      availableBalances: {},
+      scopes: req.scopes,
+      createdAt: ctx.now(),
+    };
+    state.users[user.id] = { user, ownerAccountId: actor.accountId };
+    return user;
+  });
 
   // 4.5
-  providerRoute(
-    app,
-    ctx,
-    auth,
-    { method: 'GET', path: '/v3/users/:userId' },
-    ({ actor, params }) => userFor(ctx, actor, params.userId!).user,
-  );
+  route({ method: 'GET', path: '/v3/users/:userId' }, ({ actor, params }) => userFor(ctx, actor, params.userId!).user);
 
   // 4.6: the parent account asks about one of its users.
-  providerRoute(
-    app,
-    ctx,
-    auth,
-    { method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest },
-    ({ actor, body: req }) => {
-      if (req.accountId !== actor.accountId) {
-        throw new SandboxError(
-          'AccessDeniedException',
-          `accountId ${req.accountId} is not the account making the request (${actor.accountId})`,
-          { errorCode: 'accessDenied.notOwner', problematicField: 'accountId' },
-        );
-      }
-      const rec = userFor(ctx, { accountId: actor.accountId, principalId: actor.principalId }, req.userId);
-      return limitsFor(ctx, rec, req.address?.country ?? countryOf(ctx, rec));
-    },
-  );
+  route({ method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest }, ({ actor, body: req }) => {
+    if (req.accountId !== actor.accountId) {
+      throw new SandboxError(
+        'AccessDeniedException',
+        `accountId ${req.accountId} is not the account making the request (${actor.accountId})`,
+        { errorCode: 'accessDenied.notOwner', problematicField: 'accountId' },
+      );
+    }
+    const rec = userFor(ctx, { accountId: actor.accountId, principalId: actor.principalId }, req.userId);
+    return limitsFor(ctx, rec, req.address?.country ?? countryOf(ctx, rec));
+  });
 
   // 4.7: a new link on every request, valid 30 minutes; no timestamp needed.
-  providerRoute(
-    app,
-    ctx,
-    auth,
+  route(
     { method: 'GET', path: '/v3/idverify/users/:userId', timestampOptional: true },
     ({ actor, params, publicBase }) => {
       const rec = userFor(ctx, actor, params.userId!);

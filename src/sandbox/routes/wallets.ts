@@ -1,11 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { createWalletRequest, type Wallet } from '../../provider/schemas/wallet.js';
 import { walletSrn } from '../../provider/srn.js';
-import type { AuthOptions } from '../auth.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { newHex, newId } from '../ids.js';
-import { providerRoute } from '../provider-route.js';
+import type { ProviderRoute } from '../provider-route.js';
 
 /** Currencies that get a deposit address, and the network their address lives on. */
 export const DEPOSIT_NETWORKS: Record<string, { network: string; address: () => string }> = {
@@ -20,45 +18,38 @@ export function walletOf(ctx: SandboxContext, accountId: string, walletId: strin
   return wallet;
 }
 
-export function registerWalletRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): void {
+export function registerWalletRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   // 4.1
-  providerRoute(
-    app,
-    ctx,
-    auth,
-    { method: 'POST', path: '/v2/wallets', body: createWalletRequest },
-    ({ actor, body: req }) => {
-      const id = newId('WA');
-      const wallet: Wallet = {
-        id,
-        srn: walletSrn(id),
-        name: req.name,
-        owner: `account:${actor.accountId}`,
-        type: req.type ?? 'DEFAULT',
-        status: null,
-        createdAt: ctx.now(),
-        callbackUrl: req.callbackUrl ?? null,
-        notes: req.notes ?? null,
-        depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
-        balances: {},
-        totalBalances: {},
-        availableBalances: {},
-        realtimeChannel: `wallet_${id.toLowerCase()}`,
-        verificationData: req.verificationData ?? null,
-      };
-      ctx.store.state.wallets[id] = wallet;
-      ctx.changed();
-      return wallet;
-    },
-  );
+  route({ method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ actor, body: req }) => {
+    const id = newId('WA');
+    const wallet: Wallet = {
+      id,
+      srn: walletSrn(id),
+      name: req.name,
+      owner: `account:${actor.accountId}`,
+      type: req.type ?? 'DEFAULT',
+      status: null,
+      createdAt: ctx.now(),
+      callbackUrl: req.callbackUrl ?? null,
+      notes: req.notes ?? null,
+      depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
+      balances: {},
+      totalBalances: {},
+      availableBalances: {},
+      realtimeChannel: `wallet_${id.toLowerCase()}`,
+      verificationData: req.verificationData ?? null,
+    };
+    ctx.store.state.wallets[id] = wallet;
+    return wallet;
+  });
 
   // Lookup, as the real service documented it (not in the contract).
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId' }, ({ actor, params }) =>
+  route({ method: 'GET', path: '/v2/wallet/:walletId' }, ({ actor, params }) =>
     walletOf(ctx, actor.accountId, params.walletId!),
   );
 
   // A wallet's transactions, newest first (in no document; see src/provider/endpoints.ts).
-  providerRoute(app, ctx, auth, { method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ actor, params }) => {
+  route({ method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ actor, params }) => {
     const wallet = walletOf(ctx, actor.accountId, params.walletId!);
     return { data: ctx.store.walletTransactions(wallet.id) };
   });
