@@ -44,12 +44,7 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
   }, say);
   let stack: Awaited<ReturnType<typeof startScaleStack>> | undefined;
   try {
-    stack = await startScaleStack({
-      dir,
-      log: say,
-      walletPollIntervalMs: 60_000,
-      workerMemory: process.env.SCALE_WORKER_MEMORY ?? '2Gi',
-    });
+    stack = await startScaleStack({ dir, log: say, workerMemory: process.env.SCALE_WORKER_MEMORY ?? '2Gi' });
     for (const [i, n] of sizes.entries()) {
       const result = await measureSize(stack, n, {
         say,

@@ -41,8 +41,11 @@ export interface StackOptions {
    * 'ephemeral': on loopback, any free port, and the worker told where the sandbox and the ingress are.
    */
   ports: 'configured' | 'ephemeral';
-  /** Start the sandbox provider, whose credentials are the configured provider's. */
-  sandbox: { stateFile?: string } | 'none';
+  /**
+   * Start the sandbox provider, whose credentials are the configured provider's; `onRequest` hears
+   * each request it answers, by method and route (`GET /v2/wallet/:walletId`).
+   */
+  sandbox: { stateFile?: string; onRequest?: (route: string) => void } | 'none';
   /** The ingress's operations port (/health, /metrics), Temporal asked every `healthIntervalMs`. */
   ingressOps: { healthIntervalMs?: number } | 'none';
   /** The codec server, for the embedded Web UI. */
@@ -135,6 +138,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       secretKey,
       ...(opts.sandbox.stateFile ? { stateFile: opts.sandbox.stateFile } : {}),
     });
+    const { onRequest } = opts.sandbox;
+    if (onRequest)
+      sandbox.app.addHook('onRequest', async (req) => onRequest(`${req.method} ${req.routeOptions.url ?? 'unknown'}`));
     const { port, host } = at(initial.sandbox);
     sandboxUrl = await sandbox.listen(port, host);
     stops.push(() => sandbox!.close());
