@@ -1,3 +1,5 @@
+import type { Client } from '@temporalio/client';
+
 // Measuring helpers for the benchmarks: every loop is bounded in count and time, and all traffic
 // stays on loopback.
 
@@ -9,7 +11,7 @@ export interface Figure {
   /** The same thing done by the yardstick, side by side in the same run. */
   yardstick: number;
   /** The ratio to reach (product / yardstick, or yardstick / product when lower is better). */
-  goal: number | undefined;
+  goal?: number;
   lowerIsBetter?: boolean;
   /** A figure that is an absolute amount rather than a comparison (yardstick: the goal). */
   absolute?: boolean;
@@ -58,9 +60,31 @@ export async function timedLoad(fn: () => Promise<unknown>, perSecond: number, m
   return latencies;
 }
 
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+/** Runs `fn` on each item, `inFlight` at a time. */
+export async function eachConcurrently<T>(
+  items: readonly T[],
+  inFlight: number,
+  fn: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
+}
+
+/** Terminates the workflows a bench left open; one already closed is no error. */
+export function terminateAll(client: Client, workflowIds: readonly string[], reason: string): Promise<void> {
+  return eachConcurrently(workflowIds, 32, (id) =>
+    client.workflow
+      .getHandle(id)
+      .terminate(reason)
+      .catch(() => {}),
+  );
 }
 
 /**

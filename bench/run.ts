@@ -5,6 +5,7 @@ import { callbackSignature, signatureMatches } from '../src/provider/signing.js'
 import { transaction } from '../src/provider/schemas/transaction.js';
 import { createSandbox } from '../src/sandbox/server.js';
 import { emptyLedger, LIMITS, record } from '../workflows/wallet/ledger.js';
+import { depositCallback } from './callbacks.js';
 import { clientFigures } from './client.js';
 import { printTable, writeResults } from './report.js';
 import { stackFigures } from './stack.js';
@@ -39,17 +40,7 @@ if (scale) {
 
 // 1. What verifying and validating a callback costs next to merely parsing it.
 const secret = 'SK-BENCH';
-const body = JSON.stringify({
-  id: 'TR_BENCH1',
-  createdAt: 1,
-  source: 'bitcoin:EXTERNAL',
-  dest: 'wallet:WA_BENCH1',
-  currency: 'BTC',
-  amount: 0.1,
-  status: 'CONFIRMED',
-  metadata: { BTCNetworkTxId: 'ab'.repeat(32) },
-  tags: [],
-});
+const body = depositCallback({ id: 'TR_BENCH1', walletId: 'WA_BENCH1', status: 'CONFIRMED' });
 const sig = callbackSignature(secret, body);
 const raw = Buffer.from(body);
 line(

@@ -8,17 +8,17 @@ import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { request } from 'undici';
 import { WalletsClient } from '../workflows/wallet/client.js';
-import { type Config, SANDBOX_CREDENTIALS } from '../src/config.js';
+import { SANDBOX_CREDENTIALS } from '../src/config.js';
 import { createWallet } from '../src/provider/endpoints.js';
-import { callbackSignature } from '../src/provider/signing.js';
 import { workflowBundleConverters } from '../src/temporal/codec.js';
 import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
 import { startStack, stopStack } from '../scripts/lib/stack.js';
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
 import { cpuMeter } from './cpu.js';
-import { type Figure, percentile, runConcurrently, timedLoad, until } from './measure.js';
-import { linearFit } from './scale/arith.js';
+import { depositCallback, postCallback } from './callbacks.js';
+import { type Figure, runConcurrently, terminateAll, timedLoad, until } from './measure.js';
+import { linearFit, percentile } from './scale/arith.js';
 import { startContractEdges } from './contract-edges.js';
 import { benchVersioningEnv } from './versioning.js';
 import { bareOpen, bareSeen, bareTransaction } from './workflows/bare-wallet.js';
@@ -93,7 +93,7 @@ export async function stackFigures(
       stops: cleanups,
     });
     say(`stack on ${server}`);
-    const { address, client, config, sandboxUrl, ingressUrl } = stack;
+    const { address, client, settings, sandboxUrl, ingressUrl } = stack;
     const [provider, serverPid] = [stack.provider!, stack.temporal?.pid];
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
     const figures: Figure[] = [];
@@ -107,30 +107,15 @@ export async function stackFigures(
     ).map((w) => w.id);
     let n = 0;
     const tx = (walletId: string) =>
-      JSON.stringify({
-        id: `TR_B${(n++).toString(36).toUpperCase()}`,
-        createdAt: Date.now(),
-        source: 'bitcoin:EXTERNAL',
-        dest: `wallet:${walletId}`,
-        currency: 'BTC',
-        amount: 0.001,
-        status: 'PENDING',
-        metadata: {},
-        tags: [],
-      });
+      depositCallback({ id: `TR_B${(n++).toString(36).toUpperCase()}`, walletId, status: 'PENDING' });
     // A 503 (Temporal slower than the ingress waits) is resent, as the provider does; counted.
     let resent = 0;
     const viaIngress = async () => {
       const body = tx(walletIds[n % walletIds.length]!);
       for (let attempt = 1; ; attempt++) {
-        const res = await request(`${ingressUrl}/callbacks`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secretKey, body) },
-          body,
-        });
-        await res.body.dump();
-        if (res.statusCode === 200) return;
-        if (res.statusCode !== 503 || attempt === 3) throw new Error(`the ingress answered ${res.statusCode}`);
+        const status = await postCallback(ingressUrl, secretKey, body);
+        if (status === 200) return;
+        if (status !== 503 || attempt === 3) throw new Error(`the ingress answered ${status}`);
         resent += 1;
       }
     };
@@ -157,7 +142,6 @@ export async function stackFigures(
       unit: '/s',
       product: ingressRate.rate,
       yardstick: directRate.rate,
-      goal: undefined,
     });
     say('ingress vs signalWithStart: 100/s offered (a warm pass, then the measured one)');
     await timedLoad(viaIngress, 100, 3_000);
@@ -169,7 +153,6 @@ export async function stackFigures(
       unit: 'ms',
       product: percentile(ingressLat, 50),
       yardstick: percentile(directLat, 50),
-      goal: undefined,
       lowerIsBetter: true,
     });
     figures.push({
@@ -177,14 +160,9 @@ export async function stackFigures(
       unit: 'ms',
       product: percentile(ingressLat, 99),
       yardstick: percentile(directLat, 99),
-      goal: undefined,
       lowerIsBetter: true,
     });
-    for (const id of walletIds)
-      await client.workflow
-        .getHandle(walletWorkflowId(id))
-        .terminate('bench done')
-        .catch(() => {});
+    await terminateAll(client, walletIds.map(walletWorkflowId), 'bench done');
 
     // 2. A whole wallet flow against the smallest workflow with one activity.
     const op = async (path: string) => {
@@ -198,43 +176,34 @@ export async function stackFigures(
       return json.transaction.id;
     };
     const opened: string[] = [];
-    // Where a flow's time goes, summed over the measured pass: to tell what the contract requires
-    // (a provider create, a child started, two callbacks) from what the product adds.
-    const phases = {
-      open: 0,
-      deposit: 0,
-      confirm: 0,
-      counted: 0,
-      flows: 0,
-      bare: 0,
-      bares: 0,
-      contract: 0,
-      contracts: 0,
-      minimal: 0,
-      minimals: 0,
+    // Where a flow's time goes, each step's times over the measured pass: to tell what the contract
+    // requires (a provider create, a child started, two callbacks) from what the product adds.
+    const phases = new Map<string, number[]>();
+    const stopwatch = () => {
+      let last = performance.now();
+      return (phase: string) => {
+        const now = performance.now();
+        phases.set(phase, [...(phases.get(phase) ?? []), now - last]);
+        last = now;
+      };
     };
+    const mean = (phase: string) =>
+      (phases.get(phase) ?? []).reduce((a, b) => a + b, 0) / (phases.get(phase)?.length ?? 1);
     const walletFlow = async () => {
-      const t0 = performance.now();
+      const lap = stopwatch();
       const { walletId } = await wallets.open({ name: `bench-${randomUUID()}` });
       opened.push(walletId);
-      const t1 = performance.now();
+      lap('open');
       const txId = await op(`/sandbox/wallets/${walletId}/deposits`);
-      const t2 = performance.now();
+      lap('deposit');
       await op(`/sandbox/transactions/${txId}/confirm`);
-      const t3 = performance.now();
+      lap('confirm');
       const follower = client.workflow.getHandle(walletWorkflowId(walletId));
       await until(
         async () => (await follower.query(walletQuery)).balances.BTC?.confirmed === '0.5',
         `wallet ${walletId}'s confirmed deposit`,
       );
-      const t4 = performance.now();
-      Object.assign(phases, {
-        open: phases.open + t1 - t0,
-        deposit: phases.deposit + t2 - t1,
-        confirm: phases.confirm + t3 - t2,
-        counted: phases.counted + t4 - t3,
-        flows: phases.flows + 1,
-      });
+      lap('counted');
     };
     // The same flow in raw workflow code (bench/workflows/bare-wallet.ts): its floor on this SDK,
     // on the same worker (its interceptors and data converter), as the minimal workflow is. With
@@ -243,7 +212,7 @@ export async function stackFigures(
     // sends its two signals itself.
     const bare: string[] = [];
     const rawFlow = (edges: 'none' | 'contract') => async () => {
-      const t0 = performance.now();
+      const lap = stopwatch();
       const workflowId = `${edges === 'contract' ? 'bare-contract' : 'bare'}-${randomUUID()}`;
       const opening = new WithStartWorkflowOperation('bareWalletWorkflow', {
         workflowId,
@@ -262,32 +231,25 @@ export async function stackFigures(
         await handle.signal(bareTransaction, 'confirmed');
       }
       await until(async () => (await handle.query(bareSeen)).transactions.length === 2, `${workflowId}'s two signals`);
-      if (edges === 'contract') {
-        phases.contract += performance.now() - t0;
-        phases.contracts += 1;
-      } else {
-        phases.bare += performance.now() - t0;
-        phases.bares += 1;
-      }
+      lap(edges === 'contract' ? 'contract' : 'bare');
     };
     const bareFlow = rawFlow('none');
     const contractFlow = rawFlow('contract');
     const minimal = async () => {
-      const t0 = performance.now();
+      const lap = stopwatch();
       await client.workflow.execute('minimalWorkflow', {
         workflowId: `minimal-${randomUUID()}`,
         taskQueue,
         args: ['x'],
       });
-      phases.minimal += performance.now() - t0;
-      phases.minimals += 1;
+      lap('minimal');
     };
     const flows = [walletFlow, contractFlow, bareFlow, minimal];
     const named = 'wallet flow, its floor under the contract, its floor, minimal workflow';
     say(`${named}: warming up`);
     for (const flow of flows) await runConcurrently(flow, 8, 3_000);
     say(`${named}: 8 in flight, each twice, interleaved`);
-    for (const key of Object.keys(phases) as Array<keyof typeof phases>) phases[key] = 0;
+    phases.clear();
     // Interleaved forth and back (A B C D D C B A), so that a slow spell of the shared machine, and
     // the workflows that each pass leaves open in the cache, fall on all of them alike.
     const rates = [0, 0, 0, 0];
@@ -318,28 +280,27 @@ export async function stackFigures(
         .map((name, i) => `${name} ${cpuPer[i]!.process.toFixed(1)} + ${cpuPer[i]!.server.toFixed(1)}`)
         .join('; ')}`,
     );
-    const mean = (ms: number, n: number) => ms / Math.max(n, 1);
-    const minimalMs = mean(phases.minimal, phases.minimals);
+    const ms = (phase: string) => mean(phase).toFixed(0);
     say(
-      `wallet flow, mean ms at 8 in flight: open ${mean(phases.open, phases.flows).toFixed(0)}, deposit answered ${mean(phases.deposit, phases.flows).toFixed(0)}, confirm answered ${mean(phases.confirm, phases.flows).toFixed(0)}, then counted ${mean(phases.counted, phases.flows).toFixed(0)}; its floor under the contract ${mean(phases.contract, phases.contracts).toFixed(0)}; its floor ${mean(phases.bare, phases.bares).toFixed(0)}; a minimal workflow ${minimalMs.toFixed(0)}`,
+      `wallet flow, mean ms at 8 in flight: open ${ms('open')}, deposit answered ${ms('deposit')}, confirm answered ${ms('confirm')}, then counted ${ms('counted')}; its floor under the contract ${ms('contract')}; its floor ${ms('bare')}; a minimal workflow ${ms('minimal')}`,
     );
-    for (const [phase, ms] of [
-      ['opening a wallet (a workflow, the provider’s create, the follower started as a child)', phases.open],
+    const minimalMs = mean('minimal');
+    for (const [phase, meanMs] of [
+      ['opening a wallet (a workflow, the provider’s create, the follower started as a child)', mean('open')],
       [
         'the deposit and its confirmation at the sandbox (each answered once the ingress took its callback and signalled the wallet)',
-        phases.deposit + phases.confirm,
+        mean('deposit') + mean('confirm'),
       ],
       [
         'from the confirmation’s answer to the query showing it (the signal’s workflow task, queries 20 ms apart)',
-        phases.counted,
+        mean('counted'),
       ],
     ] as const)
       figures.push({
         name: `wallet flow’s share: ${phase}, mean at 8 in flight, vs a minimal workflow’s run`,
         unit: 'ms',
-        product: mean(ms, phases.flows),
+        product: meanMs,
         yardstick: minimalMs,
-        goal: undefined,
         lowerIsBetter: true,
       });
     figures.push({
@@ -347,7 +308,6 @@ export async function stackFigures(
       unit: '/s',
       product: flowRate,
       yardstick: bareRate,
-      goal: undefined,
     });
     // What the goal below asks is within reach of a flow with no overhead of its own: this says how far.
     figures.push({
@@ -355,7 +315,6 @@ export async function stackFigures(
       unit: '/s',
       product: bareRate,
       yardstick: minimalRate,
-      goal: undefined,
     });
     // The contract's edges run on the same cores (the sandbox's create, deposit, confirmation and its
     // two signed callbacks): what the goal below leaves to any implementation once they are paid.
@@ -364,7 +323,6 @@ export async function stackFigures(
       unit: '/s',
       product: flowRate,
       yardstick: contractRate,
-      goal: undefined,
     });
     // Where the product's extra cost lies (a cluster's server is not this machine's child: not read).
     if (serverPid !== undefined)
@@ -377,7 +335,6 @@ export async function stackFigures(
           unit: 'ms',
           product: cpuPer[0]![key],
           yardstick: cpuPer[1]![key],
-          goal: undefined,
           lowerIsBetter: true,
         });
     figures.push({
@@ -385,7 +342,6 @@ export async function stackFigures(
       unit: '/s',
       product: contractRate,
       yardstick: minimalRate,
-      goal: undefined,
     });
     figures.push({
       name: 'wallet flows/s (open, deposit pending, confirm, query shows it), vs a minimal workflow with one activity',
@@ -394,20 +350,11 @@ export async function stackFigures(
       yardstick: minimalRate,
       goal: 0.7,
     });
-    for (const id of bare)
-      await client.workflow
-        .getHandle(id)
-        .terminate('bench done')
-        .catch(() => {});
-    for (const id of opened)
-      await client.workflow
-        .getHandle(walletWorkflowId(id))
-        .terminate('bench done')
-        .catch(() => {});
+    await terminateAll(client, [...bare, ...opened.map(walletWorkflowId)], 'bench done');
 
     // 3. Memory a cached wallet workflow holds, in a worker process of its own, against the floor:
     // the least a waiting workflow can be, on the same SDK and worker options, in its own bundle.
-    const ctx = { address, config, client, say };
+    const ctx = { address, settings, client, say };
     const walletLoad = (taskQueue: string) => ({
       warm: () =>
         ctx.client.workflow.execute('minimalWorkflow', { workflowId: `warm-${randomUUID()}`, taskQueue, args: ['x'] }),
@@ -473,7 +420,6 @@ export async function stackFigures(
           unit: 'MB',
           product: m.rssMB,
           yardstick: floor.rssMB,
-          goal: undefined,
           lowerIsBetter: true,
         },
         {
@@ -562,7 +508,7 @@ async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'de
 async function cachedMemory(ctx: {
   address: string;
   bundlePath: string;
-  config: Config;
+  settings: Record<string, string>;
   say: (l: string) => void;
   what: string;
   debugMode: boolean;
@@ -573,21 +519,15 @@ async function cachedMemory(ctx: {
   const taskQueue = `bench-memory-${randomUUID()}`;
   const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
+    // The stack's settings (the sandbox and the ingress where it started them), on a queue of its own.
     env: {
       ...process.env,
+      ...ctx.settings,
+      TEMPORAL_ADDRESS: ctx.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
       BENCH_BUNDLE: ctx.bundlePath,
       BENCH_CACHE: String(N + 50),
       BENCH_DEBUG_MODE: ctx.debugMode ? '1' : '',
-      TEMPORAL_ADDRESS: ctx.address,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      PROVIDER_BASE_URL: ctx.config.provider.baseUrl,
-      PROVIDER_API_KEY: ctx.config.provider.apiKey,
-      PROVIDER_SECRET_KEY: ctx.config.provider.secretKey,
-      PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
-      INGRESS_PUBLIC_URL: ctx.config.ingress.publicUrl,
-      PAYLOAD_ENCRYPTION_KEY: ctx.config.payloads.key!,
-      CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
-      ...benchVersioningEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -654,11 +594,11 @@ async function idleWalletCost(ctx: {
   await new Promise((r) => setTimeout(r, windowMs));
   const after = await measure();
   const realDays = (performance.now() - started) / simDay;
-  for (const w of opened)
-    await ctx.client.workflow
-      .getHandle(walletWorkflowId(w.walletId))
-      .terminate('bench done')
-      .catch(() => {});
+  await terminateAll(
+    ctx.client,
+    opened.map((w) => walletWorkflowId(w.walletId)),
+    'bench done',
+  );
   const callsPerDay = (after.calls - before.calls) / K / realDays;
   const kbPerDay = (after.bytes - before.bytes) / K / realDays / 1024;
   return [

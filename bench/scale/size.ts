@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
 import proto from '@temporalio/proto';
 import { WalletsClient } from '../../workflows/wallet/client.js';
-import { callbackSignature } from '../../src/provider/signing.js';
 import { WALLET_TIMING_DEFAULTS } from '../../workflows/wallet/contract.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
+import { depositCallback, postCallback } from '../callbacks.js';
+import { eachConcurrently, terminateAll } from '../measure.js';
 import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';
 import type { ScaleStack } from './stack.js';
 
@@ -59,8 +59,8 @@ export interface SizeResult {
     /** Until the ingress answered 200 (Temporal accepted the signal). */
     acceptedP50: number;
     acceptedP99: number;
-    /** The idle wallets' polls and reconciliations a second while the callbacks were sent (absent
-     * in runs before it was recorded: those read the window's figure, which is not the same span). */
+    /** The idle wallets' polls and reconciliations a second while the callbacks were sent (optional:
+     * scale.json holds runs without it, whose report says "not recorded"). */
     backgroundPerSecond?: number;
   };
   /** A run under the defaults' steady background (`SCALE_STEADY`), kept apart in scale-steady.json. */
@@ -69,8 +69,7 @@ export interface SizeResult {
     pacedPerSecond: number;
     /** The share of wallets that reconcile every P; the rest every RECONCILE_RATIO × P. */
     reconcilingShare: number;
-    /** Over the callbacks' own span (their sum is callbacks.backgroundPerSecond); absent in the first
-     * run, which read them 10 s late. */
+    /** Over the callbacks' own span (their sum is callbacks.backgroundPerSecond); optional as above. */
     backgroundPollsPerSecond?: number;
     backgroundReconcilesPerSecond?: number;
   };
@@ -114,7 +113,7 @@ export async function measureSize(
      * at N / P a second over one period P, so that the wallets' turns tile it (past the opening, N / P
      * polls a second); every RECONCILE_RATIO-th wallet reconciles every P and the rest every
      * RECONCILE_RATIO × P, a turn that falls past the run, so that the reconciliations too come at the
-     * defaults' share of the polls (4.6 a second beside 18.5 at 100,000 wallets).
+     * defaults' share of the polls.
      */
     steady: boolean;
   },
@@ -157,38 +156,36 @@ export async function measureSize(
   // When each was opened: its follower's timers started then, so its turns to call fall at +P, +2P, ….
   const openedAt: number[] = [];
   const reconcilingOpenedAt: number[] = [];
-  let next = 0;
   let failures = 0;
   const openStart = performance.now();
   let lastSaid = openStart;
-  await Promise.all(
-    Array.from({ length: opts.inFlight }, async () => {
-      while (next < n) {
-        const i = next++;
-        if (opts.steady) {
-          const wait = openStart + pacedAt(i, n, simPollMs) - performance.now();
-          if (wait > 0) await sleep(wait);
-        }
-        for (let attempt = 0; ; attempt++) {
-          try {
-            const reconciles = reconcilesEachPeriod(i, ratio);
-            ids.push((await (reconciles ? wallets : seldom).open({ name: `scale-${run}-${i}` })).walletId);
-            const at = performance.now();
-            openedAt.push(at);
-            if (reconciles) reconcilingOpenedAt.push(at);
-            break;
-          } catch (err) {
-            failures += 1;
-            if (attempt >= 3) throw new Error(`opening wallet ${i} failed 4 times: ${String(err)}`);
-            await sleep(1_000);
-          }
-        }
-        if (performance.now() - lastSaid > 15_000) {
-          lastSaid = performance.now();
-          say(`  ${ids.length} opened, ${((ids.length / (lastSaid - openStart)) * 1000).toFixed(1)}/s`);
+  await eachConcurrently(
+    Array.from({ length: n }, (_, i) => i),
+    opts.inFlight,
+    async (i) => {
+      if (opts.steady) {
+        const wait = openStart + pacedAt(i, n, simPollMs) - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const reconciles = reconcilesEachPeriod(i, ratio);
+          ids.push((await (reconciles ? wallets : seldom).open({ name: `scale-${run}-${i}` })).walletId);
+          const at = performance.now();
+          openedAt.push(at);
+          if (reconciles) reconcilingOpenedAt.push(at);
+          break;
+        } catch (err) {
+          failures += 1;
+          if (attempt >= 3) throw new Error(`opening wallet ${i} failed 4 times: ${String(err)}`);
+          await sleep(1_000);
         }
       }
-    }),
+      if (performance.now() - lastSaid > 15_000) {
+        lastSaid = performance.now();
+        say(`  ${ids.length} opened, ${((ids.length / (lastSaid - openStart)) * 1000).toFixed(1)}/s`);
+      }
+    },
   );
   const openSeconds = (performance.now() - openStart) / 1000;
   say(`  ${n} opened in ${openSeconds.toFixed(0)} s (${(n / openSeconds).toFixed(1)}/s, ${failures} retried)`);
@@ -198,8 +195,8 @@ export async function measureSize(
   // A whole period holds every wallet's turn wherever it starts. A shorter window starts past the
   // first wallet's first turn (an opening quicker than P leaves a gap before it), and by a margin: a
   // wallet calls a little after its turn (a workflow task, an activity dispatched), which the window's
-  // end loses and its start must win back from the wallets before it. At the very first turn there
-  // are none, and 1,000 wallets counted 5 % short.
+  // end loses and its start must win back from the wallets before it (at the very first turn there
+  // are none, and the count falls short).
   const firstTurn = openedAt.reduce((a, b) => Math.min(a, b), Infinity) + simPollMs;
   await sleep(windowMs < simPollMs ? Math.max(5_000, firstTurn + margin - performance.now()) : 5_000);
   say(`  idle: counting the provider's requests for ${windowMs / 1000} s`);
@@ -230,28 +227,13 @@ export async function measureSize(
   }
   const rssWithWallets = stack.workerMemory().rss;
   const dbAfter = stack.databaseBytes();
-  const pollsPerWalletDay = perWalletDay({
-    calls: polls,
-    wallets: turns,
-    windowMs: simPollMs,
-    simIntervalMs: simPollMs,
-    realIntervalMs: REAL.pollMaxMs,
-  });
-  const reconcilesPerWalletDay = perWalletDay({
-    calls: reconciles,
-    wallets: reconcileTurns,
-    windowMs: simReconcileMs,
-    simIntervalMs: simReconcileMs,
-    realIntervalMs: REAL.reconcileMs,
-  });
+  // Calls counted over the turns in the window, each turn one period's: per wallet-day at the defaults.
+  const perDay = (calls: number, wallets: number, simIntervalMs: number, realIntervalMs: number) =>
+    perWalletDay({ calls, wallets, windowMs: simIntervalMs, simIntervalMs, realIntervalMs });
+  const pollsPerWalletDay = perDay(polls, turns, simPollMs, REAL.pollMaxMs);
+  const reconcilesPerWalletDay = perDay(reconciles, reconcileTurns, simReconcileMs, REAL.reconcileMs);
   // Anything else an idle wallet made the provider answer, scaled as the polls (the larger ratio).
-  const otherPerWalletDay = perWalletDay({
-    calls: other,
-    wallets: turns,
-    windowMs: simPollMs,
-    simIntervalMs: simPollMs,
-    realIntervalMs: REAL.pollMaxMs,
-  });
+  const otherPerWalletDay = perDay(other, turns, simPollMs, REAL.pollMaxMs);
   const callsPerWalletDay = pollsPerWalletDay + reconcilesPerWalletDay + otherPerWalletDay;
   say(
     `  idle: ${polls} polls, ${reconciles} reconciliations, ${other} other in ${(measuredMs / 1000).toFixed(0)} s, ${turns} wallets' turns: ${callsPerWalletDay.toFixed(1)} calls per wallet-day at the defaults`,
@@ -287,17 +269,11 @@ export async function measureSize(
   const backgroundPerSecond = backgroundPolls + backgroundReconciles;
   await sleep(10_000);
   say('  callbacks: reading when each was counted (query, then history)');
-  let c = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (c < sent.length) {
-        const { walletId, txId, sentAt } = sent[c++]!;
-        const t = await countedAt(stack, walletId, txId, sentAt);
-        if (t === undefined) timedOut += 1;
-        else latencies.push(t);
-      }
-    }),
-  );
+  await eachConcurrently(sent, 8, async ({ walletId, txId, sentAt }) => {
+    const t = await countedAt(stack, walletId, txId, sentAt);
+    if (t === undefined) timedOut += 1;
+    else latencies.push(t);
+  });
   const result: SizeResult = {
     wallets: n,
     at: new Date().toISOString(),
@@ -359,18 +335,7 @@ export async function measureSize(
   // database); after the last, the stack goes with them.
   if (!opts.terminate) return result;
   say(`  terminating the ${n} wallets`);
-  let t = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (t < ids.length) {
-        const id = ids[t++]!;
-        await stack.client.workflow
-          .getHandle(walletWorkflowId(id))
-          .terminate('scale run: size done')
-          .catch(() => {});
-      }
-    }),
-  );
+  await terminateAll(stack.client, ids.map(walletWorkflowId), 'scale run: size done');
   return result;
 }
 
@@ -380,25 +345,10 @@ async function sendCallback(
   walletId: string,
   txId: string,
 ): Promise<{ sentAt: number; acceptedMs: number }> {
-  const body = JSON.stringify({
-    id: txId,
-    createdAt: Date.now(),
-    source: 'bitcoin:EXTERNAL',
-    dest: `wallet:${walletId}`,
-    currency: 'BTC',
-    amount: 0.001,
-    status: 'CONFIRMED',
-    metadata: { BTCNetworkTxId: 'ab'.repeat(32) },
-    tags: [],
-  });
+  const body = depositCallback({ id: txId, walletId, status: 'CONFIRMED' });
   const sentAt = Date.now();
-  const res = await request(`${stack.ingressUrl}/callbacks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
-    body,
-  });
-  await res.body.dump();
-  if (res.statusCode !== 200) throw new Error(`the ingress answered ${res.statusCode} to a callback for ${walletId}`);
+  const status = await postCallback(stack.ingressUrl, stack.secretKey, body);
+  if (status !== 200) throw new Error(`the ingress answered ${status} to a callback for ${walletId}`);
   return { sentAt, acceptedMs: Date.now() - sentAt };
 }
 
