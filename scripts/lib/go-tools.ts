@@ -79,14 +79,14 @@ export async function goTool(tool: GoTool, log: (line: string) => void): Promise
   return path;
 }
 
-/** The server module's source in Go's module cache (its schema/ folder), downloaded if needed. */
-export function serverSource(): string {
-  const out = execFileSync(go(), ['mod', 'download', '-json', `go.temporal.io/server@${SERVER_VERSION}`], {
+/** A module's source in Go's module cache, downloaded if needed: the folder that holds `inside`. */
+export function moduleSource(module: string, version: string, inside: string): string {
+  const out = execFileSync(go(), ['mod', 'download', '-json', `${module}@${version}`], {
     encoding: 'utf8',
     env: { ...process.env, GOFLAGS: '-mod=mod' },
   });
   const dir = (JSON.parse(out) as { Dir?: string }).Dir;
-  if (!dir || !existsSync(join(dir, 'schema')))
-    throw new Error(`go mod download gave no source folder for go.temporal.io/server@${SERVER_VERSION}`);
+  if (!dir || !existsSync(join(dir, inside)))
+    throw new Error(`go mod download gave no source folder with ${inside}/ for ${module}@${version}`);
   return dir;
 }

@@ -1,13 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { request } from 'undici';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { checkoutBuildId } from '../../worker/build-id.js';
-import { goTool, TOOLS } from './go-tools.js';
-import { ensurePrometheus, type RunningPrometheus, startPrometheus } from './prometheus.js';
+import { answers, pollUntil, stopChild } from './child.js';
+import { goTool, moduleSource, TOOLS } from './go-tools.js';
+import { ensurePrometheus, startPrometheus } from './prometheus.js';
 import { startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
 
 // The product's processes around a Temporal cluster, each an OS process in a working folder of
@@ -71,39 +71,33 @@ export async function startProcess(
   mkdirSync(spec.cwd, { recursive: true });
   const out = openSync(spec.log, 'a');
   const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', out, out] });
-  if (spec.ready) {
-    const deadline = Date.now() + timeoutMs;
-    try {
-      for (;;) {
-        signal?.throwIfAborted();
-        const text = readFileSync(spec.log, 'utf8');
-        if (text.includes(spec.ready)) break;
-        if (child.exitCode !== null)
-          throw new Error(
-            `${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${text.slice(-2000)}`,
-          );
-        if (Date.now() > deadline)
-          throw new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    } catch (err) {
-      await stopProcess({ spec, child });
-      throw err;
-    }
+  const { ready } = spec;
+  const output = () => readFileSync(spec.log, 'utf8');
+  try {
+    if (ready)
+      await pollUntil(() => output().includes(ready), {
+        timeoutMs,
+        everyMs: 100,
+        signal,
+        failed: () =>
+          child.exitCode === null
+            ? undefined
+            : new Error(
+                `${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${output().slice(-2000)}`,
+              ),
+        timedOut: () => new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`),
+      });
+  } catch (err) {
+    await stopChild(child);
+    throw err;
   }
   return { spec, child };
 }
 
-export async function stopProcess(p: RunningProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const exited = new Promise((r) => p.child.once('exit', r));
-  p.child.kill(signal);
-  const timer = setTimeout(() => p.child.kill('SIGKILL'), 40_000);
-  await exited;
-  clearTimeout(timer);
-}
+export const stopProcess = (p: RunningProcess, signal?: NodeJS.Signals) => stopChild(p.child, signal);
 
-function node(name: string, entry: string, env: Record<string, string>, dir: string, ready: string): ProcessSpec {
+/** A node process of the product's, from source, in `dir`/<name> with its log in `dir`/logs. */
+function node(dir: string, name: string, entry: string, ready: string, env: Record<string, string>): ProcessSpec {
   const cwd = join(dir, name);
   return {
     name,
@@ -116,18 +110,6 @@ function node(name: string, entry: string, env: Record<string, string>, dir: str
   };
 }
 
-function uiSource(): string {
-  const out = execFileSync(
-    'go',
-    ['mod', 'download', '-json', `github.com/temporalio/ui-server/v2@${TOOLS.ui.version}`],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, PATH: `/usr/local/go/bin:${process.env.PATH ?? ''}`, GOFLAGS: '-mod=mod' },
-    },
-  );
-  return (JSON.parse(out) as { Dir: string }).Dir;
-}
-
 /**
  * The UI's configuration folder, as its image holds it: config/docker.yaml of its module, as is.
  * That file has no `host` key (nor a variable for one), and without one the UI listens on every
@@ -137,7 +119,8 @@ function uiSource(): string {
 function uiConfig(root: string): string {
   const config = join(root, 'config');
   mkdirSync(config, { recursive: true });
-  copyFileSync(join(uiSource(), 'config', 'docker.yaml'), join(config, 'docker.yaml'));
+  const source = moduleSource('github.com/temporalio/ui-server/v2', TOOLS.ui.version, 'config');
+  copyFileSync(join(source, 'config', 'docker.yaml'), join(config, 'docker.yaml'));
   writeFileSync(join(config, 'base.yaml'), 'host: 127.0.0.1\n');
   return root;
 }
@@ -158,20 +141,23 @@ export async function startProduct(opts: {
     for (const p of [...running].reverse()) await stopProcess(p);
   };
   // Each process of the start-up stopped by an abort while it starts.
-  const start = (spec: ProcessSpec) => startProcess(spec, undefined, signal);
+  const start = async (spec: ProcessSpec) => void running.push(await startProcess(spec, undefined, signal));
+  const launch = (name: string, entry: string, ready: string, env: Record<string, string>) =>
+    start(node(dir, name, entry, ready, env));
   try {
     const payloadKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const taskQueue = 'payflows';
     const claimsDir = join(dir, 'claims');
     // Made now, owner-only, so that a client and the workers find one store from the start.
     mkdirSync(claimsDir, { recursive: true, mode: 0o700 });
-    const [sandboxPort, ingress1, ingress2, codecPort, uiPort, promPort, m1, m2, h1, h2] = (await Promise.all(
-      Array.from({ length: 10 }, () => freePort()),
-    )) as [number, number, number, number, number, number, number, number, number, number];
-    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-    const ingressUrls = [`http://127.0.0.1:${ingress1}`, `http://127.0.0.1:${ingress2}`];
-    const opsPorts = [await freePort(), await freePort()];
-    const ingressOpsUrls = opsPorts.map((port) => `http://127.0.0.1:${port}`);
+    const ports = () => Promise.all([freePort(), freePort()]);
+    const [[sandboxPort, codecPort], [uiPort, promPort], ingressPorts, opsPorts, metricsPorts, healthPorts] =
+      await Promise.all([ports(), ports(), ports(), ports(), ports(), ports()]);
+    const local = (port: number) => `127.0.0.1:${port}`;
+    const sandboxUrl = `http://${local(sandboxPort)}`;
+    const ingressUrls = ingressPorts.map((port) => `http://${local(port)}`);
+    const ingressOpsUrls = opsPorts.map((port) => `http://${local(port)}`);
+    const workerMetrics = metricsPorts.map(local);
     const temporal = {
       TEMPORAL_ADDRESS: opts.temporalAddress,
       TEMPORAL_NAMESPACE: opts.namespace,
@@ -186,38 +172,18 @@ export async function startProduct(opts: {
       PROVIDER_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
     };
 
-    running.push(
-      await start(
-        node(
-          'sandbox',
-          'src/sandbox/main.ts',
-          {
-            SANDBOX_PORT: String(sandboxPort),
-            SANDBOX_STATE_FILE: join(dir, 'sandbox', 'state.json'),
-            LOG_LEVEL: 'info',
-          },
-          dir,
-          'sandbox provider listening',
-        ),
-      ),
-    );
-    for (const [i, port] of [ingress1, ingress2].entries()) {
-      running.push(
-        await start(
-          node(
-            `ingress-${i + 1}`,
-            'src/ingress/main.ts',
-            {
-              ...temporal,
-              PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey,
-              INGRESS_PORT: String(port),
-              INGRESS_OPS_PORT: String(opsPorts[i]),
-            },
-            dir,
-            'ingress listening',
-          ),
-        ),
-      );
+    await launch('sandbox', 'src/sandbox/main.ts', 'sandbox provider listening', {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_STATE_FILE: join(dir, 'sandbox', 'state.json'),
+      LOG_LEVEL: 'info',
+    });
+    for (const [i, port] of ingressPorts.entries()) {
+      await launch(`ingress-${i + 1}`, 'src/ingress/main.ts', 'ingress listening', {
+        ...temporal,
+        PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey,
+        INGRESS_PORT: String(port),
+        INGRESS_OPS_PORT: String(opsPorts[i]),
+      });
     }
     // The provider calls one address back; a load balancer spreads it over the replicas.
     const claimKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
@@ -233,52 +199,32 @@ export async function startProduct(opts: {
       WORKER_BUILD_ID: checkoutBuildId() ?? 'payflows-source',
       WORKER_VERSION_BOOTSTRAP: 'on',
     };
-    for (const [i, [metrics, health]] of [
-      [m1, h1],
-      [m2, h2],
-    ].entries()) {
-      running.push(
-        await start(
-          node(
-            `worker-${i + 1}`,
-            'worker/main.ts',
-            { ...workerEnv, WORKER_METRICS_PORT: String(metrics), WORKER_HEALTH_PORT: String(health) },
-            dir,
-            '"msg":"worker polling"',
-          ),
-        ),
-      );
+    for (const [i, metrics] of metricsPorts.entries()) {
+      await launch(`worker-${i + 1}`, 'worker/main.ts', '"msg":"worker polling"', {
+        ...workerEnv,
+        WORKER_METRICS_PORT: String(metrics),
+        WORKER_HEALTH_PORT: String(healthPorts[i]),
+      });
     }
-    const uiUrl = `http://127.0.0.1:${uiPort}`;
-    const codecUrl = `http://127.0.0.1:${codecPort}`;
+    const uiUrl = `http://${local(uiPort)}`;
+    const codecUrl = `http://${local(codecPort)}`;
     // Not the embedded stack: the codec server wants a token, and the browser a session (/session).
     const codecToken = randomBytes(24).toString('hex');
-    running.push(
-      await start(
-        node(
-          'codec-server',
-          'src/temporal/codec-server-main.ts',
-          {
-            PAYLOAD_ENCRYPTION_KEY: payloadKey,
-            TEMPORAL_ADDRESS: opts.temporalAddress,
-            // The namespace whose payloads it serves: a call naming another is refused.
-            TEMPORAL_NAMESPACE: opts.namespace,
-            CODEC_SERVER_PORT: String(codecPort),
-            CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
-            CODEC_SERVER_TOKEN: codecToken,
-            // POST /claims stores where the workers read (docs/other-languages.md).
-            CLAIM_STORE_DIR: claimsDir,
-            CLAIM_ENCRYPTION_KEY: claimKey,
-            LOG_LEVEL: 'info',
-          },
-          dir,
-          'codec server listening',
-        ),
-      ),
-    );
+    await launch('codec-server', 'src/temporal/codec-server-main.ts', 'codec server listening', {
+      PAYLOAD_ENCRYPTION_KEY: payloadKey,
+      TEMPORAL_ADDRESS: opts.temporalAddress,
+      // The namespace whose payloads it serves: a call naming another is refused.
+      TEMPORAL_NAMESPACE: opts.namespace,
+      CODEC_SERVER_PORT: String(codecPort),
+      CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
+      CODEC_SERVER_TOKEN: codecToken,
+      // POST /claims stores where the workers read (docs/other-languages.md).
+      CLAIM_STORE_DIR: claimsDir,
+      CLAIM_ENCRYPTION_KEY: claimKey,
+      LOG_LEVEL: 'info',
+    });
 
-    // The Web UI with the configuration file its image uses (config/docker.yaml of its module),
-    // on loopback (uiConfig).
+    // The Web UI with the configuration file its image uses, on loopback (uiConfig).
     const ui = await whileBuilding(signal, () => goTool(TOOLS.ui, log));
     const uiSpec: ProcessSpec = {
       name: 'temporal-ui',
@@ -296,16 +242,22 @@ export async function startProduct(opts: {
       },
       log: join(dir, 'logs', 'temporal-ui.log'),
     };
-    running.push(await start(uiSpec));
-    await waitForHttp(`${uiUrl}/`, uiSpec, signal);
+    await start(uiSpec);
+    await pollUntil(() => answers(`${uiUrl}/`, (status) => status < 500), {
+      timeoutMs: 60_000,
+      everyMs: 250,
+      signal,
+      timedOut: () => new Error(`temporal-ui did not answer at ${uiUrl}/ within 60 s; see ${uiSpec.log}`),
+    });
 
     // On a machine that has never run it, Debian's package first (else its spawn fails unhandled).
     ensurePrometheus(log);
-    const prometheus: RunningPrometheus = await startPrometheus({
-      dir: join(dir, 'prometheus'),
+    const prometheusDir = join(dir, 'prometheus');
+    const prometheus = await startPrometheus({
+      dir: prometheusDir,
       port: promPort,
-      workers: [`127.0.0.1:${m1}`, `127.0.0.1:${m2}`],
-      ingresses: ingressOpsUrls.map((u) => u.replace('http://', '')),
+      workers: workerMetrics,
+      ingresses: opsPorts.map(local),
       ...(opts.temporalMetrics ? { temporal: [opts.temporalMetrics] } : {}),
       intervalSeconds: 2,
       signal,
@@ -315,9 +267,9 @@ export async function startProduct(opts: {
         name: 'prometheus',
         command: 'prometheus',
         args: [],
-        cwd: join(dir, 'prometheus'),
+        cwd: prometheusDir,
         env: {},
-        log: join(dir, 'prometheus', 'prometheus.log'),
+        log: join(prometheusDir, 'prometheus.log'),
       },
       child: prometheus.process,
     });
@@ -326,8 +278,8 @@ export async function startProduct(opts: {
       sandboxUrl,
       ingressUrls,
       ingressOpsUrls,
-      workerMetrics: [`127.0.0.1:${m1}`, `127.0.0.1:${m2}`],
-      workerHealth: [`http://127.0.0.1:${h1}/health`, `http://127.0.0.1:${h2}/health`],
+      workerMetrics,
+      workerHealth: healthPorts.map((port) => `http://${local(port)}/health`),
       codecUrl,
       codecToken,
       uiUrl,
@@ -369,21 +321,5 @@ export async function startClusterTopology(
   } catch (err) {
     await temporal.stop();
     throw err;
-  }
-}
-
-async function waitForHttp(url: string, spec: ProcessSpec, signal?: AbortSignal): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    signal?.throwIfAborted();
-    try {
-      const res = await request(url);
-      await res.body.dump();
-      if (res.statusCode < 500) return;
-    } catch {
-      // not yet listening
-    }
-    if (Date.now() > deadline) throw new Error(`${spec.name} did not answer at ${url} within 60 s; see ${spec.log}`);
-    await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
+import { answers, pollUntil, stopChild } from './child.js';
 import { installDebianPackage } from './debian-package.js';
 
 // Prometheus from Debian's package, for `npm run cluster`: one scrape job for the workers and one
@@ -56,7 +57,8 @@ export async function startPrometheus(
   mkdirSync(join(opts.dir, 'data'), { recursive: true });
   writeFileSync(join(opts.dir, 'prometheus.yml'), prometheusConfig(opts));
   copyFileSync(RULES, join(opts.dir, 'alerts.yml'));
-  const log = openSync(join(opts.dir, 'prometheus.log'), 'a');
+  const logFile = join(opts.dir, 'prometheus.log');
+  const log = openSync(logFile, 'a');
   const child = spawn(
     PROMETHEUS,
     [
@@ -67,29 +69,16 @@ export async function startPrometheus(
     { stdio: ['ignore', log, log] },
   );
   const url = `http://127.0.0.1:${opts.port}`;
-  const stop = () =>
-    new Promise<void>((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) return done();
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-    });
-  const deadline = Date.now() + 60_000;
+  const stop = () => stopChild(child);
   try {
-    for (;;) {
-      opts.signal?.throwIfAborted();
-      if (child.exitCode !== null)
-        throw new Error(`Prometheus exited with ${child.exitCode}; see ${join(opts.dir, 'prometheus.log')}`);
-      try {
-        const res = await request(`${url}/-/ready`);
-        await res.body.dump();
-        if (res.statusCode === 200) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline)
-        throw new Error(`Prometheus did not become ready in 60 s; see ${join(opts.dir, 'prometheus.log')}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await pollUntil(() => answers(`${url}/-/ready`, (status) => status === 200), {
+      timeoutMs: 60_000,
+      everyMs: 250,
+      signal: opts.signal,
+      failed: () =>
+        child.exitCode === null ? undefined : new Error(`Prometheus exited with ${child.exitCode}; see ${logFile}`),
+      timedOut: () => new Error(`Prometheus did not become ready in 60 s; see ${logFile}`),
+    });
   } catch (err) {
     await stop();
     throw err;

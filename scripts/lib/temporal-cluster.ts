@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, join, resolve } from 'node:path';
-import { Connection } from '@temporalio/client';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { freePort } from '../../src/temporal/ports.js';
-import { goTool, serverSource, TOOLS } from './go-tools.js';
+import { stopChild } from './child.js';
+import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningPostgres, startPostgres } from './postgres.js';
 
 // A Temporal cluster on PostgreSQL, on this machine, configured by the files that
@@ -87,17 +87,9 @@ export async function startTemporalCluster(opts: {
       signal,
     }));
   let child: ChildProcess | undefined;
-  const stopServer = async () => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child!.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
   // Everything after PostgreSQL stops it again on a failure or an abort (the server first).
   const stop = async () => {
-    await stopServer();
+    if (child) await stopChild(child, 'SIGTERM', 15_000);
     if (ownsPostgres) await postgres.stop();
   };
   try {
@@ -144,7 +136,7 @@ export async function startTemporalCluster(opts: {
       POSTGRES_PWD: postgres.password,
       DBNAME: databases.main,
       VISIBILITY_DBNAME: databases.visibility,
-      SCHEMA_DIR: join(serverSource(), 'schema/postgresql/v12'),
+      SCHEMA_DIR: join(moduleSource('go.temporal.io/server', TOOLS.server.version, 'schema'), 'schema/postgresql/v12'),
       DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile(dir, opts.dynamicConfig),
       PROMETHEUS_ENDPOINT: metrics,
       LOG_LEVEL: 'warn',
@@ -303,17 +295,4 @@ function runStep(
         );
     });
   });
-}
-
-/** Connects with the SDK, for processes that wait on the cluster. */
-export async function connectWhenReady(address: string, timeoutMs = 60_000): Promise<Connection> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await Connection.connect({ address, connectTimeout: 2_000 });
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
 }

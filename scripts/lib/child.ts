@@ -1,0 +1,53 @@
+import type { ChildProcess } from 'node:child_process';
+import { request } from 'undici';
+
+// Waiting for a started OS process to be ready, and stopping it: what the cluster's pieces
+// (PostgreSQL, the Temporal server, Prometheus, the product's processes) do alike.
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends `signal` unless the child has ended, SIGKILL after `graceMs`; resolves once it has exited. */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 40_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Asks `ready` every `everyMs` until it says yes. Throws what `failed` answers (a child that
+ * exited), `timedOut()` past `timeoutMs`, or the reason of `signal` once it aborts.
+ */
+export async function pollUntil(
+  ready: () => boolean | Promise<boolean>,
+  opts: {
+    timeoutMs: number;
+    everyMs: number;
+    timedOut: () => Error;
+    failed?: () => Error | undefined;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<void> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    if (await ready()) return;
+    const failure = opts.failed?.();
+    if (failure) throw failure;
+    if (Date.now() > deadline) throw opts.timedOut();
+    await sleep(opts.everyMs);
+  }
+}
+
+/** Whether `url` answers with a status that `ok` takes; false while nothing listens there. */
+export async function answers(url: string, ok: (status: number) => boolean): Promise<boolean> {
+  try {
+    const res = await request(url);
+    await res.body.dump();
+    return ok(res.statusCode);
+  } catch {
+    return false;
+  }
+}
