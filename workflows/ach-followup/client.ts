@@ -1,5 +1,3 @@
-import type { Client } from '@temporalio/client';
-import type { ClaimStore } from '../../src/claims/store.js';
 import {
   type AchFollowupInput,
   achFollowupWorkflowId,
@@ -10,31 +8,21 @@ import {
   submitAchFormUpdate,
 } from './messages.js';
 import { achFollowupInput, achForm } from './messages.schema.js';
-import type { TimingInput } from '../lib/messages.js';
-import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
+import { ProcessClient, type WithClaims, type WithTiming } from '../lib/process-client.js';
 
 /** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */
-export class AchFollowupClient extends ProcessClient {
-  constructor(client: Client, opts: ProcessClientOptions & { claims: ClaimStore; timing?: TimingInput }) {
-    super(client, opts);
-    this.claims = opts.claims;
-    this.timing = opts.timing ?? {};
-  }
-  private readonly claims: ClaimStore;
-  private readonly timing: TimingInput;
+export class AchFollowupClient extends ProcessClient<AchState, AchResult, WithClaims & WithTiming> {
+  protected readonly contract = {
+    workflowType: 'achFollowupWorkflow',
+    workflowId: achFollowupWorkflowId,
+    stateQuery: achStateQuery,
+  };
 
   /** Starts following the method, or attaches to the follow-up already running for it. */
   async start(input: Omit<AchFollowupInput, 'timing'>): Promise<string> {
-    const args = this.check(achFollowupInput, { ...input, timing: this.timing });
-    const id = achFollowupWorkflowId(args.paymentMethodId);
+    const args = this.check(achFollowupInput, { ...input, timing: this.opts.timing ?? {} });
     // A finished follow-up may be followed by a new round: the provider can ask for a form again.
-    await this.startOrAttach<AchFollowupWorkflow>({
-      workflowType: 'achFollowupWorkflow',
-      workflowId: id,
-      args: [args],
-      reuse: 'ALLOW_DUPLICATE',
-    });
-    return id;
+    return this.startOrAttach<AchFollowupWorkflow>(args.paymentMethodId, [args], { reuse: 'ALLOW_DUPLICATE' });
   }
 
   /** The end user's form (a photo or scan): stored by reference, then handed to the process. */
@@ -45,19 +33,11 @@ export class AchFollowupClient extends ProcessClient {
       size: file.bytes.byteLength,
       contentType: file.contentType,
     });
-    const ref = await this.claims.put(file.bytes, file.contentType, { subject: paymentMethodId });
+    const ref = await this.opts.claims.put(file.bytes, file.contentType, { subject: paymentMethodId });
     // A form the update refuses is deleted at once (ProcessClient.update).
     return this.update(achFollowupWorkflowId(paymentMethodId), submitAchFormUpdate, ref, {
-      store: this.claims,
+      store: this.opts.claims,
       refs: [ref],
     });
-  }
-
-  state(paymentMethodId: string): Promise<AchState> {
-    return this.query(achFollowupWorkflowId(paymentMethodId), achStateQuery);
-  }
-
-  result(paymentMethodId: string): Promise<AchResult> {
-    return this.resultOf(achFollowupWorkflowId(paymentMethodId));
   }
 }

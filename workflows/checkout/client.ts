@@ -1,5 +1,4 @@
 import {
-  type Client,
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
@@ -20,9 +19,8 @@ import {
   purchaseRedirectUpdate,
 } from './messages.js';
 import { checkoutInput, purchaseRedirect } from './messages.schema.js';
-import type { TimingInput } from '../lib/messages.js';
 import { AlreadyFinishedError } from '../lib/client-errors.js';
-import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
+import { ProcessClient, type WithTiming } from '../lib/process-client.js';
 
 /** The checkout ended before there was a hosted page to show (over the limit, refused, not approved). */
 export class CheckoutEndedError extends Error {
@@ -39,12 +37,12 @@ export class CheckoutEndedError extends Error {
 }
 
 /** A card-purchase checkout of one backend order, keyed `checkout:<orderRef>`. */
-export class CheckoutClient extends ProcessClient {
-  constructor(client: Client, opts: ProcessClientOptions & { timing?: TimingInput }) {
-    super(client, opts);
-    this.timing = opts.timing ?? {};
-  }
-  private readonly timing: TimingInput;
+export class CheckoutClient extends ProcessClient<CheckoutState, CheckoutResult, WithTiming> {
+  protected readonly contract = {
+    workflowType: 'checkoutWorkflow',
+    workflowId: checkoutWorkflowId,
+    stateQuery: checkoutStateQuery,
+  };
 
   /**
    * Starts the checkout (or attaches to the one of this orderRef: one per order, ever) and answers
@@ -52,9 +50,9 @@ export class CheckoutClient extends ProcessClient {
    * A second call for the same order returns the same reservation.
    */
   async startAndGetPage(input: Omit<CheckoutInput, 'timing'>): Promise<HostedPage> {
-    const args = this.check(checkoutInput, { ...input, timing: this.timing });
+    const args = this.check(checkoutInput, { ...input, timing: this.opts.timing ?? {} });
     const workflowId = checkoutWorkflowId(args.orderRef);
-    const startWorkflowOperation = new WithStartWorkflowOperation<CheckoutWorkflow>('checkoutWorkflow', {
+    const startWorkflowOperation = new WithStartWorkflowOperation<CheckoutWorkflow>(this.contract.workflowType, {
       workflowId,
       taskQueue: this.opts.taskQueue,
       args: [args],
@@ -81,13 +79,5 @@ export class CheckoutClient extends ProcessClient {
   /** What the backend's redirectUrl received: the checkout looks at the provider now and answers with its state. */
   async purchaseRedirect(orderRef: string, redirect: PurchaseRedirect): Promise<CheckoutState> {
     return this.update(checkoutWorkflowId(orderRef), purchaseRedirectUpdate, this.check(purchaseRedirect, redirect));
-  }
-
-  state(orderRef: string): Promise<CheckoutState> {
-    return this.query(checkoutWorkflowId(orderRef), checkoutStateQuery);
-  }
-
-  result(orderRef: string): Promise<CheckoutResult> {
-    return this.resultOf(checkoutWorkflowId(orderRef));
   }
 }

@@ -1,8 +1,6 @@
-import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import type { ClaimRef } from '../../src/claims/ref.js';
-import { type ClaimStore, putValue } from '../../src/claims/store.js';
-import type { TimingInput } from '../lib/messages.js';
+import { putValue } from '../../src/claims/store.js';
 import {
   type KycInput,
   type KycField,
@@ -15,7 +13,7 @@ import {
   submitValueUpdate,
 } from './messages.js';
 import { documentSubmission, kycInput, valueSubmission } from './messages.schema.js';
-import { ProcessClient, type ProcessClientOptions } from '../lib/process-client.js';
+import { ProcessClient, type WithClaims, type WithTiming } from '../lib/process-client.js';
 
 // Stands in for a claim reference while the client checks a submission before storing anything.
 const placeholder = (size: number, contentType: string) => ({
@@ -26,26 +24,19 @@ const placeholder = (size: number, contentType: string) => ({
 });
 const valueText = z.object({ value: z.string().trim().min(1, 'a value is required') });
 
-/** KYC resubmission for one account, keyed `kyc:<accountId>`. */
 /**
  * What a start may add to the account id: every input field of ./checks.ts but those the client's
  * configuration gives, so that a new input field reaches the workflow with no change here.
  */
 export type KycStartOptions = Omit<KycInput, 'accountId' | 'timing' | 'maxAttemptsPerField' | 'priorSubmissions'>;
 
-export class KycClient extends ProcessClient {
-  constructor(
-    client: Client,
-    opts: ProcessClientOptions & { claims: ClaimStore; timing?: TimingInput; maxAttemptsPerField?: number },
-  ) {
-    super(client, opts);
-    this.claims = opts.claims;
-    this.timing = opts.timing ?? {};
-    this.maxAttemptsPerField = opts.maxAttemptsPerField;
-  }
-  private readonly claims: ClaimStore;
-  private readonly timing: TimingInput;
-  private readonly maxAttemptsPerField: number | undefined;
+/** KYC resubmission for one account, keyed `kyc:<accountId>`. */
+export class KycClient extends ProcessClient<
+  KycState,
+  KycResult,
+  WithClaims & WithTiming & { maxAttemptsPerField?: number }
+> {
+  protected readonly contract = { workflowType: 'kycWorkflow', workflowId: kycWorkflowId, stateQuery: kycStateQuery };
 
   /**
    * Starts a round of KYC resubmission, or attaches to the one running for the account. A round
@@ -55,18 +46,11 @@ export class KycClient extends ProcessClient {
     const args = this.check(kycInput, {
       ...options,
       accountId,
-      timing: this.timing,
-      maxAttemptsPerField: this.maxAttemptsPerField,
+      timing: this.opts.timing ?? {},
+      maxAttemptsPerField: this.opts.maxAttemptsPerField,
     });
-    const id = kycWorkflowId(args.accountId);
     // Each round's idempotency keys carry its own run chain's id: nothing to learn from earlier rounds.
-    await this.startOrAttach<KycWorkflow>({
-      workflowType: 'kycWorkflow',
-      workflowId: id,
-      args: [args],
-      reuse: 'ALLOW_DUPLICATE',
-    });
-    return id;
+    return this.startOrAttach<KycWorkflow>(args.accountId, [args], { reuse: 'ALLOW_DUPLICATE' });
   }
 
   /** A value such as an SSN: kept in the claim store, only its reference goes to the process. */
@@ -76,7 +60,7 @@ export class KycClient extends ProcessClient {
       fieldId,
       value: { ...placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true },
     });
-    const ref = await putValue(this.claims, value, accountId);
+    const ref = await putValue(this.opts.claims, value, accountId);
     return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref }, this.stored(ref));
   }
 
@@ -92,7 +76,7 @@ export class KycClient extends ProcessClient {
       document: placeholder(file.bytes.byteLength, file.contentType),
       ...extra,
     });
-    const ref = await this.claims.put(file.bytes, checked.document.contentType, { subject: accountId });
+    const ref = await this.opts.claims.put(file.bytes, checked.document.contentType, { subject: accountId });
     return this.update(
       kycWorkflowId(accountId),
       submitDocumentUpdate,
@@ -103,14 +87,6 @@ export class KycClient extends ProcessClient {
 
   /** A claim this client stored for an update: deleted if the update is refused. */
   private stored(ref: ClaimRef) {
-    return { store: this.claims, refs: [ref] };
-  }
-
-  state(accountId: string): Promise<KycState> {
-    return this.query(kycWorkflowId(accountId), kycStateQuery);
-  }
-
-  result(accountId: string): Promise<KycResult> {
-    return this.resultOf(kycWorkflowId(accountId));
+    return { store: this.opts.claims, refs: [ref] };
   }
 }

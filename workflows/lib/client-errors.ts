@@ -9,42 +9,40 @@ export class ProcessNotFoundError extends Error {
   }
 }
 
-export class InputRejectedError extends Error {
-  override name = 'InputRejectedError';
+/** A failure of the input in one field, said as `field: detail`. */
+export abstract class FieldError extends Error {
   constructor(
     readonly field: string,
     detail: string,
   ) {
     super(`${field}: ${detail}`);
   }
+}
+
+export class InputRejectedError extends FieldError {
+  override name = 'InputRejectedError';
 }
 
 /**
  * The input was taken but could not be delivered: the provider or the claim store did not answer
  * before the retries gave up. Nothing changed and no attempt was used up: hand it in again later.
  */
-export class NotDeliveredError extends Error {
+export class NotDeliveredError extends FieldError {
   override name = 'NotDeliveredError';
-  constructor(
-    readonly field: string,
-    detail: string,
-  ) {
-    super(`${field}: ${detail}`);
-  }
 }
 
 /**
  * The provider refused the input (its error type and code, and HTTP status): check what was handed
  * in, then hand it in again. No attempt was used up.
  */
-export class ProviderRefusedError extends Error {
+export class ProviderRefusedError extends FieldError {
   override name = 'ProviderRefusedError';
   constructor(
-    readonly field: string,
+    field: string,
     detail: string,
     readonly refusal: { type: string; errorCode: string | null; status: number | null },
   ) {
-    super(`${field}: ${detail}`);
+    super(field, detail);
   }
 }
 
@@ -54,14 +52,14 @@ export class ProviderRefusedError extends Error {
  * key the workers lack (`key-missing`). Nothing reached the provider and no attempt was used up;
  * the end user is not at fault: an operator fixes the store or its keys, then the input is handed in again.
  */
-export class ClaimStoreError extends Error {
+export class ClaimStoreError extends FieldError {
   override name = 'ClaimStoreError';
   constructor(
-    readonly field: string,
+    field: string,
     detail: string,
     readonly reason: ClaimFailureReason,
   ) {
-    super(`${field}: ${detail}`);
+    super(field, detail);
   }
 }
 

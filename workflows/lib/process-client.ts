@@ -1,7 +1,6 @@
 import {
   type Client,
   WorkflowExecutionAlreadyStartedError,
-  type WorkflowHandle,
   WorkflowNotFoundError,
   type WorkflowStartOptions,
   WorkflowUpdateFailedError,
@@ -18,6 +17,7 @@ import type { ClaimRef } from '../../src/claims/ref.js';
 import type { ClaimStore } from '../../src/claims/store.js';
 import {
   CLAIM_STORE_FAILED,
+  type TimingInput,
   type ClaimStoreFailedDetails,
   type FieldFailureDetails,
   INPUT_REJECTED,
@@ -45,13 +45,52 @@ export interface ProcessClientOptions {
   taskQueue: string;
 }
 
+/** What a process's client is generic over: its workflow type, the workflow id of a business key, its state query. */
+export interface ProcessContract<State> {
+  workflowType: string;
+  workflowId(key: string): string;
+  stateQuery: QueryDefinition<State, []>;
+}
+
 export type ReusePolicy = 'ALLOW_DUPLICATE' | 'ALLOW_DUPLICATE_FAILED_ONLY' | 'REJECT_DUPLICATE';
 
-export class ProcessClient {
+/** A client that keeps what it hands in (files, values) in the claim store. */
+export interface WithClaims {
+  claims: ClaimStore;
+}
+
+/** A client whose processes take the configured timings. */
+export interface WithTiming {
+  timing?: TimingInput;
+}
+
+export abstract class ProcessClient<State, Result, Options extends object = object> {
   constructor(
     protected readonly client: Client,
-    protected readonly opts: ProcessClientOptions,
+    protected readonly opts: ProcessClientOptions & Options,
   ) {}
+
+  protected abstract readonly contract: ProcessContract<State>;
+
+  /** The process's state now, by its business key. */
+  async state(key: string): Promise<State> {
+    const workflowId = this.contract.workflowId(key);
+    try {
+      return await this.client.workflow.getHandle(workflowId).query(this.contract.stateQuery);
+    } catch (err) {
+      throw await this.explain(workflowId, err);
+    }
+  }
+
+  /** Awaits the process's result, by its business key. */
+  async result(key: string): Promise<Result> {
+    const workflowId = this.contract.workflowId(key);
+    try {
+      return (await this.client.workflow.getHandle(workflowId).result()) as Result;
+    } catch (err) {
+      throw await this.explain(workflowId, err);
+    }
+  }
 
   /** Parses with zod on the caller's side too: bad input fails before anything is sent. */
   protected check<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
@@ -61,19 +100,19 @@ export class ProcessClient {
   }
 
   /**
-   * Starts the process, or attaches to the one running under this business key. A finished one
-   * that the reuse policy keeps closed is AlreadyFinishedError, unless `attachToFinished` (a
-   * process whose result is the answer to every later start, such as provisioning). `W` is the
-   * workflow's signature (workflows/<process>/messages.ts), so that the compiler checks the arguments.
+   * Starts the process, or attaches to the one running under this business key; answers its
+   * workflow id. A finished one that the reuse policy keeps closed is AlreadyFinishedError, unless
+   * `attachToFinished` (a process whose result is the answer to every later start, such as
+   * provisioning). `W` is the workflow's signature (workflows/<process>/messages.ts), so that the
+   * compiler checks the arguments.
    */
-  protected async startOrAttach<W extends Workflow>(start: {
-    workflowType: string;
-    workflowId: string;
-    args: Parameters<W>;
-    reuse: ReusePolicy;
-    attachToFinished?: boolean;
-  }): Promise<WorkflowHandle<W>> {
-    const { workflowType, workflowId, args, reuse, attachToFinished = false } = start;
+  protected async startOrAttach<W extends Workflow>(
+    key: string,
+    args: Parameters<W>,
+    start: { reuse: ReusePolicy; attachToFinished?: boolean },
+  ): Promise<string> {
+    const { reuse, attachToFinished = false } = start;
+    const workflowId = this.contract.workflowId(key);
     // The SDK types `args` by a conditional on W that the compiler cannot resolve for a generic W;
     // for any one signature it is Parameters<W>, which is what the callers' arguments are checked as.
     const withArgs = { args } as WithWorkflowArgs<W, object>;
@@ -85,14 +124,14 @@ export class ProcessClient {
       ...withArgs,
     };
     try {
-      return await this.client.workflow.start<W>(workflowType, options);
+      await this.client.workflow.start<W>(this.contract.workflowType, options);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const handle = this.client.workflow.getHandle<W>(workflowId);
       if (!attachToFinished && (await handle.describe()).status.name !== 'RUNNING')
         throw new AlreadyFinishedError(workflowId);
-      return handle;
     }
+    return workflowId;
   }
 
   /**
@@ -118,22 +157,6 @@ export class ProcessClient {
       // The refusal is what the caller needs; a claim the store fails to delete now is swept later.
       if (claims && refused) await claims.store.delete(claims.refs).catch(() => undefined);
       throw explained;
-    }
-  }
-
-  protected async query<Ret>(workflowId: string, def: QueryDefinition<Ret, []>): Promise<Ret> {
-    try {
-      return await this.client.workflow.getHandle(workflowId).query(def);
-    } catch (err) {
-      throw await this.explain(workflowId, err);
-    }
-  }
-
-  protected async resultOf<T>(workflowId: string): Promise<T> {
-    try {
-      return (await this.client.workflow.getHandle(workflowId).result()) as T;
-    } catch (err) {
-      throw await this.explain(workflowId, err);
     }
   }
 
