@@ -6,6 +6,7 @@ import { type Actor, type AuthOptions, authenticate, rawQueryParam, resolveActor
 import type { SandboxContext } from './context.js';
 import { SandboxError, sendError, validationError } from './errors.js';
 import type { Credential } from './store.js';
+import type { Endpoint } from '../provider/endpoint.js';
 
 // Registers a provider route: fault knobs, authentication, masquerade, the v2 version header,
 // body parsing with the documented error body, and replay of requests with an Idempotency-Key.
@@ -16,7 +17,7 @@ export interface ProviderRequest<B = unknown> {
   cred: Credential;
   actor: Actor;
   params: Record<string, string>;
-  /** The body parsed as JSON and validated with the route's schema (undefined for a route without one). */
+  /** The body parsed as JSON and validated with the call's schema (undefined for a call without one, or of raw bytes). */
   body: B;
   /** The body as received, for routes that take raw bytes. */
   raw: Buffer | undefined;
@@ -26,26 +27,26 @@ export interface ProviderRequest<B = unknown> {
   publicBase: string;
 }
 
-interface RouteOptions<S extends z.ZodType> {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: S;
-  status?: number;
+interface RouteOptions {
   /** Open to a client-held token that no account has bound yet (docs/provider-contract.md §5.3: account creation). */
   unbound?: boolean;
-  /** No credentials at all (docs/provider-contract.md §4.2: registering a client secret). */
-  anonymous?: boolean;
-  /** docs/provider-contract.md §4.7: no timestamp needed. */
-  timestampOptional?: boolean;
 }
 
 type Handler<B> = (request: ProviderRequest<B>) => unknown | Promise<unknown>;
 
-/** Registers one provider route; handlers get the body as the route's schema outputs it. */
-export type ProviderRoute = <S extends z.ZodType>(route: RouteOptions<S>, handler: Handler<z.output<S>>) => void;
+/**
+ * Registers the sandbox's side of one provider call: its method and path, its JSON body's schema
+ * (a 'raw' body is left to the handler), whether it needs credentials (`auth: false`) and a
+ * timestamp (`timestamp: false`, docs/provider-contract.md §4.7), all from the call's definition.
+ */
+export type ProviderRoute = <P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  endpoint: Endpoint<P, B, R>,
+  handler: Handler<z.output<B>>,
+  options?: RouteOptions,
+) => void;
 
 export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): ProviderRoute {
-  return (route, handler) => {
+  return (route, handler, options = {}) => {
     const routeKey = `${route.method} ${route.path}`;
     app.route({
       method: route.method,
@@ -66,10 +67,11 @@ export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: 
               req.headers['x-api-version'],
             );
           }
-          const cred = route.anonymous
-            ? undefined
-            : authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestampOptional });
-          if (cred?.accountId === null && !route.unbound) {
+          const cred =
+            route.auth === false
+              ? undefined
+              : authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestamp === false });
+          if (cred?.accountId === null && !options.unbound) {
             throw new SandboxError(
               'AccessDeniedException',
               'This token is not bound to an account yet; create the account first (POST /v3/accounts)',
@@ -80,7 +82,10 @@ export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: 
             !cred || cred.accountId === null
               ? ({ accountId: '', principalId: '' } as Actor)
               : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
-          const body = route.body ? parseBody(route.body, raw, req.headers['content-type']) : (undefined as never);
+          const body =
+            route.body && route.bodyKind !== 'raw'
+              ? parseBody(route.body, raw, req.headers['content-type'])
+              : (undefined as never);
 
           const key = req.headers['idempotency-key'];
           const idemKey = cred && typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
@@ -102,7 +107,7 @@ export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: 
           const params = req.params as Record<string, string>;
           const publicBase = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
           const result = await handler({ req, cred: cred!, actor, params, body, raw, query, publicBase });
-          const status = route.status ?? 200;
+          const status = 200;
           // A snapshot: the replay answers what the first request answered, not the record as it is now.
           if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: structuredClone(result) };
           if (route.method !== 'GET') ctx.changed();

@@ -1,13 +1,14 @@
-import { createAccountRequest, documentFieldIds, updateAccountRequest } from '../../provider/schemas/account.js';
+import { documentFieldIds } from '../../provider/schemas/account.js';
 import { accountFor } from '../access.js';
 import type { SandboxContext } from '../context.js';
 import { SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { deriveAccountStatus, fieldDefinition, newField, PROFILE_FIELDS } from '../kyc.js';
 import type { ProviderRoute } from '../provider-route.js';
+import { createAccount, readAccount, updateAccount, uploadDocument } from '../../provider/endpoints.js';
 import { saveDocument, uploadedFile } from '../documents.js';
 import type { AccountRecord } from '../store.js';
-import { DEPOSIT_NETWORKS } from './wallets.js';
+import { depositAddresses } from './wallets.js';
 
 export function refreshStatus(rec: AccountRecord): void {
   rec.account.status = deriveAccountStatus(rec.account);
@@ -19,7 +20,7 @@ export function registerAccountRoutes(route: ProviderRoute, ctx: SandboxContext)
   // docs/provider-contract.md §OP-3. A parent's keys create sub-accounts; a client-held token
   // creates its own account once and is bound to it (docs/provider-contract.md §5.3; a second creation fails, docs/provider-contract.md §7.1).
   route(
-    { method: 'POST', path: '/v3/accounts', body: createAccountRequest, unbound: true },
+    createAccount,
     ({ cred, actor, body: req }) => {
       if (cred.kind === 'client-token' && cred.accountId !== null) {
         throw new SandboxError(
@@ -54,7 +55,7 @@ export function registerAccountRoutes(route: ProviderRoute, ctx: SandboxContext)
           type: req.type ?? 'INDIVIDUAL',
           country: req.country,
           createdAt: ctx.now(),
-          depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
+          depositAddresses: depositAddresses(),
           totalBalances: {},
           availableBalances: {},
           profileFields: PROFILE_FIELDS.filter((d) => d.required || given.has(d.fieldId)).map((d) =>
@@ -69,51 +70,46 @@ export function registerAccountRoutes(route: ProviderRoute, ctx: SandboxContext)
       if (cred.kind === 'client-token') cred.accountId = id;
       return rec.account;
     },
+    { unbound: true },
   );
 
   // 4.4
-  route(
-    { method: 'GET', path: '/v3/accounts/:accountId' },
-    ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account,
-  );
+  route(readAccount, ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account);
 
   // Resubmitting data (not in the contract; the real service's "Update Account"): OPEN → PENDING.
-  route(
-    { method: 'POST', path: '/v3/accounts/:accountId', body: updateAccountRequest },
-    ({ actor, params, body: req }) => {
-      const rec = accountFor(ctx, actor, params.accountId!);
-      // Check every field first: a request with one bad field changes none.
-      const changes = req.profileFields.map((requested, index) => {
-        const def = fieldDefinition(requested.fieldId);
-        if (!def) throw validationError(`profileFields.${index}.fieldId`, 'unknown profile field', requested.fieldId);
-        if (def.fieldType !== 'STRING')
-          throw validationError(
-            `profileFields.${index}.value`,
-            `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`,
-            requested.value,
-          );
-        if (requested.value === null || requested.value === undefined || requested.value === '')
-          throw validationError(`profileFields.${index}.value`, 'a value is required', requested.value);
-        const field = rec.account.profileFields.find((p) => p.fieldId === requested.fieldId);
-        if (field?.status === 'APPROVED')
-          throw validationError(
-            `profileFields.${index}.fieldId`,
-            `${requested.fieldId} is already approved`,
-            requested.fieldId,
-          );
-        return { def, field, value: requested.value };
-      });
-      for (const change of changes) {
-        if (change.field) Object.assign(change.field, { value: change.value, status: 'PENDING', note: null });
-        else rec.account.profileFields.push(newField(change.def.fieldId, change.def.fieldType, change.value));
-      }
-      refreshStatus(rec);
-      return rec.account;
-    },
-  );
+  route(updateAccount, ({ actor, params, body: req }) => {
+    const rec = accountFor(ctx, actor, params.accountId!);
+    // Check every field first: a request with one bad field changes none.
+    const changes = req.profileFields.map((requested, index) => {
+      const def = fieldDefinition(requested.fieldId);
+      if (!def) throw validationError(`profileFields.${index}.fieldId`, 'unknown profile field', requested.fieldId);
+      if (def.fieldType !== 'STRING')
+        throw validationError(
+          `profileFields.${index}.value`,
+          `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`,
+          requested.value,
+        );
+      if (requested.value === null || requested.value === undefined || requested.value === '')
+        throw validationError(`profileFields.${index}.value`, 'a value is required', requested.value);
+      const field = rec.account.profileFields.find((p) => p.fieldId === requested.fieldId);
+      if (field?.status === 'APPROVED')
+        throw validationError(
+          `profileFields.${index}.fieldId`,
+          `${requested.fieldId} is already approved`,
+          requested.fieldId,
+        );
+      return { def, field, value: requested.value };
+    });
+    for (const change of changes) {
+      if (change.field) Object.assign(change.field, { value: change.value, status: 'PENDING', note: null });
+      else rec.account.profileFields.push(newField(change.def.fieldId, change.def.fieldType, change.value));
+    }
+    refreshStatus(rec);
+    return rec.account;
+  });
 
   // 4.10 with docs/provider-contract.md §OP-4: raw bytes, their MIME type, at most 7.75 MB.
-  route({ method: 'POST', path: '/v3/accounts/:accountId/:fieldId' }, ({ req, actor, params, raw, query }) => {
+  route(uploadDocument, ({ req, actor, params, raw, query }) => {
     const rec = accountFor(ctx, actor, params.accountId!);
     const fieldId = params.fieldId!;
     if (!(documentFieldIds as readonly string[]).includes(fieldId))

@@ -1,8 +1,4 @@
-import {
-  attachBlockchainsRequest,
-  createPaymentMethodRequest,
-  type PaymentMethod,
-} from '../../provider/schemas/payment-method.js';
+import type { PaymentMethod } from '../../provider/schemas/payment-method.js';
 import { paymentMethodSrn } from '../../provider/srn.js';
 import { paymentMethodFor } from '../access.js';
 import type { SandboxContext } from '../context.js';
@@ -10,33 +6,26 @@ import { SandboxError, validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import { deriveAccountStatus, newField } from '../kyc.js';
 import type { ProviderRoute } from '../provider-route.js';
+import {
+  attachBlockchains,
+  createPaymentMethod,
+  listPaymentMethods,
+  readPaymentMethod,
+  submitFollowup,
+} from '../../provider/endpoints.js';
 import { saveDocument, uploadedFile } from '../documents.js';
 import { followSourceOfFunds } from '../source-of-funds.js';
-import { DEPOSIT_NETWORKS } from './wallets.js';
+import { blockchainList, DEPOSIT_NETWORKS } from './wallets.js';
 
 function addresses(method: PaymentMethod, list: string[]): void {
   method.blockchains ??= {};
   for (const currency of list) method.blockchains[currency] ??= DEPOSIT_NETWORKS[currency]!.address();
 }
 
-function blockchainList(value: string[] | string, field: string): string[] {
-  const list = typeof value === 'string' ? value.split(',') : value;
-  if (list.includes('ALL')) return Object.keys(DEPOSIT_NETWORKS);
-  list.forEach((currency, index) => {
-    if (!DEPOSIT_NETWORKS[currency])
-      throw validationError(
-        typeof value === 'string' ? field : `${field}.${index}`,
-        `no blockchain ${currency}; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`,
-        currency,
-      );
-  });
-  return list;
-}
-
 export function registerPaymentMethodRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   const { state } = ctx.store;
 
-  route({ method: 'POST', path: '/v2/paymentMethods', body: createPaymentMethodRequest }, ({ actor, body: req }) => {
+  route(createPaymentMethod, ({ actor, body: req }) => {
     // docs/provider-contract.md §OP-5: a user's method names the user as owner and masquerades as the same user.
     if (req.owner && req.owner !== `user:${actor.userId}`)
       throw validationError('owner', `owner ${req.owner} needs masqueradeAs=${req.owner}`, req.owner);
@@ -94,7 +83,7 @@ export function registerPaymentMethodRoutes(route: ProviderRoute, ctx: SandboxCo
     return method;
   });
 
-  route({ method: 'GET', path: '/v2/paymentMethods' }, ({ actor }) => {
+  route(listPaymentMethods, ({ actor }) => {
     const owner = actor.userId ? `user:${actor.userId}` : `account:${actor.accountId}`;
     return {
       data: Object.values(state.paymentMethods)
@@ -104,28 +93,22 @@ export function registerPaymentMethodRoutes(route: ProviderRoute, ctx: SandboxCo
   });
 
   // 4.11 at the versioned path of docs/provider-contract.md §OP-5.
-  route(
-    { method: 'GET', path: '/v2/paymentMethod/:paymentMethodId' },
-    ({ actor, params }) => paymentMethodFor(ctx, actor, params.paymentMethodId!).method,
-  );
+  route(readPaymentMethod, ({ actor, params }) => paymentMethodFor(ctx, actor, params.paymentMethodId!).method);
 
   // docs/provider-contract.md §OP-5.
-  route(
-    { method: 'POST', path: '/v2/paymentMethod/:paymentMethodId/attach', body: attachBlockchainsRequest },
-    ({ actor, params, body: req }) => {
-      const rec = paymentMethodFor(ctx, actor, params.paymentMethodId!);
-      if (rec.method.status === 'REJECTED')
-        throw new SandboxError('ValidationException', `payment method ${rec.method.id} is rejected`, {
-          subType: 'PAYMENT_METHOD_INACTIVE',
-          problematicField: 'paymentMethodId',
-        });
-      addresses(rec.method, blockchainList(req.blockchain, 'blockchain'));
-      return rec.method;
-    },
-  );
+  route(attachBlockchains, ({ actor, params, body: req }) => {
+    const rec = paymentMethodFor(ctx, actor, params.paymentMethodId!);
+    if (rec.method.status === 'REJECTED')
+      throw new SandboxError('ValidationException', `payment method ${rec.method.id} is rejected`, {
+        subType: 'PAYMENT_METHOD_INACTIVE',
+        problematicField: 'paymentMethodId',
+      });
+    addresses(rec.method, blockchainList(req.blockchain, 'blockchain'));
+    return rec.method;
+  });
 
   // 4.9: the ACH authorization form, as raw bytes with their MIME type (docs/provider-contract.md §OP-5, least certain).
-  route({ method: 'POST', path: '/v2/paymentMethod/:paymentMethodId/followup' }, ({ req, actor, params, raw }) => {
+  route(submitFollowup, ({ req, actor, params, raw }) => {
     const rec = paymentMethodFor(ctx, actor, params.paymentMethodId!);
     const method = rec.method;
     if (method.status !== 'AWAITING_FOLLOWUP' || !method.waitingPrompts.some((p) => p.id === 'ACH_FORM')) {

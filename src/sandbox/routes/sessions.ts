@@ -3,11 +3,12 @@ import type { SandboxContext } from '../context.js';
 import { validationError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ProviderRoute } from '../provider-route.js';
+import { registerClientSecret } from '../../provider/endpoints.js';
 
 export function registerSessionRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   // 4.2 and 5.3: registers a client-generated secret. No account exists for it until the token
   // creates one. Registering the same secret again returns the same key.
-  route({ method: 'POST', path: '/v2/sessions/auth/key', anonymous: true }, ({ query }) => {
+  route(registerClientSecret, ({ query }) => {
     const secret = query.secretKey;
     const parsed = clientSecret.safeParse(secret);
     if (!parsed.success) throw validationError('secretKey', parsed.error.issues[0]!.message, secret);

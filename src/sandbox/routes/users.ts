@@ -1,5 +1,4 @@
-import { limitsRequest } from '../../provider/schemas/limits.js';
-import { createUserRequest, DEBIT_CARD_L2, type User } from '../../provider/schemas/user.js';
+import { DEBIT_CARD_L2, type User } from '../../provider/schemas/user.js';
 import { userFor } from '../access.js';
 import type { SandboxContext } from '../context.js';
 import { SandboxError, validationError } from '../errors.js';
@@ -7,7 +6,8 @@ import { newId } from '../ids.js';
 import { countryOf, limitsFor } from '../limits.js';
 import { newOnboardingLink, onboardingLinkUrl } from '../onboarding-links.js';
 import type { ProviderRoute } from '../provider-route.js';
-import { DEPOSIT_NETWORKS } from './wallets.js';
+import { calculateLimits, createUser, readOnboardingLink, readUser } from '../../provider/endpoints.js';
+import { blockchainList, depositAddresses } from './wallets.js';
 
 const KNOWN_SCOPES = [DEBIT_CARD_L2];
 
@@ -15,7 +15,7 @@ export function registerUserRoutes(route: ProviderRoute, ctx: SandboxContext): v
   const { state } = ctx.store;
 
   // docs/provider-contract.md §OP-3.
-  route({ method: 'POST', path: '/v3/users', body: createUserRequest }, ({ actor, body: req }) => {
+  route(createUser, ({ actor, body: req }) => {
     const owner = state.accounts[actor.accountId]!;
     if (actor.userId)
       throw new SandboxError('AccessDeniedException', "A user cannot create users; use the account's own keys", {
@@ -39,21 +39,13 @@ export function registerUserRoutes(route: ProviderRoute, ctx: SandboxContext): v
         { errorCode: 'accessDenied.scopeNotConfigured' },
       );
     }
-    const currencies = req.blockchains.includes('ALL') ? Object.keys(DEPOSIT_NETWORKS) : req.blockchains;
-    currencies.forEach((currency, index) => {
-      if (!DEPOSIT_NETWORKS[currency])
-        throw validationError(
-          `blockchains.${index}`,
-          `no such blockchain; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`,
-          currency,
-        );
-    });
+    const currencies = blockchainList(req.blockchains, 'blockchains');
     const user: User = {
       id: newId('US'),
       // immediate: the call returns at once and the user is PENDING (docs/provider-contract.md §OP-3).
       status: req.immediate ? 'PENDING' : 'OPEN',
       fields: req.fields,
-      depositAddresses: Object.fromEntries(currencies.map((c) => [c, DEPOSIT_NETWORKS[c]!.address()])),
+      depositAddresses: depositAddresses(currencies),
       totalBalances: {},
       availableBalances: {},
       scopes: req.scopes,
@@ -64,10 +56,10 @@ export function registerUserRoutes(route: ProviderRoute, ctx: SandboxContext): v
   });
 
   // 4.5
-  route({ method: 'GET', path: '/v3/users/:userId' }, ({ actor, params }) => userFor(ctx, actor, params.userId!).user);
+  route(readUser, ({ actor, params }) => userFor(ctx, actor, params.userId!).user);
 
   // 4.6: the parent account asks about one of its users.
-  route({ method: 'POST', path: '/v3/widget/limits/calculate', body: limitsRequest }, ({ actor, body: req }) => {
+  route(calculateLimits, ({ actor, body: req }) => {
     if (req.accountId !== actor.accountId) {
       throw new SandboxError(
         'AccessDeniedException',
@@ -80,16 +72,13 @@ export function registerUserRoutes(route: ProviderRoute, ctx: SandboxContext): v
   });
 
   // 4.7: a new link on every request, valid 30 minutes; no timestamp needed.
-  route(
-    { method: 'GET', path: '/v3/idverify/users/:userId', timestampOptional: true },
-    ({ actor, params, publicBase }) => {
-      const rec = userFor(ctx, actor, params.userId!);
-      const link = newOnboardingLink(ctx, rec.user.id);
-      return {
-        accountId: rec.user.id,
-        verificationApplicantId: link.applicantId,
-        verificationLinkUrl: onboardingLinkUrl(publicBase, link),
-      };
-    },
-  );
+  route(readOnboardingLink, ({ actor, params, publicBase }) => {
+    const rec = userFor(ctx, actor, params.userId!);
+    const link = newOnboardingLink(ctx, rec.user.id);
+    return {
+      accountId: rec.user.id,
+      verificationApplicantId: link.applicantId,
+      verificationLinkUrl: onboardingLinkUrl(publicBase, link),
+    };
+  });
 }

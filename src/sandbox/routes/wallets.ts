@@ -1,15 +1,36 @@
-import { createWalletRequest, type Wallet } from '../../provider/schemas/wallet.js';
+import type { Wallet } from '../../provider/schemas/wallet.js';
 import { walletSrn } from '../../provider/srn.js';
 import type { SandboxContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import { newHex, newId } from '../ids.js';
 import type { ProviderRoute } from '../provider-route.js';
+import { createWallet, listWalletTransactions, readWallet } from '../../provider/endpoints.js';
 
 /** Currencies that get a deposit address, and the network their address lives on. */
 export const DEPOSIT_NETWORKS: Record<string, { network: string; address: () => string }> = {
   BTC: { network: 'bitcoin', address: () => `bc1q${newHex(19)}` },
   ETH: { network: 'ethereum', address: () => `0x${newHex(20)}` },
 };
+
+/** Deposit addresses for `currencies` (default: every network's), each new. */
+export function depositAddresses(currencies = Object.keys(DEPOSIT_NETWORKS)): Record<string, string> {
+  return Object.fromEntries(currencies.map((c) => [c, DEPOSIT_NETWORKS[c]!.address()]));
+}
+
+/** The currencies a request names (a list, or one comma-separated text), ALL for every network's. */
+export function blockchainList(value: string[] | string, field: string): string[] {
+  const list = typeof value === 'string' ? value.split(',') : value;
+  if (list.includes('ALL')) return Object.keys(DEPOSIT_NETWORKS);
+  list.forEach((currency, index) => {
+    if (!DEPOSIT_NETWORKS[currency])
+      throw validationError(
+        typeof value === 'string' ? field : `${field}.${index}`,
+        `no blockchain ${currency}; use ALL or ${Object.keys(DEPOSIT_NETWORKS).join(', ')}`,
+        currency,
+      );
+  });
+  return list;
+}
 
 export function walletOf(ctx: SandboxContext, accountId: string, walletId: string): Wallet {
   const wallet = ctx.store.state.wallets[walletId];
@@ -20,7 +41,7 @@ export function walletOf(ctx: SandboxContext, accountId: string, walletId: strin
 
 export function registerWalletRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   // 4.1
-  route({ method: 'POST', path: '/v2/wallets', body: createWalletRequest }, ({ actor, body: req }) => {
+  route(createWallet, ({ actor, body: req }) => {
     const id = newId('WA');
     const wallet: Wallet = {
       id,
@@ -32,7 +53,7 @@ export function registerWalletRoutes(route: ProviderRoute, ctx: SandboxContext):
       createdAt: ctx.now(),
       callbackUrl: req.callbackUrl ?? null,
       notes: req.notes ?? null,
-      depositAddresses: Object.fromEntries(Object.entries(DEPOSIT_NETWORKS).map(([c, n]) => [c, n.address()])),
+      depositAddresses: depositAddresses(),
       balances: {},
       totalBalances: {},
       availableBalances: {},
@@ -44,12 +65,10 @@ export function registerWalletRoutes(route: ProviderRoute, ctx: SandboxContext):
   });
 
   // Lookup, as the real service documented it (not in the contract).
-  route({ method: 'GET', path: '/v2/wallet/:walletId' }, ({ actor, params }) =>
-    walletOf(ctx, actor.accountId, params.walletId!),
-  );
+  route(readWallet, ({ actor, params }) => walletOf(ctx, actor.accountId, params.walletId!));
 
   // A wallet's transactions, newest first (in no document; see src/provider/endpoints.ts).
-  route({ method: 'GET', path: '/v2/wallet/:walletId/transactions' }, ({ actor, params }) => {
+  route(listWalletTransactions, ({ actor, params }) => {
     const wallet = walletOf(ctx, actor.accountId, params.walletId!);
     return { data: ctx.store.walletTransactions(wallet.id) };
   });
