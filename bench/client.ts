@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import { Agent, request } from 'undici';
 import { ProviderClient } from '../src/provider/client.js';
 import { readWallet } from '../src/provider/endpoints.js';
-import { requestSignature } from '../src/provider/signing.js';
-import type { Figure } from './measure.js';
+import { type Figure, runConcurrently } from './measure.js';
+import { signedHeaders } from './protocol.js';
 
 // The provider client's own cost: a signed, validated GET of a wallet against bare
 // undici.request reading the same JSON from the same tiny local server, each with its own
@@ -30,11 +30,8 @@ const walletJson = JSON.stringify({
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
-async function callsPerSecond(fn: () => Promise<unknown>, n: number): Promise<number> {
-  const start = performance.now();
-  for (let i = 0; i < n; i++) await fn();
-  return n / ((performance.now() - start) / 1000);
-}
+const callsPerSecond = async (fn: () => Promise<unknown>, n: number) =>
+  (await runConcurrently(fn, 1, Infinity, n)).rate;
 
 /**
  * Two figures: the client against bare undici (the goal), and bare undici sending what the
@@ -58,12 +55,7 @@ export async function clientFigures(rounds = 15, perRound = 600): Promise<Figure
   const signed = () => client.call(readWallet, { params: { walletId: 'WA_BENCH00001' } });
   const protocol = async () => {
     const url = `${base}/v2/wallet/WA_BENCH00001?timestamp=${Date.now()}`;
-    const headers = {
-      accept: 'application/json',
-      'x-api-version': '2',
-      'x-api-key': 'AK-BENCH',
-      'x-api-signature': requestSignature('SK-BENCH', url, ''),
-    };
+    const headers = signedHeaders({ apiKey: 'AK-BENCH', secretKey: 'SK-BENCH' }, url, '');
     return (await request(url, { method: 'GET', dispatcher: bareAgent, headers })).body.json();
   };
   try {

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { Agent, request } from 'undici';
-import { callbackSignature, requestSignature, signatureMatches } from '../src/provider/signing.js';
+import { callbackSignature, signatureMatches } from '../src/provider/signing.js';
+import { signedHeaders } from './protocol.js';
 import { bareTransaction } from './workflows/bare-wallet.js';
 
 // What the provider's contract makes any implementation of the wallet flow do besides Temporal's
@@ -61,13 +62,7 @@ export async function startContractEdges(opts: {
         const res = await request(url, {
           method: 'POST',
           dispatcher: agent,
-          headers: {
-            accept: 'application/json',
-            'content-type': 'application/json',
-            'x-api-version': '2',
-            'x-api-key': opts.apiKey,
-            'x-api-signature': requestSignature(opts.secretKey, url, body),
-          },
+          headers: { ...signedHeaders(opts, url, body), 'content-type': 'application/json' },
           body,
         });
         const wallet = (await res.body.json()) as { id?: string };

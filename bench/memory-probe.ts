@@ -74,33 +74,18 @@ async function perWorkflowHeap(
 }
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const product = (interceptors: readonly string[], preload: readonly string[] = []) => ({
+  workflowsPath: here('../workflows/index.ts'),
+  workflowInterceptorModules: [...interceptors],
+  preloadModules: [...preload],
+});
 const variants: Array<[string, Omit<BundleOptions, 'logger'>]> = [
   ['floor (a waiting workflow, alone)', { workflowsPath: here('./floor/workflows.ts') }],
-  ['product, no interceptors', { workflowsPath: here('../workflows/index.ts'), workflowInterceptorModules: [] }],
-  [
-    'product, untraced (counting interceptors)',
-    { workflowsPath: here('../workflows/index.ts'), workflowInterceptorModules: untracedWorkflowInterceptorModules },
-  ],
-  [
-    'product, untraced, preloaded',
-    {
-      workflowsPath: here('../workflows/index.ts'),
-      workflowInterceptorModules: untracedWorkflowInterceptorModules,
-      preloadModules: [...workflowPreloadModules],
-    },
-  ],
-  [
-    'product, traced',
-    { workflowsPath: here('../workflows/index.ts'), workflowInterceptorModules: workflowInterceptorModules },
-  ],
-  [
-    'product, traced, preloaded',
-    {
-      workflowsPath: here('../workflows/index.ts'),
-      workflowInterceptorModules: workflowInterceptorModules,
-      preloadModules: [...workflowPreloadModules],
-    },
-  ],
+  ['product, no interceptors', product([])],
+  ['product, untraced (counting interceptors)', product(untracedWorkflowInterceptorModules)],
+  ['product, untraced, preloaded', product(untracedWorkflowInterceptorModules, workflowPreloadModules)],
+  ['product, traced', product(workflowInterceptorModules)],
+  ['product, traced, preloaded', product(workflowInterceptorModules, workflowPreloadModules)],
 ];
 const only = process.argv.slice(2);
 for (const [name, options] of variants) {

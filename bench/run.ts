@@ -5,8 +5,9 @@ import { callbackSignature, signatureMatches } from '../src/provider/signing.js'
 import { transaction } from '../src/provider/schemas/transaction.js';
 import { createSandbox } from '../src/sandbox/server.js';
 import { emptyLedger, LIMITS, record } from '../workflows/wallet/ledger.js';
-import { depositCallback } from './callbacks.js';
+import { depositCallback } from './protocol.js';
 import { clientFigures } from './client.js';
+import { runConcurrently } from './measure.js';
 import { printTable, writeResults } from './report.js';
 import { stackFigures } from './stack.js';
 
@@ -14,15 +15,9 @@ import { stackFigures } from './stack.js';
 // their ratio. Absolute numbers depend on the machine; the ratios are what to watch. Every loop
 // is bounded, and all traffic stays on loopback.
 
-async function rate(fn: () => unknown, ms = 1_000): Promise<number> {
+async function rate(fn: () => unknown): Promise<number> {
   for (let i = 0; i < 50; i++) await fn(); // warm-up
-  let n = 0;
-  const start = performance.now();
-  while (performance.now() - start < ms) {
-    await fn();
-    n += 1;
-  }
-  return (n / (performance.now() - start)) * 1000;
+  return (await runConcurrently(async () => fn(), 1, 1_000)).rate;
 }
 
 function line(name: string, a: [string, number], b: [string, number]) {

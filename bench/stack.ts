@@ -6,17 +6,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Client, WithStartWorkflowOperation } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
-import { request } from 'undici';
 import { WalletsClient } from '../workflows/wallet/client.js';
 import { SANDBOX_CREDENTIALS } from '../src/config.js';
 import { createWallet } from '../src/provider/endpoints.js';
 import { workflowBundleConverters } from '../src/temporal/codec.js';
 import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
+import { operatorCalls } from '../scripts/fixtures/operator.js';
 import { startStack, stopStack } from '../scripts/lib/stack.js';
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
+import { WALLET_TIMING_DEFAULTS } from '../workflows/wallet/contract.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
 import { cpuMeter } from './cpu.js';
-import { depositCallback, postCallback } from './callbacks.js';
+import { depositCallback, postCallback } from './protocol.js';
 import { type Figure, runConcurrently, terminateAll, timedLoad, until } from './measure.js';
 import { linearFit, percentile } from './scale/arith.js';
 import { startContractEdges } from './contract-edges.js';
@@ -148,33 +149,20 @@ export async function stackFigures(
     await timedLoad(direct, 100, 3_000);
     const [ingressLat, directLat] = [await timedLoad(viaIngress, 100, 6_000), await timedLoad(direct, 100, 6_000)];
     if (resent) say(`ingress: ${resent} callbacks answered 503 and were resent`);
-    figures.push({
-      name: 'ingress: p50 latency at 100/s, vs signalWithStart',
-      unit: 'ms',
-      product: percentile(ingressLat, 50),
-      yardstick: percentile(directLat, 50),
-      lowerIsBetter: true,
-    });
-    figures.push({
-      name: 'ingress: p99 latency at 100/s, vs signalWithStart',
-      unit: 'ms',
-      product: percentile(ingressLat, 99),
-      yardstick: percentile(directLat, 99),
-      lowerIsBetter: true,
-    });
+    for (const p of [50, 99])
+      figures.push({
+        name: `ingress: p${p} latency at 100/s, vs signalWithStart`,
+        unit: 'ms',
+        product: percentile(ingressLat, p),
+        yardstick: percentile(directLat, p),
+        lowerIsBetter: true,
+      });
     await terminateAll(client, walletIds.map(walletWorkflowId), 'bench done');
 
     // 2. A whole wallet flow against the smallest workflow with one activity.
-    const op = async (path: string) => {
-      const res = await request(`${sandboxUrl}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ currency: 'BTC', amount: 0.5 }),
-      });
-      const json = (await res.body.json()) as { transaction: { id: string } };
-      if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}`);
-      return json.transaction.id;
-    };
+    const { op } = operatorCalls(sandboxUrl!);
+    const sandboxOp = async (path: string) =>
+      (await op<{ transaction: { id: string } }>('POST', path, { currency: 'BTC', amount: 0.5 })).transaction.id;
     const opened: string[] = [];
     // Where a flow's time goes, each step's times over the measured pass: to tell what the contract
     // requires (a provider create, a child started, two callbacks) from what the product adds.
@@ -194,9 +182,9 @@ export async function stackFigures(
       const { walletId } = await wallets.open({ name: `bench-${randomUUID()}` });
       opened.push(walletId);
       lap('open');
-      const txId = await op(`/sandbox/wallets/${walletId}/deposits`);
+      const txId = await sandboxOp(`/sandbox/wallets/${walletId}/deposits`);
       lap('deposit');
-      await op(`/sandbox/transactions/${txId}/confirm`);
+      await sandboxOp(`/sandbox/transactions/${txId}/confirm`);
       lap('confirm');
       const follower = client.workflow.getHandle(walletWorkflowId(walletId));
       await until(
@@ -224,8 +212,8 @@ export async function stackFigures(
       const walletId = await client.workflow.executeUpdateWithStart(bareOpen, { startWorkflowOperation: opening });
       const handle = await opening.workflowHandle();
       if (edges === 'contract') {
-        const txId = await op(`/sandbox/wallets/${walletId}/deposits`);
-        await op(`/sandbox/transactions/${txId}/confirm`);
+        const txId = await sandboxOp(`/sandbox/wallets/${walletId}/deposits`);
+        await sandboxOp(`/sandbox/transactions/${txId}/confirm`);
       } else {
         await handle.signal(bareTransaction, 'pending');
         await handle.signal(bareTransaction, 'confirmed');
@@ -254,7 +242,7 @@ export async function stackFigures(
     // the workflows that each pass leaves open in the cache, fall on all of them alike.
     const rates = [0, 0, 0, 0];
     // And the CPU each spent, over the same passes: where a flow's cost lies, whatever the machine's load.
-    const cpu = flows.map(() => ({ processMs: 0, serverMs: 0, calls: 0 }));
+    const cpu = flows.map(() => ({ process: 0, server: 0, calls: 0 }));
     for (const i of [0, 1, 2, 3, 3, 2, 1, 0]) {
       const spent = cpuMeter(serverPid);
       const pass = await runConcurrently(flows[i]!, 8, 8_000);
@@ -262,24 +250,16 @@ export async function stackFigures(
       await new Promise((r) => setTimeout(r, 1_000));
       const { processMs, serverMs } = spent();
       rates[i]! += pass.rate / 2;
-      Object.assign(cpu[i]!, {
-        processMs: cpu[i]!.processMs + processMs,
-        serverMs: cpu[i]!.serverMs + (serverMs ?? NaN),
+      cpu[i] = {
+        process: cpu[i]!.process + processMs,
+        server: cpu[i]!.server + (serverMs ?? NaN),
         calls: cpu[i]!.calls + pass.calls,
-      });
+      };
     }
     const [flowRate, contractRate, bareRate, minimalRate] = rates as [number, number, number, number];
-    const cpuPer = cpu.map((c) => ({ process: c.processMs / c.calls, server: c.serverMs / c.calls }));
-    say(
-      `CPU ms per flow (this process + the Temporal server): ${[
-        'wallet flow',
-        'its floor under the contract',
-        'its floor',
-        'minimal workflow',
-      ]
-        .map((name, i) => `${name} ${cpuPer[i]!.process.toFixed(1)} + ${cpuPer[i]!.server.toFixed(1)}`)
-        .join('; ')}`,
-    );
+    const cpuPer = cpu.map((c) => ({ process: c.process / c.calls, server: c.server / c.calls }));
+    const perFlow = cpuPer.map((c, i) => `${named.split(', ')[i]} ${c.process.toFixed(1)} + ${c.server.toFixed(1)}`);
+    say(`CPU ms per flow (this process + the Temporal server): ${perFlow.join('; ')}`);
     const ms = (phase: string) => mean(phase).toFixed(0);
     say(
       `wallet flow, mean ms at 8 in flight: open ${ms('open')}, deposit answered ${ms('deposit')}, confirm answered ${ms('confirm')}, then counted ${ms('counted')}; its floor under the contract ${ms('contract')}; its floor ${ms('bare')}; a minimal workflow ${ms('minimal')}`,
@@ -444,19 +424,7 @@ export async function stackFigures(
 
     // 4. What an idle wallet costs a day: provider calls and history, from a run whose poll
     // interval is scaled down (a simulated day of minutes), scaled back to a real day.
-    figures.push(
-      ...(await idleWalletCost({
-        client,
-        calls,
-        wallets: new WalletsClient(client, {
-          taskQueue,
-          pollIntervalMs: IDLE_SIM_POLL_MS,
-          pollMaxMs: IDLE_SIM_POLL_MS * SCALE_MAX,
-          reconcileIntervalMs: IDLE_SIM_POLL_MS * SCALE_RECONCILE,
-        }),
-        say,
-      })),
-    );
+    figures.push(...(await idleWalletCost({ client, calls, taskQueue, say })));
 
     return { server, figures };
   } finally {
@@ -464,15 +432,6 @@ export async function stackFigures(
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-/**
- * The defaults (WALLET_POLL_INTERVAL 1 minute, WALLET_POLL_MAX 90 minutes, WALLET_RECONCILE_INTERVAL
- * 6 hours) scaled down together: a simulated minute is IDLE_SIM_POLL_MS.
- */
-const REAL_POLL_MS = 60_000;
-const IDLE_SIM_POLL_MS = 100;
-const SCALE_MAX = 90;
-const SCALE_RECONCILE = 360;
 
 interface Memory {
   what: string;
@@ -565,19 +524,28 @@ async function cachedMemory(ctx: {
 async function idleWalletCost(ctx: {
   client: Client;
   calls: Map<string, number>;
-  wallets: WalletsClient;
+  taskQueue: string;
   say: (l: string) => void;
 }): Promise<Figure[]> {
   const K = 5;
-  // Past the first quiet "day"'s ramp (1 + 2 + … + 64 simulated minutes, then the ceiling), a
-  // window of quiet, counted as provider calls and history bytes, scaled back to a real day.
-  const rampMs = 140 * IDLE_SIM_POLL_MS;
+  // The wallet's defaults scaled down together, a simulated minute 100 ms. Past the first quiet
+  // "day"'s ramp (1 + 2 + … + 64 simulated minutes, then the ceiling), a window of quiet, counted
+  // as provider calls and history bytes, scaled back to a real day.
+  const sim = (ms: number) => (ms * 100) / WALLET_TIMING_DEFAULTS.pollIntervalMs;
+  const { pollIntervalMs, pollMaxMs, reconcileIntervalMs } = WALLET_TIMING_DEFAULTS;
+  const wallets = new WalletsClient(ctx.client, {
+    taskQueue: ctx.taskQueue,
+    pollIntervalMs: sim(pollIntervalMs),
+    pollMaxMs: sim(pollMaxMs),
+    reconcileIntervalMs: sim(reconcileIntervalMs),
+  });
+  const rampMs = sim(140 * 60_000);
   const windowMs = 60_000;
-  const simDay = (86_400_000 / REAL_POLL_MS) * IDLE_SIM_POLL_MS;
+  const simDay = sim(86_400_000);
   ctx.say(
     `idle wallets: ${K} wallets, a simulated day of ${simDay / 1000} s; ${rampMs / 1000} s of ramp, then ${windowMs / 1000} s measured`,
   );
-  const opened = await Promise.all(Array.from({ length: K }, () => ctx.wallets.open({ name: `idle-${randomUUID()}` })));
+  const opened = await Promise.all(Array.from({ length: K }, () => wallets.open({ name: `idle-${randomUUID()}` })));
   const measure = async () => {
     let bytes = 0;
     for (const w of opened)

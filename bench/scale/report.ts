@@ -84,10 +84,7 @@ export function scaleReport(
     '## Figures',
     '',
   ];
-  const header = `| figure | ${rs.map((r) => `${n0(r.wallets)} wallets`).join(' | ')} |`;
-  out.push(header, `|---|${rs.map(() => '---:').join('|')}|`);
-  const row: Row = (name, f) => void out.push(`| ${name} | ${rs.map(f).join(' | ')} |`);
-  row('measured on', (r) => r.at.slice(0, 16).replace('T', ' '));
+  const row = table(out, rs);
   row('wallets opened per second', (r) => `${n1(r.open.perSecond)} /s (${r.open.inFlight} in flight)`);
   row('time to open them', (r) => `${n0(r.open.seconds)} s`);
   row('shortened poll/reconcile period P', (r) => `${n0(r.idle.simPollMs / 1000)} s`);
@@ -110,9 +107,7 @@ export function scaleReport(
     'worker RSS, fresh / with the wallets / peak',
     (r) => `${mb(r.worker.rssIdleEmpty)} / ${mb(r.worker.rssWithWallets)} / ${mb(r.worker.peak)}`,
   );
-  row('worker cache (max cached workflows)', (r) =>
-    r.worker.maxCachedWorkflows === undefined ? '?' : n0(r.worker.maxCachedWorkflows),
-  );
+  row('worker cache (max cached workflows)', cache);
   callbackRows(row);
   row('idle calls/s while the callbacks were sent', (r) =>
     r.callbacks.backgroundPerSecond === undefined ? 'not recorded' : n1(r.callbacks.backgroundPerSecond),
@@ -157,6 +152,19 @@ export function scaleReport(
 
 type Row = (name: string, f: (r: SizeResult) => string) => void;
 
+/** A table with a column for each run, its first row when each was measured; `row` adds one. */
+function table(out: string[], rs: SizeResult[]): Row {
+  out.push(
+    `| figure | ${rs.map((r) => `${n0(r.wallets)} wallets`).join(' | ')} |`,
+    `|---|${rs.map(() => '---:').join('|')}|`,
+  );
+  const row: Row = (name, f) => void out.push(`| ${name} | ${rs.map(f).join(' | ')} |`);
+  row('measured on', (r) => r.at.slice(0, 16).replace('T', ' '));
+  return row;
+}
+
+const cache = (r: SizeResult) => (r.worker.maxCachedWorkflows === undefined ? '?' : n0(r.worker.maxCachedWorkflows));
+
 /** The callbacks' rows, in both tables. */
 function callbackRows(row: Row): void {
   row(
@@ -189,11 +197,8 @@ function steadySection(runs: SizeResult[]): string[] {
     'inside the steady span; the opening’s rate here is a pace, not a throughput: an opening that falls',
     'behind it catches up at its own rate, and the background is measured, not assumed.',
     '',
-    `| figure | ${rs.map((r) => `${n0(r.wallets)} wallets`).join(' | ')} |`,
-    `|---|${rs.map(() => '---:').join('|')}|`,
   ];
-  const row: Row = (name, f) => void out.push(`| ${name} | ${rs.map(f).join(' | ')} |`);
-  row('measured on', (r) => r.at.slice(0, 16).replace('T', ' '));
+  const row = table(out, rs);
   row(`period P (poll; one in ${RECONCILE_RATIO} reconciling)`, (r) => `${n0(r.idle.simPollMs / 1000)} s`);
   row(
     'opening paced at / reached',
@@ -216,8 +221,7 @@ function steadySection(runs: SizeResult[]): string[] {
   callbackRows(row);
   row(
     'worker RSS with the wallets / peak',
-    (r) =>
-      `${mb(r.worker.rssWithWallets)} / ${mb(r.worker.peak)} (cache ${r.worker.maxCachedWorkflows === undefined ? '?' : n0(r.worker.maxCachedWorkflows)})`,
+    (r) => `${mb(r.worker.rssWithWallets)} / ${mb(r.worker.peak)} (cache ${cache(r)})`,
   );
   out.push('');
   return out;

@@ -5,7 +5,7 @@ import proto from '@temporalio/proto';
 import { WalletsClient } from '../../workflows/wallet/client.js';
 import { WALLET_TIMING_DEFAULTS } from '../../workflows/wallet/contract.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { depositCallback, postCallback } from '../callbacks.js';
+import { depositCallback, postCallback } from '../protocol.js';
 import { eachConcurrently, terminateAll } from '../measure.js';
 import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';
 import type { ScaleStack } from './stack.js';

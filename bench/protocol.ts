@@ -1,7 +1,18 @@
 import { request } from 'undici';
-import { callbackSignature } from '../src/provider/signing.js';
+import { callbackSignature, requestSignature } from '../src/provider/signing.js';
 
-// A deposit's callback as the provider sends it to the ingress (§6): the body, signed.
+// The provider's protocol in bare code, for the yardsticks and the bench's own traffic: a signed
+// request's headers (§5.1), and a deposit's callback as the provider sends it to the ingress (§6).
+
+/** The headers of a signed request to `url` (which carries its timestamp) with `body` ('' for none). */
+export function signedHeaders(auth: { apiKey: string; secretKey: string }, url: string, body: string) {
+  return {
+    accept: 'application/json',
+    'x-api-version': '2',
+    'x-api-key': auth.apiKey,
+    'x-api-signature': requestSignature(auth.secretKey, url, body),
+  };
+}
 
 export function depositCallback(tx: { id: string; walletId: string; status: 'PENDING' | 'CONFIRMED' }): string {
   return JSON.stringify({
