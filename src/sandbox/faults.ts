@@ -22,6 +22,8 @@ export type Fault = z.infer<typeof faultSchema>;
 
 export class Faults {
   private readonly byRoute = new Map<string, Fault>();
+  /** Requests failed on purpose since the sandbox started. */
+  injected = 0;
 
   set(fault: Fault): Fault {
     this.byRoute.set(fault.route, fault);
@@ -49,6 +51,7 @@ export class Faults {
       fail = true;
     }
     if (!fail) return undefined;
+    this.injected += 1;
     if (fault.error === 'rate-limit')
       return new SandboxError('RateLimitException', 'Too many requests; back off and retry', {
         errorCode: 'rateLimit.exceeded',
