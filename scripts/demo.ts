@@ -19,8 +19,9 @@ import { providerFromConfig } from '../src/provider/from-config.js';
 import { generateClientSecret } from '../src/provider/client-token.js';
 import * as api from '../src/provider/endpoints.js';
 import { walletSrn } from '../src/provider/srn.js';
-import { accountWithProfile, PNG_DOCUMENT } from './fixtures/account.js';
+import { accountWithProfile, achPaymentMethod, PNG_DOCUMENT } from './fixtures/account.js';
 import { operatorCalls } from './fixtures/operator.js';
+import { until } from './lib/child.js';
 import { reachClaimStore, reachSandbox, reachTemporal } from './lib/reach.js';
 
 // `npm run demo` (with `npm run dev` running, or `npm run cluster` and its client.env): every
@@ -44,15 +45,6 @@ const { op } = operatorCalls(config.provider.baseUrl);
 /** The provider's reviewers and customers, played through the sandbox's operator routes. */
 const operator = <T = Record<string, unknown>>(path: string, body: unknown = {}) => op<T>('POST', path, body);
 const cfgAccount = () => config.provider.accountId;
-
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, seconds = 60): Promise<T> {
-  for (let tries = 0; tries < seconds * 5; tries++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function wallet(clients: Clients) {
   say('— Wallet and deposits');
@@ -124,15 +116,9 @@ async function kyc(clients: Clients) {
 
 async function achFollowup(clients: Clients) {
   say('— ACH authorization follow-up');
-  const account = await provider.call(api.createAccount, { body: { country: 'US' } });
-  const paymentMethod = await provider.call(api.createPaymentMethod, {
-    body: { paymentMethodType: 'LOCAL_TRANSFER', country: 'US', accountNumber: '000123456789' },
-    masqueradeAs: account.id,
-  });
-  const paymentMethodId = paymentMethod.id;
-  await operator(`/sandbox/payment-methods/${paymentMethodId}/request-ach-form`);
+  const { accountId, paymentMethodId } = await achPaymentMethod({ provider, op });
   say(`payment method ${paymentMethodId}: the provider asks for an ACH authorization form`);
-  await clients.achFollowup.start({ paymentMethodId, accountId: account.id });
+  await clients.achFollowup.start({ paymentMethodId, accountId });
   await until(
     'the process to wait for the form',
     () => clients.achFollowup.state(paymentMethodId),

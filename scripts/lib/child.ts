@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { request } from 'undici';
 
 // Waiting for a started OS process to be ready, and stopping it: what the cluster's pieces
-// (PostgreSQL, the Temporal server, Prometheus, the product's processes) do alike.
+// (PostgreSQL, the Temporal server, Prometheus, the product's processes) do alike; and waiting for
+// a process's state, as the demo and the history recorder do.
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,4 +51,14 @@ export async function answers(url: string, ok: (status: number) => boolean): Pro
   } catch {
     return false;
   }
+}
+
+/** Reads every 100 ms until `done` holds of what `read` answers; answers that, or throws after a minute naming `what`. */
+export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let tries = 0; tries < 600; tries++) {
+    const value = await read();
+    if (done(value)) return value;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
 }
