@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeClientFiles } from './lib/client-env.js';
-import { startClusterTopology } from './lib/product-processes.js';
+import { startClusterTopology, writeTopologyFile } from './lib/product-processes.js';
 
 // `npm run cluster`: the production topology on this machine, from the same binaries and
 // configuration files as docker-compose.yml: PostgreSQL, the Temporal server (schemas, namespace
@@ -38,27 +38,9 @@ try {
 
 if (cluster && !abort.signal.aborted) {
   const { temporal, product } = cluster;
-  const description = {
-    dir,
-    temporal: {
-      address: temporal.address,
-      namespace: temporal.namespace,
-      metrics: temporal.metrics,
-      postgres: `${temporal.postgres.host}:${temporal.postgres.port}`,
-    },
-    sandboxUrl: product.sandboxUrl,
-    ingressUrls: product.ingressUrls,
-    ingressOpsUrls: product.ingressOpsUrls,
-    workerMetrics: product.workerMetrics,
-    workerHealth: product.workerHealth,
-    codecUrl: product.codecUrl,
-    uiUrl: product.uiUrl,
-    prometheusUrl: product.prometheusUrl,
-    taskQueue: product.taskQueue,
-  };
-  writeFileSync(join(dir, 'cluster.json'), JSON.stringify(description, null, 2), { mode: 0o600 });
+  writeTopologyFile(dir, cluster);
   say(
-    `Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${description.temporal.postgres})`,
+    `Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${temporal.postgres.host}:${temporal.postgres.port})`,
   );
   say(
     `Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`,

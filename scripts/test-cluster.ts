@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
-import { startClusterTopology } from './lib/product-processes.js';
+import { startClusterTopology, writeTopologyFile } from './lib/product-processes.js';
 import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
@@ -38,28 +38,7 @@ try {
   });
   const { temporal, product } = cluster;
   say(`cluster ready in ${Math.round((Date.now() - started) / 1000)} s (state and logs in ${dir})`);
-  const description = join(dir, 'cluster.json');
-  writeFileSync(
-    description,
-    JSON.stringify({
-      temporal: {
-        address: temporal.address,
-        namespace: temporal.namespace,
-        metrics: temporal.metrics,
-        postgres: {
-          host: temporal.postgres.host,
-          port: temporal.postgres.port,
-          user: temporal.postgres.user,
-          password: temporal.postgres.password,
-          dataDir: temporal.postgres.dataDir,
-        },
-      },
-      ...product,
-      processes: product.processes.map((p) => ({ ...p.spec, pid: p.child.pid })),
-      stop: undefined,
-    }),
-    { mode: 0o600 },
-  );
+  const description = writeTopologyFile(dir, cluster);
   const bundlePath = await buildTestBundle(dir);
   // The browser test drives Debian's Chromium (test/helpers/browser.ts).
   ensureChromium(say);

@@ -323,3 +323,28 @@ export async function startClusterTopology(
     throw err;
   }
 }
+
+/**
+ * Writes `dir`/cluster.json, owner-only (it holds the keys): the topology as the cluster's tests
+ * read it (TEST_CLUSTER, test/helpers/cluster.ts). Answers its path.
+ */
+export function writeTopologyFile(
+  dir: string,
+  { temporal, product }: { temporal: TemporalCluster; product: ProductCluster },
+) {
+  const { host, port, user, password, dataDir } = temporal.postgres;
+  const file = join(dir, 'cluster.json');
+  const description = {
+    temporal: {
+      address: temporal.address,
+      namespace: temporal.namespace,
+      metrics: temporal.metrics,
+      postgres: { host, port, user, password, dataDir },
+    },
+    ...product,
+    processes: product.processes.map((p) => ({ ...p.spec, pid: p.child.pid })),
+    stop: undefined,
+  };
+  writeFileSync(file, JSON.stringify(description, null, 2), { mode: 0o600 });
+  return file;
+}

@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowBundleConverters } from '../../src/temporal/codec.js';
-import { workflowInterceptorModules, workflowsPath } from '../../worker/create-worker.js';
-import { workflowPreloadModules } from '../../worker/preload-modules.js';
+import { workflowInterceptorModules } from '../../worker/create-worker.js';
 import { testRunnerCommand } from './test-timeouts.js';
+import { bundleWorkflows } from './workflow-bundle.js';
 
 // What `npm test` and `npm run test:cluster` share: one workflow bundle for the run, and node's
 // test runner over the test files with the run's environment.
@@ -18,15 +16,8 @@ export function testFiles(dir: string): string[] {
 }
 
 export async function buildTestBundle(dir: string): Promise<string> {
-  const bundle = await bundleWorkflowCode({
-    workflowsPath,
-    workflowInterceptorModules,
-    preloadModules: [...workflowPreloadModules],
-    ...workflowBundleConverters,
-    logger: { log() {}, info() {}, warn: console.warn, error: console.error, debug() {}, trace() {} },
-  });
   const path = join(dir, 'workflow-bundle.js');
-  writeFileSync(path, bundle.code);
+  writeFileSync(path, await bundleWorkflows(workflowInterceptorModules));
   return path;
 }
 
