@@ -2,35 +2,32 @@ import { randomUUID } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config.js';
-import { providerFromConfig } from '../src/provider/from-config.js';
-import { createWorker } from '../worker/create-worker.js';
+import { startWorker, stopStack } from '../scripts/lib/stack.js';
 
 // A worker in a process of its own, so that its memory can be read without the bench's: it answers
 // "memory" messages, after full GCs of the main thread, with its RSS and the main isolate's heap in
 // use (which holds the workflows only with BENCH_DEBUG_MODE; otherwise they live in a worker thread).
 Runtime.install({ logger: new DefaultLogger('ERROR') });
-const config = loadConfig();
-const provider = providerFromConfig(config);
-const { worker } = await createWorker({
-  config,
-  provider,
-  workflowBundlePath: process.env.BENCH_BUNDLE,
-  extraActivities: { echo: async (v: string) => v },
-  overrides: {
-    maxCachedWorkflows: Number(process.env.BENCH_CACHE ?? 1_000),
-    identity: `bench-memory-${randomUUID()}`,
-    // The workflows in the main thread: its heap is the one this process can collect and read.
-    debugMode: process.env.BENCH_DEBUG_MODE === '1',
+const stops: Parameters<typeof stopStack>[0] = [];
+await startWorker(
+  loadConfig(),
+  {
+    workflowBundlePath: process.env.BENCH_BUNDLE,
+    extraActivities: { echo: async (v: string) => v },
+    overrides: {
+      maxCachedWorkflows: Number(process.env.BENCH_CACHE ?? 1_000),
+      identity: `bench-memory-${randomUUID()}`,
+      // The workflows in the main thread: its heap is the one this process can collect and read.
+      debugMode: process.env.BENCH_DEBUG_MODE === '1',
+    },
   },
-});
+  stops,
+);
 process.on('message', (m: string) => {
   if (m === 'memory') {
     for (let i = 0; i < 3; i++) (globalThis as { gc?: () => void }).gc?.();
     process.send!({ rss: process.memoryUsage().rss, heap: getHeapStatistics().used_heap_size });
   }
-  if (m === 'stop') worker.shutdown();
+  if (m === 'stop') void stopStack(stops).then(() => process.exit(0));
 });
 process.send!({ ready: true });
-await worker.run();
-await provider.close();
-process.exit(0);

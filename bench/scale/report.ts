@@ -43,7 +43,7 @@ export function scaleReport(
     '  a wallet calls at +P, +2P, … after it opened, so the opening times say how many turns fell in the',
     '  window (`turnsInWindow`, bench/scale/arith.ts), and the calls are divided by those turns instead of N.',
     `  Polls are scaled back by ${REAL.pollMaxMs / 60_000} min / P and`,
-    `  reconciliations by ${REAL.reconcileMs / 3_600_000} h / P (the defaults), and summed: calls per idle`,
+    `  reconciliations by ${REAL.reconcileIntervalMs / 3_600_000} h / P (the defaults), and summed: calls per idle`,
     '  wallet-day. “Calls/s at the defaults” is that times N over a day.',
     '- **Database bytes per wallet**: `pg_total_relation_size` summed over the tables of the `temporal`',
     '  database (and, apart, `temporal_visibility`), before the opening and after the idle window, over N.',
@@ -216,7 +216,7 @@ function steadySection(runs: SizeResult[]): string[] {
   });
   row(
     'the defaults’ own at N (polls / reconciliations)',
-    (r) => `${n1((r.wallets * 1000) / REAL.pollMaxMs)} / ${n1((r.wallets * 1000) / REAL.reconcileMs)}`,
+    (r) => `${n1((r.wallets * 1000) / REAL.pollMaxMs)} / ${n1((r.wallets * 1000) / REAL.reconcileIntervalMs)}`,
   );
   callbackRows(row);
   row(

@@ -14,10 +14,7 @@ import type { ScaleStack } from './stack.js';
 // shortened pace, measured, then callbacks to a few of them while the rest stay idle.
 
 /** The defaults the shortened pace is scaled back to (the wallet's contract). */
-export const REAL = {
-  pollMaxMs: WALLET_TIMING_DEFAULTS.pollMaxMs,
-  reconcileMs: WALLET_TIMING_DEFAULTS.reconcileIntervalMs,
-} as const;
+export const REAL = WALLET_TIMING_DEFAULTS;
 
 export interface SizeResult {
   wallets: number;
@@ -76,7 +73,7 @@ export interface SizeResult {
 }
 
 /** The defaults reconcile once every this many polls of a quiet wallet (6 h / 90 min). */
-export const RECONCILE_RATIO = REAL.reconcileMs / REAL.pollMaxMs;
+export const RECONCILE_RATIO = REAL.reconcileIntervalMs / REAL.pollMaxMs;
 
 const EventType = proto.temporal.api.enums.v1.EventType;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -231,7 +228,7 @@ export async function measureSize(
   const perDay = (calls: number, wallets: number, simIntervalMs: number, realIntervalMs: number) =>
     perWalletDay({ calls, wallets, windowMs: simIntervalMs, simIntervalMs, realIntervalMs });
   const pollsPerWalletDay = perDay(polls, turns, simPollMs, REAL.pollMaxMs);
-  const reconcilesPerWalletDay = perDay(reconciles, reconcileTurns, simReconcileMs, REAL.reconcileMs);
+  const reconcilesPerWalletDay = perDay(reconciles, reconcileTurns, simReconcileMs, REAL.reconcileIntervalMs);
   // Anything else an idle wallet made the provider answer, scaled as the polls (the larger ratio).
   const otherPerWalletDay = perDay(other, turns, simPollMs, REAL.pollMaxMs);
   const callsPerWalletDay = pollsPerWalletDay + reconcilesPerWalletDay + otherPerWalletDay;

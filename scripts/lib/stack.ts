@@ -82,9 +82,11 @@ export interface StackPieces {
   codecUrl?: string;
 }
 
-export interface Stack extends StackPieces {
-  provider?: ProviderClient;
-  worker?: Pick<Awaited<ReturnType<typeof createWorker>>, 'version' | 'currentVersion'> & { running: Promise<void> };
+export interface Stack extends StackPieces, Partial<StackWorker> {}
+
+export interface StackWorker {
+  provider: ProviderClient;
+  worker: Pick<Awaited<ReturnType<typeof createWorker>>, 'version' | 'currentVersion'> & { running: Promise<void> };
 }
 
 const LOOPBACK = '127.0.0.1';
@@ -185,7 +187,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   if (opts.worker === 'none') return pieces;
 
-  const { onProviderCall, ...workerOptions } = await opts.worker(pieces);
+  return { ...pieces, ...(await startWorker(config, await opts.worker(pieces), stops)) };
+}
+
+/** The stack's worker alone, running with its provider client; its stops go to `stops`. */
+export async function startWorker(config: Config, options: StackWorkerOptions, stops: Stop[]): Promise<StackWorker> {
+  const { onProviderCall, ...workerOptions } = options;
   const provider = providerFromConfig(config, {
     onCall: onProviderCall ?? providerCallMetrics(Runtime.instance().metricMeter),
   });
@@ -197,7 +204,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await running;
     await connection.close();
   });
-  return { ...pieces, provider, worker: { version, currentVersion, running } };
+  return { provider, worker: { version, currentVersion, running } };
 }
 
 /** Each configured port this stack would take is free, else a ConfigError naming its variable. */
