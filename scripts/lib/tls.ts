@@ -11,25 +11,25 @@ function openssl(args: string[], cwd: string): void {
   execFileSync('openssl', args, { cwd, stdio: 'pipe' });
 }
 
+/** The certificates' lifetime: enough for a test run. */
+const VALIDITY = ['-days', '2'];
+/** A new RSA key in `<name>.key` and the request (or certificate) of `subject` for it. */
+function newKey(name: string, subject: string): string[] {
+  return ['-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-subj', subject];
+}
+
 function signed(dir: string, name: string, subject: string, ext: string): { cert: string; key: string } {
   writeFileSync(join(dir, `${name}.ext`), ext);
-  openssl(
-    ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-subj', subject, '-out', `${name}.csr`],
-    dir,
-  );
+  openssl(['req', ...newKey(name, subject), '-out', `${name}.csr`], dir);
+  const byCa = ['-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial'];
   openssl(
     [
       'x509',
       '-req',
       '-in',
       `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '2',
+      ...byCa,
+      ...VALIDITY,
       '-sha256',
       '-extfile',
       `${name}.ext`,
@@ -43,24 +43,7 @@ function signed(dir: string, name: string, subject: string, ext: string): { cert
 
 export function makeCertificates(dir: string): FrontendTls & { workerCert: string; workerKey: string } {
   mkdirSync(dir, { recursive: true });
-  openssl(
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-subj',
-      '/CN=payflows test CA',
-      '-days',
-      '2',
-      '-out',
-      'ca.pem',
-    ],
-    dir,
-  );
+  openssl(['req', '-x509', ...newKey('ca', '/CN=payflows test CA'), ...VALIDITY, '-out', 'ca.pem'], dir);
   const server = signed(
     dir,
     'server',
