@@ -5,12 +5,11 @@ import type { ClaimRef } from './ref.js';
 import { seal } from './envelope.js';
 import { EMPTY_SHA256, sha256Hex, signV4, type SigV4Credentials } from './sigv4.js';
 import {
-  claimDigest,
-  ClaimGoneError,
-  ClaimIntegrityError,
+  claimGone,
+  nameInRef,
+  claimRefOf,
   type ClaimStore,
   ClaimUnavailableError,
-  digestKeyOf,
   openClaim,
   type PutOptions,
 } from './store.js';
@@ -81,17 +80,11 @@ export class S3ClaimStore implements ClaimStore {
       { body, headers: { 'content-type': 'application/octet-stream', ...meta } },
       [200],
     );
-    return {
-      ref: `s3:${name}`,
-      size: bytes.byteLength,
-      contentType,
-      sha256: claimDigest(bytes, opts.personal ? digestKeyOf(this.keys[0]!) : undefined),
-      ...(opts.personal ? { keyed: true } : {}),
-    };
+    return claimRefOf(`s3:${name}`, bytes, contentType, opts.personal ? this.keys[0] : undefined);
   }
 
   async get(ref: ClaimRef): Promise<Buffer> {
-    const name = this.nameOf(ref);
+    const name = nameInRef(ref, 's3', 'S3 claim store');
     const res = await this.send('GET', this.objectPath(name), {}, [200, 404]);
     if (res.status === 404) {
       // A missing bucket answers 404 too: a setup to fix, not a claim that is gone.
@@ -100,15 +93,13 @@ export class S3ClaimStore implements ClaimStore {
         throw new ClaimUnavailableError(
           `claim store GET ${this.describe()}: 404 ${code}; check the bucket in CLAIM_STORE_URL`,
         );
-      throw new ClaimGoneError(
-        `${ref.ref} is not in the claim store at ${this.describe()}: deleted after the provider accepted it, swept after its retention, erased, or stored in another claim store (check CLAIM_STORE_URL)`,
-      );
+      throw claimGone(ref, this.describe(), 'CLAIM_STORE_URL');
     }
     return openClaim(res.body, ref, name, this.keys);
   }
 
   async delete(refs: ClaimRef[]): Promise<void> {
-    for (const ref of refs) await this.send('DELETE', this.objectPath(this.nameOf(ref)), {}, [200, 204, 404]);
+    for (const ref of refs) await this.deleteObject(nameInRef(ref, 's3', 'S3 claim store'));
   }
 
   async eraseSubject(subject: string): Promise<number> {
@@ -117,7 +108,7 @@ export class S3ClaimStore implements ClaimStore {
     for (const { name } of await this.list()) {
       const head = await this.send('HEAD', this.objectPath(name), {}, [200, 404]);
       if (head.status === 200 && decodeURIComponent(head.headers['x-amz-meta-subject'] ?? '') === subject) {
-        await this.send('DELETE', this.objectPath(name), {}, [200, 204, 404]);
+        await this.deleteObject(name);
         erased += 1;
       }
     }
@@ -128,7 +119,7 @@ export class S3ClaimStore implements ClaimStore {
     let swept = 0;
     for (const { name, lastModified } of await this.list()) {
       if (lastModified >= before) continue;
-      await this.send('DELETE', this.objectPath(name), {}, [200, 204, 404]);
+      await this.deleteObject(name);
       swept += 1;
     }
     return swept;
@@ -138,18 +129,17 @@ export class S3ClaimStore implements ClaimStore {
     await this.dispatcher.close();
   }
 
+  /** One already gone is no error. */
+  private async deleteObject(name: string): Promise<void> {
+    await this.send('DELETE', this.objectPath(name), {}, [200, 204, 404]);
+  }
+
   private describe(): string {
     return `s3://${this.where.bucket}/${this.where.prefix}`;
   }
 
   private objectPath(name: string): string {
     return `/${this.where.bucket}/${this.where.prefix ? `${this.where.prefix}/` : ''}${name}`;
-  }
-
-  private nameOf(ref: ClaimRef): string {
-    const match = /^s3:([0-9a-f]{64})$/.exec(ref.ref);
-    if (!match) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this S3 claim store`);
-    return match[1]!;
   }
 
   /** Every claim object under the prefix, with its time (ListObjectsV2, page by page). */

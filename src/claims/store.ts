@@ -112,6 +112,31 @@ export function openClaim(
   return bytes;
 }
 
+/** The reference to `bytes` stored as `ref`; a personal value's digest is keyed under `keyedBy`, the claim key. */
+export function claimRefOf(ref: string, bytes: Uint8Array, contentType: string, keyedBy?: Buffer): ClaimRef {
+  return {
+    ref,
+    size: bytes.byteLength,
+    contentType,
+    sha256: claimDigest(bytes, keyedBy && digestKeyOf(keyedBy)),
+    ...(keyedBy ? { keyed: true } : {}),
+  };
+}
+
+/** The claim's name in a reference `<scheme>:<name>`; a reference of another store is refused. */
+export function nameInRef(ref: ClaimRef, scheme: string, store: string): string {
+  const match = new RegExp(`^${scheme}:([0-9a-f]{64})$`).exec(ref.ref);
+  if (!match) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this ${store}`);
+  return match[1]!;
+}
+
+/** A claim not in the store at `where`, and what may have happened to it. */
+export function claimGone(ref: ClaimRef, where: string, setting: string): ClaimGoneError {
+  return new ClaimGoneError(
+    `${ref.ref} is not in the claim store at ${where}: deleted after the provider accepted it, swept after its retention, erased, or stored in another claim store (check ${setting})`,
+  );
+}
+
 interface Meta {
   createdAt: number;
   subject?: string;
@@ -179,27 +204,18 @@ export class LocalClaimStore implements ClaimStore {
       await this.remove(name).catch(() => undefined);
       throw err;
     }
-    return {
-      ref: `local:${name}`,
-      size: bytes.byteLength,
-      contentType,
-      sha256: claimDigest(bytes, opts.personal ? digestKeyOf(key) : undefined),
-      ...(opts.personal ? { keyed: true } : {}),
-    };
+    return claimRefOf(`local:${name}`, bytes, contentType, opts.personal ? key : undefined);
   }
 
   async get(ref: ClaimRef): Promise<Buffer> {
-    const name = this.nameOf(ref);
+    const name = nameInRef(ref, 'local', 'local claim store');
     let sealed: Buffer;
     try {
       sealed = await readFile(join(this.dir, name));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // Only "no such file" says the claim is gone; any other failure may pass, and the claim with it.
-      if (code === 'ENOENT')
-        throw new ClaimGoneError(
-          `${ref.ref} is not in the claim store at ${this.dir}: deleted after the provider accepted it, swept after its retention, erased, or stored in another claim store (check CLAIM_STORE_DIR)`,
-        );
+      if (code === 'ENOENT') throw claimGone(ref, this.dir, 'CLAIM_STORE_DIR');
       throw new ClaimUnavailableError(
         `${ref.ref} could not be read from the claim store at ${this.dir} (${code ?? (err as Error).message}); check CLAIM_STORE_DIR, its volume and its permissions`,
         { cause: err },
@@ -209,7 +225,7 @@ export class LocalClaimStore implements ClaimStore {
   }
 
   async delete(refs: ClaimRef[]): Promise<void> {
-    for (const ref of refs) await this.remove(this.nameOf(ref));
+    for (const ref of refs) await this.remove(nameInRef(ref, 'local', 'local claim store'));
   }
 
   async eraseSubject(subject: string): Promise<number> {
@@ -272,12 +288,6 @@ export class LocalClaimStore implements ClaimStore {
 
   private async remove(name: string): Promise<void> {
     for (const suffix of CLAIM_FILE_SUFFIXES) await rm(join(this.dir, `${name}${suffix}`), { force: true });
-  }
-
-  private nameOf(ref: ClaimRef): string {
-    const match = /^local:([0-9a-f]{64})$/.exec(ref.ref);
-    if (!match) throw new ClaimIntegrityError(`${ref.ref} is not a reference of this local claim store`);
-    return match[1]!;
   }
 
   private async write(name: string, bytes: Buffer): Promise<void> {

@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { parseJson, stringifyJson } from '../json.js';
-import type { Endpoint } from './endpoint.js';
+import type { AnyEndpoint, Endpoint } from './endpoint.js';
 import { ProviderContractError, ProviderError, ProviderInputError, ProviderUnavailableError } from './errors.js';
 import { requestSignature, signingKey } from './signing.js';
 import { masqueradeSrn } from './srn.js';
@@ -54,7 +54,7 @@ interface Prepared {
 }
 const prepared = new WeakMap<object, Prepared>();
 
-function prepare(endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>): Prepared {
+function prepare(endpoint: AnyEndpoint): Prepared {
   let prep = prepared.get(endpoint);
   if (!prep) {
     prep = {
@@ -217,19 +217,9 @@ export class ProviderClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private resolvePath(
-    callName: string,
-    endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>,
-    prep: Prepared,
-    params: unknown,
-  ): string {
+  private resolvePath(callName: string, endpoint: AnyEndpoint, prep: Prepared, params: unknown): string {
     if (!endpoint.params) return endpoint.path;
-    const parsed = endpoint.params.safeParse(params ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ProviderInputError(callName, issue.path.join('.') || 'params', issue.message);
-    }
-    const values = parsed.data as Record<string, string>;
+    const values = checkedInput(callName, endpoint.params, params ?? {}, 'params') as Record<string, string>;
     let path = prep.pieces[0]!;
     for (let i = 1; i < prep.pieces.length; i += 2) {
       const key = prep.pieces[i]!;
@@ -243,7 +233,7 @@ export class ProviderClient {
 
   private resolveQuery(
     callName: string,
-    endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>,
+    endpoint: AnyEndpoint,
     query: Record<string, string | undefined> | undefined,
   ): Record<string, string> {
     if (!query && !endpoint.query) return {};
@@ -252,33 +242,32 @@ export class ProviderClient {
       string
     >;
     if (!endpoint.query) return given;
-    const parsed = endpoint.query.safeParse(given);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ProviderInputError(callName, issue.path.join('.') || 'query', issue.message);
-    }
-    return { ...given, ...(parsed.data as Record<string, string>) };
+    return { ...given, ...(checkedInput(callName, endpoint.query, given, 'query') as Record<string, string>) };
   }
 
   private encodeBody(
     callName: string,
-    endpoint: Endpoint<z.ZodType, z.ZodType, z.ZodType>,
+    endpoint: AnyEndpoint,
     body: unknown,
   ): { bytes: Buffer; contentType: string } | undefined {
     if (!endpoint.body) return undefined;
-    const parsed = endpoint.body.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ProviderInputError(callName, issue.path.join('.') || 'body', issue.message);
-    }
+    const data = checkedInput(callName, endpoint.body, body, 'body');
     if (endpoint.bodyKind === 'raw') {
-      const { bytes, contentType } = parsed.data as { bytes: Uint8Array; contentType: string };
+      const { bytes, contentType } = data as { bytes: Uint8Array; contentType: string };
       return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType };
     }
     // Serialised once: these exact bytes are signed and sent (docs/provider-contract.md §5.1, rule 3). Amounts, decimal
     // strings here, go out as JSON numbers with the same digits (the contract's numbers).
-    return { bytes: Buffer.from(stringifyJson(parsed.data), 'utf8'), contentType: 'application/json' };
+    return { bytes: Buffer.from(stringifyJson(data), 'utf8'), contentType: 'application/json' };
   }
+}
+
+/** A call's params, query or body as its schema outputs them; the first issue a ProviderInputError naming its field. */
+function checkedInput(callName: string, schema: z.ZodType, value: unknown, part: string): unknown {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new ProviderInputError(callName, issue.path.join('.') || part, issue.message);
 }
 
 /** application/x-www-form-urlencoded, as URLSearchParams writes it (space as +). */
