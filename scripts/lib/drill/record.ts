@@ -1,0 +1,63 @@
+import type { Delivery } from '../../../src/sandbox/callbacks.js';
+
+// What a drill did and saw, as it goes: each transaction a wallet must count (and when it did),
+// the faults injected, and the processes started. The report and the plot are read from it.
+
+/** A fault the drill injects. Provider errors are counted by the sandbox; the rest are marked here. */
+export type FaultKind = 'provider error' | 'callback dropped' | 'callback repeated' | 'chaos';
+
+/** A status of a transaction that one wallet must come to show. */
+export interface Expectation {
+  walletId: string;
+  txId: string;
+  status: string;
+  /** When the drill asked the sandbox for the change whose callback this is. */
+  sentAt: number;
+  /** What happened to its callback. */
+  fault?: 'callback dropped' | 'callback repeated';
+  /** When a query of the wallet first showed it. */
+  countedAt?: number;
+}
+
+export interface Mark {
+  at: number;
+  kind: FaultKind;
+  /** For chaos: whether the command exited 0. */
+  ok?: boolean;
+}
+
+export interface ProcessRun {
+  name: string;
+  done: boolean;
+  outcome?: string;
+}
+
+export class DrillRecord {
+  readonly startedAt = Date.now();
+  readonly expectations: Expectation[] = [];
+  readonly marks: Mark[] = [];
+  readonly processes: ProcessRun[] = [];
+  moves = 0;
+
+  /** The wallets a transaction touches must each come to show its status. */
+  expect(walletIds: string[], tx: { id: string; status: string }, sentAt: number, delivery?: Delivery): void {
+    this.moves += 1;
+    const fault = !delivery
+      ? undefined
+      : delivery.outcomes.includes('dropped')
+        ? ('callback dropped' as const)
+        : delivery.outcomes.length > 1
+          ? ('callback repeated' as const)
+          : undefined;
+    if (fault) this.marks.push({ at: sentAt, kind: fault });
+    for (const walletId of walletIds)
+      this.expectations.push({ walletId, txId: tx.id, status: tx.status, sentAt, ...(fault ? { fault } : {}) });
+  }
+
+  /** Latencies from the sandbox's change to the wallet's count, in ms, with when they started. */
+  latencies(): Array<{ at: number; ms: number; fault?: Expectation['fault'] }> {
+    return this.expectations
+      .filter((e) => e.countedAt !== undefined)
+      .map((e) => ({ at: e.sentAt, ms: e.countedAt! - e.sentAt, ...(e.fault ? { fault: e.fault } : {}) }));
+  }
+}
