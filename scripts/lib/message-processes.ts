@@ -7,7 +7,6 @@ import * as kyc from '../../workflows/kyc/messages.schema.js';
 import * as onboarding from '../../workflows/onboarding/messages.schema.js';
 import * as provisioning from '../../workflows/provisioning/messages.schema.js';
 import * as wallet from '../../workflows/wallet/messages.schema.js';
-import { claimRef } from '../../workflows/lib/messages.schema.js';
 import { achFollowupWorkflowId, achStateQuery, submitAchFormUpdate } from '../../workflows/ach-followup/messages.js';
 import {
   CHECKOUT_ENDED,
@@ -108,12 +107,12 @@ const submissionFailures: Failure[] = [
     details: 'ClaimStoreFailedDetails',
   },
 ];
-const failureDetails = {
-  FieldFailureDetails: common.fieldFailureDetails,
-  ProviderRefusedDetails: common.providerRefusedDetails,
-  ClaimStoreFailedDetails: common.claimStoreFailedDetails,
-};
 const refresh = { definition: refreshSignal, args: [] };
+
+/** Schemas under their $defs names: each export's name with a capital (kycInput: KycInput). */
+function defs<M extends object>(module: M, ...names: Array<keyof M & string>): Record<string, z.ZodType> {
+  return Object.fromEntries(names.map((name) => [name[0]!.toUpperCase() + name.slice(1), module[name] as z.ZodType]));
+}
 
 export const PROCESSES: ProcessDescription[] = [
   {
@@ -122,19 +121,12 @@ export const PROCESSES: ProcessDescription[] = [
     description:
       "An account's profile fields that the provider's review sent back (docs/provider-contract.md §3.2): the end user hands in values and documents by claim reference until the review approves them.",
     inputs: {
-      KycInput: kyc.kycInput,
-      ValueSubmission: kyc.valueSubmission,
-      DocumentSubmission: kyc.documentSubmission,
-      ValueRef: kyc.valueRef,
-      DocumentRef: kyc.documentRef,
-      Timing: common.timing,
+      ...defs(kyc, 'kycInput', 'valueSubmission', 'documentSubmission', 'valueRef', 'documentRef'),
+      ...defs(common, 'timing'),
     },
     outputs: {
-      KycState: kyc.kycState,
-      KycField: kyc.kycField,
-      KycReason: kyc.kycReason,
-      KycResult: kyc.kycResult,
-      ...failureDetails,
+      ...defs(kyc, 'kycState', 'kycField', 'kycReason', 'kycResult'),
+      ...defs(common, 'fieldFailureDetails', 'providerRefusedDetails', 'claimStoreFailedDetails'),
     },
     workflows: [
       {
@@ -158,12 +150,10 @@ export const PROCESSES: ProcessDescription[] = [
     title: 'ACH authorization follow-up',
     description:
       "A payment method's ACH authorization (docs/provider-contract.md §3.1): the process waits for the signed form, hands it to the provider by claim reference and follows the review.",
-    inputs: { AchFollowupInput: ach.achFollowupInput, AchForm: ach.achForm, Timing: common.timing },
+    inputs: { ...defs(ach, 'achFollowupInput', 'achForm'), ...defs(common, 'timing') },
     outputs: {
-      AchState: ach.achState,
-      AchResult: ach.achResult,
-      SourceOfFunds: ach.sourceOfFunds,
-      ...failureDetails,
+      ...defs(ach, 'achState', 'achResult', 'sourceOfFunds'),
+      ...defs(common, 'fieldFailureDetails', 'providerRefusedDetails', 'claimStoreFailedDetails'),
     },
     workflows: [
       {
@@ -184,17 +174,11 @@ export const PROCESSES: ProcessDescription[] = [
     title: 'Onboarding for higher limits',
     description:
       'A user onboarded for higher card-purchase limits (docs/provider-contract.md §2.7, §2.8, §4.5 to 4.7, §8): the process creates the user, hands out onboarding links and confirms the limits once approved.',
-    inputs: {
-      OnboardingInput: onboarding.onboardingInput,
-      OnboardingLinkRequest: onboarding.onboardingLinkRequest,
-      Timing: common.timing,
-    },
+    inputs: { ...defs(onboarding, 'onboardingInput', 'onboardingLinkRequest'), ...defs(common, 'timing') },
     outputs: {
-      OnboardingState: onboarding.onboardingState,
-      OnboardingLink: onboarding.onboardingLink,
-      OnboardingResult: onboarding.onboardingResult,
+      ...defs(onboarding, 'onboardingState', 'onboardingLink', 'onboardingResult'),
+      ...defs(common, 'fieldFailureDetails'),
       Limits: common.limitsAnswer,
-      FieldFailureDetails: common.fieldFailureDetails,
     },
     workflows: [
       {
@@ -215,18 +199,11 @@ export const PROCESSES: ProcessDescription[] = [
     title: 'Reservation checkout',
     description:
       "A purchase through the provider's hosted page (docs/provider-contract.md §2.6, §4.3, §OP-8): the process checks the limits, reserves, hands out the hosted page and follows the order. The buyer's personal data is collected by the hosted page: the input refuses it by name. requireHigherLimits needs userId.",
-    inputs: {
-      CheckoutInput: checkout.checkoutInput,
-      PurchaseRedirect: checkout.purchaseRedirect,
-      Timing: common.timing,
-    },
+    inputs: { ...defs(checkout, 'checkoutInput', 'purchaseRedirect'), ...defs(common, 'timing') },
     outputs: {
-      CheckoutState: checkout.checkoutState,
-      HostedPage: checkout.hostedPage,
-      CheckoutResult: checkout.checkoutResult,
+      ...defs(checkout, 'checkoutState', 'hostedPage', 'checkoutResult', 'checkoutEndedDetails'),
+      ...defs(common, 'fieldFailureDetails'),
       Limits: common.limitsAnswer,
-      FieldFailureDetails: common.fieldFailureDetails,
-      CheckoutEndedDetails: checkout.checkoutEndedDetails,
     },
     aliases: { CheckoutStatus: 'CheckoutState' },
     workflows: [
@@ -259,11 +236,10 @@ export const PROCESSES: ProcessDescription[] = [
     title: 'Account provisioning for client-held tokens',
     description:
       "A client's token registered and its account created (docs/provider-contract.md §5.3); the client's secret travels by claim reference.",
-    inputs: { ProvisioningInput: provisioning.provisioningInput, ClaimRef: claimRef },
+    inputs: { ...defs(provisioning, 'provisioningInput'), ...defs(common, 'claimRef') },
     outputs: {
-      ProvisioningState: provisioning.provisioningState,
-      ProvisioningResult: provisioning.provisioningResult,
-      FieldFailureDetails: common.fieldFailureDetails,
+      ...defs(provisioning, 'provisioningState', 'provisioningResult'),
+      ...defs(common, 'fieldFailureDetails'),
     },
     workflows: [
       {
@@ -282,23 +258,22 @@ export const PROCESSES: ProcessDescription[] = [
     title: 'Wallets',
     description:
       "openWalletWorkflow creates a wallet at the provider and starts its follower, walletWorkflow, which counts the wallet's transactions exactly (callbacks as the transaction signal, and polls) and compares them with the provider's balances. A follower's other input fields (carried, inbox...) are the workflow's own, carried across continue-as-new.",
-    inputs: {
-      OpenWalletInput: wallet.openWalletInput,
-      WalletInput: wallet.walletInput,
-      Observation: wallet.observation,
-    },
+    inputs: { ...defs(wallet, 'openWalletInput', 'walletInput', 'observation') },
     outputs: {
-      OpenWalletResult: wallet.openWalletResult,
-      WalletResult: wallet.walletResult,
-      WalletView: wallet.walletView,
-      WalletBalances: wallet.walletBalances,
-      Balance: wallet.balance,
-      Entry: wallet.entry,
-      LedgerStats: wallet.ledgerStats,
-      LedgerState: wallet.ledgerState,
-      Reconciliation: wallet.reconciliation,
-      Drift: wallet.drift,
-      FieldFailureDetails: common.fieldFailureDetails,
+      ...defs(
+        wallet,
+        'openWalletResult',
+        'walletResult',
+        'walletView',
+        'walletBalances',
+        'balance',
+        'entry',
+        'ledgerStats',
+        'ledgerState',
+        'reconciliation',
+        'drift',
+      ),
+      ...defs(common, 'fieldFailureDetails'),
     },
     workflows: [
       {
