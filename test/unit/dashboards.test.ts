@@ -118,8 +118,8 @@ describe('the Grafana dashboards (deploy/dashboards)', () => {
     known = new Set([...workerMetricNames(), ...(await ingressMetricNames()), ...sdkMetricNames(), 'up']);
   });
 
-  it('the SDK names read from its core are the ones a live worker is known to export', () => {
-    // What test/integration/worker-metrics.test.ts and the alert rules' tests scrape from a worker.
+  it('the names read from the code include those a live worker and ingress are known to export', () => {
+    // What test/integration/{worker,ingress}-metrics.test.ts and the alert rules' tests scrape.
     for (const name of [
       'temporal_workflow_task_execution_latency_bucket',
       'temporal_sticky_cache_total_forced_eviction_total',
