@@ -76,39 +76,33 @@ export function authorised(
   headers: { host?: string; origin?: string; authorization?: string; cookie?: string },
   now = Date.now(),
 ): { ok: true } | { ok: false; status: 401 | 403; error: string } {
-  if (!headers.host || !access.allowedHosts.includes(headers.host.toLowerCase())) {
-    return {
-      ok: false,
-      status: 403,
-      error: `Host ${headers.host ?? '(none)'} is not one this codec server answers to; set CODEC_SERVER_ALLOWED_HOSTS`,
-    };
-  }
-  if (headers.origin && !access.allowedOrigins.includes(headers.origin)) {
-    return {
-      ok: false,
-      status: 403,
-      error: `Origin ${headers.origin} may not call this codec server; set CODEC_SERVER_ALLOWED_ORIGINS`,
-    };
-  }
+  if (!hostAllowed(access, headers.host))
+    return refused(
+      403,
+      `Host ${headers.host ?? '(none)'} is not one this codec server answers to; set CODEC_SERVER_ALLOWED_HOSTS`,
+    );
+  if (headers.origin && !access.allowedOrigins.includes(headers.origin))
+    return refused(403, `Origin ${headers.origin} may not call this codec server; set CODEC_SERVER_ALLOWED_ORIGINS`);
   if (access.token) {
     const given = /^bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1] ?? '';
     if (sameSecret(given, access.token) || validSession(access.token, headers.cookie, now)) return { ok: true };
-    return {
-      ok: false,
-      status: 401,
-      error:
-        'a credential is required: Authorization: Bearer <CODEC_SERVER_TOKEN>, or sign this browser in at /session',
-    };
+    return refused(
+      401,
+      'a credential is required: Authorization: Bearer <CODEC_SERVER_TOKEN>, or sign this browser in at /session',
+    );
   }
   if (!headers.origin)
-    return {
-      ok: false,
-      status: 401,
-      error:
-        'no token is configured, so only the Web UI (an allowed Origin) may call; set CODEC_SERVER_TOKEN for other callers',
-    };
+    return refused(
+      401,
+      'no token is configured, so only the Web UI (an allowed Origin) may call; set CODEC_SERVER_TOKEN for other callers',
+    );
   return { ok: true };
 }
+
+const refused = (status: 401 | 403, error: string) => ({ ok: false, status, error }) as const;
+
+const hostAllowed = (access: CodecAccess, host: string | undefined) =>
+  host ? access.allowedHosts.includes(host.toLowerCase()) : false;
 
 /**
  * Why a codec server could not start with this access where it listens; undefined when it can.
@@ -175,7 +169,7 @@ export function createCodecServer(
   const ownOrigin = (origin: string | undefined, hostHeader: string | undefined) =>
     !origin || origin === `http://${hostHeader}` || origin === `https://${hostHeader}`;
   app.get('/session', async (req, reply) => {
-    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase()))
+    if (!hostAllowed(access, req.headers.host))
       return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
     const form = access.token
       ? '<form method="post" action="/session"><label>CODEC_SERVER_TOKEN <input type="password" name="token" autofocus></label> <button>Sign in</button></form>'
@@ -189,7 +183,7 @@ export function createCodecServer(
       );
   });
   app.post('/session', async (req, reply) => {
-    if (!req.headers.host || !access.allowedHosts.includes(req.headers.host.toLowerCase()))
+    if (!hostAllowed(access, req.headers.host))
       return reply.code(403).send({ error: 'Host not allowed; set CODEC_SERVER_ALLOWED_HOSTS' });
     if (!ownOrigin(req.headers.origin, req.headers.host))
       return reply.code(403).send({ error: "a browser is signed in from this codec server's own page only" });
