@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
-import { type LedgerStateV1 } from '../../workflows/wallet/legacy-carried-ledger.js';
+import { type LedgerStateV1, recordWithFirstShape } from '../../workflows/wallet/legacy-carried-ledger.js';
 import { balances, classify, emptyLedger, LIMITS, recent, record } from '../../workflows/wallet/ledger.js';
 import { walletSrn } from '../../src/provider/srn.js';
 
@@ -235,7 +235,7 @@ describe('ledger: the shape carried before version 2', () => {
     // TR_R was confirmed (5), reversed while still recent, then evicted as REVERSED: never in settledTotals.
     const ledger = fromCarried({ ...structuredClone(v1), settledIds: ['TR_S1', 'TR_R'] });
     assert.equal(classify(ledger, tx('TR_R', 'REVERSED', 5)), 'advanced', 'a poll still brings it to the ledger');
-    const outcome = record(ledger, tx('TR_R', 'REVERSED', 5), 'callback');
+    const outcome = recordWithFirstShape(ledger, tx('TR_R', 'REVERSED', 5), 'callback');
     assert.deepEqual(
       balances(ledger).BTC,
       { confirmed: '4', pending: '1', approximate: true },
@@ -243,8 +243,12 @@ describe('ledger: the shape carried before version 2', () => {
     );
     assert.equal(outcome, 'unapplied');
     assert.equal(ledger.stats.unapplied, 1);
-    assert.equal(record(ledger, tx('TR_R', 'REVERSED', 5), 'callback'), 'duplicate', 'a resend is a repeat');
-    assert.equal(record(ledger, tx('TR_R', 'CONFIRMED', 5), 'callback'), 'stale');
+    assert.equal(
+      recordWithFirstShape(ledger, tx('TR_R', 'REVERSED', 5), 'callback'),
+      'duplicate',
+      'a resend is a repeat',
+    );
+    assert.equal(recordWithFirstShape(ledger, tx('TR_R', 'CONFIRMED', 5), 'callback'), 'stale');
     assert.equal(ledger.stats.unapplied, 1);
     assert.deepEqual(balances(ledger).BTC, { confirmed: '4', pending: '1', approximate: true });
   });
@@ -254,11 +258,15 @@ describe('ledger: the shape carried before version 2', () => {
       JSON.stringify(fromCarried({ ...structuredClone(v1), settledIds: ['TR_C', 'TR_F', 'TR_X', 'TR_OUT'] })),
     ) as ReturnType<typeof emptyLedger>;
     const ledger = fromCarried(carriedAgain);
-    assert.equal(record(ledger, tx('TR_C', 'CANCELLED', 2), 'callback'), 'unapplied');
-    assert.equal(record(ledger, tx('TR_F', 'FAILED', 2), 'poll'), 'unapplied');
-    assert.equal(record(ledger, tx('TR_X', 'EXPIRED', 2), 'callback'), 'unapplied');
+    assert.equal(recordWithFirstShape(ledger, tx('TR_C', 'CANCELLED', 2), 'callback'), 'unapplied');
+    assert.equal(recordWithFirstShape(ledger, tx('TR_F', 'FAILED', 2), 'poll'), 'unapplied');
+    assert.equal(recordWithFirstShape(ledger, tx('TR_X', 'EXPIRED', 2), 'callback'), 'unapplied');
     assert.equal(
-      record(ledger, tx('TR_OUT', 'REVERSED', 3, { source: walletSrn(WALLET_ID), dest: 'bitcoin:bc1q' }), 'callback'),
+      recordWithFirstShape(
+        ledger,
+        tx('TR_OUT', 'REVERSED', 3, { source: walletSrn(WALLET_ID), dest: 'bitcoin:bc1q' }),
+        'callback',
+      ),
       'unapplied',
     );
     assert.deepEqual(balances(ledger).BTC, { confirmed: '4', pending: '1', approximate: true });

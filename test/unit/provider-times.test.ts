@@ -7,15 +7,8 @@ import {
   PROVIDER_EPOCH_MS,
 } from '../../src/provider/transaction-observation.js';
 import { fromCarried } from '../../workflows/wallet/carried-ledger.js';
-import {
-  balances,
-  classify,
-  emptyLedger,
-  ledgerCursor,
-  LIMITS,
-  record,
-  repairHorizon,
-} from '../../workflows/wallet/ledger.js';
+import { balances, classify, emptyLedger, ledgerCursor, LIMITS, record } from '../../workflows/wallet/ledger.js';
+import { repairHorizon } from '../../workflows/wallet/legacy-carried-ledger.js';
 import { depositInto } from '../helpers/observation.js';
 
 // Defect 1: a createdAt that cannot be a time (in microseconds, in seconds) must not move the

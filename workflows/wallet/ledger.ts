@@ -4,7 +4,6 @@ import { absolute, add, type Decimal, decimal, negate, subtract } from '../../sr
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import {
-  FUTURE_SLACK_MS,
   type Observation,
   plausibleTime,
   POLL_PAGE_LIMIT,
@@ -12,7 +11,6 @@ import {
 } from '../../src/provider/transaction-observation.js';
 import {
   AMOUNT,
-  amountUnknown,
   CREATED_AT,
   CURRENCY,
   forgetRecord,
@@ -21,15 +19,11 @@ import {
   putRecord,
   recordCount,
   recordOf,
-  recountRecords,
   STATUS,
 } from './settled-records.js';
 
-// A wallet's transactions as the workflow has seen them, counted once each. Pure data and pure
-// functions: the workflow carries the state across continue-as-new, and tests exercise the rules
-// without Temporal.
-//
-// Recent entries are kept whole. Settled ones leave them, but a compact record of each stays for
+// A wallet's transactions as the workflow has seen them, counted once each: pure data and pure
+// functions, carried across continue-as-new. Recent entries are kept whole. Settled ones leave them, but a compact record of each stays for
 // the window below, so that a late REVERSED notice is applied and a resent CONFIRMED is recognised;
 // a transaction created before the horizon (older than the window, or than the oldest record
 // kept) that the ledger does not know is too old to tell apart from a repeat, and is not counted.
@@ -91,9 +85,8 @@ export function emptyLedger(walletId: string): LedgerState {
 }
 
 /**
- * The ledger a new run starts from, as the previous run carried it: its tables without a
- * prototype. The float totals a run from before wallet-exact-ledger kept belong to that run (see
- * wallet/legacy-float-ledger.ts): never carried on. Older shapes: wallet/carried-ledger.ts.
+ * The ledger a new run starts from, as the previous run carried it: its tables without a prototype,
+ * and without the float totals of a legacy run (wallet/legacy-float-ledger.ts), which belong to it.
  */
 export function ledgerFromCarried(carried: LedgerState): LedgerState {
   const { floatTotals: _summedByThePreviousRun, ...current } = carried;
@@ -122,8 +115,7 @@ export function isConfirmed(status: string): boolean {
   return status === 'CONFIRMED' || status === 'COMPLETED';
 }
 
-/** `unapplied` comes from `record` only; `classify` calls the same notice `advanced`. */
-export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale' | 'expired' | 'rejected' | 'unapplied';
+export type Outcome = 'new' | 'advanced' | 'duplicate' | 'stale' | 'expired' | 'rejected';
 
 function compare(known: string, seen: string): 'advanced' | 'duplicate' | 'stale' {
   const knownRank = statusRank(known);
@@ -166,10 +158,7 @@ export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'de
   return { sign: 1, kind: 'deposit' };
 }
 
-/**
- * How notices are counted: today's rules, unless a run from before wallet-exact-ledger wraps them
- * (wallet/legacy-float-ledger.ts).
- */
+/** How notices are counted: today's rules, or those a legacy run wraps them with (wallet/legacy-float-ledger.ts). */
 export interface Counting {
   /** The sign and kind of a transaction for this wallet. */
   direction(walletId: string, tx: Pick<Transaction, 'source' | 'dest'>): Direction;
@@ -184,23 +173,16 @@ export interface RecordOptions {
   kind?: Kind;
   /** The transfer behind a transfer-sourced deposit, to be read in the background. */
   transferId?: string;
-  /**
-   * The workflow's now: given, a createdAt beyond it plus a day or before the provider's epoch is
-   * held aside (see `plausibleTime`). Runs from before wallet-exact-ledger pass none.
-   */
+  /** The workflow's now: a createdAt that cannot be a time by it is held aside (`plausibleTime`). */
   now?: number;
-  /**
-   * Runs since wallet-held-aside-kept: the records of transactions held aside stay for as long as
-   * the wallet lives, outside the record bound (see `evict`). Runs from before pass none.
-   */
+  /** The records of transactions held aside stay as long as the wallet, outside the record bound (`evict`). */
   keepHeldAside?: boolean;
   /** COUNTED_TODAY unless given. */
   counting?: Counting;
 }
 
-/** Records an observation; returns what happened. */
-export function record(state: LedgerState, tx: Observation, via: SeenVia, options: RecordOptions = {}): Outcome {
-  const { kind, transferId, now, keepHeldAside = false, counting = COUNTED_TODAY } = options;
+/** Classifies an observation and counts it in the stats, changing nothing else. */
+export function tally(state: LedgerState, tx: Observation, via: SeenVia, now: number | undefined): Outcome {
   if (via === 'callback') state.stats.callbacks += 1;
   const outcome = classify(state, tx, now);
   // Counted for callbacks only: a poll that meets what a callback brought is no repeat of the provider's.
@@ -208,11 +190,17 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   if (outcome === 'stale' && via === 'callback') state.stats.stale += 1;
   if (outcome === 'expired') state.stats.expired += 1;
   if (outcome === 'rejected') state.stats.rejected += 1;
+  return outcome;
+}
+
+/** Records an observation; returns what happened. */
+export function record(state: LedgerState, tx: Observation, via: SeenVia, options: RecordOptions = {}): Outcome {
+  const { kind, transferId, now, keepHeldAside = false, counting = COUNTED_TODAY } = options;
+  const outcome = tally(state, tx, via, now);
   if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
   const way = counting.direction(state.walletId, tx);
-  // A number where a run from before exact amounts recorded one (a signal, a poll's answer, a
-  // carried inbox): String(n), exact for what JSON gave.
+  // A number where a run from before exact amounts recorded one: String(n), exact for what JSON gave.
   const size = absolute(decimal(tx.amount, `transaction ${tx.id}: amount`));
   const amount = way.sign === 0 ? '0' : way.sign < 0 ? negate(size) : size;
   const settled = Object.hasOwn(state.settled, tx.id) ? state.settled[tx.id] : undefined;
@@ -233,18 +221,6 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
       ...(held ? { timeHeldAside: true as const } : {}),
     };
     state.order.push(tx.id);
-  } else if (settled && amountUnknown(settled)) {
-    // Remembered from the first shape, which did not say whether the transaction was counted: it
-    // may have been evicted confirmed (counted) or already reversed, cancelled, … (never counted),
-    // and a reversal the first shape took for a repeat left its amount counted. Taking an amount
-    // back on a guess could move the balance by an amount never counted, so nothing moves: the
-    // notice is counted in `stats.unapplied` and its status recorded (a resend is a duplicate);
-    // the reconciliation with the provider's balances shows a drift if it mattered, for a person
-    // to settle.
-    state.stats.unapplied = (state.stats.unapplied ?? 0) + 1;
-    settled[STATUS] = tx.status;
-    if (via === 'poll') state.stats.recoveredByPoll += 1;
-    return 'unapplied';
   } else if (settled) {
     // A settled transaction moved on after it left the recent entries: a reversal takes back
     // what its confirmation counted.
@@ -311,14 +287,9 @@ function evict(state: LedgerState, { keepHeldAside, counting }: { keepHeldAside:
     delete state.entries[id];
     putRecord(state.settled, id, recordOf(entry));
   }
-  // Past the count, the oldest records go and the horizon follows them. All of them first, then the
-  // horizon once: moved by one record, it can forget the next one due to go (insertion order is not
-  // time order), and a walk per record cost the whole table each time.
-  //
-  // A record held aside has no time for the horizon to stand for once it is gone: a resend would be
-  // counted again. Since wallet-held-aside-kept it stays, outside the bound, for as long as the
-  // wallet lives (there are as many as the provider sent impossible times, each one in
-  // `stats.heldAside`); runs from before let the count push it out, as they did.
+  // Past the count, the oldest records go, then the horizon follows them once (insertion order is
+  // not time order). A record held aside has no time for the horizon to stand for once it is gone,
+  // so with `keepHeldAside` it stays outside the bound (as many as `stats.heldAside`).
   const count = recordCount(state.settled);
   let excess = count.all - (keepHeldAside ? count.held : 0) - LIMITS.settledRecords;
   if (excess <= 0) return;
@@ -346,33 +317,6 @@ function advanceHorizon(state: LedgerState, to: number, { force }: { force: bool
     const createdAt = state.settled[id]![CREATED_AT];
     if (createdAt !== NO_TIME && createdAt < to) forgetRecord(state.settled, id);
   }
-}
-
-/**
- * A horizon past now (plus a day) less the window was moved by a time that cannot be one, before
- * times were bounded: every real transaction after it would count as expired. It goes back to now
- * less the window; the records it made the ledger forget are gone, so a resend of one of them may
- * count again: the reconciliation is the backstop. Returns whether it moved.
- */
-export function repairHorizon(state: LedgerState, now: number): boolean {
-  holdAsideCarriedTimes(state, now);
-  if (state.horizon <= now + FUTURE_SLACK_MS - LIMITS.windowMs) return false;
-  state.horizon = Math.max(0, now - LIMITS.windowMs);
-  state.stats.horizonRepaired = (state.stats.horizonRepaired ?? 0) + 1;
-  return true;
-}
-
-/**
- * Entries and records carried from before times were bounded keep the times they came with: one
- * that cannot be a time is held aside as a new one would be, so that neither its eviction nor the
- * count pushing its record out moves the horizon past now.
- */
-function holdAsideCarriedTimes(state: LedgerState, now: number): void {
-  for (const entry of Object.values(state.entries))
-    if (!entry.timeHeldAside && !plausibleTime(entry.createdAt, now)) entry.timeHeldAside = true;
-  for (const record of Object.values(state.settled))
-    if (record[CREATED_AT] !== NO_TIME && !plausibleTime(record[CREATED_AT], now)) record[CREATED_AT] = NO_TIME;
-  recountRecords(state.settled);
 }
 
 export type Balance = z.output<typeof balance>;
@@ -412,8 +356,9 @@ export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'end
   // Below this, every transaction the ledger knows ended unconfirmed, or it does not know it.
   let horizon: number | undefined = state.horizon;
   const endedUnconfirmed = (status: string) => statusRank(status) >= 2 && !isConfirmed(status);
-  // A confirmed transaction held aside has no time the horizon could be compared with: a late
-  // reversal of it is news whatever time the provider gives it, so the cursor then has no horizon.
+  // A confirmed transaction with no time (held aside, or remembered from the first shape) has none
+  // the horizon could be compared with: a late reversal of it is news whatever time the provider
+  // gives it, so the cursor then has no horizon.
   let heldAsideConfirmed = false;
   for (const entry of Object.values(state.entries)) {
     if (statusRank(entry.status) < 2) open[entry.id] = entry.status;
@@ -427,10 +372,6 @@ export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'end
     if (endedUnconfirmed(record[STATUS])) {
       if (createdAt === NO_TIME) ended.push(id);
       else endedRecords.push([id, createdAt]);
-    } else if (amountUnknown(record)) {
-      // Remembered from the first shape, with neither status nor time: an ended notice for it is
-      // news at any age (see `record`).
-      horizon = undefined;
     } else if (createdAt === NO_TIME) heldAsideConfirmed = true;
     else if (horizon !== undefined) horizon = Math.min(horizon, createdAt);
   }

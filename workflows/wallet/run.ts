@@ -6,6 +6,7 @@ import { reconciliationView } from '../lib/amounts-view.js';
 import { workflowNow } from '../lib/workflow-time.js';
 import { fromCarried } from './carried-ledger.js';
 import { asBeforeExactLedger } from './legacy-float-ledger.js';
+import { holdsFirstShapeRecords, recordWithFirstShape, repairHorizon } from './legacy-carried-ledger.js';
 import {
   balances,
   classify,
@@ -17,7 +18,6 @@ import {
   recent,
   record,
   type RecordOptions,
-  repairHorizon,
   type SeenVia,
 } from './ledger.js';
 import {
@@ -37,9 +37,8 @@ import { reconcileEvery, type WalletToReconcile } from './reconciliation.js';
 import { transferLookups } from './transfers.js';
 import type { RunPatches } from './run-patches.js';
 
-// One run of a wallet's follower: what it sets up before its loop and the steps that both loops
-// share, today's (wallet/workflow.ts) and the one runs from before wallet-quiet-polling replay
-// (wallet/legacy-polling.ts). The commands come in the order every recorded run has them.
+// One run of a wallet's follower: what it sets up before its loop and the steps both loops share
+// (wallet/workflow.ts, wallet/legacy-polling.ts), its commands in the order recorded runs have them.
 
 /** Not-found answers in a row after which the wallet is taken for one this account does not have. */
 export const NOT_FOUND_LIMIT = 3;
@@ -99,13 +98,13 @@ export interface WalletRun {
 export function openRun(input: WalletInput, patches: RunPatches, start: RunStart): WalletRun {
   const ledger = input.carried ? fromCarried(input.carried) : emptyLedger(input.walletId);
   const inbox: WalletRun['inbox'] = (input.inbox ?? []).map(({ tx, via }) => ({ tx: observe(tx), via }));
-  // How the run records and reconciles, chosen once: today's rules bound the provider's times by
-  // the workflow's now (wallet/ledger.ts); a run from before wallet-exact-ledger counts and decides
-  // its reconciliations as it did, and replays so.
+  // How the run records and reconciles, chosen once: today's rules (wallet/ledger.ts), or those of
+  // the legacy modules for a run from before a patch or a ledger that holds the first shape's records.
   const asBefore = patches.exactLedger ? undefined : asBeforeExactLedger(ledger, input.carried);
   const recordOptions = (): RecordOptions =>
     asBefore?.recordOptions ?? { now: workflowNow(), keepHeldAside: patches.keepHeldAside };
   const driftFrom = asBefore?.driftFrom ?? ((available) => findDrift(balances(ledger), available));
+  const recordNotice = holdsFirstShapeRecords(ledger) ? recordWithFirstShape : record;
   let cursor: WalletRun['cursor'] = input.pollCursor ?? { since: 0, seen: [] };
   if (patches.exactLedger) {
     // A horizon or cursor carried from before, moved past now by a time that could not be one.
@@ -211,7 +210,7 @@ export function openRun(input: WalletInput, patches: RunPatches, start: RunStart
       const { tx, via } = inbox.shift()!;
       if (via === 'callback') heard = true;
       const options = { ...recordOptions(), transferId: transferIdFromSrn(tx.source) };
-      if (record(ledger, tx, via, options) === 'unapplied') {
+      if (recordNotice(ledger, tx, via, options) === 'unapplied') {
         log.warn(
           'a transaction remembered without its status ended; its amount is left for the reconciliation and a person',
           { walletId: input.walletId, status: tx.status },
