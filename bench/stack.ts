@@ -433,24 +433,15 @@ export async function stackFigures(
   }
 }
 
-interface Memory {
-  what: string;
-  /** Per cached workflow, in MB (10^6 bytes): the worker's RSS, and the V8 heap in use after GC. */
-  rssMB: number;
-  heapMB: number;
-  /** The RSS with the workflows in the main thread, read after a GC. */
-  collectedRssMB: number;
-}
-
 /**
- * What one cached workflow of a kind costs a worker, in two passes. RSS: the worker as deployed,
- * its workflows in the SDK's worker thread. Heap: the same worker with `debugMode`, which runs the
- * workflows in the main thread, the one isolate whose heap the process can collect and read; its
- * RSS, read after that GC, is what a ratio of RSS against the floor uses: the floor's RSS in the
- * SDK's thread, never collected before a reading, fits its count poorly and can come out below its
- * own heap, so that a ratio over it would measure the noise (bench/results).
+ * What one cached workflow of a kind costs a worker, in MB (10^6 bytes), in two passes. RSS: the
+ * worker as deployed, its workflows in the SDK's worker thread. Heap: the same worker with
+ * `debugMode`, which runs the workflows in the main thread, the one isolate whose heap the process
+ * can collect and read; its RSS, read after that GC, is what a ratio of RSS against the floor uses:
+ * the floor's RSS in the SDK's thread, never collected before a reading, fits its count poorly and
+ * can come out below its own heap, so that a ratio over it would measure the noise.
  */
-async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'debugMode'>): Promise<Memory> {
+async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'debugMode'>) {
   const threaded = await cachedMemory({ ...ctx, debugMode: false });
   const inMainThread = await cachedMemory({ ...ctx, debugMode: true });
   return { what: ctx.what, rssMB: threaded.rssMB, heapMB: inMainThread.heapMB, collectedRssMB: inMainThread.rssMB };
@@ -472,7 +463,7 @@ async function cachedMemory(ctx: {
   what: string;
   debugMode: boolean;
   load: (taskQueue: string) => { warm: () => Promise<unknown>; one: () => Promise<unknown> };
-}): Promise<Omit<Memory, 'collectedRssMB'>> {
+}): Promise<{ rssMB: number; heapMB: number }> {
   const STEP = 300;
   const N = 3 * STEP;
   const taskQueue = `bench-memory-${randomUUID()}`;
@@ -514,7 +505,7 @@ async function cachedMemory(ctx: {
     ctx.say(
       `  per workflow: RSS ${(rss.b / 1e6).toFixed(3)} MB (r² ${rss.r2.toFixed(2)}), heap ${(heap.b / 1e6).toFixed(3)} MB (r² ${heap.r2.toFixed(2)})`,
     );
-    return { what: ctx.what, rssMB: rss.b / 1e6, heapMB: heap.b / 1e6 };
+    return { rssMB: rss.b / 1e6, heapMB: heap.b / 1e6 };
   } finally {
     child.send('stop');
     await new Promise((r) => child.once('exit', r));
