@@ -1,16 +1,13 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { isLocalRequestError, ProviderError } from '../src/provider/errors.js';
 
-// Activities are at-least-once and Temporal retries them; this decides which failures are worth
-// retrying. Only failures known to be permanent end the activity at once: the provider's refusals
-// (validation, auth, not-found: ProviderError that is not retryable), a request that could not be
-// sent at all (a header undici refuses, input our own client rejects), and any error that says
-// `retryable: false` of itself (a 2xx that breaks the contract, a claim that is gone or is not
-// what its reference says). Anything else (the claim store's server or disk failing, an error
-// nobody foresaw) is left to the activity's retry policy: giving up on a passing fault at once
-// would fail what a person handed in for nothing (the processes tell the end user's update that
-// such a submission was not delivered only once the retries gave up). Failures carry what a person needs to act, never the provider's message or a request's
-// values (they may be personal data, and failures are kept in history).
+// Which activity failures are worth retrying. Only those known to be permanent end the activity at
+// once: the provider's refusals (a ProviderError that is not retryable), a request that could not
+// be sent at all, and any error that says `retryable: false` of itself (a 2xx that breaks the
+// contract, a claim gone or not what its reference says). Anything else is left to the retry
+// policy: giving up on a passing fault would fail what a person handed in for nothing. Failures
+// carry what a person needs to act, never the provider's message or a request's values (they may
+// be personal data, and failures are kept in history).
 export function toActivityFailure(err: unknown): unknown {
   if (err instanceof ApplicationFailure) return err;
   if (isLocalRequestError(err)) {

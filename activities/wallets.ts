@@ -15,12 +15,6 @@ import {
 } from '../src/provider/transaction-observation.js';
 import { withProviderFailures } from './provider-failure.js';
 
-/**
- * How many of a wallet's newest transactions a poll looks at; far fewer than the ledger remembers.
- * The page the poll cursor is built for (its ended records are those such a page can hold).
- */
-export const POLL_LIMIT = POLL_PAGE_LIMIT;
-
 export interface WalletActivityDeps {
   provider: ProviderClient;
   /** Where the provider sends this wallet's callbacks: INGRESS_PUBLIC_URL + /callbacks. */
@@ -31,7 +25,7 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
   const pollOnce = async (walletId: string, cursor: PollCursor): Promise<PollAnswer> => {
     try {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
-      const page = newestFirst(data, POLL_LIMIT);
+      const page = newestFirst(data, POLL_PAGE_LIMIT);
       return { changed: changedSince(page, cursor), cursor: nextCursor(page, cursor, Date.now()) };
     } catch (err) {
       if (!(err instanceof ProviderError && err.status === 404)) throw err;
@@ -59,11 +53,10 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
     },
 
     /**
-     * Kept for wallets whose run started before the patch wallet-quiet-polling (workflows/wallet/legacy-polling.ts).
-     * The newest transactions, trimmed to what the ledger needs: polling exists to recover recent
-     * lost callbacks, and a wallet's whole history would outgrow a workflow's payload limit.
+     * The newest transactions, trimmed to what the ledger needs, for runs from before
+     * wallet-quiet-polling (workflows/wallet/legacy-polling.ts).
      */
-    async listWalletTransactions(walletId: string, limit = POLL_LIMIT) {
+    async listWalletTransactions(walletId: string, limit = POLL_PAGE_LIMIT) {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
       return newestFirst(data, limit);
     },

@@ -6,11 +6,8 @@
 const MiB = 1024 * 1024;
 
 /**
- * What one cached workflow costs, with a margin: a wallet, the process that stays cached longest.
- * The bench measures a small ledger's wallet far below this (bench/results/figures.md); it is kept
- * for wallets with full ledgers (1.7 MB more each) and for churn, where the eviction test (a full
- * cache, workflows evicted and replayed) saw RSS grow by up to 1.22 MB a cached workflow, GC slack
- * included: RSS is counted at 1.5 MB.
+ * What one cached workflow costs, with a margin: a wallet, the process that stays cached longest,
+ * with a full ledger, and the churn of workflows evicted and replayed (bench/results/figures.md).
  */
 export const PER_WORKFLOW_COST = { heapBytes: 0.85 * MiB, rssBytes: 1.5 * 1e6 } as const;
 /** What a worker holds before its first workflow: the SDK, the bundle's shared context, activities. */

@@ -39,12 +39,10 @@ export const unversionedWorkflowsPath = fileURLToPath(new URL(`../workflows/unve
  * `npm run build` made beside it instead of bundling the workflows at start: with the tracing
  * interceptors when tracing is on, without them otherwise.
  */
-export const prebuiltWorkflowBundle = import.meta.url.endsWith('.js')
-  ? fileURLToPath(new URL('../workflow-bundle.js', import.meta.url))
-  : undefined;
-export const prebuiltUntracedWorkflowBundle = import.meta.url.endsWith('.js')
-  ? fileURLToPath(new URL('../workflow-bundle-untraced.js', import.meta.url))
-  : undefined;
+const prebuilt = (file: string) =>
+  import.meta.url.endsWith('.js') ? fileURLToPath(new URL(`../${file}`, import.meta.url)) : undefined;
+export const prebuiltWorkflowBundle = prebuilt('workflow-bundle.js');
+export const prebuiltUntracedWorkflowBundle = prebuilt('workflow-bundle-untraced.js');
 /** The workflows' spans, carried on through Temporal's headers (workflows/tracing-interceptors.ts). */
 const tracingInterceptorsModule = fileURLToPath(new URL(`../workflows/tracing-interceptors${ext}`, import.meta.url));
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
@@ -195,8 +193,8 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
   const tracing = workerTracingOptions(traces);
   // Sized from the memory the worker has, not the SDK's guess from the heap (worker/cache-size.ts).
   const cache = chooseCacheSize(memoryFacts(config.worker));
-  const prebuilt = traces.enabled ? prebuiltWorkflowBundle : prebuiltUntracedWorkflowBundle;
-  const bundlePath = opts.workflowBundlePath ?? (version && prebuilt && existsSync(prebuilt) ? prebuilt : undefined);
+  const built = traces.enabled ? prebuiltWorkflowBundle : prebuiltUntracedWorkflowBundle;
+  const bundlePath = opts.workflowBundlePath ?? (version && built && existsSync(built) ? built : undefined);
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,

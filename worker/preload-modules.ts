@@ -1,19 +1,13 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Workflow modules the SDK evaluates once, in the reusable V8 context that every cached workflow
-// shares, instead of once per workflow (bundle option `preloadModules`). The SDK deep-freezes what
-// they export and shares their module-level variables between workflows, so only modules that are
-// safe to share belong here: no module-level `let`, no cache or counter, nothing that calls a
-// workflow API (workflowInfo, proxyActivities…) at load, and exports that no caller writes to. One
-// exception, by design: workflows/wallet/settled-records.ts counts each ledger's records in a
-// WeakMap keyed by that run's own table, so no workflow reads another's entry and none outlives it.
-// Their imports are preloaded with them, so they must meet the same bar. Workflow files, the
-// skeleton that records stages (workflows/lib/process.ts) and the interceptors stay out;
-// @opentelemetry/* too, were it bundled (the workflows' tracing needs none of it): its API keeps
-// the global tracer provider in a singleton that registering writes, which a frozen copy refuses
-// (test/integration/preload-modules.test.ts shows it fails).
-// The paths are the one list to update when workflow files move.
+// Workflow modules the SDK evaluates once, in the V8 context every cached workflow shares (bundle
+// option `preloadModules`). It deep-freezes their exports and shares their module-level variables,
+// so only modules safe to share belong here, with their imports: no module-level `let`, cache or
+// counter, no workflow API called at load, no export a caller writes to. One exception by design:
+// workflows/wallet/settled-records.ts counts records in a WeakMap keyed by each run's own table.
+// Workflow files, workflows/lib/process.ts and the interceptors stay out; so would @opentelemetry/*
+// (its global tracer provider is a singleton that a frozen copy refuses: preload-modules.test.ts).
 
 const ext = extname(fileURLToPath(import.meta.url)); // .ts from source, .js once compiled
 const at = (path: string) => fileURLToPath(new URL(`../${path}${ext}`, import.meta.url));

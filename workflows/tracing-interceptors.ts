@@ -26,14 +26,11 @@ import {
 import { activeTrace, withTrace } from './lib/trace-scope.js';
 import { workflowNow } from './lib/workflow-time.js';
 
-// The workflows' spans, bundled when the worker exports traces (worker/create-worker.ts). The same
-// spans, names and header as Temporal's OpenTelemetry workflow interceptors (RunWorkflow:<type>,
-// HandleSignal:<name>, StartActivity:<type>, … in `_tracer-data`), so that the client's and the
-// activities' interceptors, which stay Temporal's, join them into one trace; written without
-// @opentelemetry/*, whose modules and tracer provider every cached workflow built again (about
-// 0.5 MB of heap each; docs/capacity.md). The active context is in one storage for all workflows
-// (./lib/trace-scope.ts). Each outbound call reaches `next` in the same tick, as without
-// interceptors: no command moves, and histories replay with or without them.
+// The workflows' spans, bundled when the worker exports traces (worker/create-worker.ts): the same
+// spans, names and header as Temporal's OpenTelemetry workflow interceptors, so that the client's
+// and activities' interceptors join them into one trace, without @opentelemetry/* in every cached
+// workflow (docs/capacity.md). Each outbound call reaches `next` in the same tick: no command
+// moves, and histories replay with or without them.
 
 const acceptContinueAsNew = (err: unknown) => err instanceof ContinueAsNew;
 /** The attribute Temporal's interceptors give an update's spans. */

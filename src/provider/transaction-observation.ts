@@ -74,7 +74,7 @@ export type PollAnswer =
  */
 export const POLL_LOOKBACK_MS = 3_600_000;
 
-/** How many of a wallet's newest transactions a poll looks at (activities/wallets.ts, POLL_LIMIT). */
+/** How many of a wallet's newest transactions a poll looks at (activities/wallets.ts). */
 export const POLL_PAGE_LIMIT = 100;
 
 /** No transaction of the provider's is older: 2013-01-01 UTC. A time in seconds reads as 1970. */

@@ -109,11 +109,9 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
         // The provider moved on between the input and now: nothing to send.
         submission.error = `${submission.fieldId} is ${field.status} now; nothing was sent`;
       } else {
-        // The run chain's first id keeps this round's keys apart from every other round's, however long
-        // ago that one ran (the provider remembers keys; Temporal forgets closed runs). The claim's
-        // digest keeps a different value apart from one refused or not delivered under the same
-        // attempt number (which such a failure gives back): the provider would refuse a key used
-        // for another request. A key is an activity's input, not a command: changing it needs no patch.
+        // The run chain's first id keeps this round's keys apart from every other round's (the
+        // provider remembers keys; Temporal forgets closed runs); the claim's digest keeps a value
+        // apart from one refused or not delivered under the same attempt number.
         const attempt = round.startAttempt(state, field);
         const step = `${workflowInfo().firstExecutionRunId}/${field.fieldId}/${attempt}/${submission.claim.sha256}`;
         try {

@@ -1,11 +1,9 @@
 // Plain checks of what a workflow is handed (its input, its updates' arguments): small functions
-// instead of zod, because every cached workflow instantiates the bundle's modules again and zod
-// with its schemas costs about 1 MB of each (docs/capacity.md). They are the one definition of
-// each checked message: every check carries a frozen description of itself (`spec`, plain data),
-// from which ./zod-from-check.schema.ts builds the zod schema that the clients and the ingress run,
-// with the same bounds, messages and defaults; test/unit/checks-agree.test.ts holds the two to the
-// same answers. Like zod, a check returns what it accepted (defaults filled in, unknown keys of an
-// object left out) and reports the first problem with its field, the path zod would give it.
+// instead of zod, which every cached workflow would instantiate again (docs/capacity.md). The one
+// definition of each checked message: each check carries a frozen description (`spec`), from which
+// ./zod-from-check.schema.ts builds the zod schema the clients and the ingress run. Like zod, a
+// check returns what it accepted (defaults filled in, unknown keys left out) and reports the first
+// problem with its field, the path zod would give it.
 
 import { AMOUNT_DIGITS, amountBound, decimal } from '../../src/decimal.js';
 

@@ -1,11 +1,9 @@
 import type { SerializableSpan } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions.js';
 
-// W3C trace context as Temporal's OpenTelemetry interceptors carry it, and the finished spans
-// their worker-side sink takes: pure, so that workflow code traces without @opentelemetry/* in its
-// bundle (every cached workflow instantiates the bundle's modules again; those and the tracer
-// provider they built cost about 0.5 MB of each). The clients, activities and the sink stay Temporal's: the header and the span shape
-// here are theirs (`_tracer-data`, a JSON payload of the propagator's carrier; SerializableSpan).
-// W3C baggage is not carried: nothing here sets any.
+// W3C trace context as Temporal's OpenTelemetry interceptors carry it, and the finished spans their
+// worker-side sink takes: pure, so that workflow code traces without @opentelemetry/* in its bundle
+// (every cached workflow instantiates the bundle's modules again, docs/capacity.md). The header and
+// span shape are Temporal's (`_tracer-data`; SerializableSpan). W3C baggage is not carried.
 
 /** The header Temporal's interceptors read and write. */
 export const TRACE_HEADER = '_tracer-data';

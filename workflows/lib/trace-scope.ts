@@ -2,15 +2,11 @@ import { AsyncLocalStorage, workflowInfo } from '@temporalio/workflow';
 import type { TraceContext } from './trace-context.js';
 
 // The trace context a workflow's code runs in: what an activity it schedules, or a child it
-// starts, is traced under. ONE storage for every workflow of a worker: this module is preloaded
-// (worker/preload-modules.ts), so it is evaluated once in the context the cached workflows share.
-// Node gives every promise created anywhere a slot per enabled AsyncLocalStorage, so a storage per
-// workflow (as Temporal's own workflow interceptors keep) made every promise of the worker cost in
-// proportion to the workflows cached. Sharing is safe: a store belongs to the promises created
-// inside `run`, and a workflow's promises never reach another's; a store is also tagged with its
-// run, so that one left behind (a deadlocked task interrupted inside `run`) is never another's.
-// The storage is not exported, so that the SDK's freezing of a preloaded module's exports leaves
-// it alone.
+// starts, is traced under. ONE storage for every workflow of a worker (this module is preloaded,
+// worker/preload-modules.ts): Node gives every promise a slot per enabled AsyncLocalStorage, so one
+// per workflow would make every promise cost in proportion to the workflows cached. A store
+// belongs to the promises created inside `run` and is tagged with its run, so that one left behind
+// is never another's. Not exported, so that the SDK's freezing of preloaded exports leaves it alone.
 
 const storage = new AsyncLocalStorage<{ ctx: TraceContext; runId: string }>();
 

@@ -4,11 +4,10 @@ import { walletSrn } from '../../src/provider/srn.js';
 import { type Counting, direction, type LedgerState, type RecordOptions } from './ledger.js';
 import type { drift } from './messages.schema.js';
 
-// Runs started before wallet-exact-ledger decided their reconciliations by binary floating-point
-// sums: rounded to 10 decimals, compared with a tolerance of 1e-9. A drift found made a quiet run
-// poll and read the balances again (commands), so replaying such a run on today's code needs the
-// same answers. These functions give them, wrapped around today's ledger; the exact sums stay what
-// the run shows. Delete with the patch, once no wallet runs code from before it (workflows/patches.ts).
+// Runs started before wallet-exact-ledger decided their reconciliations by floating-point sums
+// (rounded to 10 decimals, a tolerance of 1e-9), and a drift found made a run poll and read the
+// balances again (commands): replaying such a run needs the same answers, which these give, wrapped
+// around today's ledger. Delete with the patch, once no wallet runs code from before it.
 
 type Drift = z.output<typeof drift>;
 /** The ledger's recent entries, all these functions read of it (./ledger.ts's LedgerState has them). */
@@ -55,7 +54,10 @@ export function countedAsBeforeExactLedger(totals: FloatTotals): Counting {
       tx.source === walletSrn(walletId) && tx.dest === tx.source
         ? { sign: 1, kind: 'deposit' }
         : direction(walletId, tx),
-    settledTotalMoved: (currency, amount, sign) => moveFloatTotal(totals, currency, amount, sign),
+    // `amount` is the exact decimal of a number the old code held: Number() gives that number back.
+    settledTotalMoved: (currency, amount, sign) => {
+      totals.settledTotals[currency] = (totals.settledTotals[currency] ?? 0) + sign * Number(amount);
+    },
   };
 }
 
@@ -66,16 +68,8 @@ export function floatTotalsFrom(carried: { settledTotals: Record<string, number 
   return { settledTotals };
 }
 
-/**
- * Moves a float total as the old ledger did. `amount` is the exact decimal of a number the old
- * code held: Number() gives that number back (String(n) is its shortest exact form).
- */
-export function moveFloatTotal(totals: FloatTotals, currency: string, amount: Decimal, sign: 1 | -1): void {
-  totals.settledTotals[currency] = (totals.settledTotals[currency] ?? 0) + sign * Number(amount);
-}
-
 /** The confirmed balances as the old code summed them: settled totals, then the entries in order. */
-export function floatConfirmed(state: RecentEntries, totals: FloatTotals): Record<string, number> {
+function floatConfirmed(state: RecentEntries, totals: FloatTotals): Record<string, number> {
   const out: Record<string, number> = Object.create(null);
   for (const [currency, total] of Object.entries(totals.settledTotals)) out[currency] = (out[currency] ?? 0) + total;
   for (const entry of Object.values(state.entries)) {

@@ -3,9 +3,8 @@ import { idPattern, walletId } from '../../src/provider/schemas/common.js';
 import { transaction } from '../../src/provider/schemas/transaction.js';
 import { decimalAmount } from '../lib/messages.schema.js';
 
-// The wallet processes' messages as zod schemas: the inputs (./wallet-inputs.schema.ts), and what
-// the workflows answer and return, from which workflows/wallet/ledger.ts, drift.ts and
-// messages.ts take their types.
+// The wallet processes' messages as zod schemas: the inputs (./inputs.schema.ts), and what the
+// workflows answer and return, whose types ledger.ts, drift.ts and messages.ts take.
 
 export { openWalletInput, walletInput } from './inputs.schema.js';
 
@@ -56,24 +55,13 @@ export const ledgerStats = z.object({
   expired: count,
   /** Observations whose currency is no currency code: never counted. */
   rejected: count,
-  /**
-   * Ended notices (REVERSED, CANCELLED, FAILED, EXPIRED) for a transaction remembered from the
-   * first shape, whose amount and status were not kept: the balance is not moved (see `record`).
-   * Present once counted, so that ledgers carried before it keep their shape.
-   */
+  /** Ended notices for a transaction remembered from the first shape: no balance moved (wallet/legacy-carried-ledger.ts). */
   unapplied: count.optional(),
-  /**
-   * Transactions whose createdAt cannot be a time (beyond now plus a day, or before the provider's
-   * epoch): counted, but their time moves neither the horizon nor the poll cursor. Present once
-   * counted.
-   */
+  /** Transactions whose createdAt cannot be a time: counted, but their time moves neither horizon nor poll cursor. */
   heldAside: count.optional(),
   /** Times the horizon was found moved past now by such a time, carried from before, and moved back. */
   horizonRepaired: count.optional(),
-  /**
-   * Pending entries past the bound (LIMITS.pendingEntries, pendingAgeMs) moved to a record: no
-   * longer in the pending balance; a later confirmation still counts while the record lasts.
-   */
+  /** Pending entries past the bound (LIMITS) moved to a record: out of the pending balance until confirmed. */
   pendingDropped: count.optional(),
 });
 
@@ -86,7 +74,7 @@ export const settledRecord = z.tuple([z.string(), decimalAmount.nullable(), z.st
 
 /** A wallet's ledger as its follower carries it across continue-as-new and returns it when it ends. */
 export const ledgerState = z.object({
-  /** 3 since amounts are exact decimal strings; 2 carried numbers (see `fromCarried`). */
+  /** 3 since amounts are exact decimal strings (older shapes: wallet/carried-ledger.ts). */
   version: z.literal(3),
   walletId,
   /** Recent entries by id; pending ones are never evicted. */
@@ -99,17 +87,9 @@ export const ledgerState = z.object({
   horizon: epochMs,
   /** Confirmed amounts of evicted entries, per currency. */
   settledTotals: z.record(z.string(), decimalAmount),
-  /**
-   * Currencies whose balance was carried from before exact amounts as a binary floating-point
-   * sum, which cannot be read back exactly: their balances say `approximate`, and the
-   * reconciliation with the provider is what tells. Present only when there are some.
-   */
+  /** Currencies whose balance was carried as a floating-point sum: their balances say `approximate`. */
   approximate: z.array(z.string()).optional(),
-  /**
-   * Only in a run started before wallet-exact-ledger: the floating-point totals it decided its
-   * reconciliations by, kept beside the exact ones so that its history replays
-   * (wallet/legacy-float-ledger.ts). Never read from what a run carries: the next run has the patch.
-   */
+  /** Only in a run from before wallet-exact-ledger: its floating-point totals (wallet/legacy-float-ledger.ts). */
   floatTotals: z
     .object({ settledTotals: z.record(z.string(), z.number()) })
     .optional()
@@ -180,11 +160,7 @@ export const walletResult = z.object({
   walletId,
   /** Callbacks it received before it ended. */
   callbacks: count,
-  /**
-   * What it counted, and the observations it received but had not yet recorded: the run that a
-   * later callback starts carries them on (workflows/wallet/follower-client.ts), so that a wallet the
-   * provider did not know for a while loses nothing. Absent from runs that ended before.
-   */
+  /** What it counted and had not yet recorded, carried on by a run a later callback starts (follower-client.ts). */
   ledger: ledgerState.optional(),
   inbox: z.array(inboxItem).optional(),
 });

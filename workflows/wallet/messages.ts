@@ -15,9 +15,6 @@ export * from './contract.js';
 
 export type { OpenWalletInput };
 
-// Messages and inputs of the wallet processes, defined once and shared by the workflows, the
-// ingress and the client for backend services.
-
 /** How a wallet's follower polls and reconciles (configuration: WALLET_POLL_INTERVAL and the like). */
 export interface WalletTimings {
   pollIntervalMs: number;
@@ -40,10 +37,7 @@ export function walletStartArgs<Fields extends object>(fields: Fields, timings: 
 }
 
 export type WalletInput = WalletInputFields & {
-  /**
-   * Carried across continue-as-new; runs from before exact amounts carry version 2 (numbers), and
-   * runs from before version 2 the first shape (workflows/wallet/carried-ledger.ts).
-   */
+  /** Carried across continue-as-new, in any shape a run ever carried (workflows/wallet/carried-ledger.ts). */
   carried?: CarriedLedger;
   /** Carried likewise; amounts are numbers in runs from before exact amounts. */
   inbox?: Array<{ tx: RecordedObservation; via: 'callback' | 'poll' }>;
@@ -61,17 +55,12 @@ export type WalletInput = WalletInputFields & {
 
 export type OpenWalletResult = z.output<typeof openWalletResult>;
 
-/** A wallet's follower runs as long as the wallet; it ends only for a wallet the provider does not know. */
 export type WalletResult = z.output<typeof walletResult>;
 
 /** The wallet query's answer: balances, recent transactions, counts and the last reconciliation. */
 export type WalletView = z.output<typeof walletView>;
 
-/**
- * A verified provider callback (docs/provider-contract.md §2.4), delivered by the ingress trimmed to what the ledger
- * uses. Runs from before carried the whole callback, its amount a number: the workflow trims and
- * reads either.
- */
+/** A verified provider callback (docs/provider-contract.md §2.4), trimmed by the ingress; older runs' whole callbacks are read too. */
 export const transactionSignal = defineSignal<[Observation]>('transaction');
 export const walletQuery = defineQuery<WalletView>('wallet');
 /** Compares the ledger with the provider's balances now (polling first where they disagree) and answers what it found. */

@@ -9,10 +9,8 @@ import {
 } from '../patch-ids.js';
 
 // Which of the wallet's patches a run follows (workflows/patches.ts), decided in one place and
-// passed down by name, so that no loop or ledger asks Temporal itself. Asking for a patch records
-// its marker on a new run, and a replay must meet it at the same point: the four decided at the
-// start come before the run's first command, in the order every recorded run has them; the two
-// that recorded runs hold later are asked where they were, by name.
+// passed down by name. A replay must meet each marker where it was recorded: four before the run's
+// first command, in the recorded order; two later, asked by name where recorded runs hold them.
 
 export interface RunPatches {
   /** wallet-quiet-polling: today's loop (wallet/workflow.ts); without it, wallet/legacy-polling.ts. */
