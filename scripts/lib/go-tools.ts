@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { goInstall } from '../../src/temporal/go-install.js';
 import { isExecutable } from '../../src/executable.js';
 
@@ -22,33 +22,18 @@ export interface GoTool {
   binary: string;
 }
 
+/** A tool built by `go install module@version`, which names the binary for the module's last element. */
+function tool(name: string, module: string, version: string): GoTool {
+  return { name, module, version, binary: basename(module) };
+}
+
 export const TOOLS = {
-  server: {
-    name: 'temporal-server',
-    module: 'go.temporal.io/server/cmd/server',
-    version: SERVER_VERSION,
-    binary: 'server',
-  },
-  sql: {
-    name: 'temporal-sql-tool',
-    module: 'go.temporal.io/server/cmd/tools/sql',
-    version: SERVER_VERSION,
-    binary: 'sql',
-  },
+  server: tool('temporal-server', 'go.temporal.io/server/cmd/server', SERVER_VERSION),
+  sql: tool('temporal-sql-tool', 'go.temporal.io/server/cmd/tools/sql', SERVER_VERSION),
   /** An S3-compatible server over plain files (Apache-2.0), for the claim store's S3 adapter tests. */
-  versitygw: {
-    name: 'versitygw',
-    module: 'github.com/versity/versitygw/cmd/versitygw',
-    version: 'v1.8.0',
-    binary: 'versitygw',
-  },
-  ui: {
-    name: 'temporal-ui-server',
-    module: 'github.com/temporalio/ui-server/v2/cmd/server',
-    version: UI_VERSION,
-    binary: 'server',
-  },
-} as const satisfies Record<string, GoTool>;
+  versitygw: tool('versitygw', 'github.com/versity/versitygw/cmd/versitygw', 'v1.8.0'),
+  ui: tool('temporal-ui-server', 'github.com/temporalio/ui-server/v2/cmd/server', UI_VERSION),
+};
 
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'payflows');

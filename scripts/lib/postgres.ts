@@ -86,14 +86,13 @@ export async function startPostgres(opts: {
     '--no-instructions',
   ]);
   opts.signal?.throwIfAborted();
+  // Where the server listens and psql reaches it.
+  const address = ['-h', '127.0.0.1', '-p', String(opts.port)];
   const [cmd, rest] = asPostgres([
     join(bin, 'postgres'),
     '-D',
     opts.dataDir,
-    '-p',
-    String(opts.port),
-    '-h',
-    '127.0.0.1',
+    ...address,
     '-k',
     opts.dataDir,
     '-c',
@@ -131,21 +130,7 @@ export async function startPostgres(opts: {
     const psql = (sql: string) =>
       execFileSync(
         join(bin, 'psql'),
-        [
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(opts.port),
-          '-U',
-          'postgres',
-          '-d',
-          'postgres',
-          '-v',
-          'ON_ERROR_STOP=1',
-          '-qAt',
-          '-c',
-          sql,
-        ],
+        [...address, '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql],
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
       );
     const deadline = Date.now() + 60_000;

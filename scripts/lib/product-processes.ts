@@ -125,16 +125,10 @@ function uiConfig(root: string): string {
   return root;
 }
 
-export async function startProduct(opts: {
-  dir: string;
-  temporalAddress: string;
-  namespace: string;
-  log: (line: string) => void;
-  temporalMetrics?: string;
-  /** Stops the start-up: the process starting and those started are stopped, and the promise rejects. */
-  signal?: AbortSignal;
-}): Promise<ProductCluster> {
-  const { dir, log, signal } = opts;
+type TopologyOptions = Pick<Parameters<typeof startTemporalCluster>[0], 'dir' | 'log' | 'signal' | 'dynamicConfig'>;
+
+/** The product's processes around `temporal`; an abort stops the one starting and those started, and rejects. */
+async function startProduct(temporal: TemporalCluster, { dir, log, signal }: TopologyOptions): Promise<ProductCluster> {
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const running: RunningProcess[] = [];
   const stopAll = async () => {
@@ -158,9 +152,9 @@ export async function startProduct(opts: {
     const ingressUrls = ingressPorts.map((port) => `http://${local(port)}`);
     const ingressOpsUrls = opsPorts.map((port) => `http://${local(port)}`);
     const workerMetrics = metricsPorts.map(local);
-    const temporal = {
-      TEMPORAL_ADDRESS: opts.temporalAddress,
-      TEMPORAL_NAMESPACE: opts.namespace,
+    const temporalEnv = {
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: temporal.namespace,
       TEMPORAL_TASK_QUEUE: taskQueue,
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
       LOG_LEVEL: 'info',
@@ -179,7 +173,7 @@ export async function startProduct(opts: {
     });
     for (const [i, port] of ingressPorts.entries()) {
       await launch(`ingress-${i + 1}`, 'src/ingress/main.ts', 'ingress listening', {
-        ...temporal,
+        ...temporalEnv,
         PROVIDER_SECRET_KEY: SANDBOX_CREDENTIALS.secretKey,
         INGRESS_PORT: String(port),
         INGRESS_OPS_PORT: String(opsPorts[i]),
@@ -188,7 +182,7 @@ export async function startProduct(opts: {
     // The provider calls one address back; a load balancer spreads it over the replicas.
     const claimKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const workerEnv = {
-      ...temporal,
+      ...temporalEnv,
       ...provider,
       INGRESS_PUBLIC_URL: ingressUrls[0]!,
       CLAIM_STORE_DIR: claimsDir,
@@ -212,9 +206,9 @@ export async function startProduct(opts: {
     const codecToken = randomBytes(24).toString('hex');
     await launch('codec-server', 'src/temporal/codec-server-main.ts', 'codec server listening', {
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
-      TEMPORAL_ADDRESS: opts.temporalAddress,
+      TEMPORAL_ADDRESS: temporal.address,
       // The namespace whose payloads it serves: a call naming another is refused.
-      TEMPORAL_NAMESPACE: opts.namespace,
+      TEMPORAL_NAMESPACE: temporal.namespace,
       CODEC_SERVER_PORT: String(codecPort),
       CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
       CODEC_SERVER_TOKEN: codecToken,
@@ -233,12 +227,12 @@ export async function startProduct(opts: {
       cwd: join(dir, 'temporal-ui'),
       env: {
         PATH: process.env.PATH ?? '',
-        TEMPORAL_ADDRESS: opts.temporalAddress,
+        TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_UI_PORT: String(uiPort),
         TEMPORAL_CODEC_ENDPOINT: codecUrl,
         TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true',
         TEMPORAL_CORS_ORIGINS: uiUrl,
-        TEMPORAL_DEFAULT_NAMESPACE: opts.namespace,
+        TEMPORAL_DEFAULT_NAMESPACE: temporal.namespace,
       },
       log: join(dir, 'logs', 'temporal-ui.log'),
     };
@@ -258,7 +252,7 @@ export async function startProduct(opts: {
       port: promPort,
       workers: workerMetrics,
       ingresses: opsPorts.map(local),
-      ...(opts.temporalMetrics ? { temporal: [opts.temporalMetrics] } : {}),
+      temporal: [temporal.metrics],
       intervalSeconds: 2,
       signal,
     });
@@ -304,18 +298,11 @@ export async function startProduct(opts: {
  * PostgreSQL, then the product's processes around it. A failed or aborted start stops what started.
  */
 export async function startClusterTopology(
-  opts: Pick<Parameters<typeof startTemporalCluster>[0], 'dir' | 'log' | 'signal' | 'dynamicConfig'>,
+  opts: TopologyOptions,
 ): Promise<{ temporal: TemporalCluster; product: ProductCluster; stop(): Promise<void> }> {
   const temporal = await startTemporalCluster(opts);
   try {
-    const product = await startProduct({
-      dir: opts.dir,
-      temporalAddress: temporal.address,
-      namespace: temporal.namespace,
-      temporalMetrics: temporal.metrics,
-      log: opts.log,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    const product = await startProduct(temporal, opts);
     // The product's processes, then the server, then PostgreSQL.
     return { temporal, product, stop: async () => (await product.stop(), await temporal.stop()) };
   } catch (err) {
