@@ -66,7 +66,10 @@ interface Problem {
   problem: string;
 }
 
-/** Every panel's every query run once: what Prometheus refused, and what came back empty that should not. */
+/**
+ * Every panel's every query run once: what Prometheus refused or answered with series that lack a
+ * label the legend names (a `by` of a label the metric does not have), and what came back empty.
+ */
 async function checkQueries(
   url: string,
   namespace: string,
@@ -92,8 +95,18 @@ async function checkQueries(
       for (const target of panel.targets ?? []) {
         const where = `${file} (${dashboard.title}), panel ${panel.id} "${panel.title}", query ${target.refId}`;
         const expr = substitute(target.expr, values);
-        const answer = await prometheus<{ result: unknown[] }>(url, `/api/v1/query?query=${encodeURIComponent(expr)}`);
+        const answer = await prometheus<{ result: Array<{ metric: Record<string, string> }> }>(
+          url,
+          `/api/v1/query?query=${encodeURIComponent(expr)}`,
+        );
+        const legendLabels = [...(target.legendFormat ?? '').matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!);
+        const unlabelled = answer.data?.result.find((s) => legendLabels.some((label) => !(label in s.metric)));
         if (answer.status !== 'success') refused.push({ where, problem: `${answer.error ?? answer.status}: ${expr}` });
+        else if (unlabelled)
+          refused.push({
+            where,
+            problem: `a series without a label of the legend ${target.legendFormat}: ${JSON.stringify(unlabelled.metric)} from ${expr}`,
+          });
         else if (answer.data!.result.length === 0)
           (panel.mayBeEmpty ? emptyAsAllowed : empty).push({ where, problem: `no series: ${expr}` });
       }
@@ -127,7 +140,9 @@ describe('the Grafana dashboards against the cluster’s Prometheus, after the d
       assert.ok(
         found.refused.length + found.empty.length === 0,
         [
-          found.refused.length ? `queries Prometheus refused:\n${listed(found.refused)}` : '',
+          found.refused.length
+            ? `queries Prometheus refused, or whose series lack a label their legend names:\n${listed(found.refused)}`
+            : '',
           found.empty.length
             ? `queries with no series after the demo (one that may honestly be empty says why in its panel's mayBeEmpty):\n${listed(found.empty)}`
             : '',

@@ -11,6 +11,8 @@ const DATASOURCES = join(DASHBOARDS_DIR, 'provisioning/datasources/prometheus.ym
 export interface Target {
   refId: string;
   expr: string;
+  /** The series' name in the legend: `{{label}}` is that label's value. */
+  legendFormat?: string;
   datasource?: { type?: string; uid?: string };
 }
 
