@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { parseJson } from '../json.js';
 import type { SandboxContext } from './context.js';
-import { SandboxError, sendError, validationError } from './errors.js';
+import { validationError } from './errors.js';
 import { parseWith } from './provider-route.js';
 
 // Operator routes play the provider's reviewers and customers and the outside world. They take
@@ -25,24 +25,19 @@ export function operatorRoutes(app: FastifyInstance, ctx: SandboxContext): Opera
       method,
       url: path,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        try {
-          const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-          let json: unknown = {};
-          if (raw && raw.length > 0) {
-            try {
-              json = parseJson(raw.toString('utf8'));
-            } catch {
-              throw validationError('body', 'the body must be JSON');
-            }
+        const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+        let json: unknown = {};
+        if (raw && raw.length > 0) {
+          try {
+            json = parseJson(raw.toString('utf8'));
+          } catch {
+            throw validationError('body', 'the body must be JSON');
           }
-          const body = schema ? parseWith(schema, json) : json;
-          const result = await handler(req.params as Record<string, string>, body as never);
-          if (method !== 'GET') ctx.changed();
-          return reply.send(result);
-        } catch (err) {
-          if (err instanceof SandboxError) return sendError(reply, err);
-          throw err;
         }
+        const body = schema ? parseWith(schema, json) : json;
+        const result = await handler(req.params as Record<string, string>, body as never);
+        if (method !== 'GET') ctx.changed();
+        return reply.send(result);
       },
     });
   };

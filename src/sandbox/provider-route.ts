@@ -4,13 +4,13 @@ import type { z } from 'zod';
 import { parseJson } from '../json.js';
 import { type Actor, type AuthOptions, authenticate, rawQueryParam, resolveActor } from './auth.js';
 import type { SandboxContext } from './context.js';
-import { SandboxError, sendError, validationError } from './errors.js';
+import { SandboxError, validationError } from './errors.js';
 import type { Credential } from './store.js';
 import type { Endpoint } from '../provider/endpoint.js';
 
-// Registers a provider route: fault knobs, authentication, masquerade, the v2 version header,
-// body parsing with the documented error body, and replay of requests with an Idempotency-Key.
-// A request that fails any of these changes nothing.
+// The sandbox's side of each provider call, from the call's definition (src/provider/endpoints.ts):
+// fault knobs, authentication, masquerade, the v2 version header, body parsing with the documented
+// error body, and replay of requests with an Idempotency-Key. A request refused by any changes nothing.
 
 export interface ProviderRequest<B = unknown> {
   req: FastifyRequest;
@@ -34,11 +34,7 @@ interface RouteOptions {
 
 type Handler<B> = (request: ProviderRequest<B>) => unknown | Promise<unknown>;
 
-/**
- * Registers the sandbox's side of one provider call: its method and path, its JSON body's schema
- * (a 'raw' body is left to the handler), whether it needs credentials (`auth: false`) and a
- * timestamp (`timestamp: false`, docs/provider-contract.md §4.7), all from the call's definition.
- */
+/** Registers one call: its JSON body checked by its schema (a 'raw' body is the handler's), `auth` and `timestamp` as it says. */
 export type ProviderRoute = <P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   endpoint: Endpoint<P, B, R>,
   handler: Handler<z.output<B>>,
@@ -52,70 +48,65 @@ export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: 
       method: route.method,
       url: route.path,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        try {
-          const fault = await ctx.faults.apply(routeKey);
-          if (fault) throw fault;
-          const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-          const rawUrl = req.raw.url ?? req.url;
-          const query = Object.fromEntries(
-            new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : ''),
+        const fault = await ctx.faults.apply(routeKey);
+        if (fault) throw fault;
+        const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+        const rawUrl = req.raw.url ?? req.url;
+        const query = Object.fromEntries(
+          new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : ''),
+        );
+        if (route.path.startsWith('/v2/') && req.headers['x-api-version'] !== '2') {
+          throw validationError(
+            'X-Api-Version',
+            'v2 calls must send the header X-Api-Version: 2',
+            req.headers['x-api-version'],
           );
-          if (route.path.startsWith('/v2/') && req.headers['x-api-version'] !== '2') {
-            throw validationError(
-              'X-Api-Version',
-              'v2 calls must send the header X-Api-Version: 2',
-              req.headers['x-api-version'],
-            );
-          }
-          const cred =
-            route.auth === false
-              ? undefined
-              : authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestamp === false });
-          if (cred?.accountId === null && !options.unbound) {
-            throw new SandboxError(
-              'AccessDeniedException',
-              'This token is not bound to an account yet; create the account first (POST /v3/accounts)',
-              { errorCode: 'accessDenied.noAccount' },
-            );
-          }
-          const actor =
-            !cred || cred.accountId === null
-              ? ({ accountId: '', principalId: '' } as Actor)
-              : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
-          const body =
-            route.body && route.bodyKind !== 'raw'
-              ? parseBody(route.body, raw, req.headers['content-type'])
-              : (undefined as never);
-
-          const key = req.headers['idempotency-key'];
-          const idemKey = cred && typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
-          // The same request is the same method, path, masquerade and body (the timestamp differs on every retry).
-          const fingerprint = `${req.method} ${req.url.split('?')[0]} ${query.masqueradeAs ?? ''} ${createHash('sha256')
-            .update(raw ?? '')
-            .digest('hex')}`;
-          const previous = idemKey ? ctx.store.state.idempotency[idemKey] : undefined;
-          if (previous) {
-            if (previous.fingerprint !== fingerprint) {
-              throw validationError(
-                'Idempotency-Key',
-                'this key was already used for a different request; use a new key per distinct request',
-                key,
-              );
-            }
-            return reply.code(previous.status).header('idempotent-replay', 'true').send(previous.body);
-          }
-          const params = req.params as Record<string, string>;
-          const publicBase = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
-          const result = await handler({ req, cred: cred!, actor, params, body, raw, query, publicBase });
-          const status = 200;
-          // A snapshot: the replay answers what the first request answered, not the record as it is now.
-          if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: structuredClone(result) };
-          if (route.method !== 'GET') ctx.changed();
-          return reply.code(status).send(result);
-        } catch (err) {
-          if (err instanceof SandboxError) return sendError(reply, err);
-          throw err;
         }
+        const cred =
+          route.auth === false
+            ? undefined
+            : authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestamp === false });
+        if (cred?.accountId === null && !options.unbound) {
+          throw new SandboxError(
+            'AccessDeniedException',
+            'This token is not bound to an account yet; create the account first (POST /v3/accounts)',
+            { errorCode: 'accessDenied.noAccount' },
+          );
+        }
+        const actor =
+          !cred || cred.accountId === null
+            ? ({ accountId: '', principalId: '' } as Actor)
+            : resolveActor(ctx.store, cred, rawQueryParam(rawUrl, 'masqueradeAs'));
+        const body =
+          route.body && route.bodyKind !== 'raw'
+            ? parseBody(route.body, raw, req.headers['content-type'])
+            : (undefined as never);
+
+        const key = req.headers['idempotency-key'];
+        const idemKey = cred && typeof key === 'string' && key ? `${cred.apiKey} ${key}` : undefined;
+        // The same request is the same method, path, masquerade and body (the timestamp differs on every retry).
+        const fingerprint = `${req.method} ${req.url.split('?')[0]} ${query.masqueradeAs ?? ''} ${createHash('sha256')
+          .update(raw ?? '')
+          .digest('hex')}`;
+        const previous = idemKey ? ctx.store.state.idempotency[idemKey] : undefined;
+        if (previous) {
+          if (previous.fingerprint !== fingerprint) {
+            throw validationError(
+              'Idempotency-Key',
+              'this key was already used for a different request; use a new key per distinct request',
+              key,
+            );
+          }
+          return reply.code(previous.status).header('idempotent-replay', 'true').send(previous.body);
+        }
+        const params = req.params as Record<string, string>;
+        const publicBase = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+        const result = await handler({ req, cred: cred!, actor, params, body, raw, query, publicBase });
+        const status = 200;
+        // A snapshot: the replay answers what the first request answered, not the record as it is now.
+        if (idemKey) ctx.store.state.idempotency[idemKey] = { fingerprint, status, body: structuredClone(result) };
+        if (route.method !== 'GET') ctx.changed();
+        return reply.code(status).send(result);
       },
     });
   };

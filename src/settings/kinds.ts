@@ -42,6 +42,18 @@ export const baseUrl: Kind<string> = {
 
 export const anyUrl: Kind<string> = { schema: z.url() };
 
+/** Text read by `parse`; a refusal says `message`, else the parser's own (which must not quote the value). */
+function parsedBy(parse: (text: string) => number, message?: string): z.ZodType<number> {
+  return z.string().transform((value, ctx) => {
+    try {
+      return parse(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: message ?? (err as Error).message });
+      return z.NEVER;
+    }
+  });
+}
+
 const UNITS = [
   ['d', 86_400_000],
   ['h', 3_600_000],
@@ -58,14 +70,7 @@ export function showDuration(ms: number): string {
 /** A duration, in milliseconds; at least `min` when given (a process's input asks as much). */
 export function duration(min?: { ms: number }): Kind<number> {
   // parseDuration's own message quotes the value; a setting's error never does.
-  const parsed = z.string().transform((value, ctx) => {
-    try {
-      return parseDuration(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not a duration; use a positive one such as 500ms, 30s, 5m, 2h, 1d' });
-      return z.NEVER;
-    }
-  });
+  const parsed = parsedBy(parseDuration, 'is not a duration; use a positive one such as 500ms, 30s, 5m, 2h, 1d');
   return {
     schema: min ? parsed.refine((value) => value >= min.ms, `must be at least ${showDuration(min.ms)}`) : parsed,
     show: showDuration,
@@ -88,16 +93,7 @@ export const bytes = (min: number, max: number): Kind<number> => ({
 });
 
 /** A size written with its unit (`512Mi`, `1Gi`), as src/byte-size.ts reads it. */
-export const byteSize: Kind<number> = {
-  schema: z.string().transform((value, ctx) => {
-    try {
-      return parseByteSize(value);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      return z.NEVER;
-    }
-  }),
-};
+export const byteSize: Kind<number> = { schema: parsedBy(parseByteSize) };
 
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, error?: string): Kind<T[number]> => ({
   schema: z.enum(values, error ? { error } : undefined),
