@@ -20,6 +20,7 @@ export interface Panel {
   id: number;
   type: string;
   title: string;
+  description?: string;
   datasource?: { type?: string; uid?: string };
   targets?: Target[];
   /** Why this panel may honestly show no series after a healthy demo; its queries must still run. */

@@ -179,6 +179,21 @@ describe('the Grafana dashboards (deploy/dashboards)', () => {
     }
   });
 
+  it('every alert a panel or docs/dashboards.md names is one of deploy/prometheus/alerts.yml', () => {
+    const rules = parse(readFileSync('deploy/prometheus/alerts.yml', 'utf8')) as {
+      groups: Array<{ rules: Array<{ alert: string }> }>;
+    };
+    const alerts = new Set(rules.groups.flatMap((g) => g.rules.map((r) => r.alert)));
+    const texts = [
+      ...dashboards.flatMap(({ file, dashboard }) =>
+        allPanels(dashboard).map((p) => ({ where: `${file}: panel ${p.id}`, text: p.description ?? '' })),
+      ),
+      { where: 'docs/dashboards.md', text: readFileSync('docs/dashboards.md', 'utf8') },
+    ];
+    for (const { where, text } of texts)
+      for (const [name] of text.matchAll(/\bPayflows[A-Z]\w+/g)) assert.ok(alerts.has(name), `${where} names ${name}`);
+  });
+
   describe('with promtool', () => {
     before(() => ensurePrometheus((line) => console.log(`[dashboards] ${line}`)));
 
