@@ -1,42 +1,26 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeClientFiles } from './lib/client-env.js';
-import { startClusterTopology, writeTopologyFile } from './lib/product-processes.js';
+import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
 
-// `npm run cluster`: the production topology on this machine, from the same binaries and
-// configuration files as docker-compose.yml: PostgreSQL, the Temporal server (schemas, namespace
-// and search attributes by deploy/temporal/setup.sh), then the sandbox, two workers, two ingress
-// replicas, the codec server, the Web UI and Prometheus, each a process of its own. Everything
-// lives in a temporary folder (printed), PostgreSQL's data included; Ctrl-C or SIGTERM, during
-// the start-up too, stops it all and removes the folder.
+// `npm run cluster`: the production topology on this machine (lib/product-processes.ts), from the
+// same binaries and configuration files as docker-compose.yml. Everything lives in a temporary
+// folder (printed), PostgreSQL's data included; Ctrl-C or SIGTERM, during the start-up too, stops
+// it all and removes the folder.
 
-const say = (line: string) => console.log(`[cluster] ${line}`);
-
-// The signal handler comes first: a signal at any point of the start-up (minutes, the first time)
-// ends the step under way and stops what has started, in reverse order; after `ready`, it stops
-// the whole topology. Either way the folder goes with it.
-const abort = new AbortController();
-const onSignal = (signal: NodeJS.Signals) => {
-  if (abort.signal.aborted) return say(`${signal}: already stopping`);
-  say(`${signal}: stopping…`);
-  abort.abort(new Error(`stopped by ${signal}`));
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-
-const dir = mkdtempSync(join(tmpdir(), 'payflows-cluster-'));
+// After `ready`, a signal stops the whole topology; either way the folder goes with it.
+const { say, signal, dir } = topologyRun('cluster');
 say(`state and logs in ${dir}`);
 let cluster: Awaited<ReturnType<typeof startClusterTopology>> | undefined;
 let failure: unknown;
 try {
-  cluster = await startClusterTopology({ dir, log: say, signal: abort.signal });
+  cluster = await startClusterTopology({ dir, log: say, signal });
 } catch (err) {
   // Each start stops what it had started before it rejects.
-  if (!abort.signal.aborted) failure = err;
+  if (!signal.aborted) failure = err;
 }
 
-if (cluster && !abort.signal.aborted) {
+if (cluster && !signal.aborted) {
   const { temporal, product } = cluster;
   writeTopologyFile(dir, cluster);
   say(
@@ -64,7 +48,7 @@ if (cluster && !abort.signal.aborted) {
   say(`backend settings   ${files.clientEnv} (Temporal, the payload key, the claim store and its key, the sandbox)`);
   say(`run the demo       set -a; . ${files.clientEnv}; npm run demo`);
   say('ready');
-  await new Promise((r) => abort.signal.addEventListener('abort', r, { once: true }));
+  await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
 }
 
 await cluster?.stop();

@@ -29,15 +29,11 @@ import { operatorCalls } from './fixtures/operator.js';
 
 // With the stack running as
 //   PAYLOAD_ENCRYPTION_KEY=$(cat test/histories/payload-key.txt) WALLET_POLL_INTERVAL=500ms WALLET_POLL_MAX=2s npm run dev
-// and this script run with the same PAYLOAD_ENCRYPTION_KEY:
-//   node --import tsx scripts/record-histories.ts [process, story or story prefix…]
-// drives each story and writes its histories to test/histories/<process>/, where `npm run replay`
-// and the replay test check every later change against them: each process's happy path and its
-// other paths (reminders, deadlines, refusals, attempts used up, limits). With no argument every
-// story runs but the carried ledgers (wallet-carried-v1, wallet-carried-v2), which run only when
-// named. HISTORY_SUFFIX names the files apart (wallet/wallet-<suffix>.json), so that histories
-// recorded before a change stay beside the new ones. Run it again (and commit the files) when a
-// workflow changes on purpose, in a way that running workflows can take (or after they have all finished).
+// `node --import tsx scripts/record-histories.ts [process, story or story prefix…]`, with the same key, drives each
+// process's stories (its happy path and its other paths: reminders, deadlines, refusals, attempts used up, limits)
+// and writes their histories to test/histories/<process>/ (lib/history-file.ts), which `npm run replay` and the
+// replay test replay against every later change. Run it again, and commit the files, when a workflow changes on
+// purpose in a way that running workflows can take (or after they have all finished).
 
 const config = loadConfig();
 const save = await historyWriter(config);

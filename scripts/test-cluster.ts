@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
-import { startClusterTopology, writeTopologyFile } from './lib/product-processes.js';
+import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
 import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
@@ -10,17 +9,11 @@ import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
 // (test/cluster/: two ingress replicas and two workers as processes, Prometheus, the production
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
 
-const say = (line: string) => console.log(`[test:cluster] ${line}`);
-// A signal during the cluster's start-up stops what has started (once the tests run, runTests
-// passes it on to them, and the cluster stops after them).
-const abort = new AbortController();
-const onSignal = (signal: NodeJS.Signals) => abort.abort(new Error(`stopped by ${signal}`));
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
+// Once the tests run, runTests passes a signal on to them, and the cluster stops after them.
+const { say, signal, dir } = topologyRun('test:cluster');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : [...testFiles('test/integration'), ...testFiles('test/cluster')];
-const dir = mkdtempSync(join(tmpdir(), 'payflows-test-cluster-'));
 const started = Date.now();
 let code = 1;
 let cluster: Awaited<ReturnType<typeof startClusterTopology>> | undefined;
@@ -28,7 +21,7 @@ try {
   cluster = await startClusterTopology({
     dir,
     log: say,
-    signal: abort.signal,
+    signal,
     // A drained version shows drained within seconds, not the default 3 to 6 minutes
     // (test/cluster/worker-versioning.test.ts).
     dynamicConfig: {
@@ -42,7 +35,7 @@ try {
   const bundlePath = await buildTestBundle(dir);
   // The browser test drives Debian's Chromium (test/helpers/browser.ts).
   ensureChromium(say);
-  abort.signal.throwIfAborted();
+  signal.throwIfAborted();
   code = await runTests(files, {
     TEMPORAL_ADDRESS: temporal.address,
     TEST_WORKFLOW_BUNDLE: bundlePath,

@@ -55,10 +55,8 @@ export async function answers(url: string, ok: (status: number) => boolean): Pro
 
 /** Reads every 100 ms until `done` holds of what `read` answers; answers that, or throws after a minute naming `what`. */
 export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let tries = 0; tries < 600; tries++) {
-    const value = await read();
-    if (done(value)) return value;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  let value: T | undefined;
+  const timedOut = () => new Error(`timed out waiting for ${what}`);
+  await pollUntil(async () => done((value = await read())), { timeoutMs: 60_000, everyMs: 100, timedOut });
+  return value!;
 }

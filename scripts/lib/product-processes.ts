@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
@@ -291,6 +292,25 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
     await stopAll();
     throw err;
   }
+}
+
+/**
+ * What a run of the topology (`npm run cluster`, `npm run test:cluster`) starts with: its lines
+ * marked `[name]`, a new temporary folder, and a signal that the first SIGINT or SIGTERM aborts (a
+ * start-up under way then stops what it has started), set first, since the start-up takes minutes.
+ */
+export function topologyRun(name: string) {
+  const say = (line: string) => console.log(`[${name}] ${line}`);
+  const abort = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) return say(`${signal}: already stopping`);
+    say(`${signal}: stopping…`);
+    abort.abort(new Error(`stopped by ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const dir = mkdtempSync(join(tmpdir(), `payflows-${name.replace(':', '-')}-`));
+  return { say, signal: abort.signal, dir };
 }
 
 /**
