@@ -51,6 +51,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const namespace = opts.namespace ?? 'default';
   mkdirSync(dirname(opts.dbFile), { recursive: true });
   mkdirSync(dirname(opts.logFile), { recursive: true });
+  const address = `${ip}:${opts.port}`;
+  const uiUrl = `http://${ip}:${opts.uiPort}`;
+  const extraArgs = [
+    ...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]),
+    ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+  ];
 
   if (opts.cli.kind === 'sdk-download') {
     // Last resort for machines with internet: the SDK downloads and runs the CLI itself.
@@ -63,39 +69,27 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
         dbFilename: opts.dbFile,
         namespace,
         searchAttributes: allSearchAttributes,
-        extraArgs: [
-          ...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]),
-          ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
-        ],
+        extraArgs,
       },
     });
     // The SDK starts this server itself and does not say its process.
-    return {
-      address: `${ip}:${opts.port}`,
-      uiUrl: `http://${ip}:${opts.uiPort}`,
-      pid: undefined,
-      stop: () => env.teardown(),
-    };
+    return { address, uiUrl, pid: undefined, stop: () => env.teardown() };
   }
 
+  const flags = {
+    ip,
+    port: opts.port,
+    'ui-port': opts.uiPort,
+    'db-filename': opts.dbFile,
+    namespace,
+    'log-level': 'warn',
+  };
   const args = [
     'server',
     'start-dev',
-    '--ip',
-    ip,
-    '--port',
-    String(opts.port),
-    '--ui-port',
-    String(opts.uiPort),
-    '--db-filename',
-    opts.dbFile,
-    '--namespace',
-    namespace,
-    '--log-level',
-    'warn',
-    ...(opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
+    ...Object.entries(flags).flatMap(([flag, value]) => [`--${flag}`, String(value)]),
     ...searchAttributeCliArgs(),
-    ...DYNAMIC_CONFIG.flatMap((v) => ['--dynamic-config-value', v]),
+    ...extraArgs,
   ];
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const child = spawn(opts.cli.path, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -109,7 +103,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
-  const address = `${ip}:${opts.port}`;
   try {
     await waitUntilServing(address, namespace, opts.readyTimeoutMs ?? 180_000, () => exited, opts.logFile);
   } catch (err) {
@@ -118,7 +111,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   }
   return {
     address,
-    uiUrl: `http://${ip}:${opts.uiPort}`,
+    uiUrl,
     pid: child.pid,
     async stop() {
       process.removeListener('exit', killOnExit);
