@@ -4,12 +4,9 @@ import { SANDBOX_CREDENTIALS } from './settings/sandbox-credentials.js';
 import { ALL_SETTINGS, SETTINGS, type Values, valuesOf } from './settings/table.js';
 import { temporalProfile } from './settings/temporal-profile.js';
 
-// Every setting the product reads from the environment (src/settings/table.ts describes each
-// once), parsed once into the Config; a bad value stops start-up with the variable's name. The
-// Temporal connection is read as Temporal's SDKs document it (src/settings/temporal-profile.ts).
-// Defaults meant for the embedded stack (the sandbox's published keys, a loopback callback URL, a
-// payload key made on the spot) never apply to a real provider or a real Temporal server:
-// src/required-settings.ts names what each process then needs.
+// The environment (src/settings/table.ts describes each setting) parsed once into the Config; a bad
+// value stops start-up with the variable's name. Defaults meant for the embedded stack never apply
+// to a real provider or Temporal server: src/required-settings.ts names what a process then needs.
 
 export { ConfigError } from './settings/config-error.js';
 export { SANDBOX_CREDENTIALS } from './settings/sandbox-credentials.js';
@@ -139,11 +136,8 @@ function acrossSettings({ ingress, claims, processes }: Values<typeof SETTINGS>)
 }
 
 /**
- * Where the callback port listens. With the sandbox's published secret among the callback secrets,
- * anyone who reaches the ingress can sign a deposit: loopback then (the sandbox calls back there).
- * Otherwise every interface, where the provider must reach it. An address set by name is taken: in a
- * container the interfaces are the container's, and what is published decides who reaches them
- * (docker-compose.yml publishes on loopback unless told otherwise).
+ * Where the callback port listens: loopback while the sandbox's published secret is a callback
+ * secret (anyone reaching it could sign a deposit), otherwise every interface; a set address is taken.
  */
 function ingressHost(configured: string | undefined, callbackSecrets: string[]): string {
   const published = callbackSecrets.includes(SANDBOX_CREDENTIALS.secretKey);

@@ -14,18 +14,14 @@ interface Scaled {
 // A JSON number's grammar, plus a leading "+" and the exponents String(number) writes ("1e-7").
 const NUMBER = /^([+-])?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /**
- * Far beyond any amount (balances up to 1e15 with 18 decimals take 34 digits); a bound, so that
- * an exponent such as 1e1000000000 is refused rather than expanded. It holds for what this module
- * gives as well as for what it reads, digits after the point included: a value it returns, it reads
- * again (a sum past it would fail the next add, and a ledger holding it every replay).
+ * Far beyond any amount (1e15 with 18 decimals is 34 digits), so that 1e1000000000 is refused, not
+ * expanded. Results are bounded too: a sum past it would fail the next add, and a ledger every replay.
  */
 export const MAX_DIGITS = 80;
 
 /**
- * The bound of one amount where amounts come in (the provider's answers and callbacks:
- * src/provider/schemas/common.ts): 30 digits before the point and 30 after. Far beyond any
- * amount still, and tight enough that a sum of them stays within MAX_DIGITS until there are
- * 10^19 of them: a ledger's totals never reach the bound.
+ * The bound of one incoming amount (src/provider/schemas/common.ts): tight enough that a sum of
+ * them stays within MAX_DIGITS until there are 10^19 of them.
  */
 export const AMOUNT_DIGITS = { whole: 30, fraction: 30 } as const;
 
@@ -109,9 +105,8 @@ function align(a: Scaled, b: Scaled): [bigint, bigint, number] {
 }
 
 /**
- * The canonical decimal of an amount: a decimal string (any JSON number's form) or a number (old
- * histories and carried ledgers hold numbers: read as String(n), exact for what JSON gave).
- * Throws a DecimalError naming `what` for anything else.
+ * The canonical decimal of a decimal string or a number (old histories hold numbers: read as
+ * String(n), exact for what JSON gave); a DecimalError naming `what` for anything else.
  */
 export function decimal(value: string | number, what = 'amount'): Decimal {
   return format(scaled(value, what));
@@ -150,11 +145,7 @@ export function sum(values: Iterable<string | number>): Decimal {
   return format(bounded(total, 'sum'));
 }
 
-/**
- * Whether a value is an amount within the bound of an amount as it comes in (AMOUNT_DIGITS, once
- * its exponent is expanded and its trailing zeros dropped), a number past it (1e80, or
- * 1e1000000000, which is never expanded), or no amount at all.
- */
+/** Whether a value is an amount within AMOUNT_DIGITS (exponent expanded, trailing zeros dropped), past it, or none. */
 export function amountBound(value: unknown): 'within' | 'past' | 'none' {
   if (typeof value === 'number' && !Number.isFinite(value)) return 'none';
   const text = typeof value === 'number' ? String(value) : value;

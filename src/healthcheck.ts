@@ -3,12 +3,9 @@ import { isIPv6 } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 
-// The image's HEALTHCHECK: asks the process in the same container for its health and exits 0 or
-// 1. HEALTHCHECK_URL says where; by default the /health of the command that the container runs
-// (its first process's, tini's arguments): the worker's on WORKER_HEALTH_PORT (the image sets
-// one), the ingress's on its operations port, INGRESS_OPS_PORT. The image's environment holds
-// both, so it cannot decide. Each is asked on its configured host (WORKER_HEALTH_HOST,
-// INGRESS_OPS_HOST) when that is one address, else on loopback.
+// The image's HEALTHCHECK: asks the container's process for its health, exits 0 or 1. HEALTHCHECK_URL,
+// or the /health of the command the container runs (the image's environment holds both ports, so it
+// cannot decide): the worker's WORKER_HEALTH_PORT or the ingress's INGRESS_OPS_PORT.
 
 const WORKER = /(^|\/)worker\/main\.[jt]s$/;
 const INGRESS = /(^|\/)src\/ingress\/main\.[jt]s$/;

@@ -1,11 +1,9 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { decimal, isDecimal, numberKeepsDigits } from './decimal.js';
 
-// JSON at the edges (provider answers, callbacks, the sandbox's requests and answers) without
-// losing an amount's digits. JSON.parse turns 1.000000000000000001 into 1; here a number that a
-// double cannot hold exactly stays its text (a LosslessNumber), which the amount schema
-// (src/provider/schemas/common.ts) reads as an exact decimal, and any other number field as the
-// nearest number (jsonNumber there).
+// JSON at the edges without losing an amount's digits: JSON.parse turns 1.000000000000000001 into 1;
+// here a number a double cannot hold stays its text, which src/provider/schemas/common.ts reads as
+// an exact amount, or as the nearest number for other fields.
 
 /** Parses JSON; a number whose digits a double would lose is kept as its text. Throws SyntaxError. */
 export function parseJson(text: string): unknown {

@@ -4,11 +4,9 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Setting } from './settings/setting.js';
 import { SETTINGS } from './settings/table.js';
 
-// What each process needs before it starts once it is pointed at the real provider
-// (PROVIDER_BASE_URL) or at a Temporal server it did not start (TEMPORAL_ADDRESS or a profile):
-// there the embedded stack's defaults do not apply, and a process refuses to start, naming every
-// missing variable and how to make it (its setting's howToSet), instead of running with a value
-// that only looks right.
+// What each process needs against the real provider or a Temporal server it did not start, where the
+// embedded stack's defaults do not apply: it refuses to start, naming every missing variable and how
+// to make it, instead of running with a value that only looks right.
 
 export type ProcessRole = 'worker' | 'ingress' | 'client' | 'codec-server';
 

@@ -14,11 +14,9 @@ import {
   type PutOptions,
 } from './store.js';
 
-// The claim store on S3-compatible object storage (CLAIM_STORE_URL=s3://bucket/prefix), behind
-// the same interface as the local one: each claim an object sealed under its own data key, with
-// its time and subject as object metadata. Requests are signed with SigV4 over undici; the
-// endpoint override (AWS_ENDPOINT_URL_S3) addresses the bucket by path, as S3-compatible servers
-// expect.
+// The claim store on S3-compatible storage (CLAIM_STORE_URL=s3://bucket/prefix): each claim an object
+// sealed under its own data key, its time and subject as metadata; SigV4 over undici, the bucket
+// addressed by path, as S3-compatible servers expect.
 
 export interface S3Location {
   bucket: string;

@@ -5,12 +5,9 @@ import { join } from 'node:path';
 import type { ClaimRef } from './ref.js';
 import { MissingClaimKeyError, open, seal } from './envelope.js';
 
-// The claim check (docs/security.md, "Personal data travels by reference"): what end users provide
-// (documents, and personal values such as an SSN) is stored here by the client; workflows carry
-// only a reference with its size, MIME type and digest, and the activity that sends it reads the
-// bytes back and verifies them. Claims are encrypted at rest (envelope encryption,
-// src/claims/envelope.ts), deleted once the provider has accepted them, swept after their
-// retention, and erased per person on request.
+// The claim check (docs/security.md, "Personal data travels by reference"): a client stores what end
+// users provide; workflows carry only a reference, and the activity that sends it verifies the bytes.
+// Claims are encrypted at rest (./envelope.ts), deleted once accepted, swept, and erased on request.
 
 export interface PutOptions {
   /** A low-entropy value (an SSN, a date of birth) whose plain hash would give it away. */
@@ -31,27 +28,21 @@ export interface ClaimStore {
   sweep(before: number): Promise<number>;
 }
 
-/**
- * The claim is not what its reference says (changed bytes, another claim's, another digest, a
- * reference of another store): no retry changes that, so the activity that needed it ends at once.
- */
+/** The claim is not what its reference says: no retry changes that, so the activity ends at once. */
 export class ClaimIntegrityError extends Error {
   override name = 'ClaimIntegrityError';
   readonly retryable = false;
 }
 
-/**
- * The claim is not in the store: deleted after use, swept after its retention, erased, or stored
- * in another store than this process reads. No retry brings it back: the activity ends at once.
- */
+/** The claim is not in the store (deleted, swept, erased, or in another store): the activity ends at once. */
 export class ClaimGoneError extends Error {
   override name = 'ClaimGoneError';
   readonly retryable = false;
 }
 
 /**
- * The claim could not be read now (the store's server or disk failed): it may well be whole, so
- * the activity is retried rather than given up, since a process deletes a claim it could not send.
+ * The store failed to read the claim now: it may be whole, so the activity is retried rather than
+ * given up (a process deletes a claim it could not send).
  */
 export class ClaimUnavailableError extends Error {
   override name = 'ClaimUnavailableError';
@@ -59,9 +50,8 @@ export class ClaimUnavailableError extends Error {
 }
 
 /**
- * Sealed under a claim key this process was not given: the claim is likely whole and the setup
- * is not. Retried like any unavailability (a redeploy with the key may come within the retries);
- * once they give up, the process reports it as its claim store's, naming the key.
+ * Sealed under a claim key this process was not given: retried, since a redeploy with the key may
+ * come; once the retries give up, the process reports it as its claim store's, naming the key.
  */
 export class ClaimKeyMissingError extends ClaimUnavailableError {
   override name = 'ClaimKeyMissingError';
@@ -171,10 +161,9 @@ interface ClaimFiles extends Partial<Pick<Meta, 'subject'>> {
 }
 
 /**
- * Files under random names in one folder, readable by this user only, each sealed under a data
- * key of its own that the claim key wraps; a metadata file beside it says when it was stored and
- * whose it is. Documents carry their SHA-256; personal values an HMAC-SHA256 under a key derived
- * from the claim key (a plain hash of a nine-digit SSN could be reversed by trying them all).
+ * Files under random names in one folder, readable by this user only, each sealed under its own
+ * data key, beside a metadata file (when stored, whose). A personal value's digest is keyed: a plain
+ * hash of a nine-digit SSN could be reversed by trying them all.
  */
 export class LocalClaimStore implements ClaimStore {
   private readonly claimKeys: Buffer[] | undefined;

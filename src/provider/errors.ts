@@ -1,10 +1,8 @@
 import { errorBody, type ErrorBody } from './schemas/error.js';
 
-// What went wrong talking to the provider, with what a person needs to act: which call, the
-// provider's type, code and exception id, and whether repeating the same request may succeed.
-// Messages never quote the provider's own message, a response body or a request's values: the
-// provider's message may quote the input (an SSN, a name), and these messages end up in logs and
-// in workflow history. The provider's body stays on the error (`body`) for code that needs it.
+// What went wrong talking to the provider: which call, the provider's type, code and exception id,
+// and whether repeating may succeed. Messages never quote the provider's message, a body or a value
+// (they may hold an SSN, and reach logs and history); the provider's body stays on `body`.
 
 export class ProviderError extends Error {
   override name = 'ProviderError';
@@ -70,11 +68,7 @@ function hint(status: number, body: ErrorBody, repeatable: boolean): string {
   return '';
 }
 
-/**
- * Codes of errors raised on this side before anything is sent: the request itself is unsendable
- * (a header with a newline or characters outside Latin-1, a bad URL), so sending it again fails
- * the same way. undici's InvalidArgumentError and friends, and Node's own refusals.
- */
+/** Codes of undici's and Node's refusals of an unsendable request (a header with a newline, a bad URL). */
 const LOCAL_REQUEST_ERRORS = new Set([
   'UND_ERR_INVALID_ARG',
   'UND_ERR_NOT_SUPPORTED',

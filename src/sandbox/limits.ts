@@ -11,9 +11,8 @@ export const STANDARD_LIMITS = { daily: 500, weekly: 1_000, monthly: 2_500, year
 const DAY = 86_400_000;
 
 /**
- * Every limit docs/provider-contract.md §8 names (plus the daily one of §OP-7), each over a rolling window ending
- * now. A "month" is 30 days, not a calendar month: a calendar month would let a buyer spend the
- * monthly limit twice within two days across a month boundary, and the other windows are rolling.
+ * Every limit of docs/provider-contract.md §8 (and §OP-7's daily one), over a rolling window ending now;
+ * a "month" is 30 days: a calendar month would allow its limit twice across a month boundary.
  */
 export const LIMIT_WINDOWS = [
   { name: 'daily', ms: DAY, errorCode: 'limits.dailyLimitReached' },

@@ -2,10 +2,8 @@ import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, readFileSync, re
 import { dirname } from 'node:path';
 import type { SandboxState } from './store.js';
 
-// State survives a restart when a state file is configured: written whole (tmp file, then
-// rename, so a crash never leaves half a file) shortly after each change. It holds secret keys
-// and personal data (SSNs, names): readable and writable by its owner only (0600, in a folder
-// made 0700), also when an earlier version left it, or a temporary file, readable by others.
+// State survives a restart in the state file, written whole (tmp file, then rename) shortly after
+// each change. It holds secret keys and SSNs: its owner's only (0600, in a folder made 0700).
 
 const OWNER_ONLY = 0o600;
 

@@ -1,10 +1,8 @@
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-// Temporal's tracing interceptors (activities, workflows, clients) put a failure's message on its
-// span's status and its message and stack on an `exception` event. A message can quote an input
-// (an SSN, a name, an e-mail address), and traces leave the process in plain text: every span is
-// passed on with the error's type (`exception.type`: its code or name) in place of its text.
+// Temporal's tracing interceptors put a failure's message and stack on its span; a message can
+// quote an input (an SSN), and traces leave in plain text: spans go on with the error's type instead.
 
 const EXCEPTION_TEXT = new Set(['exception.message', 'exception.stacktrace']);
 

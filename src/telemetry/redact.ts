@@ -1,9 +1,6 @@
-// What a log line must never carry: secrets, signatures, personal data (SSNs, names, e-mail and
-// postal addresses, dates of birth, passport numbers), document bytes and onboarding links. Log
-// fields are matched by name at any depth (pino's own redaction takes fixed paths only, and a
-// provider error or an activity's arguments nest them anywhere), and so is the provider's
-// `{ fieldId, value }` by its field's id; strings are also scanned for SSN-shaped values and
-// e-mail addresses, which can hide inside a message that quotes an input.
+// What a log line must never carry: secrets, signatures, personal data, document bytes, onboarding
+// links. Fields are matched by name at any depth (pino's redaction takes fixed paths only), the
+// provider's `{ fieldId, value }` by its id, and strings scanned for SSNs and e-mail addresses.
 
 export const REDACTED = '[redacted]';
 

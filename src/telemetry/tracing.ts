@@ -12,12 +12,9 @@ import type { WorkerOptions } from '@temporalio/worker';
 import { PrivateSpanProcessor } from './private-spans.js';
 import { TRACER_NAME, tracerRegistered } from './spans.js';
 
-// One trace per callback and per backend call, across processes: the ingress request, the
-// client's signal or start, the workflow, the activity and the provider's HTTP call, linked by
-// Temporal's OpenTelemetry interceptors through the headers Temporal carries (in workflows, a light
-// twin of theirs: workflows/tracing-interceptors.ts). Spans hold names, ids of workflows and
-// endpoints, an error's type — never a payload, a personal value, a secret or an error's message
-// and stack (./private-spans.ts).
+// One trace per callback and per backend call, across processes, linked by Temporal's OpenTelemetry
+// interceptors (in workflows, workflows/tracing-interceptors.ts). Spans hold names, ids and an
+// error's type, never a payload, a personal value, a secret or an error's text (./private-spans.ts).
 
 export interface Tracing {
   /** Whether spans leave the process (OTEL_EXPORTER_OTLP_ENDPOINT set, or a processor given). */

@@ -1,9 +1,7 @@
 import type { MetricMeter } from '@temporalio/common';
 
-// The product's metrics from the worker, emitted through the SDK's metric meter so that they share
-// the Runtime's Prometheus endpoint (WORKER_METRICS_PORT) with the SDK's own task latencies,
-// schedule-to-start times, sticky cache and poller counts. Labels are bounded: endpoint names and
-// status classes, never ids.
+// The product's metrics from the worker, through the SDK's meter, so that they share its Prometheus
+// endpoint (WORKER_METRICS_PORT). Labels are bounded: endpoint names and status classes, never ids.
 
 export interface ProviderCallObservation {
   /** The endpoint's name from src/provider/endpoints.ts, e.g. readWallet. */

@@ -7,11 +7,9 @@ import { documentMimeTypes, MAX_DOCUMENT_BYTES } from '../provider/documents.js'
 import { MAX_VALUE_BYTES } from '../../workflows/kyc/messages.js';
 import { authorised, type CodecAccess } from './codec-server.js';
 
-// POST /claims beside the codec server: a backend in another language hands a personal value or a
-// document in, and gets the ClaimRef its messages carry (docs/other-languages.md). One envelope
-// implementation (src/claims/envelope.ts) seals every claim; no other language re-implements it.
-// Only a backend's bearer token may store: not a browser's session, nor the embedded stack's
-// Origin rule, since nothing a browser does needs it.
+// POST /claims beside the codec server: a backend in another language stores a claim and gets its
+// ClaimRef (docs/other-languages.md), so one envelope implementation seals every claim. Only a
+// backend's bearer token may store: nothing a browser does needs it.
 
 // The subject sits in the claim's metadata in plain text (an erasure finds it there), so it is
 // the business key (an account id, a payment method id), never an email address or an SSN.

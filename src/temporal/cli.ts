@@ -4,10 +4,8 @@ import { delimiter, join } from 'node:path';
 import { goInstall } from './go-install.js';
 import { isExecutable } from '../executable.js';
 
-// Finding the `temporal` CLI without downloading anything at run time, in this order:
-// TEMPORAL_CLI_PATH; `temporal` on PATH; the cache outside the repo; a build from the Go module
-// proxy into that cache. Only when Go is missing too does the caller fall back to the SDK's own
-// download (machines with internet).
+// The `temporal` CLI, in this order: TEMPORAL_CLI_PATH, PATH, the cache outside the repo, a build
+// from the Go module proxy into it; without Go, the caller falls back to the SDK's own download.
 
 /** Later tags carry a replace directive that `go install` refuses; v1.5.1 embeds the Web UI. */
 export const CLI_VERSION = 'v1.5.1';

@@ -6,12 +6,9 @@ import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { ConfigError } from '../config.js';
 
-// The format is specified for other languages in docs/payload-format.md, with test vectors in
-// schemas/payload-vectors.json. Every payload that leaves the worker or a client (workflow inputs, activity results, update
-// answers, failures' details, and failures' messages and stack traces through the failure
-// converter) is encrypted with AES-256-GCM before Temporal stores it, so that history holds no
-// personal data or secret in plain text. The Temporal UI shows them decoded
-// through the codec server (src/temporal/codec-server.ts) that `npm run dev` runs on loopback.
+// Every payload that leaves a worker or a client (failures' messages and stacks too, through the
+// failure converter) is encrypted with AES-256-GCM, so that history holds no personal data or secret
+// in plain text. Format: docs/payload-format.md (vectors in schemas/payload-vectors.json).
 
 const { temporal } = proto; // a CommonJS package: no named exports under ESM
 const ENCODING = 'binary/encrypted';
@@ -90,11 +87,8 @@ export function keyIdOf(key: Buffer): string {
 }
 
 /**
- * The payload key: PAYLOAD_ENCRYPTION_KEY (base64 of 32 bytes) when set — what a deployment
- * does, the same value for every worker and client — else a key file made once for the embedded
- * stack (so that `npm run dev` needs no setup). A process pointed at a Temporal server it did not
- * start may read that file (a worker beside `npm run dev`) but never makes one: a key of its own
- * would encrypt what no other process can read.
+ * The payload key: PAYLOAD_ENCRYPTION_KEY when set, else the embedded stack's key file. Only the
+ * embedded stack makes that file: elsewhere a key of its own would encrypt what no one else can read.
  */
 export function loadPayloadKey(opts: { key?: string; keyFile: string; mayCreateKeyFile: boolean }): Buffer {
   if (opts.key) return Buffer.from(opts.key, 'base64');

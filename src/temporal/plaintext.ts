@@ -1,10 +1,8 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 
-// Plaintext to Temporal carries every payload's metadata, and a credential if there is one. It is
-// taken only where it cannot leave the machine (loopback) or where it was asked for by name
-// (TEMPORAL_TLS=false or 0, or `disabled = true` in a profile's tls); a credential is never sent in
-// clear, whether it is the API key or a header of gRPC metadata.
+// Plaintext to Temporal only on loopback or where asked for by name (TEMPORAL_TLS=false, a profile's
+// `disabled = true`); a credential (the API key, or gRPC metadata) is never sent in clear.
 
 /**
  * gRPC metadata that is a credential: a name that says so (authorization, x-api-key, a token, a

@@ -7,10 +7,8 @@ import { completePurchase } from '../purchases.js';
 import { own } from '../store.js';
 import { currentReservation } from './orders.js';
 
-// The pages an end user opens (docs/provider-contract.md §2.8, §4.3): the onboarding link, and the hosted checkout
-// with its Onboarding banner and its Pay button. Plain HTML forms; what matters is their life
-// cycle. Opening a page changes nothing (mail scanners and link previews open links too): the
-// user's button does.
+// The pages an end user opens (docs/provider-contract.md §2.8, §4.3): the onboarding link and the hosted
+// checkout. Opening a page changes nothing (link previews open links too): the user's button does.
 
 const page = (title: string, body: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:sans-serif;max-width:40em;margin:2em auto">${body}</body>`;
