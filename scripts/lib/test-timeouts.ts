@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 // stalling CI until its limit.
 
 /**
- * Each test without a `{ timeout }` of its own. The slowest ones set theirs (failure-privacy
- * 120 s, idempotency 240 s, the cluster script 5 and 10 min); of the rest the slowest, replaying
- * every recorded history, took 57 s in a full run on the shared 2-core machine, so 5 minutes is a hang.
+ * Each test without a `{ timeout }` of its own (the slowest tests set theirs): well above the
+ * slowest of the rest, replaying every recorded history, so that reaching it means a hang.
  */
 export const TEST_TIMEOUT_MS = 5 * 60_000;
 
@@ -21,6 +20,7 @@ export const TEST_TIMEOUT_MS = 5 * 60_000;
 export const FILE_TIMEOUT_MS = 20 * 60_000;
 
 const defaultTimeoutModule = new URL('./default-test-timeout.mjs', import.meta.url).href;
+const blockingOutputModule = new URL('./blocking-output.mjs', import.meta.url).href;
 const besideThis = (name: string) =>
   fileURLToPath(new URL(`./${name}${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 const oneProcessEntry = besideThis('unit-in-one-process');
@@ -45,6 +45,8 @@ function nodeWithTimeouts(
       'tsx',
       '--import',
       defaultTimeoutModule,
+      '--import',
+      blockingOutputModule,
       // Once the tests and hooks are done, the process ends even if a test that timed out left a
       // socket or a timer behind.
       '--test-force-exit',

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { oneProcessCommand, testRunnerCommand } from '../../scripts/lib/test-timeouts.js';
 
@@ -11,7 +14,7 @@ type Command = typeof testRunnerCommand;
 
 async function runFixture(files: string[], timeouts: { testMs: number; fileMs: number }, command: Command) {
   const { args, env } = command(
-    files.map((file) => `test/fixtures/${file}`),
+    files.map((file) => (file.startsWith('/') ? file : `test/fixtures/${file}`)),
     timeouts,
   );
   // Inside a test file's process NODE_TEST_CONTEXT is set, and node --test would run nothing.
@@ -95,5 +98,32 @@ describe('in one process, no file ends the run green over a failure', () => {
   it('files that pass end the run green, process.exitCode = 0 or not', async () => {
     const run = await unitRunner(['../timeouts/passes.ts', 'resets-exit-code.ts']);
     assert.equal(run.code, 0, run.out);
+  });
+});
+
+describe('test verdicts, a process per file (npm test)', () => {
+  it('every test a file runs is counted, however fast its process ends', async () => {
+    // Node's --test-force-exit ends a file's process as soon as its tests are done, and its
+    // verdicts still in the pipe to the runner were lost: a run counted fewer tests than ran, and
+    // passed. Many files of many fast tests with long names fill that pipe; three runs catch it.
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-verdicts-'));
+    try {
+      const files = ['a', 'b', 'c', 'd'].map((name) => {
+        const file = join(dir, `${name}.test.mjs`);
+        writeFileSync(
+          file,
+          `import { test } from 'node:test';\nfor (let i = 1; i <= 200; i++) test(\`${name}\${i} \${'x'.repeat(2000)}\`, () => {});\n`,
+        );
+        return file;
+      });
+      for (let run = 1; run <= 3; run++) {
+        const { code, out } = await runFixture(files, { testMs: 60_000, fileMs: 60_000 }, testRunnerCommand);
+        const counted = out.match(/ℹ tests (\d+)\n/)?.[1];
+        assert.equal(code, 0, `run ${run} failed: ${out.slice(-2000)}`);
+        assert.ok(counted === '800', `run ${run} counted ${counted} of the 800 tests that ran`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
