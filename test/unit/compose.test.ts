@@ -124,6 +124,7 @@ describe('docker-compose.yml and the Dockerfile', () => {
     assert.deepEqual(required, [
       'CLAIM_ENCRYPTION_KEY',
       'CODEC_SERVER_TOKEN',
+      'GRAFANA_ADMIN_PASSWORD',
       'INGRESS_PUBLIC_URL',
       'INGRESS_PUBLISH_ADDRESS',
       'PAYLOAD_ENCRYPTION_KEY',
