@@ -1,7 +1,6 @@
 // The defaults of the processes' durations and limits, in one place: the processes' contracts
-// (workflows/lib, wallet and kyc contract.ts) re-export them for their checks, schemas and
-// workflows, and the settings (src/settings/table.ts) default to them. Here, in the foundation,
-// because the settings may not import workflows/. Pure numbers: workflow code imports them too.
+// re-export them and the settings default to them (here because settings may not import workflows/).
+// Pure numbers: workflow code imports them too.
 
 /** Durations of a process, in milliseconds: what a start leaves out (PROCESS_* settings). */
 export const PROCESS_TIMING_DEFAULTS = {
@@ -18,10 +17,7 @@ export const PROCESS_TIMING_DEFAULTS = {
   stallAfterMs: 30 * 86_400_000,
 } as const;
 
-/**
- * How a wallet's follower polls and reconciles when its input leaves a duration out, in
- * milliseconds: the defaults of WALLET_POLL_INTERVAL, WALLET_POLL_MAX and WALLET_RECONCILE_INTERVAL.
- */
+/** A wallet follower's poll and reconcile durations (ms) when its input leaves them out: WALLET_* settings. */
 export const WALLET_TIMING_DEFAULTS = {
   /** The shortest wait between two polls, after activity. */
   pollIntervalMs: 60_000,

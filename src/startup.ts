@@ -1,19 +1,15 @@
 import { ConfigError } from './config.js';
 import { TemporalUnreachableError } from './temporal/connection.js';
 
-// How a process's entry point ends when it cannot start: one paragraph on stderr, as startupConfig
-// prints a missing setting (no stack trace: nothing in it is a bug), and the sysexits.h code an
-// orchestrator or a script can tell apart, as the scripts' scripts/lib/reach.ts does.
+// How an entry point ends when it cannot start: one paragraph on stderr (no stack trace: nothing in
+// it is a bug), and a sysexits.h code that an orchestrator or a script can tell apart.
 
 /** A setting is missing or wrong: fix the configuration, a restart alone will not help. */
 export const EX_CONFIG = 78;
 /** Temporal did not take the connection: a restart may, once it is up or reachable. */
 export const EX_UNAVAILABLE = 69;
 
-/**
- * `step`'s result; a ConfigError ends the process with EX_CONFIG, a TemporalUnreachableError with
- * EX_UNAVAILABLE, each printed as its message alone. Anything else is a bug and is thrown as it is.
- */
+/** `step`'s result; a ConfigError ends the process with EX_CONFIG, a TemporalUnreachableError with EX_UNAVAILABLE. */
 export async function refusesToStart<T>(step: () => T | Promise<T>): Promise<T> {
   try {
     return await step();

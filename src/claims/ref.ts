@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { CLAIM_REF, CLAIM_REF_MESSAGE, EMPTY_CONTENT_MESSAGE, SHA256_HEX, SHA256_HEX_MESSAGE } from './ref-shape.js';
 
 /**
- * A reference to bytes kept in the claim store: documents, and personal values such as an SSN,
- * travel by reference so that they never appear in workflow history. The processes' messages
- * carry it (workflows/lib/messages.schema.ts); the stores make and read it. Workflow code checks
- * it without zod (workflows/lib/shared-checks.ts), from the same shape (./ref-shape.ts).
+ * A reference to bytes in the claim store: documents and personal values travel by reference, never
+ * in workflow history. Workflow code checks it without zod, from the same shape (./ref-shape.ts).
  */
 export const claimRef = z.object({
   ref: z.string().regex(CLAIM_REF, CLAIM_REF_MESSAGE),

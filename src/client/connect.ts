@@ -7,11 +7,9 @@ import type { TimingInput } from '../../workflows/lib/messages.js';
 import { createClients } from './clients.js';
 
 /**
- * Every process client, connected and configured from the environment as the deployment's
- * workers are: the Temporal connection (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY,
- * TEMPORAL_TLS_*, or a profile file), the task queue, the payload key (PAYLOAD_ENCRYPTION_KEY:
- * without it nothing the processes return can be read, so it cannot be left out) and the claim
- * store (CLAIM_STORE_DIR, shared with the workers). `close()` ends the connection.
+ * Every process client, configured from the environment as the workers are: the Temporal connection,
+ * the task queue, the payload key (required: without it nothing returned can be read) and the claim
+ * store shared with the workers. `close()` ends the connection.
  */
 export async function connectClients(
   opts: { env?: Record<string, string | undefined>; claims?: ClaimStore; timing?: TimingInput } = {},

@@ -3,19 +3,13 @@ import { transaction, type Transaction } from '../provider/schemas/transaction.j
 import { type Observation, observe } from '../provider/transaction-observation.js';
 import { walletIdFromSrn } from '../provider/srn.js';
 
-/**
- * Every wallet a callback touches: its `dest` (a deposit) and its `source` (an outgoing
- * transaction); both for a transfer between two wallets (docs/provider-contract.md §6.1 sends callbacks for both sides).
- */
+/** Every wallet a callback touches: `dest` and `source` (docs/provider-contract.md §6.1 calls back both sides). */
 export function walletsTouched(tx: Pick<Transaction, 'source' | 'dest'>): string[] {
   const ids = [walletIdFromSrn(tx.dest), walletIdFromSrn(tx.source)].filter((id): id is string => id !== undefined);
   return [...new Set(ids)];
 }
 
-/**
- * A callback read: `tx` is what the ledger uses of it (src/provider/transaction-observation.ts),
- * all that is signalled; free text (message, senderProvidedId, metadata) never reaches history.
- */
+/** A callback read: `tx`, what the ledger uses, is all that is signalled; free text never reaches history. */
 export type Parsed = { ok: true; tx: Observation; walletIds: string[] } | { ok: false; error: string };
 
 export function parseCallback(raw: Buffer): Parsed {

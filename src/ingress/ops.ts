@@ -3,9 +3,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { watchTemporalHealth } from './temporal-health.js';
 
-// The ingress's operations port (INGRESS_OPS_PORT): GET /health for the orchestrator and GET
-// /metrics for Prometheus, apart from the public callback port, so that neither is open to the
-// internet. /health answers from a check of Temporal refreshed in the background.
+// The ingress's operations port (INGRESS_OPS_PORT): GET /health and GET /metrics, apart from the
+// public callback port so that neither is open to the internet.
 
 export interface IngressOpsOptions {
   client: Client;

@@ -1,8 +1,7 @@
 import type { Client } from '@temporalio/client';
 
-// Whether Temporal answers, asked in the background every `intervalMs` (one question at a time),
-// so that /health answers from the last result: an orchestrator's probes, or anyone flooding
-// /health, never turn into calls to Temporal.
+// Whether Temporal answers, asked in the background, so that /health answers from the last result:
+// probes, or anyone flooding /health, never turn into calls to Temporal.
 
 export type TemporalReachability = 'ok' | 'unreachable' | 'unknown';
 

@@ -1,6 +1,5 @@
-// Identifier prefixes of docs/provider-contract.md §1: both `-` and `_` occur after the prefix (AC-<id>, AC_<id>).
-// idPattern is the one place that shape is written; schemas, SRN patterns and the workflows' own
-// checks are built from it. No zod here: workflow code imports this module.
+// Identifier prefixes of docs/provider-contract.md §1 (AC-<id> and AC_<id> both occur), written once in
+// idPattern for schemas, SRNs and workflow checks. No zod here: workflow code imports this module.
 
 export type Prefixes = [string, ...string[]];
 

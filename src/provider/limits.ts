@@ -1,8 +1,7 @@
 import { compare, type Decimal } from '../decimal.js';
 
-// docs/provider-contract.md §8: higher card-purchase limits (USD) by country, for users with DEBIT_CARD_L2 who passed
-// the extra verification. Daily limits are not shown in the contract: the weekly value stands in
-// for them. Pure, so that workflows (which confirm the limits) and the sandbox share one table.
+// docs/provider-contract.md §8: higher card-purchase limits (USD) for verified DEBIT_CARD_L2 users; the weekly
+// value stands in for the daily one the contract does not show. Pure: workflows and the sandbox share it.
 export const HIGHER_LIMITS = {
   US: { daily: 7_500, weekly: 7_500, monthly: 7_500, yearly: 100_000 },
   INTERNATIONAL: { daily: 10_000, weekly: 10_000, monthly: 25_000, yearly: 250_000 },

@@ -39,9 +39,8 @@ export function sendError(reply: FastifyReply, err: SandboxError, status = err.s
 }
 
 /**
- * What the web framework refused before a route ran, with the provider's body and the framework's
- * status, except where the contract names one: a Content-Type refusal is a ValidationException,
- * 400 (docs/provider-contract.md §OP-1), as the routes answer an unsupported type, never the framework's 415.
+ * What the web framework refused, with the provider's body and the framework's status, except that a
+ * Content-Type refusal is a ValidationException, 400 (docs/provider-contract.md §OP-1), never a 415.
  */
 const FRAMEWORK_ERRORS: Record<string, { field: string; message: string; status?: number }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {

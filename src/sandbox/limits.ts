@@ -32,9 +32,8 @@ export function hasHigherLimits(ctx: SandboxContext, rec: UserRecord): boolean {
 }
 
 /**
- * Who buys, for counting what was spent: the owner user; without one (no higher limits, docs/provider-contract.md §8
- * rule 1) the buyer's email, else the reservation alone, so that even an anonymous purchase meets
- * the standard limits.
+ * Who buys, for counting what was spent: the owner user, else (docs/provider-contract.md §8 rule 1) the
+ * buyer's email, else the reservation alone: even an anonymous purchase meets the standard limits.
  */
 export function buyerOf(reservation: Pick<ReservationRecord, 'id' | 'owner' | 'request'>): string {
   if (reservation.owner) return reservation.owner;

@@ -5,9 +5,8 @@ import type { SandboxContext } from './context.js';
 import { validationError } from './errors.js';
 import { parseWith } from './provider-route.js';
 
-// Operator routes play the provider's reviewers and customers and the outside world. They take
-// no provider credentials (the sandbox listens on loopback), validate their body with zod, answer
-// failures with the provider's error body, and change nothing when they refuse.
+// Operator routes play the provider's reviewers, customers and the outside world: no credentials
+// (the sandbox listens on loopback), the provider's error body, and nothing changed when they refuse.
 
 type Handler<B> = (params: Record<string, string>, body: B) => unknown | Promise<unknown>;
 

@@ -9,9 +9,8 @@ import { exceededBy } from './limits.js';
 import { currentReservation } from './routes/orders.js';
 import type { ReservationRecord } from './store.js';
 
-// A card purchase on the hosted checkout page (docs/provider-contract.md §4.3, §OP-8):
-// RUNNING_CHECKS → PROCESSING (transfer assigned) → COMPLETE, or FAILED. The buyer's Pay button
-// and the operator route that plays the buyer both come here.
+// A card purchase on the hosted checkout page (docs/provider-contract.md §4.3, §OP-8), from the Pay
+// button or the operator route: RUNNING_CHECKS → PROCESSING (transfer assigned) → COMPLETE, or FAILED.
 
 /** docs/provider-contract.md §OP-9: card purchases are transfers from a card-processing service; its SRN is not named. */
 export const CARD_PROCESSING_SRN = 'service:card-processing';

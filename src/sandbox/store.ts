@@ -144,10 +144,7 @@ export class Store {
     return this.state.credentials.find((c) => c.secretKey === secret);
   }
 
-  /**
-   * docs/provider-contract.md §6.4: callbacks are keyed with the merchant's secret key (§OP-9: its first one). A
-   * sub-account has no keys of its own: its parent merchant's key signs for it.
-   */
+  /** docs/provider-contract.md §6.4, §OP-9: the merchant's first secret key; a sub-account's parent's. */
   callbackSecretOf(accountId: string): string | undefined {
     const seen = new Set<string>();
     for (

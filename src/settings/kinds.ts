@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { parseByteSize } from '../byte-size.js';
 import { parseDuration } from '../duration.js';
 
-// The kinds of value a setting reads from its variable's text: how it is checked (zod), and how a
-// value of it is written back in docs/configuration.md. A refusal names what is wrong, never the
-// value: it may be a key, a token or a URL with credentials.
+// The kinds of value a setting reads: how it is checked, and how a value is written in the docs. A
+// refusal never quotes the value: it may be a key, a token or a URL with credentials.
 
 export interface Kind<T> {
   /** Reads the variable's text; its messages never quote the value. */

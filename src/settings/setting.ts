@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { Kind } from './kinds.js';
 
-// One environment variable, described once: its kind, its default, what it means and how to set it
-// when a process refuses to start without it. src/config.ts builds the environment's schema and
-// the loader from these, scripts/lib/config-doc.ts the reference in docs/configuration.md.
+// One environment variable, described once: src/config.ts builds the schema and the loader from
+// these, scripts/lib/config-doc.ts the reference in docs/configuration.md.
 
 export interface Setting<Value = unknown> {
   readonly env: string;

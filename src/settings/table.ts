@@ -25,10 +25,8 @@ import {
 import { SANDBOX_CREDENTIALS } from './sandbox-credentials.js';
 import { type Setting, setting } from './setting.js';
 
-// Every setting the product reads from the environment, described once, by where its value goes
-// in the Config (src/config.ts): its kind, its default (a value that works for the embedded stack,
-// or what happens when it is unset), what it means, and how to set it where a process refuses to
-// start without it. docs/configuration.md shows them in this order (`npm run docs:config`).
+// Every setting the product reads from the environment, described once, by where its value goes in
+// the Config (src/config.ts); docs/configuration.md shows them in this order (`npm run docs:config`).
 
 const dur = duration();
 const sandboxCredentials = "the sandbox's master credentials, only while `PROVIDER_BASE_URL` is unset";

@@ -3,13 +3,9 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import { plaintextProblem } from '../temporal/plaintext.js';
 import { ConfigError } from './config-error.js';
 
-// The Temporal connection, read as Temporal's SDKs document it (@temporalio/envconfig:
-// TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*, or a profile of
-// TEMPORAL_CONFIG_FILE), refusing what would send a credential in clear.
-
 /**
- * The Temporal connection from the environment and the profile file, as @temporalio/envconfig
- * reads them; an address from either means a server this process did not start.
+ * The Temporal connection as @temporalio/envconfig reads the environment and TEMPORAL_CONFIG_FILE,
+ * refusing what would send a credential in clear; an address means a server this process did not start.
  */
 export function temporalProfile(
   env: Record<string, string | undefined>,

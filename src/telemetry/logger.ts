@@ -2,9 +2,8 @@ import type { Logger as TemporalLogger, LogLevel, LogMetadata } from '@temporali
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { scrub, scrubString } from './redact.js';
 
-// One structured JSON logger per process (pino, which fastify uses too), with redaction applied to
-// every line, and an adapter that routes the Temporal SDK's own logs (workflow and activity logs
-// carry workflowId, runId, workflowType, activityType) into it.
+// One JSON logger per process (pino, as fastify), redacting every line, and an adapter that routes
+// the Temporal SDK's logs into it.
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type Level = (typeof LOG_LEVELS)[number];

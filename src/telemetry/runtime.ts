@@ -2,9 +2,8 @@ import { makeTelemetryFilterString, type RuntimeOptions } from '@temporalio/work
 import type { Logger } from 'pino';
 import { temporalLogger } from './logger.js';
 
-// How a worker process installs the SDK's Runtime: its logs (the SDK's and the Rust core's,
-// forwarded) into the process's JSON logger, and its metrics on a Prometheus endpoint that the
-// product's own metrics share (they are emitted through the same meter).
+// A worker's SDK Runtime: its logs (the Rust core's forwarded) into the process's JSON logger, its
+// metrics on the Prometheus endpoint the product's metrics share.
 
 export interface WorkerTelemetry {
   logger: Logger;

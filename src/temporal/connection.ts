@@ -4,9 +4,8 @@ import { clientTracingInterceptors } from '../telemetry/client-tracing.js';
 import { codecFromConfig, encryptingDataConverter } from './codec.js';
 
 /**
- * Temporal did not take the connection at start-up. Its message is one paragraph for an operator:
- * why, in a word, and which variables to check; never the address or a credential (a setting's
- * error names the variable, not its value). The SDK's error is its cause.
+ * Temporal did not take the connection at start-up: one paragraph for an operator, why and which
+ * variables to check, never the address or a credential. The SDK's error is its cause.
  */
 export class TemporalUnreachableError extends Error {
   override name = 'TemporalUnreachableError';

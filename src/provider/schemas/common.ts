@@ -41,10 +41,8 @@ const numberText = (value: unknown): unknown =>
     : value;
 
 /**
- * A number field that is not an amount (a time, a count, a limit), as `schema` bounds it. A number
- * src/json.ts kept as text, having more digits than a double holds (a nanosecond createdAt), is
- * read as the nearest number: one such field must not fail a whole answer or callback, and what
- * is implausible about it (a time far off) is for its reader to judge, as the ledger does.
+ * A number field that is not an amount, as `schema` bounds it. One src/json.ts kept as text (a
+ * nanosecond createdAt) is read as the nearest number: one field must not fail a whole answer.
  */
 export function jsonNumber<T extends z.ZodType<number>>(schema: T) {
   return z.preprocess((value) => {
@@ -63,10 +61,8 @@ export const currencyCode = z.string().regex(CURRENCY_CODE, { message: CURRENCY_
 export const countryCode = z.string().regex(COUNTRY_CODE, COUNTRY_CODE_MESSAGE);
 
 /**
- * An amount, exactly: a JSON number as src/json.ts reads it (its digits kept), or a decimal
- * string; yields the canonical decimal string (src/decimal.ts), e.g. "161176780.13". One past the
- * bound of an amount (AMOUNT_DIGITS, exponent expanded) is refused here, naming the field, so that
- * it never reaches a ledger, whose sums of amounts within it stay within what decimal.ts adds.
+ * An amount, exactly (a JSON number with its digits kept, or a decimal string), as a canonical decimal
+ * string. One past AMOUNT_DIGITS is refused here, naming the field, so it never reaches a ledger.
  */
 export const amount = z
   .custom<string | number | { isLosslessNumber: true; value: string }>(

@@ -11,9 +11,7 @@ import { newHex } from '../ids.js';
 import { completedTransfer, credit, deliverCallback, depositFromTransfer, newTransaction } from '../deposits.js';
 import { DEPOSIT_NETWORKS } from './wallets.js';
 
-// Operator routes play the outside world: a blockchain deposit arriving (pending, then
-// confirmed), an interest payout, and the callback knobs. They need no provider credentials,
-// so the sandbox listens on loopback only.
+// Operator routes that play the outside world: blockchain deposits, interest payouts, callback knobs.
 
 const amount = positiveAmount;
 const depositBody = z.object({
