@@ -75,52 +75,37 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
       ? { status: { code: STATUS.OK } }
       : failedEnd(err, err instanceof ApplicationFailure && err.category === 'BENIGN');
 
-  /** Runs `fn` in a span, child of `parent`, and exports the span when `fn`'s promise settles. */
+  /**
+   * Runs `fn` in a span, child of `parent`, and exports the span when `fn` returns, or when the
+   * promise it returns settles.
+   */
   function traced<T>(
     name: string,
     parent: TraceContext | undefined,
-    fn: (ctx: TraceContext) => Promise<T>,
+    fn: (ctx: TraceContext) => T,
     opts: { acceptable?: (err: unknown) => boolean; live?: boolean; attributes?: Record<string, string> } = {},
-  ): Promise<T> {
+  ): T {
     const { acceptable, attributes } = opts;
     const ctx = childContext(parent, newIds(opts.live ? 'live-only' : 'replayed'));
     const open: Open = { name, ctx, parent, startMs: workflowNow(), attributes };
-    let running: Promise<T>;
-    try {
-      running = withTrace(ctx, () => fn(ctx));
-    } catch (err) {
+    const failed = (err: unknown) => {
       ended(open, failure(err, acceptable));
       throw err;
-    }
-    return running.then(
-      (value) => {
-        ended(open, { status: { code: STATUS.OK } });
-        return value;
-      },
-      (err: unknown) => {
-        ended(open, failure(err, acceptable));
-        throw err;
-      },
-    );
-  }
-
-  /** The same for a synchronous call (an update's validator). */
-  function tracedSync<T>(
-    name: string,
-    parent: TraceContext | undefined,
-    fn: () => T,
-    attributes?: Record<string, string>,
-  ): T {
-    const ctx = childContext(parent, newIds('live-only'));
-    const open: Open = { name, ctx, parent, startMs: workflowNow(), attributes };
+    };
+    let value: T;
     try {
-      const value = withTrace(ctx, fn);
+      value = withTrace(ctx, () => fn(ctx));
+    } catch (err) {
+      return failed(err);
+    }
+    if (!(value instanceof Promise)) {
       ended(open, { status: { code: STATUS.OK } });
       return value;
-    } catch (err) {
-      ended(open, failure(err));
-      throw err;
     }
+    return value.then((settled: unknown) => {
+      ended(open, { status: { code: STATUS.OK } });
+      return settled;
+    }, failed) as T;
   }
 
   /** Headers carrying `ctx` on to what the call starts. */
@@ -159,8 +144,9 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           }),
         // A validator and a query run live only (a replay skips them): their ids come from the other stream.
         validateUpdate: (input, next) =>
-          tracedSync(`ValidateUpdate:${input.name}`, handlerParent(input.headers), () => next(input), {
-            [UPDATE_ID]: input.updateId,
+          traced(`ValidateUpdate:${input.name}`, handlerParent(input.headers), () => next(input), {
+            live: true,
+            attributes: { [UPDATE_ID]: input.updateId },
           }),
         handleQuery: (input, next) =>
           traced(`HandleQuery:${input.queryName}`, handlerParent(input.headers), () => next(input), {

@@ -7,7 +7,6 @@ import { zodFrom } from '../lib/zod-from-check.schema.js';
 // once, in ./checks.ts; the schemas of those messages are built from it.
 
 export const achFollowupInput = zodFrom(checkAchFollowupInput);
-/** The form: a photo (or scan) as described at the end of docs/provider-contract.md §3.2, kept in the claim store. */
 export const achForm = zodFrom(checkAchForm);
 
 // What the process answers: its state (query and the submitAchForm update) and its result.

@@ -7,10 +7,8 @@ import { zodFrom } from '../lib/zod-from-check.schema.js';
 // The checkout's messages as zod schemas, for its client. What the workflow checks is defined
 // once, in ./checks.ts; the schemas of those messages are built from it.
 
-/** The backend's own reference for its order: a business key, never personal data. */
 export const orderRef = zodFrom(checkOrderRef);
 export const checkoutInput = zodFrom(checkCheckoutInput);
-/** What a backend learnt from the redirect to its redirectUrl (docs/provider-contract.md §OP-8): a hint to look now. */
 export const purchaseRedirect = zodFrom(checkPurchaseRedirect);
 
 // What the process answers: its state (query and the purchaseRedirect update), the hosted page

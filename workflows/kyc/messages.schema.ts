@@ -14,9 +14,7 @@ import { zodFrom } from '../lib/zod-from-check.schema.js';
 // once, in ./checks.ts; the schemas of those messages are built from it.
 
 export const kycInput = zodFrom(checkKycInput);
-/** A personal value (an SSN...) kept in the claim store as text by putValue. */
 export const valueRef = zodFrom(checkValueRef);
-/** A file for a DOCUMENT field, kept in the claim store (docs/provider-contract.md §OP-4). */
 export const documentRef = zodFrom(checkDocumentRef);
 export const valueSubmission = zodFrom(checkValueSubmission);
 export const documentSubmission = zodFrom(checkDocumentSubmission);

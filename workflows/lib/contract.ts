@@ -1,5 +1,4 @@
-// The contract of this process that its workflow, its checks, its zod schema and its client share:
-// workflow ids and the constants its messages are checked against. No zod, nothing that runs.
+// What every process's contract shares, for its workflow, checks, zod schema and client: no zod, nothing that runs.
 
 /** Durations of a process, in milliseconds (./messages.schema.ts): what a start leaves out. */
 export { PROCESS_TIMING_DEFAULTS as TIMING_DEFAULTS } from '../../src/process-defaults.js';

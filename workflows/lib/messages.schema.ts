@@ -8,10 +8,8 @@ import { zodFrom } from './zod-from-check.schema.js';
 // never imports this module at run time (zod would be built again for every cached workflow). What
 // a workflow checks is defined once, as its check (./shared-checks.ts); its zod schema is built from it.
 
-/** Documents and personal values travel by reference (src/claims/ref.ts). */
 export const claimRef = zodFrom(checkClaimRef);
 
-/** Durations of a process, in milliseconds: configuration, so that tests can make them short. */
 export const timing = zodFrom(timingFields);
 
 /**

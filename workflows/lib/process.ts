@@ -14,12 +14,7 @@ export function validate<T>(check: Check<T>, input: unknown): T {
     return check(input, '');
   } catch (err) {
     if (!(err instanceof InputProblem)) throw err;
-    throw ApplicationFailure.create({
-      type: INPUT_REJECTED,
-      message: `${err.field}: ${err.message}`,
-      details: [{ field: err.field } satisfies FieldFailureDetails],
-      nonRetryable: true,
-    });
+    return rejectInput(err.field, err.message);
   }
 }
 
@@ -27,9 +22,7 @@ export function validate<T>(check: Check<T>, input: unknown): T {
  * Checks a workflow's input as the run starts. A start that bypasses the client and sends bad
  * input fails the run cleanly (INPUT_REJECTED, not retried), not its tasks forever.
  */
-export function validateStart<T>(check: Check<T>, input: unknown): T {
-  return validate(check, input);
-}
+export const validateStart: <T>(check: Check<T>, input: unknown) => T = validate;
 
 /** Rejects an update that is valid in shape but not now (the process is elsewhere). */
 export function rejectInput(field: string, message: string): never {

@@ -97,28 +97,13 @@ export function ownFailureReason(failure: { claim: ClaimFailure } | { rejected: 
  * the input was moot, the process ended first, our own check refused it) the input rejected.
  */
 export function notSentFailure(field: string, reason: string, failure: SendFailure | null): ApplicationFailure {
-  const message = `${field}: ${reason}`;
+  let type = failure && 'notDelivered' in failure ? NOT_DELIVERED : INPUT_REJECTED;
+  let details: FieldFailureDetails | ProviderRefusedDetails | ClaimStoreFailedDetails = { field };
   if (failure && 'refused' in failure) {
-    const { type, errorCode, status } = failure.refused;
-    return ApplicationFailure.create({
-      type: PROVIDER_REFUSED,
-      message,
-      details: [{ field, type, errorCode, status } satisfies ProviderRefusedDetails],
-      nonRetryable: true,
-    });
+    const { type: refusalType, errorCode, status } = failure.refused;
+    [type, details] = [PROVIDER_REFUSED, { field, type: refusalType, errorCode, status }];
+  } else if (failure && 'claim' in failure) {
+    [type, details] = [CLAIM_STORE_FAILED, { field, reason: failure.claim.reason, type: failure.claim.type }];
   }
-  if (failure && 'claim' in failure)
-    return ApplicationFailure.create({
-      type: CLAIM_STORE_FAILED,
-      message,
-      details: [{ field, reason: failure.claim.reason, type: failure.claim.type } satisfies ClaimStoreFailedDetails],
-      nonRetryable: true,
-    });
-  const type = failure && 'notDelivered' in failure ? NOT_DELIVERED : INPUT_REJECTED;
-  return ApplicationFailure.create({
-    type,
-    message,
-    details: [{ field } satisfies FieldFailureDetails],
-    nonRetryable: true,
-  });
+  return ApplicationFailure.create({ type, message: `${field}: ${reason}`, details: [details], nonRetryable: true });
 }

@@ -7,7 +7,6 @@ import { zodFrom } from '../lib/zod-from-check.schema.js';
 // Onboarding's messages as zod schemas, for its client. What the workflow checks is defined once,
 // in ./checks.ts; the schemas of those messages are built from it.
 
-/** The backend's own reference for its user: a business key, never personal data. */
 export const userRef = zodFrom(checkUserRef);
 export const onboardingInput = zodFrom(checkOnboardingInput);
 /** A request for the onboarding link, naming the user it is for. */

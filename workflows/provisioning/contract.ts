@@ -1,5 +1,4 @@
-// The contract of this process that its workflow, its checks, its zod schema and its client share:
-// workflow ids and the constants its messages are checked against. No zod, nothing that runs.
+// This process's contract, shared by its workflow, checks, zod schema and client: no zod, nothing that runs.
 
 export const provisioningWorkflowId = (clientRef: string) => `provision:${clientRef}`;
 

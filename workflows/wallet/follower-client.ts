@@ -44,23 +44,22 @@ export async function signalWallet(client: Client, { taskQueue, input, tx }: Sig
  */
 async function leftByLastRun(client: Client, walletId: string): Promise<Pick<WalletInput, 'carried' | 'inbox'>> {
   const workflowId = walletWorkflowId(walletId);
-  let last;
-  try {
-    last = await client.workflow.getHandle(workflowId).describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return {};
-    throw err;
-  }
-  if (last.status.name !== 'COMPLETED') return {};
-  // That run's result only: a run started meanwhile is not waited for.
-  let result;
-  try {
-    result = await client.workflow.getHandle<WalletWorkflow>(workflowId, last.runId, { followRuns: false }).result();
-  } catch (err) {
-    // Deleted by retention since describe(): it left nothing that can still be read.
-    if (err instanceof WorkflowNotFoundError) return {};
-    throw err;
-  }
+  const last = await unlessNotFound(client.workflow.getHandle(workflowId).describe());
+  if (last?.status.name !== 'COMPLETED') return {};
+  // That run's result only: a run started meanwhile is not waited for. Deleted by retention since
+  // describe(), it left nothing that can still be read.
+  const handle = client.workflow.getHandle<WalletWorkflow>(workflowId, last.runId, { followRuns: false });
+  const result = await unlessNotFound(handle.result());
   if (result?.outcome !== 'UNKNOWN_WALLET' || result.ledger?.walletId !== walletId) return {};
   return { carried: result.ledger, ...(result.inbox?.length ? { inbox: result.inbox } : {}) };
+}
+
+/** What the call answers; undefined for a workflow that does not exist. */
+async function unlessNotFound<T>(call: Promise<T>): Promise<T | undefined> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
 }

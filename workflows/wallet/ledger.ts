@@ -23,10 +23,10 @@ import {
 } from './settled-records.js';
 
 // A wallet's transactions as the workflow has seen them, counted once each: pure data and pure
-// functions, carried across continue-as-new. Recent entries are kept whole. Settled ones leave them, but a compact record of each stays for
-// the window below, so that a late REVERSED notice is applied and a resent CONFIRMED is recognised;
-// a transaction created before the horizon (older than the window, or than the oldest record
-// kept) that the ledger does not know is too old to tell apart from a repeat, and is not counted.
+// functions, carried across continue-as-new. Recent entries are kept whole; a settled one leaves a
+// compact record for the window below, so that a late REVERSED notice is applied and a resent
+// CONFIRMED recognised. An unknown transaction created before the horizon (older than the window,
+// or than the oldest record kept) cannot be told apart from a repeat, and is not counted.
 
 export type Kind = z.infer<typeof entryKind>;
 
