@@ -38,7 +38,7 @@ const callsPerSecond = async (fn: () => Promise<unknown>, n: number) =>
  * protocol itself adds (timestamp, X-Api-Key, X-Api-Signature, X-Api-Version) against bare undici:
  * the part of the gap that is the protocol's, not the client's.
  */
-export async function clientFigures(rounds = 15, perRound = 600): Promise<Figure[]> {
+export async function clientFigures(rounds: number, perRound = 600): Promise<Figure[]> {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(walletJson) });
     res.end(walletJson);

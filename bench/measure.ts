@@ -17,6 +17,10 @@ export interface Figure {
   absolute?: boolean;
 }
 
+/** `npm run bench -- --quick`: each measured span a quarter as long, to see the bench run (noisier figures, not written). */
+export const quick = process.argv.includes('--quick');
+export const span = (ms: number) => (quick ? ms / 4 : ms);
+
 /** product / yardstick, oriented so that higher is better. */
 export function ratio(f: Figure): number {
   return f.lowerIsBetter ? f.yardstick / f.product : f.product / f.yardstick;

@@ -7,13 +7,14 @@ import { createSandbox } from '../src/sandbox/server.js';
 import { emptyLedger, LIMITS, record } from '../workflows/wallet/ledger.js';
 import { depositCallback } from './protocol.js';
 import { clientFigures } from './client.js';
-import { runConcurrently } from './measure.js';
+import { quick, runConcurrently } from './measure.js';
 import { printTable, writeResults } from './report.js';
 import { stackFigures } from './stack.js';
 
 // `npm run bench`: each line compares two ways measured side by side in this run, and prints
 // their ratio. Absolute numbers depend on the machine; the ratios are what to watch. Every loop
-// is bounded, and all traffic stays on loopback.
+// is bounded, and all traffic stays on loopback. `npm run bench -- --quick` runs each measured span a
+// quarter as long and writes no results: a check that the bench runs.
 
 async function rate(fn: () => unknown): Promise<number> {
   for (let i = 0; i < 50; i++) await fn(); // warm-up
@@ -81,7 +82,7 @@ await pooled.close();
 await sandbox.close();
 
 // 4. The provider client's own cost next to bare undici (bench/client.ts).
-const client = await clientFigures();
+const client = await clientFigures(quick ? 4 : 15);
 
 // 5. The whole stack against Temporal itself on the same server: the ingress, a wallet flow,
 // the memory of a cached wallet, and what an idle wallet costs a day. Written under bench/results/.
@@ -91,9 +92,12 @@ const stacks = [await stackFigures(say)];
 if (process.env.BENCH_TEMPORAL_ADDRESS) stacks.push(await stackFigures(say, process.env.BENCH_TEMPORAL_ADDRESS));
 printTable('Provider client:', client);
 for (const { server, figures } of stacks) printTable(`On ${server}:`, figures);
-writeResults([
-  { title: 'provider client', figures: client },
-  ...stacks.map(({ server, figures }) => ({ title: server, figures })),
-]);
-console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
+if (quick) console.log('\n--quick: figures not written under bench/results/');
+else {
+  writeResults([
+    { title: 'provider client', figures: client },
+    ...stacks.map(({ server, figures }) => ({ title: server, figures })),
+  ]);
+  console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
+}
 process.exit(0);

@@ -18,7 +18,7 @@ import { WALLET_TIMING_DEFAULTS } from '../workflows/wallet/contract.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
 import { cpuMeter } from './cpu.js';
 import { depositCallback, postCallback } from './protocol.js';
-import { type Figure, runConcurrently, terminateAll, timedLoad, until } from './measure.js';
+import { type Figure, runConcurrently, span, terminateAll, timedLoad, until } from './measure.js';
 import { linearFit, percentile } from './scale/arith.js';
 import { startContractEdges } from './contract-edges.js';
 import { benchVersioningEnv } from './versioning.js';
@@ -131,12 +131,12 @@ export async function stackFigures(
       });
     };
     say('ingress vs signalWithStart: warming up');
-    await runConcurrently(direct, 32, 3_000);
-    await runConcurrently(viaIngress, 32, 3_000);
+    await runConcurrently(direct, 32, span(3_000));
+    await runConcurrently(viaIngress, 32, span(3_000));
     say('ingress vs signalWithStart: 32 in flight');
     const [ingressRate, directRate] = [
-      await runConcurrently(viaIngress, 32, 8_000),
-      await runConcurrently(direct, 32, 8_000),
+      await runConcurrently(viaIngress, 32, span(8_000)),
+      await runConcurrently(direct, 32, span(8_000)),
     ];
     figures.push({
       name: 'ingress: callbacks/s at 32 in flight, vs the client’s own signalWithStart',
@@ -145,9 +145,12 @@ export async function stackFigures(
       yardstick: directRate.rate,
     });
     say('ingress vs signalWithStart: 100/s offered (a warm pass, then the measured one)');
-    await timedLoad(viaIngress, 100, 3_000);
-    await timedLoad(direct, 100, 3_000);
-    const [ingressLat, directLat] = [await timedLoad(viaIngress, 100, 6_000), await timedLoad(direct, 100, 6_000)];
+    await timedLoad(viaIngress, 100, span(3_000));
+    await timedLoad(direct, 100, span(3_000));
+    const [ingressLat, directLat] = [
+      await timedLoad(viaIngress, 100, span(6_000)),
+      await timedLoad(direct, 100, span(6_000)),
+    ];
     if (resent) say(`ingress: ${resent} callbacks answered 503 and were resent`);
     for (const p of [50, 99])
       figures.push({
@@ -235,7 +238,7 @@ export async function stackFigures(
     const flows = [walletFlow, contractFlow, bareFlow, minimal];
     const named = 'wallet flow, its floor under the contract, its floor, minimal workflow';
     say(`${named}: warming up`);
-    for (const flow of flows) await runConcurrently(flow, 8, 3_000);
+    for (const flow of flows) await runConcurrently(flow, 8, span(3_000));
     say(`${named}: 8 in flight, each twice, interleaved`);
     phases.clear();
     // Interleaved forth and back (A B C D D C B A), so that a slow spell of the shared machine, and
@@ -245,7 +248,7 @@ export async function stackFigures(
     const cpu = flows.map(() => ({ process: 0, server: 0, calls: 0 }));
     for (const i of [0, 1, 2, 3, 3, 2, 1, 0]) {
       const spent = cpuMeter(serverPid);
-      const pass = await runConcurrently(flows[i]!, 8, 8_000);
+      const pass = await runConcurrently(flows[i]!, 8, span(8_000));
       // The pass's tail (the server's transfer and visibility tasks, timers restarted) is its own.
       await new Promise((r) => setTimeout(r, 1_000));
       const { processMs, serverMs } = spent();
@@ -464,7 +467,7 @@ async function cachedMemory(ctx: {
   debugMode: boolean;
   load: (taskQueue: string) => { warm: () => Promise<unknown>; one: () => Promise<unknown> };
 }): Promise<{ rssMB: number; heapMB: number }> {
-  const STEP = 300;
+  const STEP = span(300);
   const N = 3 * STEP;
   const taskQueue = `bench-memory-${randomUUID()}`;
   const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {
@@ -531,7 +534,7 @@ async function idleWalletCost(ctx: {
     reconcileIntervalMs: sim(reconcileIntervalMs),
   });
   const rampMs = sim(140 * 60_000);
-  const windowMs = 60_000;
+  const windowMs = span(60_000);
   const simDay = sim(86_400_000);
   ctx.say(
     `idle wallets: ${K} wallets, a simulated day of ${simDay / 1000} s; ${rampMs / 1000} s of ramp, then ${windowMs / 1000} s measured`,
