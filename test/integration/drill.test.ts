@@ -58,10 +58,25 @@ describe('npm run drill', () => {
 
   it('passes on a healthy stack: every wallet exact, with the report and the plot', async () => {
     const svg = join(dir, 'pass.svg');
-    const ran = await drill(['--wallets', '3', '--minutes', '0.3', '--settle', '60', '--svg', svg]);
+    const ran = await drill([
+      '--wallets',
+      '3',
+      '--minutes',
+      '0.3',
+      '--settle',
+      '60',
+      '--chaos',
+      'true',
+      '--every',
+      '5',
+      '--svg',
+      svg,
+    ]);
     assert.equal(ran.lastLine, 'drill: exact 3/3 wallets, 0 counted twice, 0 stuck', `${ran.stdout}\n${ran.stderr}`);
     assert.equal(ran.code, 0, ran.stderr);
-    assert.match(ran.stdout, /callbacks dropped +[1-9]\d* \/ [1-9]/);
+    // Every dropped callback's transaction was found by a poll; the chaos command ran.
+    assert.match(ran.stdout, /callbacks dropped +([1-9]\d*) \/ \1\n/);
+    assert.match(ran.stdout, /chaos runs +[1-9]\d* \(0 failed\)/);
     assert.match(ran.stdout, /callback to counted: p50 \d+ ms, p99 \d+ ms/);
     assert.match(readFileSync(svg, 'utf8'), /^<svg [^]*<circle [^]*<\/svg>\n$/);
   });
@@ -70,7 +85,7 @@ describe('npm run drill', () => {
     let walletIds: string[] = [];
     let lost: Promise<unknown> | undefined;
     const ran = await drill(
-      ['--wallets', '3', '--minutes', '0.2', '--settle', '20', '--svg', join(dir, 'fail.svg')],
+      ['--wallets', '3', '--minutes', '0.2', '--settle', '30', '--svg', join(dir, 'fail.svg')],
       {},
       (line) => {
         const listed = /^\[drill\] wallets: (.+)$/.exec(line);

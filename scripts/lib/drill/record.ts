@@ -8,6 +8,8 @@ export type FaultKind = 'provider error' | 'callback dropped' | 'callback repeat
 
 /** A status of a transaction that one wallet must come to show. */
 export interface Expectation {
+  /** The callback's number in the drill: a transaction calls back once per status. */
+  callback: number;
   walletId: string;
   txId: string;
   status: string;
@@ -51,7 +53,14 @@ export class DrillRecord {
           : undefined;
     if (fault) this.marks.push({ at: sentAt, kind: fault });
     for (const walletId of walletIds)
-      this.expectations.push({ walletId, txId: tx.id, status: tx.status, sentAt, ...(fault ? { fault } : {}) });
+      this.expectations.push({
+        callback: this.moves,
+        walletId,
+        txId: tx.id,
+        status: tx.status,
+        sentAt,
+        ...(fault ? { fault } : {}),
+      });
   }
 
   /** Latencies from the sandbox's change to the wallet's count, in ms, with when they started. */

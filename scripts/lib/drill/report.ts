@@ -37,8 +37,8 @@ export function report(record: DrillRecord, settled: Settled, providerErrors: nu
   // A callback's fault is recovered when every wallet its transaction touched ended exact.
   const recovered = (kind: FaultKind) => {
     const hit = record.expectations.filter((e) => e.fault === kind);
-    const lost = new Set(hit.filter((e) => !exactWallets.has(e.walletId)).map((e) => e.txId));
-    return new Set(hit.map((e) => e.txId).filter((id) => !lost.has(id))).size;
+    const lost = new Set(hit.filter((e) => !exactWallets.has(e.walletId)).map((e) => e.callback));
+    return new Set(hit.map((e) => e.callback).filter((n) => !lost.has(n))).size;
   };
   const stuck = record.processes.filter((p) => !p.done);
   const chaos = record.marks.filter((m) => m.kind === 'chaos');
