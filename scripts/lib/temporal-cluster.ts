@@ -7,6 +7,7 @@ import { freePort } from '../../src/temporal/ports.js';
 import { stopChild } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningPostgres, startPostgres } from './postgres.js';
+import { clientTlsEnv, type FrontendTls } from './tls.js';
 
 // A Temporal cluster on PostgreSQL, on this machine, configured by the files that
 // docker-compose.yml ships: deploy/temporal/production.yaml for the server and
@@ -14,17 +15,6 @@ import { type RunningPostgres, startPostgres } from './postgres.js';
 
 export const SERVER_CONFIG_DIR = resolve('deploy/temporal');
 export const SETUP_SCRIPT = resolve('deploy/temporal/setup.sh');
-
-/** Files of a frontend with mTLS (see scripts/lib/tls.ts). */
-export interface FrontendTls {
-  caCert: string;
-  serverCert: string;
-  serverKey: string;
-  /** The system worker's client certificate. */
-  clientCert: string;
-  clientKey: string;
-  serverName: string;
-}
 
 export interface TemporalCluster {
   /** The frontend, host:port. */
@@ -156,13 +146,7 @@ export async function startTemporalCluster(opts: {
       stdio: ['ignore', serverLog, serverLog],
     });
     // With client authentication required, the CLI presents the system worker's certificate.
-    const cliTls: Record<string, string> = opts.tls
-      ? {
-          TEMPORAL_TLS_CLIENT_CERT_PATH: opts.tls.clientCert,
-          TEMPORAL_TLS_CLIENT_KEY_PATH: opts.tls.clientKey,
-          TEMPORAL_TLS_SERVER_CA_CERT_PATH: opts.tls.caCert,
-        }
-      : {};
+    const cliTls = opts.tls ? clientTlsEnv(opts.tls, opts.tls.clientCert, opts.tls.clientKey) : {};
     await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, { server: child, signal });
     signal?.throwIfAborted();
     log(

@@ -1,11 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrontendTls } from './temporal-cluster.js';
 
 // Certificates for a frontend with mTLS, made with openssl: a CA, the server's certificate for
 // localhost and 127.0.0.1, and client certificates signed by the same CA (the server's own system
 // worker presents one too when client authentication is required).
+
+/** Files of a frontend with mTLS (made by makeCertificates). */
+export interface FrontendTls {
+  caCert: string;
+  serverCert: string;
+  serverKey: string;
+  /** The system worker's client certificate. */
+  clientCert: string;
+  clientKey: string;
+  serverName: string;
+}
 
 function openssl(args: string[], cwd: string): void {
   execFileSync('openssl', args, { cwd, stdio: 'pipe' });
