@@ -5,12 +5,10 @@ import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../src/config.js';
 
-// Which build a worker is: its version in the Worker Deployment (docs/deploying.md). Workers of
-// the same code must share it and a change to a workflow must get a new one, so it comes from the
-// build, never from the process: WORKER_BUILD_ID (an image's tag, a CI pipeline's id), else the id
-// `npm run build` wrote beside the compiled worker. Only on the embedded server (a developer's
-// machine) does a checkout's commit do, with a hash of its changes when the tree is modified: a
-// modified tree under the clean commit's id would join that version with other code.
+// Which build a worker is: its version in the Worker Deployment (docs/deploying.md). It comes from
+// the build, never the process: WORKER_BUILD_ID (an image's tag), else the id `npm run build` wrote
+// beside the compiled worker; only on the embedded server a checkout's commit, with a hash of its
+// changes when the tree is modified (else other code would join the clean commit's version).
 
 /** Written by scripts/build.ts; only a compiled worker (dist/worker/) has it beside it. */
 export const BUILD_ID_FILE = fileURLToPath(new URL('../build-id.txt', import.meta.url));

@@ -1,13 +1,11 @@
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 
-// A versioned worker gets no new workflow until its version is the deployment's current one.
-// With WORKER_VERSION_BOOTSTRAP on, a deployment's very first version makes itself current, so that
-// `npm run dev`, `npm run cluster` and the tests' servers need no operator step. Only then: never
-// once anyone set a current version (unversioned included: an operator's `--unversioned`, or a
-// migration from unversioned workers, docs/deploying.md), never while something ramps, never beside
-// another registered version or unversioned pollers on the task queue. Everything else is the
-// operator's. `npm run dev` alone takes over (takeOver): it started the server and runs one worker.
+// A versioned worker gets no new workflow until its version is the deployment's current one. With
+// WORKER_VERSION_BOOTSTRAP on, a deployment's very first version makes itself current, so that dev,
+// cluster and test servers need no operator step; never once any current version was set, while
+// something ramps, or beside another version or unversioned pollers (docs/deploying.md): that is
+// the operator's. `npm run dev` alone takes over (takeOver): it started the server and runs one worker.
 
 type WorkflowService = temporal.api.workflowservice.v1.WorkflowService;
 

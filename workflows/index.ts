@@ -1,7 +1,5 @@
-// Every workflow a versioned worker runs (the default). Workflow code is deterministic: it imports
-// only @temporalio/workflow, pure helpers and types. A worker with WORKER_VERSIONING=off bundles
-// ./unversioned.ts instead: the same workflows without the wallet's AUTO_UPGRADE, which a server
-// refuses from a worker that is not versioned.
+// Every workflow a versioned worker runs (the default); a worker with WORKER_VERSIONING=off bundles
+// ./unversioned.ts instead. Workflow code is deterministic: @temporalio/workflow, pure helpers, types.
 export * from './processes.js';
 // AUTO_UPGRADE; every other process runs PINNED, the worker's default (worker/create-worker.ts).
 export { walletWorkflow } from './wallet/versioning.js';

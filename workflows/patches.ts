@@ -1,9 +1,7 @@
-// The register of every patch the workflows branch on; their ids are in ./patch-ids.ts, which is
-// what workflow code imports. A `patched(...)` call names one of those constants, never a string
-// (test/unit/patches.test.ts scans the sources). A patch stays
-// until every run that started before it has ended (or, for a wallet, continued as new on code
-// that has it); then it is deprecated (`deprecatePatch`) and later removed, and its entry says so.
-// The wallet's follower asks for its patches in one place, workflows/wallet/run-patches.ts.
+// The register of every patch the workflows branch on (their ids, which workflow code imports, are
+// in ./patch-ids.ts). A patch stays until every run that started before it has ended (or, for a
+// wallet, continued as new on code that has it); then it is deprecated (`deprecatePatch`) and later
+// removed, and its entry says so.
 
 export type PatchPhase =
   /** New runs record the marker; runs from before replay the old branch, which stays. */

@@ -4,8 +4,7 @@ import type { achFollowupInput, achOutcome, achResult, achStage, achState, sourc
 import type { ClaimRef } from '../lib/messages.js';
 export * from './contract.js';
 
-// ACH authorization follow-up (docs/provider-contract.md §3.1): messages shared by the workflow and its client (their zod
-// schemas, for the client, in ./messages.schema.ts).
+// ACH authorization follow-up (docs/provider-contract.md §3.1): messages of the workflow and its client.
 
 export type AchFollowupInput = z.input<typeof achFollowupInput>;
 

@@ -13,8 +13,7 @@ import type {
 export * from './contract.js';
 import type { COLLECTED_BY_HOSTED_PAGE } from './contract.js';
 
-// Reservation checkout (docs/provider-contract.md §2.6, §4.3, §OP-8): messages
-// shared by the workflow and its client (their zod schemas, for the client, in ./messages.schema.ts).
+// Reservation checkout (docs/provider-contract.md §2.6, §4.3, §OP-8): messages of the workflow and its client.
 
 export type CheckoutInput = Omit<z.input<typeof checkoutInput>, (typeof COLLECTED_BY_HOSTED_PAGE)[number]>;
 export type PurchaseRedirect = z.infer<typeof purchaseRedirect>;

@@ -14,8 +14,7 @@ import type {
 export type { KycReason, Provide } from './reasons.js';
 export * from './contract.js';
 
-// KYC resubmission (docs/provider-contract.md §3.2): messages shared by the workflow and its client (their zod schemas,
-// for the client, in ./messages.schema.ts).
+// KYC resubmission (docs/provider-contract.md §3.2): messages of the workflow and its client.
 
 export type KycInput = z.input<typeof kycInput>;
 export type ValueSubmission = z.infer<typeof valueSubmission>;

@@ -1,9 +1,7 @@
-// When a wallet's workflow next asks the provider for its transactions. Polling only recovers
-// callbacks that were lost, so a quiet wallet is asked less and less often: the wait doubles after
-// every poll that found nothing, from the configured interval up to its ceiling. Activity makes a
-// lost callback likely again, so a callback or a poll that found something starts over from the
-// interval, and while a transaction is pending the wait stays short (at most PENDING_FACTOR
-// intervals) so that its confirmation is seen soon even if its callback is lost.
+// When a wallet's workflow next asks the provider for its transactions. Polling only recovers lost
+// callbacks, so the wait doubles after every poll that found nothing, from the interval up to its
+// ceiling; a callback or a poll that found something starts over, and while a transaction is
+// pending the wait stays within PENDING_FACTOR intervals, so that its confirmation is seen soon.
 
 export interface PollTiming {
   /** The shortest wait, after activity (WALLET_POLL_INTERVAL). */

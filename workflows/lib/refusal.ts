@@ -4,10 +4,8 @@ import { CLAIM_STORE_FAILED, INPUT_REJECTED, NOT_DELIVERED, PROVIDER_REFUSED } f
 import type { ClaimStoreFailedDetails, FieldFailureDetails, ProviderRefusedDetails } from './messages.js';
 
 // What a failed activity means to a process, and whose failure it is. The activities decide what
-// is permanent (activities/provider-failure.ts): the provider's refusals, requests that cannot be
-// sent and claims that cannot be used end an activity at once as non-retryable failures; anything
-// else is retried until the activity's retry policy gives up. Our own claim store's failures are
-// told apart by their type (src/claims/failures.ts), so that none is reported as the provider's.
+// is permanent (activities/provider-failure.ts); our own claim store's failures are told apart by
+// their type (src/claims/failures.ts), so that none is reported as the provider's.
 
 /** The provider (or our own client, before sending) refused the call: no retry changes it. */
 export type Refusal = {

@@ -12,8 +12,7 @@ import type {
 } from './messages.schema.js';
 export * from './contract.js';
 
-// Onboarding for higher card-purchase limits (docs/provider-contract.md §2.7, §2.8, §4.5 to 4.7, 8): messages shared by
-// the workflow and its client (their zod schemas, for the client, in ./messages.schema.ts).
+// Onboarding for higher limits (docs/provider-contract.md §2.7, §2.8, §4.5 to 4.7, 8): its messages.
 
 export type OnboardingInput = z.input<typeof onboardingInput>;
 

@@ -9,8 +9,7 @@ import type {
 } from './messages.schema.js';
 export * from './contract.js';
 
-// Account provisioning for client-held tokens (docs/provider-contract.md §5.3): messages shared with the client (their zod
-// schemas in ./messages.schema.ts).
+// Account provisioning for client-held tokens (docs/provider-contract.md §5.3): messages of workflow and client.
 
 export type ProvisioningInput = z.input<typeof provisioningInput>;
 

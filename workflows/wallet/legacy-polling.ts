@@ -8,12 +8,10 @@ import { compareBalances, shown, type WalletToReconcile } from './reconciliation
 import { openRun } from './run.js';
 import type { RunPatches } from './run-patches.js';
 
-// How a wallet was followed before the patch wallet-quiet-polling, kept for the runs that started
-// before it (their history has no marker for it) until they continue as new, which puts them on
-// today's loop (wallet/workflow.ts). A poll lists the whole page as a regular activity and falls
-// due every interval, whatever happened; a wallet just opened is polled at once; a reconciliation
-// polls before it compares; nothing of the polling is carried on. Delete with the patch, once no
-// wallet runs code from before it (workflows/patches.ts).
+// How a wallet was followed before wallet-quiet-polling, for runs without its marker until they
+// continue as new onto today's loop (wallet/workflow.ts): a poll lists the whole page every
+// interval, a wallet just opened is polled at once, a reconciliation polls first, and nothing of
+// the polling is carried on. Delete with the patch, once no wallet runs code from before it.
 
 const legacyPolls = proxyActivities<WalletActivities>(POLL);
 

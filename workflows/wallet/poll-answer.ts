@@ -1,9 +1,7 @@
 import type { PollAnswer } from '../../src/provider/transaction-observation.js';
 
-// What one poll (or the watch) brought, told apart by its kind. A poll's answer is an activity's
-// result, recorded in histories as it was returned, without a kind: the kind is read from its
-// shape here, in workflow code, so that recorded answers and new ones are read alike and the
-// activity's result stays what the histories hold.
+// What one poll (or the watch) brought, told apart by its kind. Recorded answers have no kind: it
+// is read from their shape here, so that recorded answers and new ones are read alike.
 
 export type PollOutcome =
   /** Nothing was polled: the workflow woke for a callback alone. */

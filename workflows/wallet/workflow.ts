@@ -12,11 +12,9 @@ import { openRun } from './run.js';
 import { type RunPatches, runPatches } from './run-patches.js';
 import { walletWatch } from './watch.js';
 
-// Follows one wallet for as long as it lives: every transaction the provider reports, by
-// callback or by polling, is counted once, in order of status (pending, then confirmed);
-// interest payouts are recognised through the transfer they come from. A watch polls the
-// provider less the quieter the wallet is (wallet/watch.ts); the ledger and what a pass takes in
-// are wallet/run.ts.
+// Follows one wallet for as long as it lives: every transaction the provider reports, by callback
+// or by polling, is counted once, in order of status. A watch polls the provider less the quieter
+// the wallet is (wallet/watch.ts); the ledger and what a pass takes in are wallet/run.ts.
 
 export async function walletWorkflow(input: WalletInput): Promise<WalletResult> {
   // Checked only: the run goes on with its input as given (carried state included), so that its
