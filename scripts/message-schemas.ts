@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { POSITIVE_DECIMAL } from '../workflows/lib/messages.schema.js';
 import { amount, positiveAmount } from '../src/provider/schemas/common.js';
@@ -108,13 +108,9 @@ export const textOf = (p: ProcessDescription) => `${JSON.stringify(processSchema
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--check')) {
-    const stale = PROCESSES.map(fileOf).filter((file, i) => {
-      try {
-        return readFileSync(file, 'utf8') !== textOf(PROCESSES[i]!);
-      } catch {
-        return true;
-      }
-    });
+    const stale = PROCESSES.map(fileOf).filter(
+      (file, i) => !existsSync(file) || readFileSync(file, 'utf8') !== textOf(PROCESSES[i]!),
+    );
     if (stale.length) {
       console.error(
         `${stale.join(', ')}: not what the checks and zod schemas of workflows/<process>/ make now: run \`npm run schemas\` and commit the difference`,
