@@ -62,13 +62,19 @@ function scaled(value: string | number, what: string): Scaled {
   return { units: sign === '-' ? -units : units, scale };
 }
 
-/** The digits of a value before and after the point, as its canonical form writes them. */
-function digitCounts({ units, scale }: Scaled): { whole: number; fraction: number } {
+/** The magnitude's digits without trailing fractional zeros: "1.50" and "1.5" are one amount, written one way. */
+function trimmed({ units, scale }: Scaled): { digits: string; scale: number } {
   let digits = (units < 0n ? -units : units).toString();
   while (scale > 0 && digits.endsWith('0') && digits.length > 1) {
     digits = digits.slice(0, -1);
     scale -= 1;
   }
+  return { digits, scale };
+}
+
+/** The digits of a value before and after the point, as its canonical form writes them. */
+function digitCounts(value: Scaled): { whole: number; fraction: number } {
+  const { digits, scale } = trimmed(value);
   if (digits === '0') return { whole: 0, fraction: 0 };
   return { whole: Math.max(0, digits.length - scale), fraction: scale };
 }
@@ -83,20 +89,12 @@ function bounded(result: Scaled, what: string): Scaled {
   return result;
 }
 
-function format({ units, scale }: Scaled): Decimal {
-  const negative = units < 0n;
-  let digits = (negative ? -units : units).toString();
-  // Trailing fractional zeros say nothing: "1.50" and "1.5" are one amount, written one way.
-  while (scale > 0 && digits.endsWith('0') && digits.length > 1) {
-    digits = digits.slice(0, -1);
-    scale -= 1;
-  }
+function format(value: Scaled): Decimal {
+  const { digits, scale } = trimmed(value);
   if (digits === '0') return '0';
-  if (scale > 0) {
-    digits = digits.padStart(scale + 1, '0');
-    digits = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  }
-  return negative ? `-${digits}` : digits;
+  const padded = digits.padStart(scale + 1, '0');
+  const text = scale > 0 ? `${padded.slice(0, -scale)}.${padded.slice(-scale)}` : digits;
+  return value.units < 0n ? `-${text}` : text;
 }
 
 function align(a: Scaled, b: Scaled): [bigint, bigint, number] {

@@ -43,14 +43,8 @@ export class Faults {
     const fault = this.byRoute.get(route) ?? this.byRoute.get('*');
     if (!fault) return undefined;
     if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
-    let fail = false;
-    if (fault.failNext > 0) {
-      fault.failNext -= 1;
-      fail = true;
-    } else if (fault.errorRate > 0 && random() < fault.errorRate) {
-      fail = true;
-    }
-    if (!fail) return undefined;
+    if (fault.failNext > 0) fault.failNext -= 1;
+    else if (fault.errorRate <= 0 || random() >= fault.errorRate) return undefined;
     this.injected += 1;
     if (fault.error === 'rate-limit')
       return new SandboxError('RateLimitException', 'Too many requests; back off and retry', {

@@ -26,17 +26,11 @@ const toWire = (payload: Payload) => ({
 export interface CodecAccess {
   /** Origins of the Web UI (the browser calls the codec server from the UI's pages). */
   allowedOrigins: string[];
-  /**
-   * Host headers the server answers to, `host:port`: a page whose DNS name was rebound to this
-   * address sends its own name, and is refused.
-   */
+  /** Host headers answered, `host:port`: a page whose DNS name was rebound here sends its own, and is refused. */
   allowedHosts: string[];
   /** CODEC_SERVER_TOKEN: when set, every request needs `Authorization: Bearer <token>`. */
   token?: string;
-  /**
-   * TEMPORAL_NAMESPACE, whose payloads this server's key is for: a caller that names another in
-   * X-Namespace (remote codecs, the Web UI) is refused rather than given another deployment's format.
-   */
+  /** TEMPORAL_NAMESPACE, whose payloads this key is for: a caller naming another in X-Namespace is refused. */
   namespace?: string;
 }
 
@@ -106,8 +100,7 @@ const hostAllowed = (access: CodecAccess, host: string | undefined) =>
 
 /**
  * Why a codec server could not start with this access where it listens; undefined when it can.
- * Without a token only the embedded stack's, on loopback, may run: there the Web UI is let in by
- * its Origin, which any local process could forge, so nowhere else.
+ * Without a token only the embedded stack's, on loopback: an Origin that lets the UI in can be forged.
  */
 export function codecAccessProblem(access: CodecAccess, host: string, opts: { embedded: boolean }): string | undefined {
   if (access.token) return undefined;

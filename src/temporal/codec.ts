@@ -111,10 +111,7 @@ export function loadPayloadKey(opts: { key?: string; keyFile: string; mayCreateK
   }
 }
 
-/**
- * The failure converter's module (src/temporal/failure-converter.ts, or .js once compiled): it
- * moves messages and stack traces into a payload that the codec encrypts.
- */
+/** The failure converter's module (./failure-converter.ts, or .js once compiled). */
 export const FAILURE_CONVERTER_PATH = fileURLToPath(
   new URL(`./failure-converter${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
@@ -123,9 +120,8 @@ export const FAILURE_CONVERTER_PATH = fileURLToPath(
 export const workflowBundleConverters = { failureConverterPath: FAILURE_CONVERTER_PATH } as const;
 
 /**
- * The one data converter of every worker, client, ingress and replay: payloads encrypted by the
- * codec, failures' messages and stack traces included. A workflow bundle built ahead of time
- * must be built with `workflowBundleConverters` too, or workflow failures stay in plain text.
+ * The one data converter of every worker, client, ingress and replay. A bundle built ahead of time
+ * needs `workflowBundleConverters` too, or workflow failures stay in plain text.
  */
 export function encryptingDataConverter(codec: PayloadCodec): DataConverter {
   return { payloadCodecs: [codec], ...workflowBundleConverters };

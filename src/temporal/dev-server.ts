@@ -6,9 +6,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { allSearchAttributes, searchAttributeCliArgs } from './search-attributes.js';
 import type { CliLocation } from './cli.js';
 
-// The Temporal dev server (SQLite, Web UI) as a child process this program owns: started with
-// the search attributes the workflows use and the dynamic config that updates need, awaited with
-// a real health check, and stopped cleanly.
+// The Temporal dev server as a child process this program owns: started with the workflows' search
+// attributes and dynamic config, awaited with a real health check, and stopped cleanly.
 
 /**
  * Updates, update-with-start (multi-operation) and async-accepted updates; Worker Deployments
