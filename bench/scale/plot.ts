@@ -9,8 +9,11 @@ interface Panel {
   unit: string;
   value: (r: SizeResult) => number;
   goal?: number;
-  /** Per-wallet figures of a cost that grows by a line: the line's value at a size not measured. */
-  extrapolate?: (rs: SizeResult[], n: number) => number;
+  /**
+   * Per-wallet figures of a cost that grows by a line: the total the line is drawn through, and what
+   * its value per wallet at a size not measured is multiplied by to be in the panel's unit.
+   */
+  extrapolate?: { total: (r: SizeResult) => number; times: number };
   /** A second series drawn lighter (p50 beside p99). */
   second?: { label: string; value: (r: SizeResult) => number };
 }
@@ -21,21 +24,13 @@ const PANELS: Panel[] = [
     unit: 'calls',
     value: (r) => r.idle.callsPerWalletDay,
     goal: 24,
-    extrapolate: (rs, n) =>
-      perWallet(
-        rs.map((r) => [r.wallets, r.idle.callsPerSecondAtDefaults]),
-        n,
-      ) * 86_400,
+    extrapolate: { total: (r) => r.idle.callsPerSecondAtDefaults, times: 86_400 },
   },
   {
     title: 'Temporal database bytes per wallet',
     unit: 'KB',
     value: (r) => r.bytesPerWallet / 1000,
-    extrapolate: (rs, n) =>
-      perWallet(
-        rs.map((r) => [r.wallets, r.database.mainAfter - r.database.mainBefore]),
-        n,
-      ) / 1000,
+    extrapolate: { total: (r) => r.database.mainAfter - r.database.mainBefore, times: 1 / 1000 },
   },
   { title: 'worker RSS with the wallets', unit: 'MB', value: (r) => r.worker.rssWithWallets / 1e6 },
   {
@@ -48,10 +43,10 @@ const PANELS: Panel[] = [
   { title: 'wallets opened per second', unit: '/s', value: (r) => r.open.perSecond },
 ];
 
-/** The line through (wallets, total) at n, per wallet. */
-const perWallet = (points: Array<[number, number]>, n: number) => {
-  const { a, b } = linearFit(points);
-  return (a + b * n) / n;
+/** The line through (wallets, total) at n, per wallet, times `times`. */
+const perWallet = (rs: SizeResult[], { total, times }: NonNullable<Panel['extrapolate']>, n: number) => {
+  const { a, b } = linearFit(rs.map((r) => [r.wallets, total(r)]));
+  return ((a + b * n) / n) * times;
 };
 
 /** The size of issue 17 that a plot shows as extrapolated when it was not measured. */
@@ -77,7 +72,7 @@ export function scalePlot(results: SizeResult[]): string {
     const x = logScale(lo, hi, ox + M.left, ox + W - M.right);
     const extra =
       p.extrapolate && sorted.length >= 2 && !sorted.some((r) => r.wallets === TARGET)
-        ? p.extrapolate(sorted, TARGET)
+        ? perWallet(sorted, p.extrapolate, TARGET)
         : undefined;
     const values = [
       ...sorted.flatMap((r) => [p.value(r), ...(p.second ? [p.second.value(r)] : [])]),

@@ -214,14 +214,8 @@ export async function measureSize(
     const d = count - (before.get(route) ?? 0);
     if (d > 0) byRoute[route] = d;
   }
-  let polls = 0;
-  let reconciles = 0;
-  let other = 0;
-  for (const [route, d] of Object.entries(byRoute)) {
-    if (route === POLL_ROUTE) polls += d;
-    else if (route === RECONCILE_ROUTE) reconciles += d;
-    else other += d;
-  }
+  const [polls, reconciles] = [byRoute[POLL_ROUTE] ?? 0, byRoute[RECONCILE_ROUTE] ?? 0];
+  const other = Object.values(byRoute).reduce((a, b) => a + b, 0) - polls - reconciles;
   const rssWithWallets = stack.workerMemory().rss;
   const dbAfter = stack.databaseBytes();
   // Calls counted over the turns in the window, each turn one period's: per wallet-day at the defaults.
