@@ -36,13 +36,12 @@ type Handler<B> = (request: ProviderRequest<B>) => unknown | Promise<unknown>;
 
 /** Registers one call: its JSON body checked by its schema (a 'raw' body is the handler's), `auth` and `timestamp` as it says. */
 export type ProviderRoute = <P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  endpoint: Endpoint<P, B, R>,
+  endpoint: Endpoint<P, B, R> & RouteOptions,
   handler: Handler<z.output<B>>,
-  options?: RouteOptions,
 ) => void;
 
 export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: AuthOptions): ProviderRoute {
-  return (route, handler, options = {}) => {
+  return (route, handler) => {
     const routeKey = `${route.method} ${route.path}`;
     app.route({
       method: route.method,
@@ -66,7 +65,7 @@ export function providerRoutes(app: FastifyInstance, ctx: SandboxContext, auth: 
           route.auth === false
             ? undefined
             : authenticate(req, ctx.store, auth, raw, { timestampOptional: route.timestamp === false });
-        if (cred?.accountId === null && !options.unbound) {
+        if (cred?.accountId === null && !route.unbound) {
           throw new SandboxError(
             'AccessDeniedException',
             'This token is not bound to an account yet; create the account first (POST /v3/accounts)',

@@ -14,64 +14,66 @@ export function refreshStatus(rec: AccountRecord): void {
   rec.account.status = deriveAccountStatus(rec.account);
 }
 
+/** A profile field a request gives as text: a known one, of type STRING (documents are uploaded). */
+function textField(requested: { fieldId: string; value?: unknown }, index: number) {
+  const def = fieldDefinition(requested.fieldId);
+  if (!def)
+    throw validationError(
+      `profileFields.${index}.fieldId`,
+      `unknown profile field; known: ${PROFILE_FIELDS.map((d) => d.fieldId).join(', ')}`,
+      requested.fieldId,
+    );
+  if (def.fieldType !== 'STRING')
+    throw validationError(
+      `profileFields.${index}.value`,
+      `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it with POST /v3/accounts/:accountId/${requested.fieldId}`,
+      requested.value,
+    );
+  return def;
+}
+
 export function registerAccountRoutes(route: ProviderRoute, ctx: SandboxContext): void {
   const { state } = ctx.store;
 
   // docs/provider-contract.md §OP-3. A parent's keys create sub-accounts; a client-held token
   // creates its own account once and is bound to it (docs/provider-contract.md §5.3; a second creation fails, docs/provider-contract.md §7.1).
-  route(
-    createAccount,
-    ({ cred, actor, body: req }) => {
-      if (cred.kind === 'client-token' && cred.accountId !== null) {
-        throw new SandboxError(
-          'ValidationException',
-          `This token is already bound to account ${cred.accountId}; a client-held token creates one account`,
-        );
-      }
-      if (req.referrerAccountId && !state.accounts[req.referrerAccountId])
-        throw validationError('referrerAccountId', `no account ${req.referrerAccountId}`, req.referrerAccountId);
-      const given = new Map<string, unknown>();
-      req.profileFields.forEach((requested, index) => {
-        const def = fieldDefinition(requested.fieldId);
-        if (!def)
-          throw validationError(
-            `profileFields.${index}.fieldId`,
-            `unknown profile field; known: ${PROFILE_FIELDS.map((d) => d.fieldId).join(', ')}`,
-            requested.fieldId,
-          );
-        if (def.fieldType !== 'STRING')
-          throw validationError(
-            `profileFields.${index}.value`,
-            `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it with POST /v3/accounts/:accountId/${requested.fieldId}`,
-            requested.value,
-          );
-        given.set(requested.fieldId, requested.value);
-      });
-      const id = newId('AC');
-      const rec: AccountRecord = {
-        account: {
-          id,
-          status: 'OPEN',
-          type: req.type ?? 'INDIVIDUAL',
-          country: req.country,
-          createdAt: ctx.now(),
-          depositAddresses: depositAddresses(),
-          totalBalances: {},
-          availableBalances: {},
-          profileFields: PROFILE_FIELDS.filter((d) => d.required || given.has(d.fieldId)).map((d) =>
-            newField(d.fieldId, d.fieldType, given.get(d.fieldId)),
-          ),
-        },
-        parentId: cred.kind === 'client-token' ? null : actor.principalId,
-        features: { debitCardL2: false, userApi: false },
-      };
-      refreshStatus(rec);
-      state.accounts[id] = rec;
-      if (cred.kind === 'client-token') cred.accountId = id;
-      return rec.account;
-    },
-    { unbound: true },
-  );
+  route({ ...createAccount, unbound: true }, ({ cred, actor, body: req }) => {
+    if (cred.kind === 'client-token' && cred.accountId !== null) {
+      throw new SandboxError(
+        'ValidationException',
+        `This token is already bound to account ${cred.accountId}; a client-held token creates one account`,
+      );
+    }
+    if (req.referrerAccountId && !state.accounts[req.referrerAccountId])
+      throw validationError('referrerAccountId', `no account ${req.referrerAccountId}`, req.referrerAccountId);
+    const given = new Map<string, unknown>();
+    req.profileFields.forEach((requested, index) => {
+      textField(requested, index);
+      given.set(requested.fieldId, requested.value);
+    });
+    const id = newId('AC');
+    const rec: AccountRecord = {
+      account: {
+        id,
+        status: 'OPEN',
+        type: req.type ?? 'INDIVIDUAL',
+        country: req.country,
+        createdAt: ctx.now(),
+        depositAddresses: depositAddresses(),
+        totalBalances: {},
+        availableBalances: {},
+        profileFields: PROFILE_FIELDS.filter((d) => d.required || given.has(d.fieldId)).map((d) =>
+          newField(d.fieldId, d.fieldType, given.get(d.fieldId)),
+        ),
+      },
+      parentId: cred.kind === 'client-token' ? null : actor.principalId,
+      features: { debitCardL2: false, userApi: false },
+    };
+    refreshStatus(rec);
+    state.accounts[id] = rec;
+    if (cred.kind === 'client-token') cred.accountId = id;
+    return rec.account;
+  });
 
   // 4.4
   route(readAccount, ({ actor, params }) => accountFor(ctx, actor, params.accountId!).account);
@@ -81,14 +83,7 @@ export function registerAccountRoutes(route: ProviderRoute, ctx: SandboxContext)
     const rec = accountFor(ctx, actor, params.accountId!);
     // Check every field first: a request with one bad field changes none.
     const changes = req.profileFields.map((requested, index) => {
-      const def = fieldDefinition(requested.fieldId);
-      if (!def) throw validationError(`profileFields.${index}.fieldId`, 'unknown profile field', requested.fieldId);
-      if (def.fieldType !== 'STRING')
-        throw validationError(
-          `profileFields.${index}.value`,
-          `${requested.fieldId} takes a ${def.fieldType.toLowerCase()}: upload it instead`,
-          requested.value,
-        );
+      const def = textField(requested, index);
       if (requested.value === null || requested.value === undefined || requested.value === '')
         throw validationError(`profileFields.${index}.value`, 'a value is required', requested.value);
       const field = rec.account.profileFields.find((p) => p.fieldId === requested.fieldId);
