@@ -1,55 +1,49 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
 import { type ClusterDescription, clusterClientEnv, clusterDescription } from '../helpers/cluster.js';
+import { kill, spawnWorker, type WorkerProcess } from '../helpers/worker-process.js';
 
-// `npm run drill` on the PostgreSQL cluster with worker kills as its chaos command: the command
-// SIGKILLs one of the two workers (its pid in a file), and this test starts it again as a
-// supervisor would (docker compose's restart policy, a Deployment's). Every wallet ends exact.
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+// `npm run drill` on the PostgreSQL cluster with worker kills as its chaos command. The drill's
+// wallets run on a task queue of their own, served by two workers of this test's (the cluster's
+// own stay untouched for the other tests); the chaos command SIGKILLs one of them (its pid in a
+// file), and this test starts it again as a supervisor would (docker compose's restart policy, a
+// Deployment's). Every wallet ends exact.
 
 describe('npm run drill on the cluster', () => {
   let cluster: ClusterDescription;
   let dir: string;
-  const restarted: RunningProcess[] = [];
+  let env: Record<string, string>;
+  const workers: WorkerProcess[] = [];
   let supervising = true;
-  before(() => {
+  before(async () => {
     cluster = clusterDescription();
     dir = mkdtempSync(join(tmpdir(), 'payflows-drill-cluster-'));
+    env = { ...cluster.workerEnv, ...clusterClientEnv(cluster, `drill-${randomUUID().slice(0, 8)}`) };
+    workers.push(...(await Promise.all([spawnWorker(env), spawnWorker(env)])));
   });
   after(async () => {
     supervising = false;
-    for (const p of restarted) await stopProcess(p);
+    await Promise.all(workers.map(kill));
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('stays exact while a worker is killed every 20 s', { timeout: 5 * 60_000 }, async () => {
-    const worker = cluster.processes.find((p) => p.name.startsWith('worker') && alive(p.pid));
-    assert.ok(worker, 'a worker of the cluster is running');
     const pidFile = join(dir, 'worker.pid');
-    writeFileSync(pidFile, String(worker.pid));
-    // The supervisor: a killed worker is started again, and the pid file names the new one.
+    let target = workers[0]!;
+    writeFileSync(pidFile, String(target.pid));
+    // The supervisor: the killed worker is started again, and the pid file names the new one.
     const supervisor = (async () => {
-      let pid = worker.pid;
-      for (let n = 1; supervising; n++) {
+      while (supervising) {
         await new Promise((r) => setTimeout(r, 500));
-        if (alive(pid) || !supervising) continue;
-        const again = await startProcess({ ...worker, log: `${worker.log}.drill-${n}` });
-        restarted.push(again);
-        pid = again.child.pid!;
-        writeFileSync(pidFile, String(pid));
+        if (!supervising || (target.exitCode === null && target.signalCode === null)) continue;
+        target = await spawnWorker(env);
+        workers.push(target);
+        writeFileSync(pidFile, String(target.pid));
       }
     })();
     const chaos = `kill -9 $(cat ${pidFile})`;
@@ -66,7 +60,7 @@ describe('npm run drill on the cluster', () => {
       join(dir, 'drill.svg'),
     ];
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/drill.ts', ...args], {
-      env: { ...process.env, ...cluster.workerEnv, ...clusterClientEnv(cluster) },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
