@@ -33,10 +33,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const profile = temporalProfile(env, temporal.port);
   const embedded = profile.address === undefined;
   const usesSandbox = provider.baseUrl === undefined;
-  /**
-   * Newest first; the provider's secret key alone outside a rotation. The sandbox's published
-   * secret only for the embedded stack: with it, anyone could signal a real cluster's workflows.
-   */
+  /** Newest first. The sandbox's published secret only for the embedded stack: anyone could sign with it. */
   const callbackSecrets =
     list(ingress.callbackSecrets) ??
     (provider.secretKey ? [provider.secretKey] : usesSandbox && embedded ? [SANDBOX_CREDENTIALS.secretKey] : []);

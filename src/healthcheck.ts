@@ -26,10 +26,7 @@ export function healthcheckUrl(command: readonly string[], env: Record<string, s
   return worker ?? ingress;
 }
 
-/**
- * Where a process listening on `host` is asked: that address when it is bound to one (it answers
- * nowhere else), loopback when it listens on all of them or none is set (the default is loopback).
- */
+/** Where a process listening on `host` is asked: that address if bound to one, else loopback. */
 function askedHost(host: string | undefined): string {
   const bare = host?.replace(/^\[(.*)\]$/, '$1');
   if (!bare || bare === '0.0.0.0' || bare === '::') return '127.0.0.1';

@@ -15,17 +15,11 @@ export function numberText(value: unknown): unknown {
   return isLosslessNumber(value) ? value.value : value;
 }
 
-/**
- * Fields that hold an amount, and fields that map currency codes to amounts: the contract says
- * amounts are JSON numbers, so their decimal strings are written as numbers with the same digits.
- */
+/** Fields that hold an amount or map currencies to amounts: written as JSON numbers with the same digits. */
 const AMOUNT_FIELDS = new Set(['amount', 'sourceAmount', 'destAmount', 'totalFees', 'fees']);
 const AMOUNT_MAPS = new Set(['balances', 'totalBalances', 'availableBalances', 'fees']);
 const LIMIT_FIELD = /^(daily|weekly|yearly)(TotalSpent|Total|Remaining)$/;
-/**
- * Free-form fields of the contract (docs/provider-contract.md §2.1 to §2.7, §OP-3 to §OP-9): the caller's or
- * the provider's data, written as given. A key named amount inside them is not an amount of ours.
- */
+/** Free-form fields of the contract (docs/provider-contract.md §2.1 to §2.7, §OP-3 to §OP-9), written as given. */
 const FREE_FORM = new Set([
   'metadata',
   'tags',

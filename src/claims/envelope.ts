@@ -1,9 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
-// Envelope encryption of one claim: a fresh data key per claim encrypts its bytes (AES-256-GCM,
-// the claim's name as associated data, so that bytes moved to another name do not open), and the
-// claim key (CLAIM_ENCRYPTION_KEY) wraps that data key. Rotating the claim key re-wraps nothing:
-// older claims open with a previous key, found by the key id stored beside them.
+// Envelope encryption of one claim: a fresh data key encrypts its bytes (AES-256-GCM, its name as
+// associated data, so bytes moved to another name do not open); the claim key wraps the data key.
+// A rotation re-wraps nothing: older claims open with a previous key, found by its stored key id.
 
 const MAGIC = Buffer.from('PFC1');
 const ID_BYTES = 6;

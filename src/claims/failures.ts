@@ -1,6 +1,5 @@
-// Our own claim store's failures, by the type an activity's failure carries (the error's name):
-// workflow code tells them from the provider's refusals by these names, so that a claim store
-// failure is never reported as the provider's. No imports: it is bundled into workflow code.
+// Our claim store's failures by their type name, so that workflow code never reports one as the
+// provider's refusal. No imports: it is bundled into workflow code.
 
 /** Why a claim could not be used: its bytes are not those referenced, it is gone, or it is sealed under a key this worker lacks. */
 export type ClaimFailureReason = 'integrity' | 'gone' | 'key-missing';

@@ -28,10 +28,7 @@ export interface ClientCredentials {
   signed: ProviderClient;
 }
 
-/**
- * Registers `secret` (step 1) and returns clients for both ways of using it. The first call
- * made with them is normally account creation, which binds the token to that account.
- */
+/** Registers `secret` and returns clients for both ways of using it; their first call binds the token to an account. */
 export async function registerClientToken(
   opts: Omit<ProviderClientOptions, 'auth'> & { secret: string },
 ): Promise<ClientCredentials> {

@@ -11,10 +11,7 @@ export class ProviderError extends Error {
     readonly call: string,
     readonly status: number,
     readonly body: ErrorBody,
-    /**
-     * False when the provider answered 5xx saying `transient: false` to a call that creates (POST):
-     * the contract documents no deduplication, so a blind repeat might create twice.
-     */
+    /** False for a 5xx saying `transient: false` to a call that creates: a blind repeat might create twice. */
     readonly repeatable = true,
   ) {
     const code = body.errorCode ? ` (${body.errorCode})` : '';
@@ -25,10 +22,7 @@ export class ProviderError extends Error {
     );
   }
 
-  /**
-   * Transient errors, rate limits and server errors may succeed when the same request is sent
-   * again; except a 5xx that the provider itself calls not transient on a creating call.
-   */
+  /** Transient errors, rate limits and server errors may succeed if sent again (unless not `repeatable`). */
   get retryable(): boolean {
     if (!this.repeatable) return false;
     return this.body.transient || this.status === 429 || this.status >= 500;
@@ -96,10 +90,7 @@ export function isLocalRequestError(err: unknown): boolean {
   return false;
 }
 
-/**
- * The request got no HTTP answer: connection refused, timeout, reset (retryable); or it could not
- * be sent at all because it is malformed (not retryable: the same request fails the same way).
- */
+/** No HTTP answer: refused, timed out, reset (retryable); or the request is malformed (not retryable). */
 export class ProviderUnavailableError extends Error {
   override name = 'ProviderUnavailableError';
   readonly retryable: boolean;

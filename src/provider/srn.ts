@@ -34,10 +34,7 @@ export function transferIdFromSrn(srn: string): string | undefined {
 
 export type MasqueradeTarget = { kind: 'account' | 'user'; id: string };
 
-/**
- * Validates a masqueradeAs value and returns the SRN to send. Throws, naming the field, when the
- * value would silently address the wrong kind of principal.
- */
+/** The SRN to send for a masqueradeAs value; throws, naming the field, where it would address the wrong principal. */
 export function masqueradeSrn(value: string): string {
   const target = value.trim();
   if (USER_SRN.test(target) || ACCOUNT.test(target)) return target;

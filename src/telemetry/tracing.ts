@@ -25,11 +25,7 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/**
- * Starts tracing for one process: spans batched to the OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`,
- * read by the exporter itself) when it is set, or to `processor` (tests); otherwise nothing is
- * registered and every span is a no-op.
- */
+/** Starts tracing: spans batched to the OTLP endpoint when set, or to `processor` (tests); else all no-ops. */
 export function startTracing(opts: { service: string; otlpEndpoint?: string; processor?: SpanProcessor }): Tracing {
   const resource = new Resource({ 'service.name': `payflows-${opts.service}` });
   const exporting = opts.processor ?? (opts.otlpEndpoint ? new BatchSpanProcessor(new OTLPTraceExporter()) : undefined);
@@ -56,10 +52,7 @@ export function startTracing(opts: { service: string; otlpEndpoint?: string; pro
   };
 }
 
-/**
- * Sinks for a replay: the workflows' spans are built again while replaying and dropped here, so
- * that the interceptors bundled with every workflow find their sink.
- */
+/** Sinks for a replay, so that the bundled interceptors find theirs: spans built again are dropped. */
 export function replaySinks(): NonNullable<WorkerOptions['sinks']> {
   return {
     exporter: makeWorkflowExporter(new NoopSpanProcessor(), new Resource({ 'service.name': 'payflows-replay' })),
