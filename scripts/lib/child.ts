@@ -60,3 +60,13 @@ export async function until<T>(what: string, read: () => Promise<T>, done: (valu
   await pollUntil(async () => done((value = await read())), { timeoutMs: 60_000, everyMs: 100, timedOut });
   return value!;
 }
+
+/** Runs `step`; should it fail, `stop` stops what was started before the failure goes on. */
+export async function stopOnFailure<T>(stop: () => Promise<unknown>, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

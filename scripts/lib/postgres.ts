@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { stopOnFailure } from './child.js';
 import { installDebianPackage } from './debian-package.js';
 
 // A private PostgreSQL from Debian's packages for `npm run cluster` and its tests: its own data
@@ -126,7 +127,7 @@ export async function startPostgres(opts: {
     }
     await exited;
   };
-  try {
+  await stopOnFailure(stop, async () => {
     const psql = (sql: string) =>
       execFileSync(
         join(bin, 'psql'),
@@ -148,10 +149,7 @@ export async function startPostgres(opts: {
     // The role Temporal connects as (compose's POSTGRES_USER), allowed to create its databases.
     psql(`create role ${opts.user} login createdb password '${opts.password.replace(/'/g, "''")}'`);
     opts.signal?.throwIfAborted();
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  });
   return { host: '127.0.0.1', port: opts.port, user: opts.user, password: opts.password, dataDir: opts.dataDir, stop };
 }
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { checkoutBuildId } from '../../worker/build-id.js';
-import { answers, pollUntil, stopChild } from './child.js';
+import { answers, pollUntil, stopChild, stopOnFailure } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { ensurePrometheus, startPrometheus } from './prometheus.js';
 import { startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
@@ -74,24 +74,23 @@ export async function startProcess(
   const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', out, out] });
   const { ready } = spec;
   const output = () => readFileSync(spec.log, 'utf8');
-  try {
-    if (ready)
-      await pollUntil(() => output().includes(ready), {
-        timeoutMs,
-        everyMs: 100,
-        signal,
-        failed: () =>
-          child.exitCode === null
-            ? undefined
-            : new Error(
-                `${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${output().slice(-2000)}`,
-              ),
-        timedOut: () => new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`),
-      });
-  } catch (err) {
-    await stopChild(child);
-    throw err;
-  }
+  if (ready)
+    await stopOnFailure(
+      () => stopChild(child),
+      () =>
+        pollUntil(() => output().includes(ready), {
+          timeoutMs,
+          everyMs: 100,
+          signal,
+          failed: () =>
+            child.exitCode === null
+              ? undefined
+              : new Error(
+                  `${spec.name} exited with ${child.exitCode} before it was ready; see ${spec.log}:\n${output().slice(-2000)}`,
+                ),
+          timedOut: () => new Error(`${spec.name} was not ready within ${timeoutMs / 1000} s; see ${spec.log}`),
+        }),
+    );
   return { spec, child };
 }
 
@@ -139,7 +138,7 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
   const start = async (spec: ProcessSpec) => void running.push(await startProcess(spec, undefined, signal));
   const launch = (name: string, entry: string, ready: string, env: Record<string, string>) =>
     start(node(dir, name, entry, ready, env));
-  try {
+  return stopOnFailure(stopAll, async () => {
     const payloadKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
     const taskQueue = 'payflows';
     const claimsDir = join(dir, 'claims');
@@ -288,10 +287,7 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
       workerEnv,
       stop: stopAll,
     };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
+  });
 }
 
 /**
@@ -321,14 +317,9 @@ export async function startClusterTopology(
   opts: TopologyOptions,
 ): Promise<{ temporal: TemporalCluster; product: ProductCluster; stop(): Promise<void> }> {
   const temporal = await startTemporalCluster(opts);
-  try {
-    const product = await startProduct(temporal, opts);
-    // The product's processes, then the server, then PostgreSQL.
-    return { temporal, product, stop: async () => (await product.stop(), await temporal.stop()) };
-  } catch (err) {
-    await temporal.stop();
-    throw err;
-  }
+  const product = await stopOnFailure(temporal.stop, () => startProduct(temporal, opts));
+  // The product's processes, then the server, then PostgreSQL.
+  return { temporal, product, stop: async () => (await product.stop(), await temporal.stop()) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
-import { answers, pollUntil, stopChild } from './child.js';
+import { answers, pollUntil, stopChild, stopOnFailure } from './child.js';
 import { installDebianPackage } from './debian-package.js';
 
 // Prometheus from Debian's package, for `npm run cluster`: one scrape job for the workers and one
@@ -70,19 +70,16 @@ export async function startPrometheus(
   );
   const url = `http://127.0.0.1:${opts.port}`;
   const stop = () => stopChild(child);
-  try {
-    await pollUntil(() => answers(`${url}/-/ready`, (status) => status === 200), {
+  await stopOnFailure(stop, () =>
+    pollUntil(() => answers(`${url}/-/ready`, (status) => status === 200), {
       timeoutMs: 60_000,
       everyMs: 250,
       signal: opts.signal,
       failed: () =>
         child.exitCode === null ? undefined : new Error(`Prometheus exited with ${child.exitCode}; see ${logFile}`),
       timedOut: () => new Error(`Prometheus did not become ready in 60 s; see ${logFile}`),
-    });
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+    }),
+  );
   return { url, process: child, stop };
 }
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { freePort } from '../../src/temporal/ports.js';
-import { stopChild } from './child.js';
+import { stopChild, stopOnFailure } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningPostgres, startPostgres } from './postgres.js';
 import { clientTlsEnv, type FrontendTls } from './tls.js';
@@ -82,13 +82,8 @@ export async function startTemporalCluster(opts: {
     if (child) await stopChild(child, 'SIGTERM', 15_000);
     if (ownsPostgres) await postgres.stop();
   };
-  try {
-    log(`PostgreSQL ${postgres.host}:${postgres.port} (data in ${postgres.dataDir})`);
-    return await startServer();
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  log(`PostgreSQL ${postgres.host}:${postgres.port} (data in ${postgres.dataDir})`);
+  return stopOnFailure(stop, startServer);
 
   async function startServer(): Promise<TemporalCluster> {
     const databases = opts.databases ?? { main: 'temporal', visibility: 'temporal_visibility' };
