@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { linearFit } from './arith.js';
 import { REAL, RECONCILE_RATIO, type SizeResult } from './size.js';
@@ -8,6 +9,27 @@ import { REAL, RECONCILE_RATIO, type SizeResult } from './size.js';
 const n0 = (v: number) => Math.round(v).toLocaleString('en');
 const n1 = (v: number) => v.toLocaleString('en', { maximumFractionDigits: 1 });
 const mb = (b: number) => `${n0(b / 1e6)} MB`;
+
+/** The report's prose (bench/scale/method.md, bench/scale/steady.md), its {NAME}s the defaults it describes; a blank line after. */
+function prose(file: string): string[] {
+  const values: Record<string, number> = {
+    POLL_MAX_MIN: REAL.pollMaxMs / 60_000,
+    RECONCILE_H: REAL.reconcileIntervalMs / 3_600_000,
+    RECONCILE_RATIO,
+  };
+  const text = readFileSync(new URL(file, import.meta.url), 'utf8');
+  return [
+    ...text
+      .replace(/\{([A-Z_]+)\}/g, (_, name: string) => {
+        if (!(name in values))
+          throw new Error(`bench/scale/${file}: {${name}} is none of ${Object.keys(values).join(', ')}`);
+        return String(values[name]);
+      })
+      .trimEnd()
+      .split('\n'),
+    '',
+  ];
+}
 
 export function scaleReport(
   results: SizeResult[],
@@ -24,63 +46,7 @@ export function scaleReport(
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n0(totalmem() / 2 ** 30)} GiB, Node ${process.version};`,
     'shared with other engineers’ test runs while measured, so absolute rates are pessimistic and noisy.',
     '',
-    '## Method',
-    '',
-    '- **Stack**: PostgreSQL 15 and the Temporal server started as `npm run cluster` starts them',
-    '  (deploy/temporal, fsync off as there), the sandbox and the ingress in the bench process, the',
-    '  production worker (`worker/main.ts`) as a process of its own with `WORKER_MEMORY` set (it sizes',
-    '  its cache from it). Everything on one 2-core machine.',
-    '- **Sizes are not cumulative**: each size opens its own N wallets on a fresh worker process, and',
-    '  terminates them when measured (their rows stay in the database, so the database grows across sizes).',
-    '- **Open-wallet throughput**: `WalletsClient.open` (the open workflow, the provider’s create call, the',
-    '  wallet’s follower started) with a fixed number in flight; wallets opened over the whole opening.',
-    '- **Idle provider calls**: a real idle day cannot be waited for, so each size runs with',
-    '  `WALLET_POLL_INTERVAL` = `WALLET_POLL_MAX` = `WALLET_RECONCILE_INTERVAL` = P, chosen per size so that',
-    '  the polls stay near 10 a second (P = N / 10 s, at least 100 s; `SCALE_IDLE_RATE`): every wallet is at its quiet ceiling',
-    '  from its first wait, with no ramp. Past the opening, the sandbox counts the requests it answers over one',
-    '  period P: each wallet polls (`GET /v2/wallet/:walletId/transactions`) and reconciles',
-    '  (`GET /v2/wallet/:walletId`) about once. Or over a window W shorter than P (`SCALE_IDLE_WINDOW`, in s):',
-    '  a wallet calls at +P, +2P, … after it opened, so the opening times say how many turns fell in the',
-    '  window (`turnsInWindow`, bench/scale/arith.ts), and the calls are divided by those turns instead of N.',
-    `  Polls are scaled back by ${REAL.pollMaxMs / 60_000} min / P and`,
-    `  reconciliations by ${REAL.reconcileIntervalMs / 3_600_000} h / P (the defaults), and summed: calls per idle`,
-    '  wallet-day. “Calls/s at the defaults” is that times N over a day.',
-    '- **Database bytes per wallet**: `pg_total_relation_size` summed over the tables of the `temporal`',
-    '  database (and, apart, `temporal_visibility`), before the opening and after the idle window, over N.',
-    '  Open workflows’ histories count (they are part of what a wallet costs until retention).',
-    '- **Worker memory**: the worker’s VmRSS before the opening (fresh, warm-up only) and after the idle',
-    '  window with N wallets live; its cache holds at most the size it printed. The workflows’ V8 heap is in a',
-    '  worker thread the process cannot read from outside, so RSS is the figure.',
-    '- **Callback to counted**: signed CONFIRMED deposit callbacks through the ingress, each to a different',
-    '  random idle wallet, at a steady rate (`SCALE_CALLBACK_RATE`, 5/s for 60 s), while the rest stay idle.',
-    '  Counted: 10 s after the last one, each wallet’s query must list its transaction (else it counts as',
-    '  not counted); the time is read afterwards from the wallet’s history, so that measuring adds no load',
-    '  while the callbacks run: from sending it to the first workflow task completed after the signal (the',
-    '  signal handler and the ledger’s record run in that task; a query answers from it once it completes).',
-    '  A wallet not in the worker’s cache is replayed first: that is part of the figure. (A first version',
-    '  polled the query every 10 ms per callback instead: with 30 callbacks in flight the queries themselves',
-    '  loaded the worker, and the figure measured them.) “Accepted” is until the ingress answered 200.',
-    '',
-    '## Reading these figures',
-    '',
-    '- The idle background the callbacks meet is not the window’s: each wallet calls at +P, +2P, … after',
-    '  it opened, so the turns come in sweeps at the opening’s pace (about twice the opening rate in calls',
-    '  a second), with nothing between sweeps when the opening is shorter than P. Runs with a whole-period',
-    '  window sent their callbacks just after the first sweep (at 1,000 partly into the second): almost no',
-    '  background. Runs with a shorter window sent them inside the first sweep. The row “idle calls/s while',
-    '  the callbacks were sent” is measured over the callbacks’ own span (“not recorded” in runs before it',
-    '  was). Each reconciliation is a workflow task, a replay when the wallet was evicted; a poll is an',
-    '  activity attempt. The machine’s 2 cores were shared with other test runs (load average 2 to 7):',
-    '  pessimistic, not a sizing.',
-    '- The Temporal server logged `context deadline exceeded` on some tasks during the openings (CPU',
-    '  starvation); they were retried, no wallet failed to open and every callback was counted.',
-    '- Database bytes include dead rows not yet vacuumed and the open workflows’ histories (until retention).',
-    '',
-    '## Goals',
-    '',
-    '- idle cost linear in wallets, at the per-wallet figure of the small run (≤ 24 provider calls per idle wallet-day);',
-    '- callback-to-counted p99 under 1 s at 100,000 wallets.',
-    '',
+    ...prose('method.md'),
     '## Figures',
     '',
   ];
@@ -185,19 +151,7 @@ function callbackRows(row: Row): void {
 /** The runs under the defaults' steady background (`SCALE_STEADY=1`, bench/results/scale-steady.json). */
 function steadySection(runs: SizeResult[]): string[] {
   const rs = [...runs].sort((a, b) => a.wallets - b.wallets);
-  const out = [
-    '## Callbacks under the defaults’ steady background',
-    '',
-    '`SCALE_STEADY=1`: the rest idle as the defaults leave them, steadily. The opening is paced at N / P',
-    'wallets a second over one period P, so that past it the wallets’ turns tile the period: N / P polls a',
-    `second, with no sweeps. One wallet in ${RECONCILE_RATIO} reconciles every P and the others every ${RECONCILE_RATIO} P, later than the`,
-    'run ends (it refuses settings that would not), so that the reconciliations come at the defaults’',
-    'share of the polls. With P = 90 min, the default ceiling (`SCALE_IDLE_RATE` = N / 5,400), the',
-    'background is the defaults’ own at that N. The idle window and the callbacks follow the opening,',
-    'inside the steady span; the opening’s rate here is a pace, not a throughput: an opening that falls',
-    'behind it catches up at its own rate, and the background is measured, not assumed.',
-    '',
-  ];
+  const out = [...prose('steady.md')];
   const row = table(out, rs);
   row(`period P (poll; one in ${RECONCILE_RATIO} reconciling)`, (r) => `${n0(r.idle.simPollMs / 1000)} s`);
   row(
