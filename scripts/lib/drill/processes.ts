@@ -27,8 +27,13 @@ async function run(record: DrillRecord, name: string, body: () => Promise<string
 export function kycRun(clients: Clients, sandbox: SandboxAccess, record: DrillRecord, accountId: string) {
   return run(record, `kyc ${accountId}`, async () => {
     await clients.kyc.start(accountId);
-    while (!(await clients.kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting))
-      await sleep(500);
+    // Asked again while no worker answers (the chaos command may have killed it).
+    const asked = () =>
+      clients.kyc
+        .state(accountId)
+        .then((s) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting))
+        .catch(() => false);
+    while (!(await asked())) await sleep(500);
     await clients.kyc.submitValue(accountId, 'individualSsn', '123-45-6789');
     await sandbox.op('POST', `/sandbox/accounts/${accountId}/fields/individualSsn/approve`);
     return (await clients.kyc.result(accountId)).outcome;
