@@ -224,8 +224,6 @@ export async function stackFigures(
       await until(async () => (await handle.query(bareSeen)).transactions.length === 2, `${workflowId}'s two signals`);
       lap(edges === 'contract' ? 'contract' : 'bare');
     };
-    const bareFlow = rawFlow('none');
-    const contractFlow = rawFlow('contract');
     const minimal = async () => {
       const lap = stopwatch();
       await client.workflow.execute('minimalWorkflow', {
@@ -235,7 +233,7 @@ export async function stackFigures(
       });
       lap('minimal');
     };
-    const flows = [walletFlow, contractFlow, bareFlow, minimal];
+    const flows = [walletFlow, rawFlow('contract'), rawFlow('none'), minimal];
     const named = 'wallet flow, its floor under the contract, its floor, minimal workflow';
     say(`${named}: warming up`);
     for (const flow of flows) await runConcurrently(flow, 8, span(3_000));
