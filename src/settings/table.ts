@@ -37,6 +37,12 @@ const payloadKeyFile = setting('PAYLOAD_KEY_FILE', text, {
 });
 const makeKey = (who: string, what: string) =>
   `make it once with \`openssl rand -base64 32\` and give the same value to every ${who}; back it up: without it no ${what} can be read`;
+/** Keys read but not written with, during a rotation. */
+const previousKeys = (env: string, what: string) =>
+  setting(env, rawText, {
+    unset: 'none',
+    meaning: `comma-separated ${what} keys that are read but not written with: the next key during the first rollout of a rotation, the old one after the second (\`docs/security.md\`)`,
+  });
 
 export const SETTINGS = {
   temporal: {
@@ -193,11 +199,7 @@ export const SETTINGS = {
         "base64 of 32 bytes (`openssl rand -base64 32`): wraps each claim's data key; the same for every worker and client",
       howToSet: makeKey('worker and backend client that shares the claim store', 'stored claim'),
     }),
-    previousKeys: setting('CLAIM_PREVIOUS_KEYS', rawText, {
-      unset: 'none',
-      meaning:
-        'comma-separated claim keys that are read but not written with: the next key during the first rollout of a rotation, the old one after the second (`docs/security.md`)',
-    }),
+    previousKeys: previousKeys('CLAIM_PREVIOUS_KEYS', 'claim'),
     retentionMs: setting('CLAIM_RETENTION', dur, {
       default: 30 * 86_400_000,
       meaning:
@@ -244,11 +246,7 @@ export const SETTINGS = {
         'base64 of 32 bytes (`openssl rand -base64 32`); the same for every worker, ingress, client and codec server of a deployment',
       howToSet: makeKey('worker, ingress, client and codec server of the deployment', 'history'),
     }),
-    previousKeys: setting('PAYLOAD_PREVIOUS_KEYS', rawText, {
-      unset: 'none',
-      meaning:
-        'comma-separated payload keys that are read but not written with: the next key during the first rollout of a rotation, the old one after the second (`docs/security.md`)',
-    }),
+    previousKeys: previousKeys('PAYLOAD_PREVIOUS_KEYS', 'payload'),
     keyFile: payloadKeyFile,
   },
   codecServer: {
