@@ -52,10 +52,7 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
       return { id: wallet.id, srn: wallet.srn, depositAddresses: wallet.depositAddresses };
     },
 
-    /**
-     * The newest transactions, trimmed to what the ledger needs, for runs from before
-     * wallet-quiet-polling (workflows/wallet/legacy-polling.ts).
-     */
+    /** The newest transactions, trimmed for the ledger, for runs from before wallet-quiet-polling. */
     async listWalletTransactions(walletId: string, limit = POLL_PAGE_LIMIT) {
       const { data } = await provider.call(listWalletTransactions, { params: { walletId } });
       return newestFirst(data, limit);

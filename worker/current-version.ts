@@ -35,8 +35,7 @@ export interface BootstrapOptions {
   intervalMs?: number;
 }
 
-// gRPC codes met while the server registers a version that just started polling, or when another
-// worker changed the deployment between this one's describe and its set (the conflict token).
+// gRPC codes met while a new version registers, or when another worker changed the deployment first.
 const NOT_FOUND = 5;
 const FAILED_PRECONDITION = 9;
 const ABORTED = 10;

@@ -24,9 +24,8 @@ export async function startWorkerHealth(
 const TEMPORAL_CHECK_MS = 2_000;
 
 /**
- * Temporal answers a cheap call within TEMPORAL_CHECK_MS. The native connection's deadline bounds
- * each attempt, not its retries (6 s and more against a server that resets connections), so a
- * timer bounds the whole: an orchestrator's probe (the HEALTHCHECK waits 3 s) hears the reason.
+ * Temporal answers a cheap call within TEMPORAL_CHECK_MS. The connection's deadline bounds each
+ * attempt, not its retries, so a timer bounds the whole: an orchestrator's probe hears the reason.
  */
 async function temporalAnswers(connection: NativeConnection): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

@@ -12,16 +12,14 @@ import { createWorker } from './create-worker.js';
 import { describeOutcome } from './current-version.js';
 import { startWorkerHealth } from './health.js';
 
-// `npm run worker`: runs the workflows and activities until SIGINT/SIGTERM, then drains (the
-// SDK's Runtime shuts the worker down on those signals; see workerSettings for the grace period).
+// `npm run worker`: runs the workflows and activities until SIGINT/SIGTERM, then drains (workerSettings).
 const config = startupConfig('worker');
 const logger = createLogger({ service: 'worker', level: config.telemetry.logLevel });
 // First, before any connection: the SDK's logs go to the JSON logger, its metrics to Prometheus.
 Runtime.install(workerRuntimeOptions({ logger, metricsBindAddress: config.telemetry.workerMetrics }));
 const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtime.instance().metricMeter) });
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
-// Never takes over the current version (only `npm run dev`, which started its server, does): this
-// may be one of many workers of a cluster that an operator promotes versions on (docs/deploying.md).
+// Never takes over the current version: an operator promotes versions on a cluster (docs/deploying.md).
 const { worker, connection, cache, version, currentVersion } = await refusesToStart(() =>
   createWorker({ config, provider, tracing }),
 );

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import type { MemoryFacts } from './cache-size.js';
 
-// The facts worker/cache-size.ts decides from: WORKER_MEMORY, else the container's cgroup limit
-// (v2, then v1), and the V8 heap limit.
+// What worker/cache-size.ts decides from: WORKER_MEMORY, else the cgroup limit, and the V8 heap limit.
 
 /** cgroup v1 writes "no limit" as a huge number (PAGE_COUNTER_MAX pages): anything above 2^60 is none. */
 const NO_LIMIT = 2 ** 60;

@@ -18,10 +18,7 @@ export interface Patch {
   readonly phase: PatchPhase;
   /** The workflow files that call patched() with it. */
   readonly usedIn: readonly string[];
-  /**
-   * Histories that replay through it, by their path under test/histories (<process>/<name>.json):
-   * recorded with its marker, and from before it.
-   */
+  /** Histories that replay through it, under test/histories: recorded with its marker, and from before it. */
   readonly histories: { readonly withMarker: readonly string[]; readonly before: readonly string[] };
 }
 

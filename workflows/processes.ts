@@ -1,5 +1,4 @@
-// Every workflow but the wallet's follower, whose versioning option differs between the two entry
-// points that export it: ./index.ts (versioned workers) and ./unversioned.ts (WORKER_VERSIONING=off).
+// Every workflow but the wallet's follower, whose versioning differs in ./index.ts and ./unversioned.ts.
 export { achFollowupWorkflow } from './ach-followup/workflow.js';
 export { onboardingWorkflow } from './onboarding/workflow.js';
 export { checkoutWorkflow } from './checkout/workflow.js';

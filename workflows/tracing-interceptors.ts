@@ -75,10 +75,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
       ? { status: { code: STATUS.OK } }
       : failedEnd(err, err instanceof ApplicationFailure && err.category === 'BENIGN');
 
-  /**
-   * Runs `fn` in a span, child of `parent`, and exports the span when `fn` returns, or when the
-   * promise it returns settles.
-   */
+  /** Runs `fn` in a span, child of `parent`; exports the span once `fn` returns or its promise settles. */
   function traced<T>(
     name: string,
     parent: TraceContext | undefined,

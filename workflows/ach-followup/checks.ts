@@ -3,8 +3,7 @@ import { PAYMENT_METHOD_PREFIXES } from '../../src/provider/ids.js';
 import { int, object, oneOf } from '../lib/input-check.js';
 import { claimRefFields, id, timing } from '../lib/shared-checks.js';
 
-// What the ACH follow-up checks on its input and on a form handed in: the one definition of these
-// messages (./messages.schema.ts builds their zod schemas from them).
+// What the ACH follow-up checks on its input and on a form: their one definition (zod: ./messages.schema.ts).
 
 export const checkAchFollowupInput = object({
   paymentMethodId: id(PAYMENT_METHOD_PREFIXES, 'a payment method id'),

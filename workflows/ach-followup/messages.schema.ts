@@ -3,8 +3,7 @@ import { paymentMethodId } from '../../src/provider/schemas/common.js';
 import { checkAchFollowupInput, checkAchForm } from './checks.js';
 import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// The ACH follow-up's messages as zod schemas, for its client. What the workflow checks is defined
-// once, in ./checks.ts; the schemas of those messages are built from it.
+// The ACH follow-up's messages as zod schemas, for its client; what the workflow checks is built from ./checks.ts.
 
 export const achFollowupInput = zodFrom(checkAchFollowupInput);
 export const achForm = zodFrom(checkAchForm);

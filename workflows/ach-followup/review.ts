@@ -2,8 +2,7 @@ import type { PaymentMethodActivities } from '../../activities/payment-methods.j
 import type { AchOutcome, AchState } from './messages.js';
 import { ownFailureReason, type Refusal, refusalLabel, type SendFailure } from '../lib/refusal.js';
 
-// The bookkeeping of an ACH follow-up (docs/provider-contract.md §3.1), apart from the commands that carry it out: what
-// the payment method's state asks of the end user, and how the account's source of funds moved.
+// An ACH follow-up's bookkeeping (docs/provider-contract.md §3.1): what the method asks, how funds moved.
 
 /** The payment method as the workflow reads it. */
 export type MethodState = Awaited<ReturnType<PaymentMethodActivities['readPaymentMethodState']>>;

@@ -20,8 +20,7 @@ import {
 } from '../lib/input-check.js';
 import { businessKey, currencyCode, id, timing } from '../lib/shared-checks.js';
 
-// What the checkout checks on its input and on a purchase redirect: the one definition of these
-// messages (./messages.schema.ts builds their zod schemas from them).
+// What the checkout checks on its input and on a redirect: their one definition (zod: ./messages.schema.ts).
 
 /** The backend's own reference for its order: a business key, never personal data. */
 export const checkOrderRef = businessKey(ORDER_REF_MESSAGE);

@@ -4,15 +4,13 @@ import { checkCheckoutInput, checkOrderRef, checkPurchaseRedirect } from './chec
 import { limitsAnswer } from '../lib/messages.schema.js';
 import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// The checkout's messages as zod schemas, for its client. What the workflow checks is defined
-// once, in ./checks.ts; the schemas of those messages are built from it.
+// The checkout's messages as zod schemas, for its client; what the workflow checks is built from ./checks.ts.
 
 export const orderRef = zodFrom(checkOrderRef);
 export const checkoutInput = zodFrom(checkCheckoutInput);
 export const purchaseRedirect = zodFrom(checkPurchaseRedirect);
 
-// What the process answers: its state (query and the purchaseRedirect update), the hosted page
-// (the hostedPage update) and its result.
+// What the process answers: its state (query, purchaseRedirect), the hosted page and its result.
 
 export const checkoutStage = z.enum([
   'WAITING_FOR_APPROVAL',

@@ -22,11 +22,9 @@ import { checkCheckoutInput } from './checks.js';
 import { checkoutStateQuery, hostedPageUpdate, purchaseRedirectUpdate } from './messages.js';
 import type { CheckoutInput, CheckoutOutcome, CheckoutResult, CheckoutState, HostedPage } from './messages.js';
 
-// Reservation checkout (docs/provider-contract.md §2.6, §4.3, §8; §OP-8): checks
-// the amount against the user's limits, reserves a wallet order, hands the hosted page's URL to the
-// caller at once, then follows the purchase until the order ends and its transfer is confirmed.
-// The decisions (whom the reservation is for, when a purchase has settled, how it ends) are in
-// checkout/rules.ts.
+// Reservation checkout (docs/provider-contract.md §2.6, §4.3, §8; §OP-8): checks the amount against
+// the user's limits, reserves a wallet order, hands the hosted page's URL to the caller at once,
+// then follows the purchase until the order ends and its transfer is confirmed (rules.ts decides).
 
 // The reservation creates: its refusal ends the checkout as FAILED, its retries giving up fail it.
 const provider = proxyActivities<UserActivities & OrderActivities & WalletActivities>(PROVIDER_READ);

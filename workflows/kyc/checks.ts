@@ -17,8 +17,7 @@ import {
 import { int, literal, object, oneOf, optional, record, string, withDefault } from '../lib/input-check.js';
 import { claimRefFields, id, timing } from '../lib/shared-checks.js';
 
-// What KYC resubmission checks on its input and on the values and documents handed in: the one
-// definition of these messages (./messages.schema.ts builds their zod schemas from them).
+// What KYC checks on its input, values and documents: their one definition (zod: ./messages.schema.ts).
 
 export const checkKycInput = object({
   accountId: id('AC', 'an account id'),

@@ -10,8 +10,7 @@ import {
 } from './checks.js';
 import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// KYC resubmission's messages as zod schemas, for its client. What the workflow checks is defined
-// once, in ./checks.ts; the schemas of those messages are built from it.
+// KYC resubmission's messages as zod schemas, for its client; what the workflow checks is built from ./checks.ts.
 
 export const kycInput = zodFrom(checkKycInput);
 export const valueRef = zodFrom(checkValueRef);

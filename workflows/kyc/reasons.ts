@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import type { kycReason } from './messages.schema.js';
 import { REVIEWER_NOTES, type ReviewerNoteKey } from '../../src/provider/reviewer-notes.js';
 
-// Turns a reviewer's note on a profile field (docs/provider-contract.md §2.3) into what the end user must do about
-// it. Pure, so that workflow, client and tests share it.
+// A reviewer's note on a profile field (docs/provider-contract.md §2.3) as what the end user must do.
 
 /** Why an OPEN profile field needs the end user, and what to hand in (its schema: workflows/kyc/messages.schema.ts). */
 export type KycReason = z.output<typeof kycReason>;

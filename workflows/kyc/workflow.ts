@@ -22,15 +22,11 @@ import { checkKycInput } from './checks.js';
 import { kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages.js';
 import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, ValueSubmission } from './messages.js';
 
-// KYC resubmission (docs/provider-contract.md §3.2): reads the account, tells the end user why each OPEN profile field is
-// open (the reviewer's note as a reason), takes a new value or document through an update, sends
-// it and polls for the review (the provider sends no KYC callbacks); OPEN again asks again, up to
-// maxAttemptsPerField. Values and documents travel as claim references only. What is awaited, the
-// stage, attempts, the checks on input and the outcome (APPROVED, ATTEMPTS_EXHAUSTED, EXPIRED,
-// CLOSED) are decided in kyc/fields.ts.
-
-// A submission that is refused or not delivered is reported to the end user's update as not sent,
-// and uses up no attempt.
+// KYC resubmission (docs/provider-contract.md §3.2): reads the account, tells the end user why each
+// OPEN profile field is open, takes a new value or document through an update, sends it and polls
+// for the review (the provider sends no KYC callbacks); OPEN again asks again, up to
+// maxAttemptsPerField. Values and documents travel as claim references only; one refused or not
+// delivered uses up no attempt. The round's bookkeeping is kyc/fields.ts.
 const provider = proxyActivities<AccountActivities>(PROVIDER_READ);
 const submit = proxyActivities<AccountActivities>(PROVIDER_WRITE);
 const notify = proxyActivities<NotifyActivities>(NOTIFICATION);

@@ -6,11 +6,8 @@ import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@tempor
 
 /**
  * A call that creates or submits something at the provider: bounded, so that a provider in trouble
- * (or a request it can never take) ends the step visibly after about 15 minutes instead of holding
- * the process in silent retries for ever. Every attempt carries the same idempotency key, so the
- * retries create at most once; a process started again under the same workflow id finds what an
- * earlier attempt created through the same key (creations) or submits anew (KYC values, ACH forms:
- * their keys carry the run chain's id).
+ * ends the step visibly after about 15 minutes instead of silent retries for ever. Every attempt
+ * carries the same idempotency key, so the retries create at most once.
  */
 const CREATION_RETRY: RetryPolicy = {
   initialInterval: '1s',
@@ -22,11 +19,9 @@ const CREATION_RETRY: RetryPolicy = {
 
 /**
  * PROVIDER_WRITE for a local activity: the worker that runs the workflow task makes the call and
- * records its answer in that task, with no activity task between (a wallet's creation). While
- * attempts run, the SDK keeps the task alive with a heartbeat (a workflow task in the history)
- * about every 8 seconds. A worker lost mid-call leaves the task to time out and another worker
- * calls again with the same key, counting attempts from 1: the bound is per worker, the key keeps
- * every attempt to one wallet.
+ * records its answer in that task (a wallet's creation). A worker lost mid-call leaves the task to
+ * time out and another calls again with the same key, counting attempts from 1: the bound is per
+ * worker, the key keeps every attempt to one wallet.
  */
 export const PROVIDER_WRITE_IN_TASK: LocalActivityOptions = {
   startToCloseTimeout: '1 minute',

@@ -31,10 +31,7 @@ export class NotDeliveredError extends FieldError {
   override name = 'NotDeliveredError';
 }
 
-/**
- * The provider refused the input (its error type and code, and HTTP status): check what was handed
- * in, then hand it in again. No attempt was used up.
- */
+/** The provider refused the input (its type, code and status): fix it and hand it in again; no attempt used. */
 export class ProviderRefusedError extends FieldError {
   override name = 'ProviderRefusedError';
   constructor(

@@ -1,8 +1,7 @@
 import { condition } from '@temporalio/workflow';
 
-// The reminder loops of ACH and onboarding before the patch reminders-while-owed
-// (lib/reminders.ts), kept command for command so that runs which started before it replay.
-// Remove with the patch's last phase (the README's "Changing a workflow"), once no such run is open.
+// The reminder loops of ACH and onboarding before reminders-while-owed (lib/reminders.ts), command
+// for command so that older runs replay. Remove with the patch, once no such run is open.
 
 /** ACH, started each time the form is awaited: a reminder per quiet time until the form or another stage comes. */
 export async function achRemindersBeforePatch(

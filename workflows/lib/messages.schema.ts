@@ -20,10 +20,7 @@ export const CANONICAL_DECIMAL = /^(?:0|-?(?:[1-9][0-9]*(?:\.[0-9]*[1-9])?|0\.[0
 /** A positive amount as a caller sends it as a string (trailing zeros allowed): "49.99", "0.001". */
 export const POSITIVE_DECIMAL = /^(?:[1-9][0-9]*(?:\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)$/;
 
-/**
- * An amount as the processes answer it: a canonical decimal string (src/decimal.ts), never a
- * number, so that no language reads money as a float.
- */
+/** An amount as the processes answer it: a canonical decimal string (src/decimal.ts), never a float. */
 export const decimalAmount = z.string().regex(CANONICAL_DECIMAL, 'must be a canonical decimal string such as "12.34"');
 
 const limitKeys = limits.keyof().options;
@@ -35,8 +32,7 @@ export const limitsAnswer = z.object(
   >,
 );
 
-// The details of the ApplicationFailures a caller handles (workflows/lib/refusal.ts, process.ts),
-// one object each: what workflows/lib/process-client.ts turns into the client's named errors.
+// The details of the failures a caller handles, which lib/process-client.ts turns into named errors.
 
 /** InputRejected and NotDelivered: the field (or `input`) at fault. */
 export const fieldFailureDetails = z.object({ field: z.string() });

@@ -8,9 +8,8 @@ import type {
 } from './messages.schema.js';
 export * from './contract.js';
 
-// What every process shares: references to what end users provide (claim checks), timing
-// configuration, and the signal that makes a process look at the provider now. No zod at run time
-// here, nor in any message module that workflows import: the schemas are in *.schema.ts beside them.
+// What every process shares: claim references, timing, and the signal to look at the provider now.
+// No zod at run time here, nor in any message module workflows import (schemas: *.schema.ts).
 
 /** Documents and personal values travel by reference (src/claims/ref.ts). */
 export type { ClaimRef } from '../../src/claims/ref.js';

@@ -35,8 +35,7 @@ import {
   rejectInput,
 } from './client-errors.js';
 
-// What every process client does: start or attach by business key, send input through updates,
-// read state through queries, await the result; with named errors a backend can act on.
+// What every process client does: start or attach by business key, updates, state, result; named errors.
 
 /** What a process's update failure carries beside its message (workflows/lib/refusal.ts): one of these. */
 type UpdateFailureDetails = Partial<FieldFailureDetails & ProviderRefusedDetails & ClaimStoreFailedDetails>;
@@ -101,10 +100,8 @@ export abstract class ProcessClient<State, Result, Options extends object = obje
 
   /**
    * Starts the process, or attaches to the one running under this business key; answers its
-   * workflow id. A finished one that the reuse policy keeps closed is AlreadyFinishedError, unless
-   * `attachToFinished` (a process whose result is the answer to every later start, such as
-   * provisioning). `W` is the workflow's signature (workflows/<process>/messages.ts), so that the
-   * compiler checks the arguments.
+   * workflow id. A finished one the reuse policy keeps closed is AlreadyFinishedError, unless
+   * `attachToFinished` (its result answers every later start). `W`: the workflow's signature.
    */
   protected async startOrAttach<W extends Workflow>(
     key: string,

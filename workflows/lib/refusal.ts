@@ -34,10 +34,7 @@ type ProviderDetails = { status?: number; errorCode?: string; problematicField?:
 const failureType = (cause: Error | undefined) =>
   cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : (cause?.name ?? 'ActivityFailure');
 
-/**
- * The refusal an activity's failure carries; null for any other failure (retries given up, a
- * timeout, our own claim store's).
- */
+/** The refusal an activity's failure carries; null for any other failure (retries given up, our claims'). */
 export function providerRefusal(err: unknown): Refusal | null {
   if (!(err instanceof ActivityFailure)) return null;
   const cause = err.cause;

@@ -1,6 +1,5 @@
-// SHA-256 (FIPS 180-4) in plain TypeScript, for workflow code, which may not use node:crypto.
-// Small and slow by design: it digests short strings such as idempotency keys' parts.
-// test/unit/idempotency.test.ts checks it against node:crypto.
+// SHA-256 (FIPS 180-4) for workflow code, which may not use node:crypto: small and slow by design,
+// for short strings such as idempotency keys' parts (test/unit/idempotency.test.ts checks it).
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -13,25 +12,9 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-/** UTF-8 bytes of a string; a lone surrogate becomes U+FFFD, as TextEncoder and Buffer do. */
+/** UTF-8 bytes of a string; a lone surrogate becomes U+FFFD (TextEncoder is a global of the workflow sandbox too). */
 export function utf8(text: string): Uint8Array {
-  const out: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        i++;
-      }
-    }
-    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-  return Uint8Array.from(out);
+  return new TextEncoder().encode(text);
 }
 
 /** The SHA-256 digest of bytes, or of a string's UTF-8 bytes, as 64 lowercase hex characters. */

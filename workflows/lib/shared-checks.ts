@@ -17,8 +17,7 @@ import {
 import { MIN_TIMING_MS, TIMING_DEFAULTS } from './contract.js';
 import { boolean, int, nonEmptyString, object, optional, string, withDefault } from './input-check.js';
 
-// Checks of the pieces every process's messages are made of: ids, codes, durations and claim
-// references; ./messages.schema.ts has them in zod, built from these.
+// Checks of the pieces every process's messages are made of (zod: ./messages.schema.ts, from these).
 
 export const id = (prefix: string | Prefixes, what: string) =>
   string({ pattern: idRegex(prefix), message: idMessage(prefix, what) });

@@ -65,9 +65,7 @@ export function childContext(parent: TraceContext | undefined, hex: string): Tra
 
 /** Bytes as lowercase hex. */
 export function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** The flags as W3C writes them: two hex digits. */
@@ -120,12 +118,7 @@ export function finishedSpan(opts: {
   return {
     name,
     kind: 0, // INTERNAL, as Temporal's workflow spans
-    spanContext: {
-      traceId: context.traceId,
-      spanId: context.spanId,
-      traceFlags: context.traceFlags,
-      ...spreadState(context),
-    },
+    spanContext: { ...context },
     ...(parentSpanId ? { parentSpanId } : {}),
     startTime: hrTime(startMs),
     endTime,

@@ -19,8 +19,7 @@ export type ZodOf<C> = [FieldsOf<C>] extends [never]
   ? z.ZodType<Infer<C>, InferInput<C>>
   : z.ZodObject<{ -readonly [K in keyof FieldsOf<C>]: FieldZod<FieldsOf<C>[K]> }>;
 
-// One schema per description, so that a schema registered under a name (scripts/lib/message-processes.ts)
-// is the one inside the others that use it, and its JSON Schema is referred to, not repeated.
+// One schema per description: one registered by name (scripts/lib/message-processes.ts) is referred to.
 const made = new WeakMap<Spec, z.ZodType>();
 
 export function zodFrom<C extends Check<unknown>>(check: C): ZodOf<C> {

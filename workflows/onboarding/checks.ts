@@ -2,8 +2,7 @@ import { USER_REF_MESSAGE } from './contract.js';
 import { object } from '../lib/input-check.js';
 import { businessKey, countryCode, timing } from '../lib/shared-checks.js';
 
-// What onboarding checks on its input and on a request for the link: the one definition of these
-// messages (./messages.schema.ts builds their zod schemas from them).
+// What onboarding checks on its input and link requests: their one definition (zod: ./messages.schema.ts).
 
 /** The backend's own reference for its user: a business key, never personal data. */
 export const checkUserRef = businessKey(USER_REF_MESSAGE);
@@ -15,8 +14,5 @@ export const checkOnboardingInput = object({
   timing,
 });
 
-/**
- * A request for the onboarding link. It names the user it is for, so that a link is never handed
- * to the wrong process by a backend that mixed up its references.
- */
+/** A link request names its user, so that a backend that mixed up references never gets another's link. */
 export const checkOnboardingLinkRequest = object({ userRef: checkUserRef });

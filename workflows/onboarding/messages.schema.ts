@@ -4,8 +4,7 @@ import { checkOnboardingInput, checkOnboardingLinkRequest, checkUserRef } from '
 import { limitsAnswer } from '../lib/messages.schema.js';
 import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// Onboarding's messages as zod schemas, for its client. What the workflow checks is defined once,
-// in ./checks.ts; the schemas of those messages are built from it.
+// Onboarding's messages as zod schemas, for its client; what the workflow checks is built from ./checks.ts.
 
 export const userRef = zodFrom(checkUserRef);
 export const onboardingInput = zodFrom(checkOnboardingInput);

@@ -31,9 +31,9 @@ import {
   type UserStatus,
 } from './messages.js';
 
-// Onboarding for higher limits (docs/provider-contract.md §2.7, §2.8, §8): creates a user with the DEBIT_CARD_L2 scope,
-// hands out onboarding links on request, waits until the provider approves the user, then
-// confirms through the limits calculation (docs/provider-contract.md §4.6) that the higher limits really apply.
+// Onboarding for higher limits (docs/provider-contract.md §2.7, §2.8, §8): creates a user with the
+// DEBIT_CARD_L2 scope, hands out onboarding links on request, waits until the provider approves the
+// user, then confirms through the limits calculation (§4.6) that the higher limits apply.
 
 const provider = proxyActivities<UserActivities>(PROVIDER_READ);
 const create = proxyActivities<UserActivities>(PROVIDER_WRITE);

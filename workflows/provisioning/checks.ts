@@ -2,8 +2,7 @@ import { CLIENT_REF_MESSAGE, DEFAULT_ACTIVITY_TIMEOUT_MS } from './contract.js';
 import { int, object, withDefault } from '../lib/input-check.js';
 import { businessKey, claimRef, countryCode } from '../lib/shared-checks.js';
 
-// What provisioning checks on its input: the one definition of it (./messages.schema.ts builds its
-// zod schema from it).
+// What provisioning checks on its input: its one definition (zod: ./messages.schema.ts).
 
 /** The backend's reference for the client (device, app install) whose token this is. */
 export const checkClientRef = businessKey(CLIENT_REF_MESSAGE);

@@ -23,10 +23,7 @@ export class ProvisioningClient extends ProcessClient<
     stateQuery: provisioningStateQuery,
   };
 
-  /**
-   * Starts provisioning (or attaches to it: one per clientRef) with the client's secret, which is
-   * kept in the claim store and handed over by reference.
-   */
+  /** Starts provisioning (or attaches: one per clientRef); the secret goes by claim reference. */
   async start(input: { clientRef: string; country: string; secret: string }): Promise<string> {
     const { secret } = this.check(z.object({ secret: clientSecret }), { secret: input.secret });
     this.check(provisioningInput.omit({ secret: true }), {

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { checkClientRef, checkProvisioningInput } from './checks.js';
 import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// Provisioning's messages as zod schemas, for its client. What the workflow checks is defined once,
-// in ./checks.ts; the schema of its input is built from it.
+// Provisioning's messages as zod schemas, for its client; its input's is built from ./checks.ts.
 
 const clientRef = zodFrom(checkClientRef);
 export const provisioningInput = zodFrom(checkProvisioningInput);

@@ -1,8 +1,7 @@
 import { type LedgerState, ledgerFromCarried } from './ledger.js';
 import { fromOlderShape, type LedgerStateV1, type LedgerStateV2 } from './legacy-carried-ledger.js';
 
-// What a wallet's run carries across continue-as-new (and returns when it ends) is read here, in
-// every shape it ever had: today's (version 3), and the older ones, converted when the run starts.
+// What a wallet's run carries across continue-as-new (or returns), read in every shape it ever had.
 
 /** Any ledger a run may carry: the current shape, or one from before. */
 export type CarriedLedger = LedgerState | LedgerStateV2 | LedgerStateV1;

@@ -1,8 +1,7 @@
 import { int, object, oneOf, optional, string, withDefault } from '../lib/input-check.js';
 import { id } from '../lib/shared-checks.js';
 
-// What the wallet workflows check on their input: the one definition of it (./inputs.schema.ts
-// builds its zod schemas from it).
+// What the wallet workflows check on their input: its one definition (zod: ./inputs.schema.ts).
 
 // A follower's own check refuses only what no run can have started with: the ingress started
 // followers with the configured durations, which were any positive duration before the config

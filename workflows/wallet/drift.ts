@@ -3,8 +3,7 @@ import type { drift, reconciliation } from './messages.schema.js';
 import { compare, type Decimal, decimal } from '../../src/decimal.js';
 import type { Balance } from './ledger.js';
 
-// The wallet's ledger against the provider's own balances. Pure: the workflow reports what this
-// finds and never corrects the ledger from it (a drift is a question for a person).
+// The ledger against the provider's balances: a drift is reported, never corrected (it is for a person).
 
 export type Drift = z.output<typeof drift>;
 /** The last comparison of the ledger with the provider's balances (its schema: workflows/wallet/messages.schema.ts). */

@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import { checkOpenWalletInput, checkWalletInput } from './checks.js';
 import { zodFrom } from '../lib/zod-from-check.schema.js';
 
-// Inputs of the wallet workflows as zod schemas: the client and the ingress validate with them.
-// What the workflows check is defined once, in ./checks.ts; these are built from it.
+// Inputs of the wallet workflows as zod schemas, for the client and the ingress, built from ./checks.ts.
 
 export const walletInput = zodFrom(checkWalletInput);
 export type WalletInputFields = z.input<typeof walletInput>;

@@ -250,11 +250,9 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
 }
 
 /**
- * Bounds the pending entries (runs since wallet-exact-ledger, which pass `now`): the oldest
- * pending past LIMITS.pendingEntries, and any pending longer than LIMITS.pendingAgeMs, leave the
- * entries for a record with their status, counted in `stats.pendingDropped`. Their amount leaves
- * the pending balance; a confirmation that comes while the record lasts still counts (see
- * `record`), and the reconciliation is the backstop for one that comes later.
+ * Bounds the pending entries (LIMITS.pendingEntries, pendingAgeMs): the oldest leave the entries
+ * for a record with their status (`stats.pendingDropped`), out of the pending balance; a later
+ * confirmation still counts while the record lasts, and the reconciliation is the backstop.
  */
 function dropPending(state: LedgerState, now: number): void {
   const pending = state.order.filter((id) => statusRank(state.entries[id]!.status) < 2);
@@ -345,10 +343,8 @@ export function recent(state: LedgerState, limit = 50): Entry[] {
 /**
  * The ledger's part of a poll cursor: what is still open, what it holds ended unconfirmed, and the
  * horizon below which an ended transaction is no news. A poll's page is the provider's
- * POLL_PAGE_LIMIT newest transactions, so a settled record on it is among the ledger's newest
- * ended records: those, with every ended entry and record held aside, are all `ended` needs; the
- * older ones are below the horizon (see `changedSince`). Bounded by the recent entries and a page,
- * plus the records held aside, never by the wallet's age.
+ * POLL_PAGE_LIMIT newest transactions, so `ended` needs only the newest page of ended records, with
+ * every ended entry and record held aside: bounded, never by the wallet's age (see `changedSince`).
  */
 export function ledgerCursor(state: LedgerState): Pick<PollCursor, 'open' | 'ended' | 'horizon'> {
   const open = table<string>();

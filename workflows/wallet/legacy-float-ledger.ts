@@ -44,10 +44,7 @@ export function asBeforeExactLedger(
   };
 }
 
-/**
- * Such a run counted a transfer from the wallet to itself as a deposit, and summed its settled
- * totals in floating point besides.
- */
+/** Such a run counted a transfer to itself as a deposit, and summed settled totals in floating point too. */
 export function countedAsBeforeExactLedger(totals: FloatTotals): Counting {
   return {
     direction: (walletId, tx) =>

@@ -18,8 +18,7 @@ import { checkOpenWalletInput } from './checks.js';
 import { type OpenWalletInput, type OpenWalletResult, walletStartArgs, walletWorkflowId } from './messages.js';
 import { walletWorkflow } from './workflow.js';
 
-// Opens a wallet for a caller's user: creates it at the provider (callbacks to the ingress),
-// then hands it to the workflow that follows it, keyed by the wallet's SRN.
+// Opens a wallet for a caller's user at the provider, then hands it to the workflow that follows it.
 
 const provider = proxyActivities<WalletActivities>(PROVIDER_WRITE);
 const inTask = proxyLocalActivities<WalletActivities>(PROVIDER_WRITE_IN_TASK);

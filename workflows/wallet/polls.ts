@@ -4,11 +4,8 @@ import type { PollAnswer, PollCursor } from '../../src/provider/transaction-obse
 import { POLL } from '../lib/activity-options.js';
 import { providerRefusal } from '../lib/refusal.js';
 
-// One poll of a wallet now, as the wallet's workflow makes it: a local activity that answers what
-// changed since a cursor. Runs from before wallet-quiet-polling poll otherwise (wallet/legacy-polling.ts).
-
-// A poll is a short read whose answer is small: a local activity, recorded as one marker instead
-// of a round of events. Bounded: the next poll comes anyway.
+// One poll of a wallet now: what changed since a cursor. A short read with a small answer, so a
+// local activity, recorded as one marker; bounded, as the next poll comes anyway.
 const polls = proxyLocalActivities<WalletActivities>(POLL);
 
 export async function pollNow(walletId: string, cursor: PollCursor): Promise<PollAnswer | 'failed'> {

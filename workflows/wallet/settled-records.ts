@@ -31,9 +31,8 @@ export function heldAsideRecord(record: SettledRecord): boolean {
   return record[CREATED_AT] === NO_TIME && !amountUnknown(record);
 }
 
-// How many records a settled table holds, and how many are held aside: counted once per table (a
-// run's first eviction), then kept by putRecord and forgetRecord, so that no notice walks the table.
-// Never carried.
+// How many records a settled table holds, and how many are held aside: counted once per table, then
+// kept by putRecord and forgetRecord, so that no notice walks the table. Never carried.
 const recordCounts = new WeakMap<Record<string, SettledRecord>, { all: number; held: number }>();
 
 export function recordCount(settled: Record<string, SettledRecord>): { all: number; held: number } {
