@@ -25,7 +25,8 @@ import { chaos, FAULTS, setFaults, traffic } from './lib/drill/traffic.js';
 // exactly what the provider holds. Exit 0 only when everything is exact. It refuses a provider
 // that is not the sandbox: it moves money.
 
-const USAGE = 'usage: npm run drill -- --wallets N --minutes M [--chaos "<command>" --every S] [--svg drill.svg]';
+const USAGE =
+  'usage: npm run drill -- --wallets N (2 or more) --minutes M [--chaos "<command>" --every S] [--settle S] [--svg drill.svg]';
 const { values: args } = parseArgs({
   options: {
     wallets: { type: 'string' },
@@ -52,8 +53,11 @@ const baseUrl = config.provider.baseUrl;
 const { operator, op } = operatorCalls(baseUrl);
 const say = (line: string) => console.log(`[drill] ${line}`);
 // The sandbox answers its health route; a real provider does not, and the drill would move real money.
-const sandboxAnswer = await operator('GET', '/sandbox/health').catch((err: unknown) => ({ status: brief(err) }));
-if (sandboxAnswer.status !== 200)
+const sandboxAnswer = await operator<{ status?: string }>('GET', '/sandbox/health').catch((err: unknown) => ({
+  status: brief(err),
+  json: { status: undefined },
+}));
+if (sandboxAnswer.status !== 200 || sandboxAnswer.json.status !== 'ok')
   giveUp(
     config.provider.usesSandbox
       ? `drill: the sandbox is not reachable at ${baseUrl} (${sandboxAnswer.status}): start \`npm run dev\`, or set SANDBOX_PORT to its port`
