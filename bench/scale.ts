@@ -20,7 +20,7 @@ export function positiveSetting(name: string, fallback: number, env = process.en
   const value = raw === undefined || raw === '' ? fallback : Number(raw);
   if (!(Number.isFinite(value) && value > 0))
     throw new Error(
-      `${name} must be a positive number (seconds or a count, as documented in bench/scale/report.ts), got "${raw}"`,
+      `${name} must be a positive number (seconds or a count, as documented in bench/scale/method.md), got "${raw}"`,
     );
   return value;
 }
