@@ -118,11 +118,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export type Config = ReturnType<typeof loadConfig>;
 
 /** What is wrong between settings that are each right alone, as `VARIABLE: what to do`. */
-function acrossSettings({ ingress, claims, processes }: Values<typeof SETTINGS>): string[] {
+function acrossSettings({ ingress, codecServer, claims, processes }: Values<typeof SETTINGS>): string[] {
   const problems: string[] = [];
   if (ingress.ops.port === ingress.port)
     problems.push(
       `INGRESS_OPS_PORT: must differ from INGRESS_PORT (${ingress.port}): /health and /metrics stay off the public callback port`,
+    );
+  if (codecServer.ops.port === codecServer.port)
+    problems.push(
+      `CODEC_SERVER_OPS_PORT: must differ from CODEC_SERVER_PORT (${codecServer.port}): /metrics stays off the port that decrypts payloads`,
     );
   // The sweep deletes claims by age: it must not reach a claim whose process may still send it.
   if (claims.retentionMs <= processes.timing.deadlineMs)

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { IngressMetrics } from '../telemetry/ingress-metrics.js';
+import { serveMetrics } from '../telemetry/metrics-endpoint.js';
 import { watchTemporalHealth } from './temporal-health.js';
 
 // The ingress's operations port (INGRESS_OPS_PORT): GET /health and GET /metrics, apart from the
@@ -22,9 +23,7 @@ export function createIngressOps(opts: IngressOpsOptions): FastifyInstance {
   app.addHook('onReady', async () => health.firstCheck);
   app.addHook('onClose', async () => health.stop());
 
-  app.get('/metrics', async (_req, reply) =>
-    reply.type(opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics()),
-  );
+  serveMetrics(app, opts.metrics.registry);
 
   app.get('/health', async (_req, reply) => {
     const temporal = health.current();

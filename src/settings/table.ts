@@ -44,6 +44,15 @@ const previousKeys = (env: string, what: string) =>
     meaning: `comma-separated ${what} keys that are read but not written with: the next key during the first rollout of a rotation, the old one after the second (\`docs/security.md\`)`,
   });
 
+/** A process's operations port, `<prefix>_OPS_PORT`, and where it listens, `<prefix>_OPS_HOST` (loopback unless set). */
+const operationsPort = (prefix: string, defaultPort: number, meaning: string) => ({
+  port: setting(`${prefix}_OPS_PORT`, port, { default: defaultPort, meaning }),
+  host: setting(`${prefix}_OPS_HOST`, text, {
+    default: '127.0.0.1',
+    meaning: 'where the operations port listens; `0.0.0.0` where Prometheus scrapes from another host or container',
+  }),
+});
+
 export const SETTINGS = {
   temporal: {
     taskQueue: setting('TEMPORAL_TASK_QUEUE', text, {
@@ -117,17 +126,11 @@ export const SETTINGS = {
       meaning:
         "where the callback port listens (`npm run ingress` and `npm run dev`'s). With the sandbox's published secret anyone who reaches it could sign a deposit: set it off loopback only where nobody else reaches it (a container whose port is published on loopback, as docker-compose.yml does)",
     }),
-    ops: {
-      port: setting('INGRESS_OPS_PORT', port, {
-        default: 4021,
-        meaning:
-          "the ingress's operations port: `GET /health` (from a background check of Temporal) and `GET /metrics`, apart from the public callback port",
-      }),
-      host: setting('INGRESS_OPS_HOST', text, {
-        default: '127.0.0.1',
-        meaning: 'where the operations port listens; `0.0.0.0` where Prometheus scrapes from another host or container',
-      }),
-    },
+    ops: operationsPort(
+      'INGRESS',
+      4021,
+      "the ingress's operations port: `GET /health` (from a background check of Temporal) and `GET /metrics`, apart from the public callback port",
+    ),
     publicUrl: setting('INGRESS_PUBLIC_URL', baseUrl, {
       unset: '`http://127.0.0.1:$INGRESS_PORT`, only while `PROVIDER_BASE_URL` is unset',
       meaning: 'how the provider reaches the ingress; wallets get `$INGRESS_PUBLIC_URL/callbacks`',
@@ -272,6 +275,11 @@ export const SETTINGS = {
       meaning:
         "comma-separated `host:port` names the codec server answers to (the name the operator's browser uses); any other `Host` is refused, which stops a DNS-rebinding page",
     }),
+    ops: operationsPort(
+      'CODEC_SERVER',
+      4031,
+      "the codec server's operations port: `GET /metrics` only, without a token, apart from the port that decrypts payloads",
+    ),
   },
   telemetry: {
     logLevel: setting('LOG_LEVEL', oneOf(LOG_LEVELS), {

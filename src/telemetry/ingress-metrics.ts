@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { processRegistry } from './metrics-endpoint.js';
 
 // The ingress's own metrics, served at GET /metrics. Labels are bounded sets, never ids.
 
@@ -20,8 +21,7 @@ export interface IngressMetrics {
 }
 
 export function createIngressMetrics(): IngressMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'payflows_ingress_' });
+  const registry = processRegistry('payflows_ingress_');
   const callbacks = new Counter({
     name: 'payflows_callbacks_total',
     help: 'Provider callbacks received by the ingress, by outcome',

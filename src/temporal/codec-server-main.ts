@@ -1,10 +1,11 @@
 import { ConfigError } from '../config.js';
 import { startupConfig } from '../required-settings.js';
 import { refusesToStart } from '../startup.js';
+import { createCodecServerMetrics } from '../telemetry/codec-server-metrics.js';
 import { createLogger } from '../telemetry/logger.js';
 import { codecFromConfig } from './codec.js';
 import { claimsBackendFromConfig, registerClaimsRoute } from './claims-route.js';
-import { codecAccessProblem, createCodecServer } from './codec-server.js';
+import { codecAccessProblem, createCodecServer, createCodecServerOps } from './codec-server.js';
 
 // `npm run codec-server`: the codec server alone, for the Web UI (TEMPORAL_CODEC_ENDPOINT) and the
 // Temporal CLI (--codec-endpoint, --codec-auth). It holds the payload key.
@@ -15,18 +16,24 @@ const problem = codecAccessProblem(config.codecServer, config.codecServer.host, 
 await refusesToStart(() => {
   if (problem) throw new ConfigError(problem);
 });
-const app = createCodecServer(codecFromConfig(config.payloads), {
-  ...config.codecServer,
-  namespace: config.temporal.namespace,
-});
+const metrics = createCodecServerMetrics();
+const app = createCodecServer(
+  codecFromConfig(config.payloads),
+  { ...config.codecServer, namespace: config.temporal.namespace },
+  { metrics },
+);
 // Claims from backends in other languages (docs/other-languages.md), with the same credential.
 const claims = claimsBackendFromConfig(config);
 registerClaimsRoute(app, claims, config.codecServer);
 await app.listen({ port: config.codecServer.port, host: config.codecServer.host });
+// Prometheus scrapes GET /metrics here, without the token (createCodecServerOps says why apart).
+const ops = createCodecServerOps(metrics);
+await ops.listen({ port: config.codecServer.ops.port, host: config.codecServer.ops.host });
 logger.info(
   {
     host: config.codecServer.host,
     port: config.codecServer.port,
+    metrics: `http://${config.codecServer.ops.host}:${config.codecServer.ops.port}/metrics`,
     token: config.codecServer.token
       ? 'required (bearer, or a browser session from /session)'
       : 'none (embedded stack: the Web UI by its origin)',
@@ -36,6 +43,6 @@ logger.info(
   },
   'codec server listening',
 );
-const stop = () => void app.close().then(() => process.exit(0));
+const stop = () => void Promise.all([app.close(), ops.close()]).then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

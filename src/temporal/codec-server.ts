@@ -2,7 +2,10 @@ import type { Payload } from '@temporalio/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { CodecServerMetrics } from '../telemetry/codec-server-metrics.js';
+import { serveMetrics } from '../telemetry/metrics-endpoint.js';
 import type { EncryptionCodec } from './codec.js';
+import { countRequests, markOutcome } from './codec-server-counting.js';
 
 // The codec server the Temporal UI calls to show encrypted payloads decoded (and to encode what
 // an operator types, e.g. a signal's input). It holds the payload key: serve it on loopback, or
@@ -119,14 +122,17 @@ const page = (body: string) =>
 export interface CodecServerOptions {
   /** The clock sessions are issued and checked by; tests move it instead of waiting 8 hours. */
   now?: () => number;
+  /** What every request is counted into, by route and outcome; served by createCodecServerOps. */
+  metrics?: CodecServerMetrics;
 }
 
 export function createCodecServer(
   codec: EncryptionCodec,
   access: CodecAccess,
-  { now = Date.now }: CodecServerOptions = {},
+  { now = Date.now, metrics }: CodecServerOptions = {},
 ): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  if (metrics) countRequests(app, metrics);
   app.addHook('onRequest', async (req, reply) => {
     const origin = req.headers.origin;
     if (origin && access.allowedOrigins.includes(origin)) {
@@ -146,10 +152,12 @@ export function createCodecServer(
     if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
     // The Temporal CLI sends an empty X-Namespace when no --namespace is given: that names none.
     const named = req.headers['x-namespace'];
-    if (access.namespace && typeof named === 'string' && named !== '' && named !== access.namespace)
+    if (access.namespace && typeof named === 'string' && named !== '' && named !== access.namespace) {
+      markOutcome(req, 'wrong_namespace');
       return reply.code(400).send({
         error: `X-Namespace ${named} is not this codec server's namespace (${access.namespace}): call the codec server of that namespace's deployment`,
       });
+    }
   });
 
   // Signing a browser in: the token once, in a form on the codec server's own page; the answer is
@@ -210,5 +218,18 @@ export function createCodecServer(
       }
     });
   }
+  return app;
+}
+
+/**
+ * The codec server's operations port (CODEC_SERVER_OPS_PORT): GET /metrics only. A port of its
+ * own rather than a route beside /decode: every route of the codec port answers only an allowed
+ * Host with the token, and Prometheus has neither; opening one route there would put an exemption
+ * in front of the payload key, while this port serves counts alone and can be opened to
+ * Prometheus's network without opening the payload routes.
+ */
+export function createCodecServerOps(metrics: CodecServerMetrics): FastifyInstance {
+  const app = Fastify({ logger: false });
+  serveMetrics(app, metrics.registry);
   return app;
 }
