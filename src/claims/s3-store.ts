@@ -47,6 +47,8 @@ export function s3Location(url: string, env: Record<string, string | undefined>)
 }
 
 const NAME = /^[0-9a-f]{64}$/;
+/** The text of the first `<tag>` element in an S3 answer's XML. */
+const xmlText = (xml: string, tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1];
 const ANSWER_ADVICE =
   'no answer of the claim store is that large: check that AWS_ENDPOINT_URL_S3 and CLAIM_STORE_URL name the claim store';
 
@@ -86,7 +88,7 @@ export class S3ClaimStore implements ClaimStore {
     const res = await this.send('GET', this.objectPath(name), {}, [200, 404]);
     if (res.status === 404) {
       // A missing bucket answers 404 too: a setup to fix, not a claim that is gone.
-      const code = /<Code>([^<]*)<\/Code>/.exec(res.body.toString('utf8'))?.[1];
+      const code = xmlText(res.body.toString('utf8'), 'Code');
       if (code && code !== 'NoSuchKey')
         throw new ClaimUnavailableError(
           `claim store GET ${this.describe()}: 404 ${code}; check the bucket in CLAIM_STORE_URL`,
@@ -153,14 +155,11 @@ export class S3ClaimStore implements ClaimStore {
       const res = await this.send('GET', `/${this.where.bucket}?${query.toString()}`, {}, [200]);
       const xml = res.body.toString('utf8');
       for (const item of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
-        const key = /<Key>([^<]*)<\/Key>/.exec(item[1]!)?.[1] ?? '';
-        const name = key.split('/').pop() ?? '';
-        const modified = /<LastModified>([^<]*)<\/LastModified>/.exec(item[1]!)?.[1];
+        const name = xmlText(item[1]!, 'Key')?.split('/').pop() ?? '';
+        const modified = xmlText(item[1]!, 'LastModified');
         if (NAME.test(name) && modified) found.push({ name, lastModified: Date.parse(modified) });
       }
-      token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
-        ? /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1]
-        : undefined;
+      token = xmlText(xml, 'IsTruncated') === 'true' ? xmlText(xml, 'NextContinuationToken') : undefined;
     } while (token);
     return found;
   }
@@ -193,7 +192,7 @@ export class S3ClaimStore implements ClaimStore {
       );
     }
     if (!expected.includes(res.statusCode)) {
-      const code = /<Code>([^<]*)<\/Code>/.exec(body.toString('utf8'))?.[1];
+      const code = xmlText(body.toString('utf8'), 'Code');
       throw new ClaimUnavailableError(
         `claim store ${method} ${this.describe()}: ${res.statusCode}${code ? ` ${code}` : ''}; check the bucket, AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the endpoint`,
       );

@@ -263,15 +263,8 @@ export class LocalClaimStore implements ClaimStore {
       const meta = parseMeta(text);
       if (meta) return { ...meta, parsed: true, raw };
     }
-    const times = await Promise.all(
-      present.map((f) =>
-        stat(join(this.dir, f)).then(
-          (s) => s.mtimeMs,
-          () => undefined,
-        ),
-      ),
-    );
-    const known = times.filter((t): t is number => t !== undefined);
+    const stats = await Promise.all(present.map((f) => stat(join(this.dir, f)).catch(() => undefined)));
+    const known = stats.flatMap((s) => (s ? [s.mtimeMs] : []));
     return known.length ? { createdAt: Math.min(...known), parsed: false, raw } : undefined;
   }
 
