@@ -236,11 +236,9 @@ export class ProviderClient {
     endpoint: AnyEndpoint,
     query: Record<string, string | undefined> | undefined,
   ): Record<string, string> {
-    if (!query && !endpoint.query) return {};
-    const given = Object.fromEntries(Object.entries(query ?? {}).filter(([, v]) => v !== undefined)) as Record<
-      string,
-      string
-    >;
+    const given = Object.fromEntries(
+      Object.entries(query ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+    );
     if (!endpoint.query) return given;
     return { ...given, ...(checkedInput(callName, endpoint.query, given, 'query') as Record<string, string>) };
   }

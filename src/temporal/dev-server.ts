@@ -124,12 +124,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
  * Polls until the frontend answers for the namespace. The SDK's built-in wait gives up after 5 s,
  * too short for a first start on two busy cores.
  */
-export async function waitUntilServing(
+async function waitUntilServing(
   address: string,
   namespace: string,
   timeoutMs: number,
-  exited: () => { code: number | null; signal: string | null } | undefined = () => undefined,
-  logFile?: string,
+  exited: () => { code: number | null; signal: string | null } | undefined,
+  logFile: string,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -137,7 +137,7 @@ export async function waitUntilServing(
     const ex = exited();
     if (ex)
       throw new Error(
-        `the Temporal dev server exited during start-up (code ${ex.code}, signal ${ex.signal})${logFile ? `; see ${logFile}` : ''}`,
+        `the Temporal dev server exited during start-up (code ${ex.code}, signal ${ex.signal}); see ${logFile}`,
       );
     let connection: Connection | undefined;
     try {
