@@ -10,7 +10,7 @@ import { walletWorkflowId } from '../workflows/wallet/contract.js';
 import { kycWorkflowId } from '../workflows/kyc/contract.js';
 import { checkoutWorkflowId } from '../workflows/checkout/contract.js';
 import { operatorCalls } from './fixtures/operator.js';
-import { brief, giveUp, reachClaimStore, reachTemporal } from './lib/reach.js';
+import { giveUp, reachClaimStore, reachSandbox, reachTemporal } from './lib/reach.js';
 import { drillPlot } from './lib/drill/plot.js';
 import { checkoutRun, kycAccount, kycRun } from './lib/drill/processes.js';
 import { DrillRecord } from './lib/drill/record.js';
@@ -52,17 +52,7 @@ const config = startupConfig('client');
 const baseUrl = config.provider.baseUrl;
 const { operator, op } = operatorCalls(baseUrl);
 const say = (line: string) => console.log(`[drill] ${line}`);
-// The sandbox answers its health route; a real provider does not, and the drill would move real money.
-const sandboxAnswer = await operator<{ status?: string }>('GET', '/sandbox/health').catch((err: unknown) => ({
-  status: brief(err),
-  json: { status: undefined },
-}));
-if (sandboxAnswer.status !== 200 || sandboxAnswer.json.status !== 'ok')
-  giveUp(
-    config.provider.usesSandbox
-      ? `drill: the sandbox is not reachable at ${baseUrl} (${sandboxAnswer.status}): start \`npm run dev\`, or set SANDBOX_PORT to its port`
-      : `drill: PROVIDER_BASE_URL (${baseUrl}) is not the sandbox (GET /sandbox/health answered ${sandboxAnswer.status}); the drill moves money, so it runs against the sandbox only: unset PROVIDER_BASE_URL, or point it at a sandbox`,
-  );
+await reachSandbox(config, 'the drill (it moves money)');
 
 const connection = await reachTemporal(config);
 const claims = claimStoreFromConfig(config);
@@ -94,7 +84,7 @@ const workflowIds = [
 ];
 /** Ends what the drill started and puts the knobs back; the wallets stay at the provider, named by the run. */
 async function cleanUp(): Promise<void> {
-  await setFaults(operator, { on: false }).catch(() => {});
+  await setFaults(op, { on: false }).catch(() => {});
   await Promise.all(
     workflowIds.map((id) =>
       client.workflow
@@ -110,7 +100,7 @@ process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
 
 let verdict: ReturnType<typeof report>;
 try {
-  await setFaults(operator, { on: true });
+  await setFaults(op, { on: true });
   const injectedBefore = (await op<{ injected: number }>('GET', '/sandbox/knobs/faults/injected')).injected;
   say(
     `traffic for ${minutes} min: ${FAULTS.providerErrorRate * 100}% of provider calls fail, every ${FAULTS.dropEvery}th callback dropped, callbacks repeated every other ${FAULTS.repeatWindowMs / 1000} s${args.chaos ? `, \`${args.chaos}\` every ${everySeconds} s` : ''}`,
@@ -129,7 +119,7 @@ try {
   ]);
   const providerErrors =
     (await op<{ injected: number }>('GET', '/sandbox/knobs/faults/injected')).injected - injectedBefore;
-  await setFaults(operator, { on: false });
+  await setFaults(op, { on: false });
   clearInterval(ticker);
   show('traffic', { final: true });
   say(`faults off; waiting up to ${args.settle} s for every wallet and process to settle`);

@@ -47,17 +47,27 @@ export async function reachTemporal(config: Config): Promise<Connection> {
   return connection;
 }
 
-/** The sandbox answers its health route. */
-export async function reachSandbox(baseUrl: string): Promise<void> {
+/**
+ * The sandbox answers its health route with its own JSON (a server that answers 200 to any path is
+ * not it). A provider that PROVIDER_BASE_URL names and that is not the sandbox is refused: `script`
+ * drives the sandbox's operator routes, and a real provider would move real money.
+ */
+export async function reachSandbox(config: Config, script: string): Promise<void> {
+  const { baseUrl, usesSandbox } = config.provider;
+  let answer: string;
   try {
     const res = await request(`${baseUrl}/sandbox/health`, { headersTimeout: 3_000, bodyTimeout: 3_000 });
-    await res.body.dump();
-    if (res.statusCode !== 200) throw new Error(`/sandbox/health answered ${res.statusCode}`);
+    const health = (await res.body.json().catch(() => undefined)) as { status?: unknown } | undefined;
+    if (res.statusCode === 200 && health?.status === 'ok') return;
+    answer = `GET /sandbox/health answered ${res.statusCode}`;
   } catch (err) {
-    giveUp(
-      `the sandbox is not reachable at ${baseUrl} (${brief(err)}): start \`npm run dev\`, or set SANDBOX_PORT to its port; ${CLUSTER}`,
-    );
+    answer = brief(err);
   }
+  giveUp(
+    usesSandbox
+      ? `the sandbox is not reachable at ${baseUrl} (${answer}): start \`npm run dev\`, or set SANDBOX_PORT to its port; ${CLUSTER}`
+      : `PROVIDER_BASE_URL (${baseUrl}) is not the sandbox (${answer}); ${script} runs against the sandbox only: unset PROVIDER_BASE_URL, or point it at a sandbox`,
+  );
 }
 
 /** The variables that say where the configured claim store is. */

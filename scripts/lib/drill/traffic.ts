@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decimal } from '../../../src/decimal.js';
 import { walletsTouched } from '../../../src/ingress/callback.js';
 import type { Delivery } from '../../../src/sandbox/callbacks.js';
-import type { operatorCalls } from '../../fixtures/operator.js';
+import type { OperatorCall, operatorCalls } from '../../fixtures/operator.js';
 import type { DrillRecord } from './record.js';
 
 // The drill's traffic through the sandbox's operator routes: deposits (some pending, confirmed
@@ -33,15 +33,11 @@ const below = (n: number) => Math.floor(Math.random() * n);
 const satoshis = () => decimal(`${1 + below(99_999)}e-8`);
 
 /** The fault knobs on (or off again: `on: false`). */
-export async function setFaults(operator: Operator, { on }: { on: boolean }): Promise<void> {
-  const must = async (method: 'PUT' | 'DELETE', path: string, body?: unknown) => {
-    const { status, json } = await operator(method, path, body);
-    if (status !== 200) throw new Error(`${method} ${path} answered ${status}: ${JSON.stringify(json)}`);
-  };
+export async function setFaults(op: OperatorCall, { on }: { on: boolean }): Promise<void> {
   if (on)
-    await must('PUT', '/sandbox/knobs/faults', { route: '*', error: 'transient', errorRate: FAULTS.providerErrorRate });
-  else await must('DELETE', '/sandbox/knobs/faults');
-  await must('PUT', '/sandbox/knobs/callbacks', { drop: 0, repeat: 0 });
+    await op('PUT', '/sandbox/knobs/faults', { route: '*', error: 'transient', errorRate: FAULTS.providerErrorRate });
+  else await op('DELETE', '/sandbox/knobs/faults');
+  await op('PUT', '/sandbox/knobs/callbacks', { drop: 0, repeat: 0 });
 }
 
 /** Moves money among `walletIds` until `until` (epoch ms). */
