@@ -56,24 +56,9 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     }
   };
 
-  interface Open {
-    name: string;
-    ctx: TraceContext;
-    parent: TraceContext | undefined;
-    startMs: number;
-    attributes: Record<string, string> | undefined;
-  }
-  const ended = ({ name, ctx, parent, startMs, attributes }: Open, end: SpanEnd) => {
-    if (!isSampled(ctx)) return;
-    const endMs = workflowNow();
-    const span = finishedSpan({ name, context: ctx, parentSpanId: parent?.spanId, startMs, endMs, end, attributes });
-    exporter.export([span]);
-  };
-
+  const ok = (): SpanEnd => ({ status: { code: STATUS.OK } });
   const failure = (err: unknown, acceptable?: (err: unknown) => boolean): SpanEnd =>
-    acceptable?.(err)
-      ? { status: { code: STATUS.OK } }
-      : failedEnd(err, err instanceof ApplicationFailure && err.category === 'BENIGN');
+    acceptable?.(err) ? ok() : failedEnd(err, err instanceof ApplicationFailure && err.category === 'BENIGN');
 
   /** Runs `fn` in a span, child of `parent`; exports the span once `fn` returns or its promise settles. */
   function traced<T>(
@@ -84,9 +69,14 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   ): T {
     const { acceptable, attributes } = opts;
     const ctx = childContext(parent, newIds(opts.live ? 'live-only' : 'replayed'));
-    const open: Open = { name, ctx, parent, startMs: workflowNow(), attributes };
+    const startMs = workflowNow();
+    const ended = (end: SpanEnd) => {
+      if (!isSampled(ctx)) return;
+      const span = { name, context: ctx, parentSpanId: parent?.spanId, startMs, endMs: workflowNow(), end, attributes };
+      exporter.export([finishedSpan(span)]);
+    };
     const failed = (err: unknown) => {
-      ended(open, failure(err, acceptable));
+      ended(failure(err, acceptable));
       throw err;
     };
     let value: T;
@@ -96,11 +86,11 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
       return failed(err);
     }
     if (!(value instanceof Promise)) {
-      ended(open, { status: { code: STATUS.OK } });
+      ended(ok());
       return value;
     }
     return value.then((settled: unknown) => {
-      ended(open, { status: { code: STATUS.OK } });
+      ended(ok());
       return settled;
     }, failed) as T;
   }

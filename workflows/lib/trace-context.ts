@@ -58,9 +58,7 @@ export function childContext(parent: TraceContext | undefined, hex: string): Tra
   if (!/^[0-9a-f]{48,}$/.test(hex)) throw new Error(`childContext needs 48 hex digits, got ${hex.length}`);
   const spanId = ZEROS.test(hex.slice(0, 16)) ? `${hex.slice(0, 15)}1` : hex.slice(0, 16);
   const traceId = ZEROS.test(hex.slice(16, 48)) ? `${hex.slice(16, 47)}1` : hex.slice(16, 48);
-  return parent
-    ? { traceId: parent.traceId, spanId, traceFlags: parent.traceFlags, ...spreadState(parent) }
-    : { traceId, spanId, traceFlags: 1 };
+  return parent ? { ...parent, spanId } : { traceId, spanId, traceFlags: 1 };
 }
 
 /** Bytes as lowercase hex. */
@@ -70,10 +68,6 @@ export function hex(bytes: Uint8Array): string {
 
 /** The flags as W3C writes them: two hex digits. */
 export const flagsHex = (ctx: TraceContext): string => (ctx.traceFlags & 0xff).toString(16).padStart(2, '0');
-
-function spreadState(ctx: TraceContext): { traceState?: string } {
-  return ctx.traceState ? { traceState: ctx.traceState } : {};
-}
 
 export const isSampled = (ctx: TraceContext): boolean => (ctx.traceFlags & 1) === 1;
 
