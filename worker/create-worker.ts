@@ -27,13 +27,14 @@ import { workflowPreloadModules } from './preload-modules.js';
 
 // .ts from source, .js once compiled (dist/, the package): the paths a backend's own bundle names.
 const ext = extname(fileURLToPath(import.meta.url));
-export const workflowsPath = fileURLToPath(new URL(`../workflows/index${ext}`, import.meta.url));
+const sourcePath = (module: string) => fileURLToPath(new URL(`../${module}${ext}`, import.meta.url));
+export const workflowsPath = sourcePath('workflows/index');
 /**
  * The same workflows for a worker with WORKER_VERSIONING=off: a server refuses a versioning
  * behaviour (the wallet's AUTO_UPGRADE) from a worker that is not versioned, so such a worker
  * bundles these at start instead of loading the prebuilt bundles, which are versioned.
  */
-export const unversionedWorkflowsPath = fileURLToPath(new URL(`../workflows/unversioned${ext}`, import.meta.url));
+export const unversionedWorkflowsPath = sourcePath('workflows/unversioned');
 /**
  * Compiled (dist/worker/create-worker.js, as in the image), a worker loads the bundle that
  * `npm run build` made beside it instead of bundling the workflows at start: with the tracing
@@ -44,12 +45,9 @@ const prebuilt = (file: string) =>
 export const prebuiltWorkflowBundle = prebuilt('workflow-bundle.js');
 export const prebuiltUntracedWorkflowBundle = prebuilt('workflow-bundle-untraced.js');
 /** The workflows' spans, carried on through Temporal's headers (workflows/tracing-interceptors.ts). */
-const tracingInterceptorsModule = fileURLToPath(new URL(`../workflows/tracing-interceptors${ext}`, import.meta.url));
+const tracingInterceptorsModule = sourcePath('workflows/tracing-interceptors');
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
-export const workflowInterceptorModules = [
-  fileURLToPath(new URL(`../workflows/interceptors${ext}`, import.meta.url)),
-  tracingInterceptorsModule,
-];
+export const workflowInterceptorModules = [sourcePath('workflows/interceptors'), tracingInterceptorsModule];
 /**
  * Without the tracing interceptors, for a worker that exports no traces. They add no command, so
  * either bundle replays the other's histories (test/integration/replay.test.ts replays with both).
@@ -94,17 +92,16 @@ export interface CreateWorkerOptions {
  */
 export function workerSettings(config: Config, cache?: CacheChoice): Partial<WorkerOptions> {
   const settings = config.worker;
+  // A limit not configured is left out, so that the SDK's default holds.
+  const limits = {
+    maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities,
+    maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks,
+    maxCachedWorkflows: cache?.maxCachedWorkflows ?? settings.maxCachedWorkflows,
+  };
   return {
     shutdownGraceTime: settings.shutdownGraceMs,
     shutdownForceTime: settings.shutdownGraceMs + 5_000,
-    ...(settings.maxConcurrentActivities !== undefined
-      ? { maxConcurrentActivityTaskExecutions: settings.maxConcurrentActivities }
-      : {}),
-    ...(settings.maxConcurrentWorkflowTasks !== undefined
-      ? { maxConcurrentWorkflowTaskExecutions: settings.maxConcurrentWorkflowTasks }
-      : {}),
-    ...(settings.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: settings.maxCachedWorkflows } : {}),
-    ...(cache ? { maxCachedWorkflows: cache.maxCachedWorkflows } : {}),
+    ...Object.fromEntries(Object.entries(limits).filter(([, limit]) => limit !== undefined)),
   };
 }
 
