@@ -19,7 +19,8 @@ const fromWire = (payload: z.infer<typeof wirePayload>): Payload => ({
   metadata: Object.fromEntries(Object.entries(payload.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
   data: Buffer.from(payload.data, 'base64'),
 });
-const toWire = (payload: Payload) => ({
+/** A payload as the codec server's JSON carries it: metadata and data in base64. */
+export const toWire = (payload: Payload) => ({
   metadata: Object.fromEntries(
     Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
   ),

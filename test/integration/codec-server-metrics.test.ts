@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
+import { toWire } from '../../src/temporal/codec-server.js';
 import { freePort } from '../../src/temporal/ports.js';
 
 // `npm run codec-server` as an operator runs it: its requests counted by route and outcome on its
@@ -88,16 +89,7 @@ describe('the codec server’s metrics, on its operations port', () => {
     const [payload] = await codec.encode([
       { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('1') },
     ]);
-    const wire = {
-      payloads: [
-        {
-          metadata: Object.fromEntries(
-            Object.entries(payload!.metadata!).map(([k, v]) => [k, Buffer.from(v!).toString('base64')]),
-          ),
-          data: Buffer.from(payload!.data!).toString('base64'),
-        },
-      ],
-    };
+    const wire = { payloads: [toWire(payload!)] };
     const host = new URL(codecUrl).host;
     const decode = (headers: Record<string, string>) =>
       request(`${codecUrl}/decode`, {
