@@ -43,6 +43,8 @@ export interface ProductCluster {
   codecUrl: string;
   /** CODEC_SERVER_TOKEN of this cluster's codec server: the CLI's --codec-auth, the browser's sign-in at /session. */
   codecToken: string;
+  /** The codec server's operations port (CODEC_SERVER_OPS_PORT): /metrics. */
+  codecOpsUrl: string;
   uiUrl: string;
   prometheusUrl: string;
   taskQueue: string;
@@ -145,8 +147,15 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
     // Made now, owner-only, so that a client and the workers find one store from the start.
     mkdirSync(claimsDir, { recursive: true, mode: 0o700 });
     const ports = () => Promise.all([freePort(), freePort()]);
-    const [[sandboxPort, codecPort], [uiPort, promPort], ingressPorts, opsPorts, metricsPorts, healthPorts] =
-      await Promise.all([ports(), ports(), ports(), ports(), ports(), ports()]);
+    const [
+      [sandboxPort, codecPort],
+      [uiPort, promPort],
+      ingressPorts,
+      opsPorts,
+      metricsPorts,
+      healthPorts,
+      codecOpsPort,
+    ] = await Promise.all([ports(), ports(), ports(), ports(), ports(), ports(), freePort()]);
     const local = (port: number) => `127.0.0.1:${port}`;
     const sandboxUrl = `http://${local(sandboxPort)}`;
     const ingressUrls = ingressPorts.map((port) => `http://${local(port)}`);
@@ -210,6 +219,7 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
       // The namespace whose payloads it serves: a call naming another is refused.
       TEMPORAL_NAMESPACE: temporal.namespace,
       CODEC_SERVER_PORT: String(codecPort),
+      CODEC_SERVER_OPS_PORT: String(codecOpsPort),
       CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
       CODEC_SERVER_TOKEN: codecToken,
       // POST /claims stores where the workers read (docs/other-languages.md).
@@ -252,6 +262,7 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
       port: promPort,
       workers: workerMetrics,
       ingresses: opsPorts.map(local),
+      codecServers: [local(codecOpsPort)],
       temporal: [temporal.metrics],
       intervalSeconds: 2,
       signal,
@@ -276,6 +287,7 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
       workerHealth: healthPorts.map((port) => `http://${local(port)}/health`),
       codecUrl,
       codecToken,
+      codecOpsUrl: `http://${local(codecOpsPort)}`,
       uiUrl,
       prometheusUrl: prometheus.url,
       taskQueue,

@@ -5,8 +5,8 @@ import { request } from 'undici';
 import { answers, pollUntil, stopChild, stopOnFailure } from './child.js';
 import { installDebianPackage } from './debian-package.js';
 
-// Prometheus from Debian's package, for `npm run cluster`: one scrape job for the workers and one
-// for the ingress replicas, the shipped alert rules (deploy/prometheus/alerts.yml) beside it.
+// Prometheus from Debian's package, for `npm run cluster`: a scrape job each for the workers, the
+// ingress replicas and the codec server, the shipped alert rules (deploy/prometheus/alerts.yml) beside it.
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 export const PROMTOOL = '/usr/bin/promtool';
@@ -21,13 +21,21 @@ export function ensurePrometheus(log: (line: string) => void): void {
 export interface ScrapeTargets {
   workers: string[];
   ingresses: string[];
+  /** The codec server's operations port(s) (CODEC_SERVER_OPS_PORT). */
+  codecServers?: string[];
   /** The Temporal server's own metrics endpoint(s). */
   temporal?: string[];
   /** Seconds between scrapes; short for tests. */
   intervalSeconds?: number;
 }
 
-export function prometheusConfig({ workers, ingresses, temporal = [], intervalSeconds = 15 }: ScrapeTargets): string {
+export function prometheusConfig({
+  workers,
+  ingresses,
+  codecServers = [],
+  temporal = [],
+  intervalSeconds = 15,
+}: ScrapeTargets): string {
   const job = (name: string, targets: string[]) =>
     `  - job_name: ${name}\n    static_configs:\n      - targets: [${targets.map((t) => `'${t}'`).join(', ')}]\n`;
   return [
@@ -36,6 +44,7 @@ export function prometheusConfig({ workers, ingresses, temporal = [], intervalSe
     `scrape_configs:\n`,
     job('payflows-worker', workers),
     job('payflows-ingress', ingresses),
+    codecServers.length ? job('payflows-codec-server', codecServers) : '',
     temporal.length ? job('temporal-server', temporal) : '',
   ].join('');
 }

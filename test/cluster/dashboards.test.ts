@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { before, describe, it } from 'node:test';
 import { request } from 'undici';
+import { EncryptionCodec } from '../../src/temporal/codec.js';
+import { toWire } from '../../src/temporal/codec-server.js';
 import { type ClusterDescription, clusterClientEnv, clusterDescription } from '../helpers/cluster.js';
 import {
   allPanels,
@@ -13,9 +15,9 @@ import {
 } from '../helpers/dashboards.js';
 
 // Every query of every panel of deploy/dashboards, against the cluster's Prometheus once `npm run
-// demo` has run every process on the cluster: a query that Prometheus refuses fails, and so does
-// one that returns no series, unless its panel says why it may be empty after a healthy demo
-// (`mayBeEmpty`). Variables are filled in as Grafana would: the cluster's namespace, "All" (.*)
+// demo` has run every process on the cluster and the codec server has decoded a page (the demo
+// opens no Web UI): a query that Prometheus refuses fails, and so does one that returns no series,
+// unless its panel says why it may be empty after a healthy demo (`mayBeEmpty`). Variables are filled in as Grafana would: the cluster's namespace, "All" (.*)
 // for the others, $__rate_interval from the provisioned data source's scrape interval.
 
 const DEMO_MS = 6 * 60_000;
@@ -114,6 +116,36 @@ async function checkQueries(
   return { refused, empty, emptyAsAllowed };
 }
 
+/**
+ * What the demo does not do, as an operator's Web UI would: a page of payloads decoded through the
+ * cluster's codec server with its token, and a call without the token, refused.
+ */
+async function decodeThroughCodecServer(cluster: ClusterDescription): Promise<void> {
+  const codec = new EncryptionCodec(Buffer.from(cluster.payloadKey, 'base64'));
+  const payloads = await codec.encode([{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('1') }]);
+  const decode = (headers: Record<string, string>) =>
+    request(`${cluster.codecUrl}/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ payloads: payloads.map(toWire) }),
+    });
+  const decoded = await decode({ authorization: `Bearer ${cluster.codecToken}` });
+  assert.equal(decoded.statusCode, 200, `POST ${cluster.codecUrl}/decode with the token: ${await decoded.body.text()}`);
+  const refused = await decode({});
+  assert.equal(refused.statusCode, 401, `POST ${cluster.codecUrl}/decode without the token`);
+  await refused.body.dump();
+}
+
+/** The codec server's count of `outcome` on /decode as the cluster's Prometheus last scraped it, 0 when none. */
+async function decodesScraped(url: string, outcome: string): Promise<number> {
+  const expr = `sum(payflows_codec_server_requests_total{route="/decode",outcome="${outcome}"})`;
+  const answer = await prometheus<{ result: Array<{ value: [number, string] }> }>(
+    url,
+    `/api/v1/query?query=${encodeURIComponent(expr)}`,
+  );
+  return Number(answer.data?.result[0]?.value[1] ?? 0);
+}
+
 const listed = (problems: Problem[]) => problems.map((p) => `  ${p.where}: ${p.problem}`).join('\n');
 
 describe('the Grafana dashboards against the cluster’s Prometheus, after the demo', () => {
@@ -128,6 +160,7 @@ describe('the Grafana dashboards against the cluster’s Prometheus, after the d
     async (t) => {
       const demo = await runDemo(cluster);
       assert.equal(demo.code, 0, `npm run demo against the cluster:\n${demo.out.slice(-4000)}`);
+      await decodeThroughCodecServer(cluster);
 
       // The demo's last series reach Prometheus with its next scrapes: wait for them, not a fixed time.
       const deadline = Date.now() + SERIES_WAIT_MS;
@@ -136,6 +169,16 @@ describe('the Grafana dashboards against the cluster’s Prometheus, after the d
         await new Promise((r) => setTimeout(r, 5_000));
         found = await checkQueries(cluster.prometheusUrl, cluster.temporal.namespace);
       }
+      // The codec server's series are exported from zero: its panels have series without a request,
+      // so the decode and the refusal are looked for themselves.
+      const codecSeen = async () =>
+        (await decodesScraped(cluster.prometheusUrl, 'decoded')) >= 1 &&
+        (await decodesScraped(cluster.prometheusUrl, 'unauthenticated')) >= 1;
+      while (!(await codecSeen()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2_000));
+      assert.ok(
+        await codecSeen(),
+        `Prometheus (job payflows-codec-server) shows no decoded and refused /decode of the codec server at ${cluster.codecUrl}`,
+      );
       t.diagnostic(`empty, as their panels allow:\n${listed(found.emptyAsAllowed)}`);
       assert.ok(
         found.refused.length + found.empty.length === 0,

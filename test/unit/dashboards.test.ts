@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { ensurePrometheus, PROMTOOL } from '../../scripts/lib/prometheus.js';
+import type { Registry } from 'prom-client';
+import { createCodecServerMetrics } from '../../src/telemetry/codec-server-metrics.js';
 import { createIngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 import { createLogger } from '../../src/telemetry/logger.js';
 import { workerRuntimeOptions } from '../../src/telemetry/runtime.js';
@@ -49,9 +51,9 @@ function workerMetricNames(): string[] {
   return names;
 }
 
-/** The ingress's metrics, as its registry exposes them. */
-async function ingressMetricNames(): Promise<string[]> {
-  const text = await createIngressMetrics().registry.metrics();
+/** The metrics of a process that serves a prom-client registry (the ingress, the codec server), as it exposes them. */
+async function registryMetricNames({ registry }: { registry: Registry }): Promise<string[]> {
+  const text = await registry.metrics();
   return [...text.matchAll(/^# TYPE (\w+) (counter|histogram|gauge|summary)$/gm)].flatMap((m) =>
     exposed(m[1]!, m[2] as 'counter' | 'histogram' | 'gauge' | 'summary'),
   );
@@ -115,11 +117,17 @@ describe('the Grafana dashboards (deploy/dashboards)', () => {
   let known: Set<string>;
   before(async () => {
     // `up` is Prometheus's own, for every target it scrapes.
-    known = new Set([...workerMetricNames(), ...(await ingressMetricNames()), ...sdkMetricNames(), 'up']);
+    known = new Set([
+      ...workerMetricNames(),
+      ...(await registryMetricNames(createIngressMetrics())),
+      ...(await registryMetricNames(createCodecServerMetrics())),
+      ...sdkMetricNames(),
+      'up',
+    ]);
   });
 
-  it('the names read from the code include those a live worker and ingress are known to export', () => {
-    // What test/integration/{worker,ingress}-metrics.test.ts and the alert rules' tests scrape.
+  it('the names read from the code include those a live worker, ingress and codec server are known to export', () => {
+    // What test/integration/{worker,ingress,codec-server}-metrics.test.ts and the alert rules' tests scrape.
     for (const name of [
       'temporal_workflow_task_execution_latency_bucket',
       'temporal_sticky_cache_total_forced_eviction_total',
@@ -128,6 +136,8 @@ describe('the Grafana dashboards (deploy/dashboards)', () => {
       'payflows_processes_finished_total',
       'payflows_provider_call_seconds_bucket',
       'payflows_callbacks_total',
+      'payflows_codec_server_requests_total',
+      'payflows_codec_server_request_seconds_bucket',
     ])
       assert.ok(known.has(name), name);
   });
@@ -238,5 +248,22 @@ describe('the Grafana dashboards (deploy/dashboards)', () => {
     assert.equal(new URL(provisionedPrometheus().url).host, 'prometheus:9090');
     for (const [name, svc] of Object.entries({ grafana, prometheus }))
       for (const p of svc.ports ?? []) assert.match(p, /^127\.0\.0\.1:/, `${name} ${p}: loopback only`);
+  });
+
+  it("Prometheus scrapes the codec server's operations port, which compose does not publish", () => {
+    type Service = { ports?: string[]; environment?: Record<string, string> };
+    const codec = (
+      parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
+        services: Record<string, Service>;
+      }
+    ).services['codec-server']!;
+    const scrape = parse(readFileSync('deploy/prometheus/prometheus.yml', 'utf8')) as {
+      scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+    };
+    const job = scrape.scrape_configs.find((j) => j.job_name === 'payflows-codec-server');
+    const opsPort = codec.environment!.CODEC_SERVER_OPS_PORT!;
+    assert.deepEqual(job?.static_configs[0]!.targets, [`codec-server:${opsPort}`]);
+    assert.equal(codec.environment!.CODEC_SERVER_OPS_HOST, '0.0.0.0', 'reachable from the prometheus container');
+    assert.ok(!codec.ports!.some((p) => p.includes(opsPort)), 'the operations port is not published');
   });
 });
