@@ -1,9 +1,10 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClaimRef } from './ref.js';
 import { MissingClaimKeyError, open, seal } from './envelope.js';
+import { keyFromFile } from '../key-file.js';
 
 // The claim check (docs/security.md, "Personal data travels by reference"): a client stores what end
 // users provide; workflows carry only a reference, and the activity that sends it verifies the bytes.
@@ -301,19 +302,7 @@ export class LocalClaimStore implements ClaimStore {
 
   /** The embedded stack's claim key, made once per store and kept beside its files. */
   private ownKey(): Buffer {
-    const path = join(this.dir, '.claim-key');
-    try {
-      return readFileSync(path);
-    } catch {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const fresh = randomBytes(32);
-      try {
-        writeFileSync(path, fresh, { mode: 0o600, flag: 'wx' });
-        return fresh;
-      } catch {
-        return readFileSync(path); // another process made it first
-      }
-    }
+    return keyFromFile(join(this.dir, '.claim-key'), { format: 'raw' });
   }
 }
 

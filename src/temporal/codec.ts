@@ -1,10 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, extname } from 'node:path';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { ConfigError } from '../config.js';
+import { keyFromFile } from '../key-file.js';
 
 // Every payload that leaves a worker or a client (failures' messages and stacks too, through the
 // failure converter) is encrypted with AES-256-GCM, so that history holds no personal data or secret
@@ -92,23 +92,11 @@ export function keyIdOf(key: Buffer): string {
  */
 export function loadPayloadKey(opts: { key?: string; keyFile: string; mayCreateKeyFile: boolean }): Buffer {
   if (opts.key) return Buffer.from(opts.key, 'base64');
-  try {
-    return Buffer.from(readFileSync(opts.keyFile, 'utf8').trim(), 'base64');
-  } catch {
-    if (!opts.mayCreateKeyFile) {
-      throw new ConfigError(
-        `PAYLOAD_ENCRYPTION_KEY is not set and there is no key file at ${opts.keyFile}: make the key once with \`openssl rand -base64 32\` and give the same value to every process of the deployment`,
-      );
-    }
-    mkdirSync(dirname(opts.keyFile), { recursive: true, mode: 0o700 });
-    const key = randomBytes(32);
-    try {
-      writeFileSync(opts.keyFile, key.toString('base64'), { mode: 0o600, flag: 'wx' });
-      return key;
-    } catch {
-      return Buffer.from(readFileSync(opts.keyFile, 'utf8').trim(), 'base64');
-    }
-  }
+  const refuse = () =>
+    new ConfigError(
+      `PAYLOAD_ENCRYPTION_KEY is not set and there is no key file at ${opts.keyFile}: make the key once with \`openssl rand -base64 32\` and give the same value to every process of the deployment`,
+    );
+  return keyFromFile(opts.keyFile, { format: 'base64', refuse: opts.mayCreateKeyFile ? undefined : refuse });
 }
 
 /** The failure converter's module (./failure-converter.ts, or .js once compiled). */
