@@ -8,7 +8,7 @@ import {
   submitAchFormUpdate,
 } from './messages.js';
 import { achFollowupInput, achForm } from './messages.schema.js';
-import { ProcessClient, type WithClaims, type WithTiming } from '../lib/process-client.js';
+import { claimPlaceholder, ProcessClient, type WithClaims, type WithTiming } from '../lib/process-client.js';
 
 /** ACH authorization follow-up for one payment method, keyed `ach-followup:<paymentMethodId>`. */
 export class AchFollowupClient extends ProcessClient<AchState, AchResult, WithClaims & WithTiming> {
@@ -27,12 +27,7 @@ export class AchFollowupClient extends ProcessClient<AchState, AchResult, WithCl
 
   /** The end user's form (a photo or scan): stored by reference, then handed to the process. */
   async submitForm(paymentMethodId: string, file: { bytes: Uint8Array; contentType: string }): Promise<AchState> {
-    this.check(achForm, {
-      ref: 'local:x',
-      sha256: '0'.repeat(64),
-      size: file.bytes.byteLength,
-      contentType: file.contentType,
-    });
+    this.check(achForm, claimPlaceholder(file.bytes.byteLength, file.contentType));
     const ref = await this.opts.claims.put(file.bytes, file.contentType, { subject: paymentMethodId });
     // A form the update refuses is deleted at once (ProcessClient.update).
     return this.update(achFollowupWorkflowId(paymentMethodId), submitAchFormUpdate, ref, {

@@ -13,15 +13,8 @@ import {
   submitValueUpdate,
 } from './messages.js';
 import { documentSubmission, kycInput, valueSubmission } from './messages.schema.js';
-import { ProcessClient, type WithClaims, type WithTiming } from '../lib/process-client.js';
+import { claimPlaceholder, ProcessClient, type WithClaims, type WithTiming } from '../lib/process-client.js';
 
-// Stands in for a claim reference while the client checks a submission before storing anything.
-const placeholder = (size: number, contentType: string) => ({
-  ref: 'local:check',
-  sha256: '0'.repeat(64),
-  size,
-  contentType,
-});
 const valueText = z.object({ value: z.string().trim().min(1, 'a value is required') });
 
 /**
@@ -58,7 +51,7 @@ export class KycClient extends ProcessClient<
     this.check(valueText, { value });
     this.check(valueSubmission, {
       fieldId,
-      value: { ...placeholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true },
+      value: { ...claimPlaceholder(Buffer.byteLength(value, 'utf8'), 'text/plain; charset=utf-8'), keyed: true },
     });
     const ref = await putValue(this.opts.claims, value, accountId);
     return this.update(kycWorkflowId(accountId), submitValueUpdate, { fieldId, value: ref }, this.stored(ref));
@@ -73,7 +66,7 @@ export class KycClient extends ProcessClient<
     const extra = { documentType: file.documentType, documentSubType: file.documentSubType };
     const checked = this.check(documentSubmission, {
       fieldId,
-      document: placeholder(file.bytes.byteLength, file.contentType),
+      document: claimPlaceholder(file.bytes.byteLength, file.contentType),
       ...extra,
     });
     const ref = await this.opts.claims.put(file.bytes, checked.document.contentType, { subject: accountId });

@@ -63,6 +63,14 @@ export interface WithTiming {
   timing?: TimingInput;
 }
 
+/** Stands in for a claim reference while a client checks input before storing anything. */
+export const claimPlaceholder = (size: number, contentType: string) => ({
+  ref: 'local:check',
+  sha256: '0'.repeat(64),
+  size,
+  contentType,
+});
+
 export abstract class ProcessClient<State, Result, Options extends object = object> {
   constructor(
     protected readonly client: Client,
