@@ -136,13 +136,9 @@ export function inputRefusal(state: KycState, fieldId: string, kind: Provide, qu
   const field = findField(state, fieldId);
   if (!field) return `account ${state.accountId} has no profile field ${fieldId}`;
   const { fieldType } = field;
-  if (kind === 'value' && fieldType !== 'STRING') {
-    const hint = fieldType === 'DOCUMENT' ? ': use submitDocument' : '';
-    return `${fieldId} is a ${fieldType} field and takes no typed value${hint}`;
-  }
-  if (kind === 'document' && fieldType !== 'DOCUMENT') {
-    const hint = fieldType === 'STRING' ? ': use submitValue' : '';
-    return `${fieldId} is a ${fieldType} field and takes no document${hint}`;
+  if (fieldType !== (kind === 'value' ? 'STRING' : 'DOCUMENT')) {
+    const hint = fieldType === 'STRING' ? ': use submitValue' : fieldType === 'DOCUMENT' ? ': use submitDocument' : '';
+    return `${fieldId} is a ${fieldType} field and takes no ${kind === 'value' ? 'typed value' : 'document'}${hint}`;
   }
   if (attemptsUsedUp(state, field)) {
     const times = `${field.attempts} time(s)`;
@@ -156,20 +152,15 @@ export function inputRefusal(state: KycState, fieldId: string, kind: Provide, qu
 
 /** The submitValue update's validator: bad input, or input the round does not await now, is refused unchanged. */
 export function checkValueSubmission(state: KycState, submission: unknown, queue: Queue): ValueSubmission {
-  return checkSubmission(state, validate(checks.checkValueSubmission, submission), 'value', queue);
+  return awaited(state, validate(checks.checkValueSubmission, submission), 'value', queue);
 }
 
 /** The submitDocument update's validator, as checkValueSubmission. */
 export function checkDocumentSubmission(state: KycState, submission: unknown, queue: Queue): DocumentSubmission {
-  return checkSubmission(state, validate(checks.checkDocumentSubmission, submission), 'document', queue);
+  return awaited(state, validate(checks.checkDocumentSubmission, submission), 'document', queue);
 }
 
-function checkSubmission<T extends { fieldId: string }>(
-  state: KycState,
-  submission: T,
-  kind: Provide,
-  queue: Queue,
-): T {
+function awaited<T extends { fieldId: string }>(state: KycState, submission: T, kind: Provide, queue: Queue): T {
   const refusal = inputRefusal(state, submission.fieldId, kind, queue);
   if (refusal !== null) rejectInput('fieldId', refusal);
   return submission;
