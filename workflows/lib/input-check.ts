@@ -191,10 +191,6 @@ export function string(opts: StringOptions = {}): Check<string, string> {
   });
 }
 
-export function nonEmptyString(): Check<string, string> {
-  return string({ minLength: 1 });
-}
-
 export function boolean(): Check<boolean, boolean> {
   return described({ kind: 'boolean' }, (value, field) => {
     if (typeof value !== 'boolean') fail(field, `expected a boolean, received ${kind(value)}`);

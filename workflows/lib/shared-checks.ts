@@ -15,7 +15,7 @@ import {
   type Prefixes,
 } from '../../src/provider/ids.js';
 import { MIN_TIMING_MS, TIMING_DEFAULTS } from './contract.js';
-import { boolean, int, nonEmptyString, object, optional, string, withDefault } from './input-check.js';
+import { boolean, int, object, optional, string, withDefault } from './input-check.js';
 
 // Checks of the pieces every process's messages are made of (zod: ./messages.schema.ts, from these).
 
@@ -42,7 +42,7 @@ export const timing = withDefault(timingFields, TIMING_DEFAULTS);
 export const claimRefFields = {
   ref: string({ pattern: CLAIM_REF, message: CLAIM_REF_MESSAGE }),
   size: int({ min: 1, tooSmall: EMPTY_CONTENT_MESSAGE }),
-  contentType: nonEmptyString(),
+  contentType: string({ minLength: 1 }),
   /** SHA-256 of the bytes; for personal values (keyed) an HMAC-SHA256 under the store's own key. */
   sha256: string({ pattern: SHA256_HEX, message: SHA256_HEX_MESSAGE }),
   keyed: optional(boolean()),
