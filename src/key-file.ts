@@ -2,20 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-// A 32-byte key of the embedded stack's own, kept in a file readable by this user only: the claim
-// store's (raw bytes) and the payload codec's (base64 text).
-
-type KeyFormat = 'raw' | 'base64';
-
-function readKey(path: string, format: KeyFormat): Buffer {
-  return format === 'raw' ? readFileSync(path) : Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-}
+const readKey = (path: string, format: 'raw' | 'base64') =>
+  format === 'raw' ? readFileSync(path) : Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
 
 /**
- * The key in `path`, made there when it cannot be read; two processes making it at once both use
- * the one written first. `refuse`, when given, is thrown instead of making one.
+ * A 32-byte key the embedded stack keeps in `path` (raw, or as base64 text), readable by this user
+ * only: made when it cannot be read, unless `refuse` says why not; of two processes making it, both
+ * use the one written first.
  */
-export function keyFromFile(path: string, opts: { format: KeyFormat; refuse?: () => Error }): Buffer {
+export function keyFromFile(path: string, opts: { format: 'raw' | 'base64'; refuse?: () => Error }): Buffer {
   try {
     return readKey(path, opts.format);
   } catch {

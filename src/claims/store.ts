@@ -308,8 +308,5 @@ export class LocalClaimStore implements ClaimStore {
 
 /** A personal value (an SSN, a date of birth) as UTF-8 text in the store, under a keyed digest. */
 export async function putValue(store: ClaimStore, value: string, subject?: string): Promise<ClaimRef> {
-  return store.put(Buffer.from(value, 'utf8'), 'text/plain; charset=utf-8', {
-    personal: true,
-    ...(subject ? { subject } : {}),
-  });
+  return store.put(Buffer.from(value, 'utf8'), 'text/plain; charset=utf-8', { personal: true, subject });
 }

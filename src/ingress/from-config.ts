@@ -10,14 +10,12 @@ export function ingressFromConfig(
   deps: { client: Client; logger?: FastifyBaseLogger; metrics?: IngressMetrics },
 ): FastifyInstance {
   return createIngress({
-    client: deps.client,
+    ...deps,
     taskQueue: config.temporal.taskQueue,
     callbackSecrets: config.ingress.callbackSecrets,
     requestTimeoutMs: config.ingress.requestTimeoutMs,
     maxConnections: config.ingress.maxConnections,
     maxBodyBytes: config.ingress.maxBodyBytes,
     walletTimings: config.wallet,
-    ...(deps.logger ? { logger: deps.logger } : {}),
-    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
 }
