@@ -11,8 +11,9 @@ import { findTemporalCli } from '../../src/temporal/cli.js';
 
 export const HISTORIES_DIR = 'test/histories';
 
-/** A process with recorded histories: the name of its folder in workflows/ and in test/histories/. */
-export type HistoryProcess = 'ach-followup' | 'checkout' | 'kyc' | 'onboarding' | 'provisioning' | 'wallet';
+/** The processes with recorded histories: each the name of its folder in workflows/, test/histories/ and lib/histories/. */
+export const HISTORY_PROCESSES = ['ach-followup', 'checkout', 'kyc', 'onboarding', 'provisioning', 'wallet'] as const;
+export type HistoryProcess = (typeof HISTORY_PROCESSES)[number];
 
 /** The file of one recorded history: test/histories/<process>/<name>.json. */
 export function historyFile(processName: HistoryProcess, name: string): string {
