@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Setting } from './settings/setting.js';
+import { EX_CONFIG, stop } from './startup.js';
 import { SETTINGS } from './settings/table.js';
 
 // What each process needs against the real provider or a Temporal server it did not start, where the
@@ -82,7 +83,6 @@ export function startupConfig(role: ProcessRole, env: Record<string, string | un
     return config;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(78);
+    stop(err, EX_CONFIG);
   }
 }

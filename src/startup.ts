@@ -20,7 +20,7 @@ export async function refusesToStart<T>(step: () => T | Promise<T>): Promise<T> 
   }
 }
 
-function stop(err: Error, code: number): never {
+export function stop(err: Error, code: number): never {
   process.stderr.write(`${err.message}\n`);
   process.exit(code);
 }
