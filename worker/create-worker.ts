@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createAccountActivities } from '../activities/accounts.js';
@@ -23,18 +22,15 @@ import { type BuildIdSource, resolveBuildId } from './build-id.js';
 import { type CacheChoice, chooseCacheSize } from './cache-size.js';
 import { bootstrapCurrentVersion, type CurrentVersionOutcome } from './current-version.js';
 import { memoryFacts } from './memory-limit.js';
-import { workflowPreloadModules } from './preload-modules.js';
+import { modulePath, workflowPreloadModules } from './preload-modules.js';
 
-// .ts from source, .js once compiled (dist/, the package): the paths a backend's own bundle names.
-const ext = extname(fileURLToPath(import.meta.url));
-const sourcePath = (module: string) => fileURLToPath(new URL(`../${module}${ext}`, import.meta.url));
-export const workflowsPath = sourcePath('workflows/index');
+export const workflowsPath = modulePath('workflows/index');
 /**
  * The same workflows for a worker with WORKER_VERSIONING=off: a server refuses a versioning
  * behaviour (the wallet's AUTO_UPGRADE) from a worker that is not versioned, so such a worker
  * bundles these at start instead of loading the prebuilt bundles, which are versioned.
  */
-export const unversionedWorkflowsPath = sourcePath('workflows/unversioned');
+export const unversionedWorkflowsPath = modulePath('workflows/unversioned');
 /**
  * Compiled (dist/worker/create-worker.js, as in the image), a worker loads the bundle that
  * `npm run build` made beside it instead of bundling the workflows at start: with the tracing
@@ -45,9 +41,9 @@ const prebuilt = (file: string) =>
 export const prebuiltWorkflowBundle = prebuilt('workflow-bundle.js');
 export const prebuiltUntracedWorkflowBundle = prebuilt('workflow-bundle-untraced.js');
 /** The workflows' spans, carried on through Temporal's headers (workflows/tracing-interceptors.ts). */
-const tracingInterceptorsModule = sourcePath('workflows/tracing-interceptors');
+const tracingInterceptorsModule = modulePath('workflows/tracing-interceptors');
 /** Bundled with the workflows: the interceptors that count processes and carry traces. */
-export const workflowInterceptorModules = [sourcePath('workflows/interceptors'), tracingInterceptorsModule];
+export const workflowInterceptorModules = [modulePath('workflows/interceptors'), tracingInterceptorsModule];
 /**
  * Without the tracing interceptors, for a worker that exports no traces. They add no command, so
  * either bundle replays the other's histories (test/integration/replay.test.ts replays with both).

@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 // Workflow files, workflows/lib/process.ts and the interceptors stay out; so would @opentelemetry/*
 // (its global tracer provider is a singleton that a frozen copy refuses: preload-modules.test.ts).
 
-const ext = extname(fileURLToPath(import.meta.url)); // .ts from source, .js once compiled
-const at = (path: string) => fileURLToPath(new URL(`../${path}${ext}`, import.meta.url));
+const ext = extname(fileURLToPath(import.meta.url));
+/** A module's file: .ts from source, .js once compiled (dist/, the package), the paths a backend's own bundle names. */
+export const modulePath = (module: string) => fileURLToPath(new URL(`../${module}${ext}`, import.meta.url));
 
 export const workflowPreloadModules: readonly string[] = [
   // Exact money and the provider's shapes: pure functions and constants.
@@ -49,24 +50,9 @@ export const workflowPreloadModules: readonly string[] = [
   // Input checks, the processes' contracts and the messages' definitions (signal, query and update names).
   'workflows/lib/input-check',
   'workflows/lib/shared-checks',
-  'workflows/ach-followup/checks',
-  'workflows/checkout/checks',
-  'workflows/kyc/checks',
-  'workflows/onboarding/checks',
-  'workflows/provisioning/checks',
-  'workflows/wallet/checks',
   'workflows/lib/contract',
-  'workflows/ach-followup/contract',
-  'workflows/checkout/contract',
-  'workflows/kyc/contract',
-  'workflows/onboarding/contract',
-  'workflows/provisioning/contract',
-  'workflows/wallet/contract',
   'workflows/lib/messages',
-  'workflows/ach-followup/messages',
-  'workflows/checkout/messages',
-  'workflows/kyc/messages',
-  'workflows/onboarding/messages',
-  'workflows/provisioning/messages',
-  'workflows/wallet/messages',
-].map(at);
+  ...['ach-followup', 'checkout', 'kyc', 'onboarding', 'provisioning', 'wallet'].flatMap((processName) =>
+    ['checks', 'contract', 'messages'].map((part) => `workflows/${processName}/${part}`),
+  ),
+].map(modulePath);
