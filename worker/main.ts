@@ -26,19 +26,12 @@ const { worker, connection, cache, version, currentVersion } = await refusesToSt
 // What the cache holds decides whether the worker evicts or runs out of memory under load: said first.
 logger.info({ maxCachedWorkflows: cache.maxCachedWorkflows, boundedBy: cache.by }, cache.explanation);
 // Which build this is, and whether it gets new runs (docs/deploying.md).
-logger.info(
-  version
-    ? {
-        deploymentName: version.deploymentName,
-        buildId: version.buildId,
-        buildIdFrom: version.source,
-        bootstrap: config.worker.versioning.bootstrap,
-      }
-    : {},
-  version
-    ? `worker version ${version.deploymentName}:${version.buildId} (build id from ${version.source})`
-    : 'worker unversioned (WORKER_VERSIONING=off)',
-);
+if (!version) logger.info('worker unversioned (WORKER_VERSIONING=off)');
+else {
+  const { deploymentName, buildId, source } = version;
+  const fields = { deploymentName, buildId, buildIdFrom: source, bootstrap: config.worker.versioning.bootstrap };
+  logger.info(fields, `worker version ${deploymentName}:${buildId} (build id from ${source})`);
+}
 void currentVersion.then((o) => {
   if (o && version)
     logger[o.outcome === 'gave-up' ? 'warn' : 'info']({ currentVersion: o }, describeOutcome(version, o));
