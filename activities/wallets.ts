@@ -62,9 +62,7 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
      * One poll: what changed since the cursor among the newest transactions, and the cursor for
      * the next poll. A poll that finds nothing writes a few ids to history, not the transactions.
      */
-    async pollWalletTransactions(walletId: string, cursor: PollCursor): Promise<PollAnswer> {
-      return pollOnce(walletId, cursor);
-    },
+    pollWalletTransactions: pollOnce,
 
     /**
      * Waits for a change, the cheap way: an attempt that finds nothing fails, benignly, and
