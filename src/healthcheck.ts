@@ -46,15 +46,12 @@ async function check(url: string): Promise<never> {
   try {
     const res = await request(url, { headersTimeout: 3_000, bodyTimeout: 3_000 });
     const body = await res.body.text();
-    if (res.statusCode !== 200) {
-      console.error(`${url}: ${res.statusCode} ${body}`);
-      process.exit(1);
-    }
-    process.exit(0);
+    if (res.statusCode === 200) process.exit(0);
+    console.error(`${url}: ${res.statusCode} ${body}`);
   } catch (err) {
     console.error(`${url}: ${(err as Error).message}`);
-    process.exit(1);
   }
+  process.exit(1);
 }
 
 // Run as a script (the HEALTHCHECK); imported, it only lends healthcheckUrl to the tests.

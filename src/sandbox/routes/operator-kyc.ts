@@ -4,10 +4,10 @@ import { DEBIT_CARD_L2 } from '../../provider/schemas/user.js';
 import type { SandboxContext } from '../context.js';
 import { validationError } from '../errors.js';
 import { faultSchema } from '../faults.js';
-import { deriveAccountStatus } from '../kyc.js';
 import { lookup } from '../access.js';
 import type { OperatorRoute } from '../operator-route.js';
 import { followSourceOfFunds } from '../source-of-funds.js';
+import { refreshStatus } from './accounts.js';
 
 // Operator routes that play the provider's reviewers and its operator: profile field reviews,
 // user approval for higher limits, account features, the ACH form flow, and fault knobs.
@@ -28,27 +28,27 @@ export function registerKycOperatorRoutes(route: OperatorRoute, ctx: SandboxCont
   const { state } = ctx.store;
   const account = (id: string) => lookup(state.accounts, id, 'Account');
   const field = (accountId: string, fieldId: string) => {
-    const found = account(accountId).account.profileFields.find((p) => p.fieldId === fieldId);
+    const rec = account(accountId);
+    const found = rec.account.profileFields.find((p) => p.fieldId === fieldId);
     if (!found) throw validationError('fieldId', `account ${accountId} has no field ${fieldId}`, fieldId);
-    return found;
+    return { rec, profileField: found };
   };
 
   // docs/provider-contract.md §3.2: PENDING → OPEN with a reviewer's note (also "a data point is wrong" on any field).
   route('POST', '/sandbox/accounts/:accountId/fields/:fieldId/reject', rejectBody, ({ accountId, fieldId }, body) => {
-    const profileField = field(accountId!, fieldId!);
+    const { rec, profileField } = field(accountId!, fieldId!);
     const note = REVIEWER_NOTES[body.note];
     if (note.field !== fieldId)
       throw validationError('note', `${body.note} is a note about ${note.field}, not ${fieldId}`, body.note);
     if (profileField.status === 'APPROVED') throw validationError('fieldId', `${fieldId} is already approved`, fieldId);
     Object.assign(profileField, { status: 'OPEN', note: note.text });
-    const rec = account(accountId!);
-    rec.account.status = deriveAccountStatus(rec.account);
+    refreshStatus(rec);
     return rec.account;
   });
 
   // docs/provider-contract.md §3.2: PENDING → APPROVED, note null.
   route('POST', '/sandbox/accounts/:accountId/fields/:fieldId/approve', undefined, ({ accountId, fieldId }) => {
-    const profileField = field(accountId!, fieldId!);
+    const { rec, profileField } = field(accountId!, fieldId!);
     if (profileField.status !== 'PENDING')
       throw validationError(
         'fieldId',
@@ -56,8 +56,7 @@ export function registerKycOperatorRoutes(route: OperatorRoute, ctx: SandboxCont
         profileField.status,
       );
     Object.assign(profileField, { status: 'APPROVED', note: null });
-    const rec = account(accountId!);
-    rec.account.status = deriveAccountStatus(rec.account);
+    refreshStatus(rec);
     return rec.account;
   });
 
