@@ -12,7 +12,7 @@ import { checkoutWorkflowId } from '../workflows/checkout/contract.js';
 import { operatorCalls } from './fixtures/operator.js';
 import { giveUp, reachClaimStore, reachSandbox, reachTemporal } from './lib/reach.js';
 import { drillPlot } from './lib/drill/plot.js';
-import { checkoutRun, kycAccount, kycRun } from './lib/drill/processes.js';
+import { drillProcesses } from './lib/drill/processes.js';
 import { DrillRecord } from './lib/drill/record.js';
 import { progress, report } from './lib/drill/report.js';
 import { settle, watchCounted } from './lib/drill/settle.js';
@@ -61,9 +61,11 @@ const client = clientFor(connection, config);
 const clients = createClients(client, config, claims, { pollInitialMs: 300, pollMaxMs: 2_000 });
 const walletsClient = new WalletsClient(client, { taskQueue: config.temporal.taskQueue, ...DRILL_WALLET_TIMING });
 const provider = providerFromConfig(config);
-const sandbox = { provider, op };
 const run = `drill-${randomUUID().slice(0, 8)}`;
 const record = new DrillRecord();
+const processes = drillProcesses(clients, { provider, op }, record);
+/** The provider calls the sandbox has failed so far. */
+const injected = async () => (await op<{ injected: number }>('GET', '/sandbox/knobs/faults/injected')).injected;
 const trafficEnds = record.startedAt + minutes * 60_000;
 const show = progress(record, trafficEnds);
 
@@ -75,7 +77,7 @@ const walletIds = opened.map((w) => w.walletId);
 say(`wallets: ${walletIds.join(' ')}`);
 // One KYC and one checkout for every five wallets; their accounts made before any fault is on.
 const runs = Math.max(1, Math.floor(wallets / 5));
-const accounts = await Promise.all(Array.from({ length: runs }, () => kycAccount(sandbox)));
+const accounts = await Promise.all(Array.from({ length: runs }, () => processes.kycAccount()));
 
 const workflowIds = [
   ...walletIds.map(walletWorkflowId),
@@ -101,7 +103,7 @@ process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
 let verdict: ReturnType<typeof report>;
 try {
   await setFaults(op, { on: true });
-  const injectedBefore = (await op<{ injected: number }>('GET', '/sandbox/knobs/faults/injected')).injected;
+  const injectedBefore = await injected();
   say(
     `traffic for ${minutes} min: ${FAULTS.providerErrorRate * 100}% of provider calls fail, every ${FAULTS.dropEvery}th callback dropped, callbacks repeated every other ${FAULTS.repeatWindowMs / 1000} s${args.chaos ? `, \`${args.chaos}\` every ${everySeconds} s` : ''}`,
   );
@@ -110,15 +112,14 @@ try {
   const ticker = setInterval(() => show('traffic'), 200);
   // Recorded as they go; settle() waits for them to be done.
   accounts.forEach((accountId, i) => {
-    void kycRun(clients, sandbox, record, accountId);
-    void checkoutRun(clients, sandbox, record, `${run}-order-${i + 1}`, walletIds[i % walletIds.length]!);
+    void processes.kyc(accountId);
+    void processes.checkout(`${run}-order-${i + 1}`, walletIds[i % walletIds.length]!);
   });
   await Promise.all([
     traffic(operator, walletIds, record, trafficEnds),
     args.chaos ? chaos(args.chaos, everySeconds * 1000, record, trafficEnds, say) : undefined,
   ]);
-  const providerErrors =
-    (await op<{ injected: number }>('GET', '/sandbox/knobs/faults/injected')).injected - injectedBefore;
+  const providerErrors = (await injected()) - injectedBefore;
   await setFaults(op, { on: false });
   clearInterval(ticker);
   show('traffic', { final: true });
