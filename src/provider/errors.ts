@@ -78,14 +78,12 @@ const LOCAL_REQUEST_ERRORS = new Set([
 
 /** True for an error (or one in its cause chain) raised locally, before a request could be sent. */
 export function isLocalRequestError(err: unknown): boolean {
-  for (
-    let link = err, depth = 0;
-    link && typeof link === 'object' && depth < 8;
-    link = (link as { cause?: unknown }).cause, depth++
-  ) {
+  let link = err;
+  for (let depth = 0; link && typeof link === 'object' && depth < 8; depth++) {
     if (link instanceof ProviderInputError) return true;
     const code = (link as { code?: unknown }).code;
     if (typeof code === 'string' && LOCAL_REQUEST_ERRORS.has(code)) return true;
+    link = (link as { cause?: unknown }).cause;
   }
   return false;
 }
