@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../src/config.js';
+import { readTrimmed } from './text-file.js';
 
 // Which build a worker is: its version in the Worker Deployment (docs/deploying.md). It comes from
 // the build, never the process: WORKER_BUILD_ID (an image's tag), else the id `npm run build` wrote
@@ -91,14 +91,6 @@ export function checkoutBuildId(cwd = home): string | undefined {
 function git(cwd: string, ...args: string[]): Buffer | undefined {
   try {
     return execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
-  } catch {
-    return undefined;
-  }
-}
-
-function readTrimmed(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8').trim() || undefined;
   } catch {
     return undefined;
   }
