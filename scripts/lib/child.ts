@@ -17,6 +17,15 @@ export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'S
   clearTimeout(timer);
 }
 
+/** Sends SIGTERM to `pid` (a negative one: its process group) unless it has exited meanwhile. */
+export function terminate(pid: number): void {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // exited meanwhile
+  }
+}
+
 /**
  * Asks `ready` every `everyMs` until it says yes. Throws what `failed` answers (a child that
  * exited), `timedOut()` past `timeoutMs`, or the reason of `signal` once it aborts.

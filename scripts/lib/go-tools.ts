@@ -15,17 +15,9 @@ export const SERVER_VERSION = 'v1.29.1';
 /** The UI of temporalio/ui in docker-compose.yml, the one the CLI v1.5.1 embeds; later ones need a newer Go. */
 export const UI_VERSION = 'v2.42.1';
 
-export interface GoTool {
-  name: string;
-  module: string;
-  version: string;
-  binary: string;
-}
-
 /** A tool built by `go install module@version`, which names the binary for the module's last element. */
-function tool(name: string, module: string, version: string): GoTool {
-  return { name, module, version, binary: basename(module) };
-}
+const tool = (name: string, module: string, version: string) => ({ name, module, version, binary: basename(module) });
+export type GoTool = ReturnType<typeof tool>;
 
 export const TOOLS = {
   server: tool('temporal-server', 'go.temporal.io/server/cmd/server', SERVER_VERSION),

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { freePort } from '../../src/temporal/ports.js';
-import { stopChild, stopOnFailure } from './child.js';
+import { stopChild, stopOnFailure, terminate } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningPostgres, startPostgres } from './postgres.js';
 import { clientTlsEnv, type FrontendTls } from './tls.js';
@@ -167,15 +167,7 @@ function dynamicConfigFile(dir: string, extra: Record<string, unknown> | undefin
  */
 export async function whileBuilding<T>(signal: AbortSignal | undefined, build: () => Promise<T>): Promise<T> {
   signal?.throwIfAborted();
-  const onAbort = () => {
-    for (const pid of goInstallChildren()) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // exited meanwhile
-      }
-    }
-  };
+  const onAbort = () => goInstallChildren().forEach(terminate);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const built = await build();
@@ -250,13 +242,7 @@ function runStep(
   return new Promise((done, fail) => {
     // A process group of its own, so that an abort stops the tools the script runs too.
     const child = spawn('sh', [SETUP_SCRIPT, step], { env, stdio: ['ignore', out, out], detached: true });
-    const kill = () => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // exited meanwhile
-      }
-    };
+    const kill = () => terminate(-child.pid!);
     const onServerExit = () => (
       kill(),
       fail(new Error(`the Temporal server exited during setup; see ${join(logs, 'temporal-server.log')}`))
