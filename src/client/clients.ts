@@ -14,12 +14,7 @@ export function createClients(client: Client, config: Config, claims: ClaimStore
   const taskQueue = config.temporal.taskQueue;
   const processTiming = { ...config.processes.timing, ...timing };
   return {
-    wallets: new WalletsClient(client, {
-      taskQueue,
-      pollIntervalMs: config.wallet.pollIntervalMs,
-      pollMaxMs: config.wallet.pollMaxMs,
-      reconcileIntervalMs: config.wallet.reconcileIntervalMs,
-    }),
+    wallets: new WalletsClient(client, { taskQueue, ...config.wallet }),
     kyc: new KycClient(client, {
       taskQueue,
       claims,
