@@ -6,13 +6,6 @@ import { CONFIG_DOC, configDrift, renderConfigDoc } from './lib/config-doc.js';
 
 const current = readFileSync(CONFIG_DOC, 'utf8');
 try {
-  await main();
-} catch (err) {
-  console.error(`${CONFIG_DOC}: ${(err as Error).message}`);
-  process.exit(1);
-}
-
-async function main() {
   if (process.argv.includes('--check')) {
     const drift = await configDrift(current);
     if (drift.length) {
@@ -23,4 +16,7 @@ async function main() {
     writeFileSync(CONFIG_DOC, await renderConfigDoc(current));
     console.log(`wrote ${CONFIG_DOC}`);
   }
+} catch (err) {
+  console.error(`${CONFIG_DOC}: ${(err as Error).message}`);
+  process.exit(1);
 }
