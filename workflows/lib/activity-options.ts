@@ -4,15 +4,16 @@ import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@tempor
 // them changes no history, so running processes take a new preset for every activity they
 // schedule after the deploy (one already scheduled keeps the options it was scheduled with).
 
+/** Waits of 1 s, doubling up to a minute. */
+const DOUBLING: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' };
+
 /**
  * A call that creates or submits something at the provider: bounded, so that a provider in trouble
  * ends the step visibly after about 15 minutes instead of silent retries for ever. Every attempt
  * carries the same idempotency key, so the retries create at most once.
  */
 const CREATION_RETRY: RetryPolicy = {
-  initialInterval: '1s',
-  backoffCoefficient: 2,
-  maximumInterval: '1 minute',
+  ...DOUBLING,
   // 1 + 2 + ... + 32 s, then 14 waits of a minute: about 15 minutes between the first and last attempt.
   maximumAttempts: 20,
 };
@@ -32,10 +33,7 @@ export const PROVIDER_WRITE_IN_TASK: LocalActivityOptions = {
 };
 
 /** Reads the provider's state. Repeating one is harmless, and every wait is bounded by the stall limit: no attempt limit. */
-export const PROVIDER_READ: ActivityOptions = {
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute' },
-};
+export const PROVIDER_READ: ActivityOptions = { startToCloseTimeout: '1 minute', retry: DOUBLING };
 
 /** Creates or submits at the provider (CREATION_RETRY): its failure is the step's, visibly. */
 export const PROVIDER_WRITE: ActivityOptions = { startToCloseTimeout: '1 minute', retry: CREATION_RETRY };
@@ -49,7 +47,7 @@ export const NOTIFICATION: ActivityOptions = PROVIDER_READ;
 /** A read that may not hold up the process (the wallet's lookups): a few tries, then the caller goes on. */
 export const BOUNDED_LOOKUP: ActivityOptions = {
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 6 },
+  retry: { ...DOUBLING, maximumAttempts: 6 },
 };
 
 /** One poll of the provider (a wallet's transactions): three tries, and the next poll comes anyway. */
