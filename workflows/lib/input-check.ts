@@ -135,12 +135,15 @@ export function object<S extends Shape>(shape: S, opts: ObjectOptions = {}): Obj
       const unknown = Object.keys(given).find((key) => !(key in shape));
       if (unknown !== undefined) fail(field, `unrecognized key: "${unknown}"`);
     }
-    for (const rule of rules)
-      if ((rule.when === undefined || out[rule.when]) && !rule.anyOf.some((key) => out[key]))
-        fail(at(field, rule.field), rule.message);
+    const broken = brokenRule(rules, out);
+    if (broken) fail(at(field, broken.field), broken.message);
     return out as OutOf<S>;
   }) as ObjectCheck<S, OutOf<S>, InOf<S>>;
 }
+
+/** The first rule an object's accepted fields break; undefined when they keep them all. */
+export const brokenRule = (rules: readonly Rule[], fields: Record<string, unknown>): Rule | undefined =>
+  rules.find((rule) => (rule.when === undefined || fields[rule.when]) && !rule.anyOf.some((key) => fields[key]));
 
 /** A map of string keys to values that each pass `check`. */
 export function record<T, I>(check: Check<T, I>): Check<Record<string, T>, Record<string, I>> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { positiveAmount } from '../../src/provider/schemas/common.js';
-import type { Check, FieldsOf, Infer, InferInput, Plain, Rule, Spec } from './input-check.js';
+import { brokenRule } from './input-check.js';
+import type { Check, FieldsOf, Infer, InferInput, Plain, Spec } from './input-check.js';
 
 // The zod schema of a check (./input-check.ts), built from its description: the clients and the
 // ingress validate with it, and schemas/messages/ is written from it (scripts/message-schemas.ts),
@@ -69,17 +70,13 @@ function build(spec: Spec): z.ZodType {
     case 'object': {
       const fields = Object.fromEntries(Object.entries(spec.fields).map(([key, field]) => [key, zodOf(field)]));
       const schema = spec.strict ? z.strictObject(fields) : z.object(fields);
-      return spec.rules.length ? schema.superRefine((value, ctx) => followRules(spec.rules, value, ctx)) : schema;
+      if (!spec.rules.length) return schema;
+      return schema.superRefine((value, ctx) => {
+        const broken = brokenRule(spec.rules, value);
+        if (broken) ctx.addIssue({ code: 'custom', path: [broken.field], message: broken.message });
+      });
     }
   }
-}
-
-function followRules(rules: readonly Rule[], value: Record<string, unknown>, ctx: z.RefinementCtx) {
-  for (const rule of rules)
-    if ((rule.when === undefined || value[rule.when]) && !rule.anyOf.some((key) => value[key])) {
-      ctx.addIssue({ code: 'custom', path: [rule.field], message: rule.message });
-      return;
-    }
 }
 
 const copy = <T extends Plain>(value: T): T => structuredClone(value) as T;
