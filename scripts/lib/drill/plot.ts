@@ -1,4 +1,4 @@
-import { percentile } from '../../../bench/scale/arith.js';
+import { decades, logScale, percentile } from '../../../bench/scale/arith.js';
 import type { DrillRecord, FaultKind } from './record.js';
 
 // The drill's picture: callback-to-counted latency of each transaction against when it was sent,
@@ -22,10 +22,10 @@ export function drillPlot(record: DrillRecord, heading: string): string {
   const title = `${heading}; callback to counted p50 ${Math.round(percentile(ms, 50))} ms, p99 ${Math.round(percentile(ms, 99))} ms`;
   const end = Math.max(record.startedAt + 1_000, ...points.map((p) => p.at), ...record.marks.map((m) => m.at));
   const x = (t: number) => M.left + ((t - record.startedAt) / (end - record.startedAt)) * (W - M.left - M.right);
-  const top = Math.max(1_000, ...points.map((p) => p.ms));
-  const decades = Array.from({ length: Math.ceil(Math.log10(top)) }, (_, i) => 10 ** (i + 1));
-  const y = (ms: number) =>
-    H - M.bottom - ((Math.log10(Math.max(ms, 10)) - 1) / (Math.log10(decades.at(-1)!) - 1)) * (H - M.top - M.bottom);
+  // From 10 ms (a shorter latency is drawn at 10) to the decade above the longest, 1 s at least.
+  const ticks = decades(10, Math.max(1_000, ...points.map((p) => p.ms)));
+  const scale = logScale(10, ticks.at(-1)!, H - M.bottom, M.top);
+  const y = (ms: number) => scale(Math.max(ms, 10));
   const parts = [
     `<text x="${M.left}" y="20" font-size="13" font-weight="bold">${title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text>`,
     `<line x1="${M.left}" y1="${H - M.bottom}" x2="${W - M.right}" y2="${H - M.bottom}" stroke="#333"/>`,
@@ -33,7 +33,7 @@ export function drillPlot(record: DrillRecord, heading: string): string {
     `<text x="${(W + M.left) / 2}" y="${H - 12}" font-size="11" text-anchor="middle">seconds since the drill started</text>`,
     `<text x="14" y="${(H - M.bottom + M.top) / 2}" font-size="11" transform="rotate(-90 14 ${(H - M.bottom + M.top) / 2})" text-anchor="middle">callback to counted (ms, log)</text>`,
   ];
-  for (const d of decades)
+  for (const d of ticks)
     parts.push(
       `<line x1="${M.left - 4}" y1="${y(d)}" x2="${W - M.right}" y2="${y(d)}" stroke="#ddd"/>`,
       `<text x="${M.left - 6}" y="${y(d) + 3}" font-size="10" text-anchor="end">${d >= 1000 ? `${d / 1000}k` : d}</text>`,
