@@ -7,7 +7,6 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { NotifyActivities } from '../../activities/notify.js';
 import type { PaymentMethodActivities } from '../../activities/payment-methods.js';
 import { AccountId } from '../../src/temporal/search-attributes.js';
 import {
@@ -19,14 +18,14 @@ import {
   reviewDecision,
   reviewGoesOn,
 } from './review.js';
-import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from '../lib/activity-options.js';
+import { PROVIDER_READ, PROVIDER_WRITE } from '../lib/activity-options.js';
 import { doneWithClaims } from '../lib/claims.js';
 import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { achRemindersBeforePatch } from '../lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate, validateStart } from '../lib/process.js';
 import { notSentFailure, sendFailure } from '../lib/refusal.js';
-import { remindWhileOwed } from '../lib/reminders.js';
+import { remindWhileOwed, sendReminder } from '../lib/reminders.js';
 import { REMINDERS_WHILE_OWED_PATCH } from '../patch-ids.js';
 import type { ClaimRef } from '../lib/messages.js';
 import { checkAchFollowupInput, checkAchForm } from './checks.js';
@@ -40,7 +39,6 @@ import type { AchFollowupInput, AchOutcome, AchResult, AchState } from './messag
 
 const provider = proxyActivities<PaymentMethodActivities>(PROVIDER_READ);
 const submit = proxyActivities<PaymentMethodActivities>(PROVIDER_WRITE);
-const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 
 export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchResult> {
   const input = validateStart(checkAchFollowupInput, raw);
@@ -60,15 +58,7 @@ export async function achFollowupWorkflow(raw: AchFollowupInput): Promise<AchRes
   // The end user's time runs from the start; the deadline is configuration.
   const deadlinePassed = startDeadline(input.timing.deadlineMs);
   const formAwaited = () => state.stage === 'WAITING_FOR_FORM' && form === undefined;
-  const remind = () => {
-    state.reminders += 1;
-    return notify.sendReminder({
-      process: 'ach-followup',
-      workflowId,
-      waitingFor: ['ACH_FORM'],
-      count: state.reminders,
-    });
-  };
+  const remind = () => sendReminder(state, { process: 'ach-followup', workflowId, waitingFor: ['ACH_FORM'] });
   const remindersShared = patched(REMINDERS_WHILE_OWED_PATCH);
   if (remindersShared) {
     void remindWhileOwed({

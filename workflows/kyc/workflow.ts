@@ -7,16 +7,15 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AccountActivities } from '../../activities/accounts.js';
-import type { NotifyActivities } from '../../activities/notify.js';
 import { AccountId } from '../../src/temporal/search-attributes.js';
-import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE } from '../lib/activity-options.js';
+import { PROVIDER_READ, PROVIDER_WRITE } from '../lib/activity-options.js';
 import { doneWithClaims } from '../lib/claims.js';
 import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import * as round from './fields.js';
 import { pollProvider, showStatus, validateStart } from '../lib/process.js';
 import { type SendFailure, sendFailure } from '../lib/refusal.js';
-import { type Reminders, remindWhileOwed } from '../lib/reminders.js';
+import { type Reminders, remindWhileOwed, sendReminder } from '../lib/reminders.js';
 import type { ClaimRef } from '../lib/messages.js';
 import { checkKycInput } from './checks.js';
 import { kycStateQuery, submitDocumentUpdate, submitValueUpdate } from './messages.js';
@@ -29,7 +28,6 @@ import type { DocumentSubmission, KycField, KycInput, KycOutcome, KycResult, Val
 // delivered uses up no attempt. The round's bookkeeping is kyc/fields.ts.
 const provider = proxyActivities<AccountActivities>(PROVIDER_READ);
 const submit = proxyActivities<AccountActivities>(PROVIDER_WRITE);
-const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 
 export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
   const input = validateStart(checkKycInput, raw);
@@ -79,11 +77,7 @@ export async function kycWorkflow(raw: KycInput): Promise<KycResult> {
       owed: () => round.awaitingFieldIds(state).length > 0,
       over: () => state.stage === 'DONE',
       heard: () => inputsReceived,
-      remind: () => {
-        state.reminders += 1;
-        const waitingFor = round.awaitingFieldIds(state);
-        return notify.sendReminder({ process: 'kyc', workflowId, waitingFor, count: state.reminders });
-      },
+      remind: () => sendReminder(state, { process: 'kyc', workflowId, waitingFor: round.awaitingFieldIds(state) }),
     };
   }
 

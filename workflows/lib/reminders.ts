@@ -1,4 +1,6 @@
-import { condition } from '@temporalio/workflow';
+import { condition, proxyActivities } from '@temporalio/workflow';
+import type { NotifyActivities, Reminder } from '../../activities/notify.js';
+import { NOTIFICATION } from './activity-options.js';
 
 // Every process reminds the same way since the patch reminders-while-owed (workflows/patches.ts).
 
@@ -30,4 +32,12 @@ export async function remindWhileOwed(reminders: Reminders): Promise<void> {
     if (over()) return;
     if (!stirred) await remind();
   }
+}
+
+const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
+
+/** Counts the next reminder in the process's state and sends it: the activity's own promise, as `remind` returns. */
+export function sendReminder(state: { reminders: number }, reminder: Omit<Reminder, 'count'>): Promise<void> {
+  state.reminders += 1;
+  return notify.sendReminder({ ...reminder, count: state.reminders });
 }

@@ -7,17 +7,16 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { NotifyActivities } from '../../activities/notify.js';
 import type { UserActivities } from '../../activities/users.js';
 import { atLeast } from '../../src/provider/limits.js';
 import { UserId } from '../../src/temporal/search-attributes.js';
-import { NOTIFICATION, PROVIDER_READ, PROVIDER_WRITE, WHILE_A_PERSON_WAITS } from '../lib/activity-options.js';
+import { PROVIDER_READ, PROVIDER_WRITE, WHILE_A_PERSON_WAITS } from '../lib/activity-options.js';
 import { limitsView } from '../lib/amounts-view.js';
 import { startDeadline } from '../lib/deadline.js';
 import { idempotencyKey } from '../lib/idempotency.js';
 import { onboardingRemindersBeforePatch } from '../lib/legacy-reminders.js';
 import { enterStage, pollProvider, rejectInput, showStatus, validate, validateStart } from '../lib/process.js';
-import { remindWhileOwed } from '../lib/reminders.js';
+import { remindWhileOwed, sendReminder } from '../lib/reminders.js';
 import { REMINDERS_WHILE_OWED_PATCH } from '../patch-ids.js';
 import { checkOnboardingInput, checkOnboardingLinkRequest } from './checks.js';
 import {
@@ -37,7 +36,6 @@ import {
 
 const provider = proxyActivities<UserActivities>(PROVIDER_READ);
 const create = proxyActivities<UserActivities>(PROVIDER_WRITE);
-const notify = proxyActivities<NotifyActivities>(NOTIFICATION);
 const linkFetch = proxyActivities<UserActivities>(WHILE_A_PERSON_WAITS);
 
 export async function onboardingWorkflow(raw: OnboardingInput): Promise<OnboardingResult> {
@@ -104,15 +102,7 @@ export async function onboardingWorkflow(raw: OnboardingInput): Promise<Onboardi
 
   function remindWhileUserOwesVerification(): void {
     const owed = () => state.stage === 'WAITING_FOR_USER';
-    const remind = () => {
-      state.reminders += 1;
-      return notify.sendReminder({
-        process: 'onboarding',
-        workflowId,
-        waitingFor: ['ONBOARDING'],
-        count: state.reminders,
-      });
-    };
+    const remind = () => sendReminder(state, { process: 'onboarding', workflowId, waitingFor: ['ONBOARDING'] });
     if (patched(REMINDERS_WHILE_OWED_PATCH)) {
       const over = () => deadlinePassed() || state.stage === 'CONFIRMING_LIMITS' || state.stage === 'DONE';
       void remindWhileOwed({ afterMs: input.timing.reminderAfterMs, owed, over, heard: () => heard, remind });
