@@ -1,5 +1,6 @@
 import { int, object, oneOf, optional, string, withDefault } from '../lib/input-check.js';
 import { id } from '../lib/shared-checks.js';
+import { MAX_HISTORY_EVENTS } from './contract.js';
 
 // What the wallet workflows check on their input: its one definition (zod: ./inputs.schema.ts).
 
@@ -23,7 +24,7 @@ export const checkWalletInput = object({
    * Continue-as-new once history reaches this many events (the server's suggestion also counts).
    * At least 1 in the workflow: tests start followers that continue as new at once.
    */
-  maxHistoryEvents: withDefault(int({ min: 50, workflowMin: 1 }), 10_000),
+  maxHistoryEvents: withDefault(int({ min: 50, workflowMin: 1 }), MAX_HISTORY_EVENTS),
 });
 
 export const checkOpenWalletInput = object({

@@ -10,5 +10,8 @@ export const walletWorkflowId = (walletId: string) => `wallet:${walletId}`;
 /** The workflow that creates a wallet is keyed by the caller's name for it (a business key). */
 export const openWalletWorkflowId = (name: string) => `open-wallet:${name}`;
 
+/** A follower continues as new once its history reaches this many events, unless its input says. */
+export const MAX_HISTORY_EVENTS = 10_000;
+
 /** How a wallet's follower polls and reconciles when its input leaves a duration out, and the least it takes. */
 export { WALLET_TIMING_DEFAULTS, WALLET_TIMING_MINIMUMS } from '../../src/process-defaults.js';

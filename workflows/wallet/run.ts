@@ -30,7 +30,7 @@ import {
   type WalletView,
   type WalletWorkflow,
 } from './messages.js';
-import { WALLET_TIMING_DEFAULTS } from './contract.js';
+import { MAX_HISTORY_EVENTS, WALLET_TIMING_DEFAULTS } from './contract.js';
 import { pollOutcome } from './poll-answer.js';
 import { findDrift } from './drift.js';
 import { reconcileEvery, type WalletToReconcile } from './reconciliation.js';
@@ -144,7 +144,7 @@ export function openRun(input: WalletInput, patches: RunPatches, start: RunStart
     },
     historyFull() {
       const info = workflowInfo();
-      return info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? 10_000);
+      return info.continueAsNewSuggested || info.historyLength >= (input.maxHistoryEvents ?? MAX_HISTORY_EVENTS);
     },
     continueAsNew(carry) {
       patches.markCarriesSettledRecords();
