@@ -95,22 +95,16 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
     }, failed) as T;
   }
 
-  /** Headers carrying `ctx` on to what the call starts. */
-  const withContext = (headers: Headers, ctx: TraceContext): Headers => ({
-    ...headers,
-    [TRACE_HEADER]: defaultPayloadConverter.toPayload(toCarrier(ctx)),
-  });
-
-  /** A span for an outbound call, carried on in its headers. */
+  /** A span for an outbound call, its context carried on in the call's headers. */
   function outbound<I extends { headers: Headers }, T>(
     name: string,
     input: I,
     next: (input: I) => Promise<T>,
     acceptable?: (err: unknown) => boolean,
   ) {
-    return traced(name, activeTrace(), (ctx) => next({ ...input, headers: withContext(input.headers, ctx) }), {
-      acceptable,
-    });
+    const header = (ctx: TraceContext) => defaultPayloadConverter.toPayload(toCarrier(ctx));
+    const call = (ctx: TraceContext) => next({ ...input, headers: { ...input.headers, [TRACE_HEADER]: header(ctx) } });
+    return traced(name, activeTrace(), call, { acceptable });
   }
 
   /** A handler's parent: the caller's context from its headers, else the code that runs it. */
