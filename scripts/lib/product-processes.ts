@@ -9,12 +9,15 @@ import { checkoutBuildId } from '../../worker/build-id.js';
 import { answers, pollUntil, stopChild, stopOnFailure } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { ensurePrometheus, startPrometheus } from './prometheus.js';
+import { type SignIn, signInConfig } from './sign-in.js';
 import { startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
 
 // The product's processes around a Temporal cluster, each an OS process in a working folder of
 // its own so that nothing is shared by accident: the sandbox, two workers, two ingress replicas
 // (production puts a load balancer in front of them), the codec server, the Temporal Web UI built
 // from its Go module with the configuration file of its image, and Prometheus scraping them all.
+// Operators sign in to the Web UI at the stand-in identity provider (src/stand-in-idp/), started
+// first, since the Temporal server and the UI read its keys and discovery document at start.
 
 /** How a process was started: enough to start it again the same way (a test restarts a killed worker). */
 export interface ProcessSpec {
@@ -46,6 +49,8 @@ export interface ProductCluster {
   /** The codec server's operations port (CODEC_SERVER_OPS_PORT): /metrics. */
   codecOpsUrl: string;
   uiUrl: string;
+  /** The stand-in identity provider: its issuer, test users (with passwords) and clients (sign-in.ts). */
+  signIn: SignIn;
   prometheusUrl: string;
   taskQueue: string;
   payloadKey: string;
@@ -129,8 +134,18 @@ function uiConfig(root: string): string {
 
 type TopologyOptions = Pick<Parameters<typeof startTemporalCluster>[0], 'dir' | 'log' | 'signal' | 'dynamicConfig'>;
 
+/** Where the Web UI listens and who signs in to it: chosen before the Temporal cluster starts. */
+interface SignInPlan {
+  uiPort: number;
+  signIn: SignIn;
+}
+
 /** The product's processes around `temporal`; an abort stops the one starting and those started, and rejects. */
-async function startProduct(temporal: TemporalCluster, { dir, log, signal }: TopologyOptions): Promise<ProductCluster> {
+async function startProduct(
+  temporal: TemporalCluster,
+  { uiPort, signIn }: SignInPlan,
+  { dir, log, signal }: TopologyOptions,
+): Promise<ProductCluster> {
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const running: RunningProcess[] = [];
   const stopAll = async () => {
@@ -147,15 +162,8 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
     // Made now, owner-only, so that a client and the workers find one store from the start.
     mkdirSync(claimsDir, { recursive: true, mode: 0o700 });
     const ports = () => Promise.all([freePort(), freePort()]);
-    const [
-      [sandboxPort, codecPort],
-      [uiPort, promPort],
-      ingressPorts,
-      opsPorts,
-      metricsPorts,
-      healthPorts,
-      codecOpsPort,
-    ] = await Promise.all([ports(), ports(), ports(), ports(), ports(), ports(), freePort()]);
+    const [[sandboxPort, codecPort], [promPort, codecOpsPort], ingressPorts, opsPorts, metricsPorts, healthPorts] =
+      await Promise.all([ports(), ports(), ports(), ports(), ports(), ports()]);
     const local = (port: number) => `127.0.0.1:${port}`;
     const sandboxUrl = `http://${local(sandboxPort)}`;
     const ingressUrls = ingressPorts.map((port) => `http://${local(port)}`);
@@ -243,6 +251,15 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
         TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true',
         TEMPORAL_CORS_ORIGINS: uiUrl,
         TEMPORAL_DEFAULT_NAMESPACE: temporal.namespace,
+        // Sign-in at the identity provider; the UI forwards the user's access token (a JWT for
+        // the audience) to Temporal and, with passAccessToken, to the codec server.
+        TEMPORAL_AUTH_ENABLED: 'true',
+        TEMPORAL_AUTH_PROVIDER_URL: signIn.issuer,
+        TEMPORAL_AUTH_CLIENT_ID: signIn.ui.clientId,
+        TEMPORAL_AUTH_CLIENT_SECRET: signIn.ui.clientSecret,
+        TEMPORAL_AUTH_CALLBACK_URL: signIn.ui.callbackUrl,
+        TEMPORAL_AUTH_SCOPES: 'openid,profile,email',
+        TEMPORAL_CODEC_PASS_ACCESS_TOKEN: 'true',
       },
       log: join(dir, 'logs', 'temporal-ui.log'),
     };
@@ -289,6 +306,7 @@ async function startProduct(temporal: TemporalCluster, { dir, log, signal }: Top
       codecToken,
       codecOpsUrl: `http://${local(codecOpsPort)}`,
       uiUrl,
+      signIn,
       prometheusUrl: prometheus.url,
       taskQueue,
       payloadKey,
@@ -328,8 +346,23 @@ export function topologyRun(name: string) {
 export async function startClusterTopology(
   opts: TopologyOptions,
 ): Promise<{ temporal: TemporalCluster; product: ProductCluster; stop(): Promise<void> }> {
-  const temporal = await startTemporalCluster(opts);
-  const product = await stopOnFailure(temporal.stop, () => startProduct(temporal, opts));
+  const { dir, signal } = opts;
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  const namespace = 'default';
+  const [uiPort, idpPort] = await Promise.all([freePort(), freePort()]);
+  const signIn = signInConfig({ dir, port: idpPort, namespace, uiUrl: `http://127.0.0.1:${uiPort}` });
+  const idpSpec = node(dir, 'stand-in-idp', 'src/stand-in-idp/main.ts', 'stand-in identity provider listening', {
+    LOG_LEVEL: 'info',
+  });
+  const idp = await startProcess({ ...idpSpec, args: [...idpSpec.args, signIn.configFile] }, undefined, signal);
+  const stopIdp = () => stopProcess(idp);
+  const temporal = await stopOnFailure(stopIdp, () => startTemporalCluster({ ...opts, namespace }));
+  const product = await stopOnFailure(
+    async () => (await temporal.stop(), await stopIdp()),
+    () => startProduct(temporal, { uiPort, signIn }, opts),
+  );
+  // Listed with the product's processes, and stopped last of them.
+  product.processes.unshift(idp);
   // The product's processes, then the server, then PostgreSQL.
   return { temporal, product, stop: async () => (await product.stop(), await temporal.stop()) };
 }

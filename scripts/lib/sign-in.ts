@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PERMISSIONS_CLAIM, type StandInIdpOptions } from '../../src/stand-in-idp/provider.js';
+
+// Who signs in to `npm run cluster` and the cluster suite: the stand-in identity provider's
+// configuration (src/stand-in-idp/), its test users with their permissions, the Web UI's client and
+// the services' clients, with passwords and secrets made new for each run.
+
+/** The audience of every access token: the Temporal frontend and the codec server verify it. */
+export const AUDIENCE = 'api://payflows';
+/** The Web UI server's OIDC callback (ui-server v2: /auth/sso/callback). */
+export const UI_CALLBACK_PATH = '/auth/sso/callback';
+
+/** The test users, by what they may do in `namespace`. */
+export const userPermissions = (namespace: string) => ({
+  /** Lists and reads, and sees payloads decoded. */
+  reader: [`${namespace}:read`, `${namespace}:decode`],
+  /** Lists and reads; payloads stay encoded. */
+  'reader-without-decode': [`${namespace}:read`],
+  /** Also signals and updates. */
+  operator: [`${namespace}:write`, `${namespace}:decode`],
+  /** Also resets, terminates and deletes. */
+  admin: [`${namespace}:admin`, `${namespace}:decode`],
+});
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  permissions: string[];
+}
+
+/** What the cluster's description says about sign-in (the tests' and the operator's view). */
+export interface SignIn {
+  issuer: string;
+  jwksUrl: string;
+  tokenUrl: string;
+  audience: string;
+  permissionsClaim: string;
+  /** The stand-in's configuration file (owner-only: the users' passwords and the clients' secrets). */
+  configFile: string;
+  users: Array<{ username: string; password: string; permissions: string[] }>;
+  ui: { clientId: string; clientSecret: string; callbackUrl: string };
+  /** Workers, ingress, backends: the namespace's writer role. */
+  services: ClientCredentials;
+  /** Namespace set-up and the tests' administration: admin of the namespace and of the cluster. */
+  admin: ClientCredentials;
+}
+
+const secret = () => randomBytes(18).toString('base64url');
+
+/** Writes the stand-in's configuration into `dir` for `port`, the Web UI at `uiUrl`; what the cluster then says about sign-in. */
+export function signInConfig({
+  dir,
+  port,
+  namespace,
+  uiUrl,
+}: {
+  dir: string;
+  port: number;
+  namespace: string;
+  uiUrl: string;
+}): SignIn {
+  const issuer = `http://127.0.0.1:${port}`;
+  const users = Object.entries(userPermissions(namespace)).map(([username, permissions]) => ({
+    username,
+    password: secret(),
+    permissions,
+  }));
+  const ui = { clientId: 'temporal-ui', clientSecret: secret(), callbackUrl: `${uiUrl}${UI_CALLBACK_PATH}` };
+  const services = { clientId: 'payflows-services', clientSecret: secret(), permissions: [`${namespace}:write`] };
+  const admin = {
+    clientId: 'payflows-admin',
+    clientSecret: secret(),
+    permissions: [`${namespace}:admin`, 'temporal-system:admin'],
+  };
+  const options: StandInIdpOptions & { host: string; port: number } = {
+    issuer,
+    host: '127.0.0.1',
+    port,
+    audience: AUDIENCE,
+    users,
+    webClients: [{ clientId: ui.clientId, clientSecret: ui.clientSecret, redirectUris: [ui.callbackUrl] }],
+    serviceClients: [services, admin],
+  };
+  const configFile = join(dir, 'stand-in-idp.json');
+  writeFileSync(configFile, JSON.stringify(options, null, 2), { mode: 0o600 });
+  return {
+    issuer,
+    jwksUrl: `${issuer}/jwks`,
+    tokenUrl: `${issuer}/token`,
+    audience: AUDIENCE,
+    permissionsClaim: PERMISSIONS_CLAIM,
+    configFile,
+    users,
+    ui,
+    services,
+    admin,
+  };
+}
