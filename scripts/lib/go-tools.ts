@@ -25,6 +25,8 @@ export const TOOLS = {
   /** An S3-compatible server over plain files (Apache-2.0), for the claim store's S3 adapter tests. */
   versitygw: tool('versitygw', 'github.com/versity/versitygw/cmd/versitygw', 'v1.8.0'),
   ui: tool('temporal-ui-server', 'github.com/temporalio/ui-server/v2/cmd/server', UI_VERSION),
+  /** Helm, to lint and render the chart deploy/helm/payflows (test/cluster/helm-chart.test.ts). */
+  helm: tool('helm', 'helm.sh/helm/v3/cmd/helm', 'v3.22.0'),
 };
 
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
