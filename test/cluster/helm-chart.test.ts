@@ -65,6 +65,7 @@ interface Probe {
 }
 interface Container {
   name: string;
+  image: string;
   args: string[];
   env: EnvVar[];
   ports: { name: string; containerPort: number }[];
@@ -106,6 +107,10 @@ const pick = (all: Manifest[], kind: string, which: Component) => {
   assert.equal(found.length, 1, `one ${kind} of the ${which}`);
   return found[0]!;
 };
+/** The worker Deployment of the image's own version (worker.previousImageTags adds others). */
+const currentWorker = (all: Manifest[]) =>
+  all.find((m) => m.kind === 'Deployment' && m.metadata.labels?.['payflows/worker-version'] === 'current') ??
+  assert.fail('no worker Deployment of the current version');
 const podOf = (deployment: Manifest) =>
   (deployment.spec.template as { metadata: { labels: Record<string, string> }; spec: PodSpec }) ?? assert.fail();
 const containerOf = (deployment: Manifest) => podOf(deployment).spec.containers[0]!;
@@ -117,17 +122,19 @@ const selects = (selector: Record<string, string>, labels: Record<string, string
 function checkRender(all: Manifest[]): void {
   // Every document is of a known kind and valid against its schema.
   for (const m of all) validateManifest(m);
+  const workerVersions = all.filter((m) => m.kind === 'Deployment' && component(m) === 'worker').length;
+  assert.ok(workerVersions >= 1, 'a worker Deployment');
   assert.deepEqual(all.map((m) => `${m.kind} ${component(m)}`).sort(), [
     'Deployment codec-server',
     'Deployment ingress',
-    'Deployment worker',
+    ...Array<string>(workerVersions).fill('Deployment worker'),
     'PodDisruptionBudget ingress',
     'PodDisruptionBudget worker',
     'Service codec-server',
     'Service ingress',
   ]);
   const deployments = Object.fromEntries(
-    (Object.keys(OPS) as Component[]).map((c) => [c, pick(all, 'Deployment', c)]),
+    (Object.keys(OPS) as Component[]).map((c) => [c, c === 'worker' ? currentWorker(all) : pick(all, 'Deployment', c)]),
   ) as Record<Component, Manifest>;
 
   assert.ok((deployments.ingress.spec.replicas as number) > 1, 'the ingress runs more than one replica');
@@ -164,15 +171,28 @@ function checkRender(all: Manifest[]): void {
     }
   }
 
-  // Each PodDisruptionBudget selects its own component's pods and no other's.
+  // Each Deployment's selector picks its own pods and no other Deployment's (the worker has one
+  // Deployment per version: overlapping selectors would make them fight over pods).
+  const allDeployments = all.filter((m) => m.kind === 'Deployment');
+  for (const a of allDeployments)
+    for (const b of allDeployments) {
+      const selector = (a.spec.selector as { matchLabels: Record<string, string> }).matchLabels;
+      assert.equal(
+        selects(selector, podOf(b).metadata.labels),
+        a === b,
+        `${a.metadata.name} selects ${b.metadata.name}`,
+      );
+    }
+
+  // Each PodDisruptionBudget selects its own component's pods, of every version, and no other's.
   for (const which of ['worker', 'ingress'] as const) {
     const selector = (pick(all, 'PodDisruptionBudget', which).spec.selector as { matchLabels: Record<string, string> })
       .matchLabels;
-    for (const [name, deployment] of Object.entries(deployments))
+    for (const deployment of allDeployments)
       assert.equal(
         selects(selector, podOf(deployment).metadata.labels),
-        name === which,
-        `the ${which}'s PDB and ${name}`,
+        component(deployment) === which,
+        `the ${which}'s PDB and ${deployment.metadata.name}`,
       );
   }
   // Each Service reaches its own pods, on a port they declare.
@@ -224,6 +244,20 @@ describe('the Helm chart', () => {
     assert.equal(valueOf(worker, 'TEMPORAL_TLS'), 'true');
     assert.equal(valueOf(worker, 'CLAIM_STORE_URL'), 's3://payflows-claims/production');
     assert.ok(envOf(worker, 'AWS_SECRET_ACCESS_KEY')?.valueFrom?.secretKeyRef);
+  });
+
+  it('keeps a worker Deployment for each earlier version still serving runs', () => {
+    const all = render([...REQUIRED, '--set', 'image.tag=v2', '--set', 'worker.previousImageTags={v1.0.0}']);
+    checkRender(all);
+    const images = all
+      .filter((m) => m.kind === 'Deployment' && component(m) === 'worker')
+      .map((m) => `${containerOf(m).args.join(' ')} ${containerOf(m).image}`)
+      .sort();
+    assert.deepEqual(images, ['node dist/worker/main.js payflows:v1.0.0', 'node dist/worker/main.js payflows:v2']);
+    assert.match(
+      refused(['--set', 'image.tag=v2', '--set', 'worker.previousImageTags={v2}']),
+      /worker\.previousImageTags holds v2, the image's own tag/,
+    );
   });
 
   it('refuses a render without a Temporal address', () => {

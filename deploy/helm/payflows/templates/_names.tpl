@@ -32,6 +32,11 @@ app.kubernetes.io/managed-by: {{ $.Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" $.Chart.Name $.Chart.Version | replace "+" "_" }}
 {{- end -}}
 
+{{/* The image's tag: image.tag, else the chart's appVersion. */}}
+{{- define "payflows.imageTag" -}}
+{{- .Values.image.tag | default .Chart.AppVersion -}}
+{{- end -}}
+
 {{- define "payflows.image" -}}
-{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- printf "%s:%s" .Values.image.repository (include "payflows.imageTag" .) -}}
 {{- end -}}
