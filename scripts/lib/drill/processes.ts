@@ -1,12 +1,30 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
 import type { Clients } from '../../../src/client/index.js';
+import { SANDBOX_CREDENTIALS } from '../../../src/config.js';
 import { walletSrn } from '../../../src/provider/srn.js';
 import { accountWithProfile, type SandboxAccess } from '../../fixtures/account.js';
 import type { DrillRecord, ProcessRun } from './record.js';
 
-// The drill's KYC and checkout runs, answered as the end user and the provider's reviewer would:
-// a KYC whose SSN the reviewer sends back, resubmitted and approved; a checkout into one of the
-// drill's wallets, paid on the hosted page. Each is recorded, and done once its result came.
+// The drill's KYC, checkout and onboarding runs, answered as the end user and the provider's
+// reviewer would: a KYC whose SSN the reviewer sends back, resubmitted and approved; a checkout
+// into one of the drill's wallets, paid on the hosted page; an onboarding for higher limits whose
+// user submits through the link and is approved. Each is recorded, and done once its result came.
+
+/** The kinds of run the drill can start. */
+export type ProcessKind = 'kyc' | 'checkout' | 'onboarding';
+
+/** What each kind ends with when the drill answers it as above. */
+export const EXPECTED_OUTCOME: Record<ProcessKind, string> = {
+  kyc: 'APPROVED',
+  checkout: 'COMPLETED',
+  onboarding: 'APPROVED',
+};
+
+/** Resolves once `ask` answers true; asked again while no worker or server answers (a fault may be on). */
+async function until(ask: () => Promise<boolean>): Promise<void> {
+  while (!(await ask().catch(() => false))) await sleep(500);
+}
 
 export function drillProcesses(clients: Clients, sandbox: SandboxAccess, record: DrillRecord) {
   const run = async (name: string, body: () => Promise<string>): Promise<void> => {
@@ -26,13 +44,9 @@ export function drillProcesses(clients: Clients, sandbox: SandboxAccess, record:
     kyc: (accountId: string) =>
       run(`kyc ${accountId}`, async () => {
         await clients.kyc.start(accountId);
-        // Asked again while no worker answers (the chaos command may have killed it).
-        const asked = () =>
-          clients.kyc
-            .state(accountId)
-            .then((s) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting))
-            .catch(() => false);
-        while (!(await asked())) await sleep(500);
+        await until(() =>
+          clients.kyc.state(accountId).then((s) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting)),
+        );
         await clients.kyc.submitValue(accountId, 'individualSsn', '123-45-6789');
         await sandbox.op('POST', `/sandbox/accounts/${accountId}/fields/individualSsn/approve`);
         return (await clients.kyc.result(accountId)).outcome;
@@ -49,6 +63,21 @@ export function drillProcesses(clients: Clients, sandbox: SandboxAccess, record:
         });
         await sandbox.op('POST', `/sandbox/reservations/${page.reservation}/complete`);
         return (await clients.checkout.result(orderRef)).outcome;
+      }),
+
+    onboarding: (userRef: string) =>
+      run(`onboarding ${userRef}`, async () => {
+        // Limits are raised only where the operator enabled the scope (docs/provider-contract.md §8 rule 2).
+        await sandbox.op('POST', `/sandbox/accounts/${SANDBOX_CREDENTIALS.accountId}/features`, { debitCardL2: true });
+        await clients.onboarding.start({ userRef, country: 'US' });
+        let userId: string | undefined;
+        await until(async () => Boolean((userId = (await clients.onboarding.state(userRef)).userId ?? undefined)));
+        // The end user opens a fresh link and submits; the provider's reviewer approves.
+        const page = await request(await clients.onboarding.onboardingLink(userRef), { method: 'POST' });
+        await page.body.dump();
+        if (page.statusCode !== 200) throw new Error(`the onboarding page of ${userRef} answered ${page.statusCode}`);
+        await sandbox.op('POST', `/sandbox/users/${userId}/approve`);
+        return (await clients.onboarding.result(userRef)).outcome;
       }),
   };
 }

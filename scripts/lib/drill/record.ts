@@ -28,6 +28,12 @@ export interface Mark {
   ok?: boolean;
 }
 
+/** A named stretch of the drill (a test's fault and its recovery), from its start to the next one's. */
+export interface Phase {
+  name: string;
+  at: number;
+}
+
 export interface ProcessRun {
   name: string;
   done: boolean;
@@ -39,7 +45,13 @@ export class DrillRecord {
   readonly expectations: Expectation[] = [];
   readonly marks: Mark[] = [];
   readonly processes: ProcessRun[] = [];
+  readonly phases: Phase[] = [];
   moves = 0;
+
+  /** A new phase starts now; the one before ends. */
+  phase(name: string): void {
+    this.phases.push({ name, at: Date.now() });
+  }
 
   /** The wallets a transaction touches must each come to show its status. */
   expect(walletIds: string[], tx: { id: string; status: string }, sentAt: number, delivery?: Delivery): void {

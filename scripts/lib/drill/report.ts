@@ -66,3 +66,44 @@ export function report(record: DrillRecord, settled: Settled, providerErrors: nu
   lines.push(verdict);
   return { lines, exact: !first && stuck.length === 0 };
 }
+
+/** Callback to counted in one phase: over the callbacks sent in it that the sandbox did not drop. */
+export interface PhaseLatency {
+  phase: string;
+  /** How long the phase lasted, in ms. */
+  lastedMs: number;
+  /** Transactions counted by a wallet (a transfer is counted by both of its wallets). */
+  counts: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Callback to counted per phase of the record, each callback in the phase it was sent in. A
+ * callback the sandbox dropped on purpose waits for a poll whatever else happens, so it is left
+ * out: the figures say what the phase did to a callback that was delivered.
+ */
+export function latencyByPhase(record: DrillRecord, endedAt: number): PhaseLatency[] {
+  const points = record.latencies().filter((l) => l.fault !== 'callback dropped');
+  return record.phases.map((phase, i) => {
+    const end = record.phases[i + 1]?.at ?? endedAt;
+    const ms = points.filter((l) => l.at >= phase.at && l.at < end).map((l) => l.ms);
+    return {
+      phase: phase.name,
+      lastedMs: end - phase.at,
+      counts: ms.length,
+      p50: percentile(ms, 50),
+      p99: percentile(ms, 99),
+    };
+  });
+}
+
+/** The phases' figures as a Markdown table (what a CI log shows and docs/deploying.md quotes). */
+export function phaseTable(rows: PhaseLatency[]): string[] {
+  const ms = (n: number) => (Number.isNaN(n) ? 'none' : String(Math.round(n)));
+  return [
+    '| phase | lasted (s) | counts | p50 (ms) | p99 (ms) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.phase} | ${Math.round(r.lastedMs / 1000)} | ${r.counts} | ${ms(r.p50)} | ${ms(r.p99)} |`),
+  ];
+}
