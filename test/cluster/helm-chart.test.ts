@@ -281,7 +281,10 @@ describe('the Helm chart', () => {
 
   it('refuses a memory limit that Kubernetes and WORKER_MEMORY would read differently', () => {
     // Kubernetes reads 2048m as 2.048 bytes, the worker as 2 GiB.
-    assert.match(refused(['--set', 'worker.resources.limits.memory=2048m']), /worker.*resources.*limits.*memory/);
+    assert.match(
+      refused(['--set', 'worker.resources.limits.memory=2048m']),
+      /\/worker\/resources\/limits\/memory': '2048m' does not match pattern/,
+    );
   });
 
   it('the schema check rejects a broken manifest, so that a pass means something', () => {

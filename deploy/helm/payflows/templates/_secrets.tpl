@@ -22,7 +22,6 @@ awsSecretAccessKey: { variable: AWS_SECRET_ACCESS_KEY, required: false, processe
 {{- end }}
 TEMPORAL_API_KEY: temporal.apiKey
 TEMPORAL_TLS_CLIENT_KEY_DATA: temporal.tls.clientCertSecret
-TEMPORAL_TLS_CLIENT_KEY_PATH: temporal.tls.clientCertSecret
 {{- end -}}
 
 {{/*
