@@ -125,7 +125,7 @@ export async function openDrill(parts: DrillParts, plan: DrillPlan) {
     const injectedBefore = await injected();
     const errors = plan.providerErrors === 'on' ? `${FAULTS.providerErrorRate * 100}% of provider calls fail, ` : '';
     say(
-      `traffic for ${plan.trafficMs / 60_000} min: ${errors}every ${FAULTS.dropEvery}th callback dropped, callbacks repeated every other ${FAULTS.repeatWindowMs / 1000} s${beside ? `, ${beside.label}` : ''}`,
+      `traffic for ${Number((plan.trafficMs / 60_000).toFixed(2))} min: ${errors}every ${FAULTS.dropEvery}th callback dropped, callbacks repeated every other ${FAULTS.repeatWindowMs / 1000} s${beside ? `, ${beside.label}` : ''}`,
     );
     const watching = new AbortController();
     const watcher = watchCounted(wallets, record, watching.signal);
