@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { before, describe, it } from 'node:test';
 import { parseByteSize } from '../../src/byte-size.js';
 import { parseDuration } from '../../src/duration.js';
+import { LIBRARY_SETTINGS } from '../../src/settings/library.js';
+import { ALL_SETTINGS } from '../../src/settings/table.js';
 import { goTool, TOOLS } from '../../scripts/lib/go-tools.js';
 import {
   type Manifest,
@@ -41,6 +43,16 @@ const SECRET_VARIABLES = [
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
 ];
+/**
+ * Every variable a process reads: the settings table, those its libraries read (docs/configuration.md),
+ * envconfig's server name, and Node's heap. A name outside it would be a typo that changes nothing.
+ */
+const KNOWN_VARIABLES = new Set([
+  ...ALL_SETTINGS.map((s) => s.env),
+  ...Object.keys(LIBRARY_SETTINGS).flatMap((k) => k.split(', ')),
+  'TEMPORAL_TLS_SERVER_NAME',
+  'NODE_OPTIONS',
+]);
 /** The keys each process needs at least (src/required-settings.ts). */
 const NEEDED_SECRETS: Record<string, string[]> = {
   worker: ['PAYLOAD_ENCRYPTION_KEY', 'CLAIM_ENCRYPTION_KEY', 'PROVIDER_API_KEY', 'PROVIDER_SECRET_KEY'],
@@ -149,6 +161,7 @@ function checkRender(all: Manifest[]): void {
 
   for (const [name, deployment] of Object.entries(deployments) as [Component, Manifest][]) {
     const c = containerOf(deployment);
+    for (const v of c.env) assert.ok(KNOWN_VARIABLES.has(v.name), `${name}: ${v.name} is no setting the product reads`);
     // Every secret variable from a Secret, by reference; the keys each process needs are there.
     for (const v of c.env.filter((e) => SECRET_VARIABLES.includes(e.name))) {
       assert.equal(v.value, undefined, `${name}: ${v.name} is written inline`);
