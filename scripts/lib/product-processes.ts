@@ -44,7 +44,7 @@ export interface ProductCluster {
   workerMetrics: string[];
   workerHealth: string[];
   codecUrl: string;
-  /** CODEC_SERVER_TOKEN of this cluster's codec server: the CLI's --codec-auth, the browser's sign-in at /session. */
+  /** CODEC_SERVER_TOKEN of this cluster's codec server: the CLI's --codec-auth and services' (users sign in instead). */
   codecToken: string;
   /** The codec server's operations port (CODEC_SERVER_OPS_PORT): /metrics. */
   codecOpsUrl: string;
@@ -219,7 +219,8 @@ async function startProduct(
     }
     const uiUrl = `http://${local(uiPort)}`;
     const codecUrl = `http://${local(codecPort)}`;
-    // Not the embedded stack: the codec server wants a token, and the browser a session (/session).
+    // Not the embedded stack: the codec server wants a credential. Users signed in to the Web UI
+    // decode by their role (the UI passes their access token); the token is the CLI's and services'.
     const codecToken = randomBytes(24).toString('hex');
     await launch('codec-server', 'src/temporal/codec-server-main.ts', 'codec server listening', {
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
@@ -230,6 +231,8 @@ async function startProduct(
       CODEC_SERVER_OPS_PORT: String(codecOpsPort),
       CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
       CODEC_SERVER_TOKEN: codecToken,
+      CODEC_SERVER_OIDC_ISSUER: signIn.issuer,
+      CODEC_SERVER_OIDC_AUDIENCE: signIn.audience,
       // POST /claims stores where the workers read (docs/other-languages.md).
       CLAIM_STORE_DIR: claimsDir,
       CLAIM_ENCRYPTION_KEY: claimKey,
@@ -248,7 +251,6 @@ async function startProduct(
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_UI_PORT: String(uiPort),
         TEMPORAL_CODEC_ENDPOINT: codecUrl,
-        TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true',
         TEMPORAL_CORS_ORIGINS: uiUrl,
         TEMPORAL_DEFAULT_NAMESPACE: temporal.namespace,
         // Sign-in at the identity provider; the UI forwards the user's access token (a JWT for

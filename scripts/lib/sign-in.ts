@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PERMISSIONS_CLAIM, type StandInIdpOptions } from '../../src/stand-in-idp/provider.js';
+import { PERMISSIONS_CLAIM } from '../../src/settings/sign-in.js';
+import type { StandInIdpOptions } from '../../src/stand-in-idp/provider.js';
 
 // Who signs in to `npm run cluster` and the cluster suite: the stand-in identity provider's
 // configuration (src/stand-in-idp/), its test users with their permissions, the Web UI's client and

@@ -22,7 +22,9 @@ import {
   text,
   token,
 } from './kinds.js';
+import { issuer, PERMISSIONS_CLAIM } from './sign-in.js';
 import { SANDBOX_CREDENTIALS } from './sandbox-credentials.js';
+import { tokenEndpoint } from './service-token.js';
 import { type Setting, setting } from './setting.js';
 
 // Every setting the product reads from the environment, described once, by where its value goes in
@@ -68,6 +70,26 @@ export const SETTINGS = {
       default: '.data/temporal.sqlite',
       meaning: "the embedded server's state",
     }),
+    // A service's token for a Temporal server that authorizes (`docs/security.md`); or TEMPORAL_API_KEY.
+    oauth: {
+      tokenUrl: setting('TEMPORAL_OAUTH_TOKEN_URL', tokenEndpoint, {
+        unset: 'unset: no service token (`TEMPORAL_API_KEY`, client certificates, or none)',
+        meaning:
+          "the identity provider's token endpoint: a worker, the ingress or a backend gets its access token for Temporal there by client credentials, at start and again before it expires; implies TLS",
+      }),
+      clientId: setting('TEMPORAL_OAUTH_CLIENT_ID', text, {
+        unset: 'required with `TEMPORAL_OAUTH_TOKEN_URL`',
+        meaning: "the service's client at the provider; its tokens carry the namespace's writer role (`<namespace>:write`)",
+      }),
+      clientSecret: setting('TEMPORAL_OAUTH_CLIENT_SECRET', text, {
+        unset: 'required with `TEMPORAL_OAUTH_TOKEN_URL`',
+        meaning: "that client's secret",
+      }),
+      scope: setting('TEMPORAL_OAUTH_SCOPE', text, {
+        unset: 'none asked for',
+        meaning: 'the scope to ask for, where the provider needs one (Entra ID: `api://<application>/.default`)',
+      }),
+    },
   },
   provider: {
     baseUrl: setting('PROVIDER_BASE_URL', baseUrl, {
@@ -275,6 +297,36 @@ export const SETTINGS = {
       meaning:
         "comma-separated `host:port` names the codec server answers to (the name the operator's browser uses); any other `Host` is refused, which stops a DNS-rebinding page",
     }),
+    // Sign-in: the Web UI passes the signed-in user's access token; docs/security.md says what to set for Okta, Entra ID, Keycloak or Dex.
+    oidc: {
+      issuer: setting('CODEC_SERVER_OIDC_ISSUER', issuer, {
+        unset: 'unset: no sign-in (the token or, with neither, the embedded stack only)',
+        meaning:
+          "the identity provider the Web UI signs users in at, exactly as its tokens' `iss` names it (https; http only on loopback); the codec server reads its keys from its discovery document and decodes for a user whose access token it verifies",
+      }),
+      audience: setting('CODEC_SERVER_OIDC_AUDIENCE', text, {
+        unset: 'required with `CODEC_SERVER_OIDC_ISSUER`',
+        meaning:
+          "`aud` of the access tokens the Web UI passes (the API the provider issues them for: Temporal's audience); a token for anything else is refused",
+      }),
+      roleClaim: setting(
+        'CODEC_SERVER_OIDC_ROLE_CLAIM',
+        matching(
+          /^[^.\s]+(\.[^.\s]+)*$/,
+          'must name a claim: a name such as permissions, roles or groups, or a dotted path such as realm_access.roles',
+        ),
+        {
+          default: PERMISSIONS_CLAIM,
+          meaning:
+            "the access token's claim holding the user's roles or groups (a list, or a space-separated string); a dotted path reaches into an object (Keycloak's `realm_access.roles`)",
+        },
+      ),
+      decodeRole: setting('CODEC_SERVER_OIDC_DECODE_ROLE', text, {
+        default: '{namespace}:decode',
+        meaning:
+          "the role or group in that claim that allows decoding; `{namespace}` stands for the namespace the Web UI names (`X-Namespace`), so the default reads `default:decode` beside Temporal's `default:read`",
+      }),
+    },
     ops: operationsPort(
       'CODEC_SERVER',
       4031,

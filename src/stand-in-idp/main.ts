@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { ConfigError } from '../config.js';
 import { refusesToStart } from '../startup.js';
 import { createLogger } from '../telemetry/logger.js';
-import { issuerProblem, startStandInIdp } from './provider.js';
+import { issuer } from '../settings/sign-in.js';
+import { startStandInIdp } from './provider.js';
 
 // `node dist/src/stand-in-idp/main.js <file.json>`: the stand-in for the company's identity
 // provider (provider.ts), for `npm run cluster` and compose only. Its one argument is a JSON file
@@ -12,7 +13,7 @@ import { issuerProblem, startStandInIdp } from './provider.js';
 
 const secret = z.string().min(8, 'must be at least 8 characters');
 const file = z.object({
-  issuer: z.url().refine((u) => issuerProblem(u) === undefined, { error: (i) => issuerProblem(String(i.input)) }),
+  issuer: issuer.schema,
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(1).max(65535),
   audience: z.url({ error: 'must be an absolute URI, such as api://payflows (a resource indicator)' }),

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors, type KoaContext, type IssuedToken } from 'oidc-provider';
+import { issuerProblem, PERMISSIONS_CLAIM } from '../settings/sign-in.js';
 
 // The stand-in for the company's identity provider: `oidc-provider` (an OpenID Certified
 // provider) with a few test users and clients, for `npm run cluster`, compose and the tests. It is
@@ -10,9 +11,6 @@ import Provider, { errors, type KoaContext, type IssuedToken } from 'oidc-provid
 // page (username and password); access tokens are JWTs for one audience, carrying the user's or
 // the service's permissions in Temporal's form, `<namespace>:read|write|admin`, plus ours,
 // `<namespace>:decode`.
-
-/** The claim the permissions are in: the name Temporal's default claim mapper reads. */
-export const PERMISSIONS_CLAIM = 'permissions';
 
 export interface StandInUser {
   username: string;
@@ -86,20 +84,6 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-/** Whether `issuer` may be served: https anywhere, http only on loopback. */
-export function issuerProblem(issuer: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(issuer);
-  } catch {
-    return 'the issuer is not a URL';
-  }
-  if (url.protocol === 'https:') return undefined;
-  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-  if (url.protocol === 'http:' && loopback) return undefined;
-  return 'the issuer must be https:// (http:// only on loopback: 127.0.0.1, [::1], localhost)';
 }
 
 /** The provider itself, configured; its HTTP handler serves everything but the login page. */

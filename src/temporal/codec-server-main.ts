@@ -6,22 +6,22 @@ import { createLogger } from '../telemetry/logger.js';
 import { codecFromConfig } from './codec.js';
 import { claimsBackendFromConfig, registerClaimsRoute } from './claims-route.js';
 import { codecAccessProblem, createCodecServer, createCodecServerOps } from './codec-server.js';
+import { signInAccess } from './codec-server-oidc.js';
 
 // `npm run codec-server`: the codec server alone, for the Web UI (TEMPORAL_CODEC_ENDPOINT) and the
 // Temporal CLI (--codec-endpoint, --codec-auth). It holds the payload key.
 const config = startupConfig('codec-server');
 const logger = createLogger({ service: 'codec-server', level: config.telemetry.logLevel });
-const problem = codecAccessProblem(config.codecServer, config.codecServer.host, { embedded: config.temporal.embedded });
 // A setting's refusal, printed as startupConfig prints one (exit 78). It never connects to Temporal.
-await refusesToStart(() => {
+const access = await refusesToStart(() => {
+  const signIn = signInAccess(config.codecServer.oidc);
+  const access = { ...config.codecServer, namespace: config.temporal.namespace, signIn };
+  const problem = codecAccessProblem(access, config.codecServer.host, { embedded: config.temporal.embedded });
   if (problem) throw new ConfigError(problem);
+  return access;
 });
 const metrics = createCodecServerMetrics();
-const app = createCodecServer(
-  codecFromConfig(config.payloads),
-  { ...config.codecServer, namespace: config.temporal.namespace },
-  { metrics },
-);
+const app = createCodecServer(codecFromConfig(config.payloads), access, { metrics });
 // Claims from backends in other languages (docs/other-languages.md), with the same credential.
 const claims = claimsBackendFromConfig(config);
 registerClaimsRoute(app, claims, config.codecServer);
@@ -34,9 +34,14 @@ logger.info(
     host: config.codecServer.host,
     port: config.codecServer.port,
     metrics: `http://${config.codecServer.ops.host}:${config.codecServer.ops.port}/metrics`,
+    signIn: access.signIn
+      ? `users signed in at ${access.signIn.issuer} with ${access.signIn.decodeRole} in ${access.signIn.roleClaim}`
+      : 'off',
     token: config.codecServer.token
-      ? 'required (bearer, or a browser session from /session)'
-      : 'none (embedded stack: the Web UI by its origin)',
+      ? `required (bearer${access.signIn ? '' : ', or a browser session from /session'})`
+      : access.signIn
+        ? 'none (users only)'
+        : 'none (embedded stack: the Web UI by its origin)',
     allowedOrigins: config.codecServer.allowedOrigins,
     namespace: config.temporal.namespace,
     claims: 'store' in claims ? 'POST /claims stores claims' : claims.unavailable,

@@ -6,6 +6,7 @@ import type { CodecServerMetrics } from '../telemetry/codec-server-metrics.js';
 import { serveMetrics } from '../telemetry/metrics-endpoint.js';
 import type { EncryptionCodec } from './codec.js';
 import { countRequests, markOutcome } from './codec-server-counting.js';
+import { type SignInAccess, signInVerifier } from './codec-server-oidc.js';
 
 // The codec server the Temporal UI calls to show encrypted payloads decoded (and to encode what
 // an operator types, e.g. a signal's input). It holds the payload key: serve it on loopback, or
@@ -36,6 +37,11 @@ export interface CodecAccess {
   token?: string;
   /** TEMPORAL_NAMESPACE, whose payloads this key is for: a caller naming another in X-Namespace is refused. */
   namespace?: string;
+  /**
+   * CODEC_SERVER_OIDC_*: users signed in at this identity provider decode with their access token
+   * (the Web UI passes it) if its role claim allows; the browser session of /session is then off.
+   */
+  signIn?: SignInAccess;
 }
 
 const SESSION_COOKIE = 'payflows_codec_session';
@@ -63,11 +69,14 @@ function validSession(token: string, cookieHeader: string | undefined, now: numb
   return Number.isSafeInteger(expires) && expires > now && sameSecret(value, sessionValue(token, expires));
 }
 
+const bearerOf = (authorization: string | undefined) => /^bearer\s+(.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+
 /**
- * Who may have payloads decrypted: a caller with the bearer token or a browser signed in at
- * /session (its cookie), or, with no token configured (the embedded stack only: see
- * codecAccessProblem), a browser on the Web UI's origin. All only under an allowed Host, and a
- * browser only from an allowed Origin. Exposed for tests.
+ * Who may have payloads decrypted, by the shared credential: a caller with the bearer token, a
+ * browser signed in at /session (its cookie) unless users sign in at an identity provider, or,
+ * with neither configured (the embedded stack only: see codecAccessProblem), a browser on the Web
+ * UI's origin. All only under an allowed Host, and a browser only from an allowed Origin. A
+ * user's access token is checked by the codec server's hook (signInVerifier). Exposed for tests.
  */
 export function authorised(
   access: CodecAccess,
@@ -81,9 +90,14 @@ export function authorised(
     );
   if (headers.origin && !access.allowedOrigins.includes(headers.origin))
     return refused(403, `Origin ${headers.origin} may not call this codec server; set CODEC_SERVER_ALLOWED_ORIGINS`);
+  if (access.token && sameSecret(bearerOf(headers.authorization), access.token)) return { ok: true };
+  if (access.signIn)
+    return refused(
+      401,
+      `a credential is required: sign in to the Web UI at ${access.signIn.issuer} (it passes your access token), or Authorization: Bearer <CODEC_SERVER_TOKEN>`,
+    );
   if (access.token) {
-    const given = /^bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1] ?? '';
-    if (sameSecret(given, access.token) || validSession(access.token, headers.cookie, now)) return { ok: true };
+    if (validSession(access.token, headers.cookie, now)) return { ok: true };
     return refused(
       401,
       'a credential is required: Authorization: Bearer <CODEC_SERVER_TOKEN>, or sign this browser in at /session',
@@ -107,9 +121,9 @@ const hostAllowed = (access: CodecAccess, host: string | undefined) =>
  * Without a token only the embedded stack's, on loopback: an Origin that lets the UI in can be forged.
  */
 export function codecAccessProblem(access: CodecAccess, host: string, opts: { embedded: boolean }): string | undefined {
-  if (access.token) return undefined;
+  if (access.token || access.signIn) return undefined;
   const make =
-    'set CODEC_SERVER_TOKEN (e.g. `openssl rand -hex 32`): the CLI passes it with --codec-auth "Bearer <token>", and an operator signs the browser in once at <codec server>/session (the Web UI sends the session with TEMPORAL_CODEC_INCLUDE_CREDENTIALS=true)';
+    'set CODEC_SERVER_OIDC_ISSUER and CODEC_SERVER_OIDC_AUDIENCE (users signed in to the Web UI decode by their role, docs/security.md), or CODEC_SERVER_TOKEN (e.g. `openssl rand -hex 32`): the CLI passes it with --codec-auth "Bearer <token>", and an operator signs the browser in once at <codec server>/session (the Web UI sends the session with TEMPORAL_CODEC_INCLUDE_CREDENTIALS=true)';
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
   if (!loopback)
     return `CODEC_SERVER_HOST=${host} is not loopback: other machines (in a container, other containers, even with the port published on the host's loopback only) could have payloads decrypted; ${make}`;
@@ -134,25 +148,31 @@ export function createCodecServer(
 ): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
   if (metrics) countRequests(app, metrics);
+  const mayDecode = access.signIn && signInVerifier(access.signIn);
   app.addHook('onRequest', async (req, reply) => {
     const origin = req.headers.origin;
     if (origin && access.allowedOrigins.includes(origin)) {
       reply.header('access-control-allow-origin', origin);
       reply.header('access-control-allow-methods', 'POST, OPTIONS');
-      reply.header('access-control-allow-headers', 'content-type, x-namespace, authorization');
+      reply.header('access-control-allow-headers', 'content-type, x-namespace, authorization, authorization-extras');
       reply.header('access-control-allow-credentials', 'true');
       reply.header('vary', 'origin');
     }
     if (req.method === 'OPTIONS') return reply.code(204).send();
-    if (req.url === '/session') return;
-    const verdict = authorised(
-      access,
-      { host: req.headers.host, origin, authorization: req.headers.authorization, cookie: req.headers.cookie },
-      now(),
-    );
-    if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
+    if (req.url === '/session' && !access.signIn) return;
+    const { host, authorization, cookie } = req.headers;
+    const verdict = authorised(access, { host, origin, authorization, cookie }, now());
     // The Temporal CLI sends an empty X-Namespace when no --namespace is given: that names none.
     const named = req.headers['x-namespace'];
+    const bearer = bearerOf(authorization);
+    if (!verdict.ok && mayDecode && bearer && verdict.status === 401) {
+      // Not the shared token: a user's access token, for the namespace the request names.
+      const namespace = (typeof named === 'string' && named) || access.namespace;
+      if (!namespace)
+        return reply.code(403).send({ error: 'name the namespace whose payloads to decode in X-Namespace' });
+      const user = await mayDecode(bearer, namespace);
+      if (!user.ok) return reply.code(user.status).send({ error: user.error });
+    } else if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.error });
     if (access.namespace && typeof named === 'string' && named !== '' && named !== access.namespace) {
       markOutcome(req, 'wrong_namespace');
       return reply.code(400).send({
@@ -161,8 +181,32 @@ export function createCodecServer(
     }
   });
 
-  // Signing a browser in: the token once, in a form on the codec server's own page; the answer is
-  // a session cookie (HttpOnly, SameSite=Strict: the UI on the same host sends it, other sites do not).
+  // With sign-in the browser session is off: it is made from the shared token and carries no
+  // user, so it would decode for whoever holds the browser, whatever their role.
+  if (!access.signIn) registerSession(app, access, now);
+  for (const op of ['encode', 'decode'] as const) {
+    app.post(`/${op}`, async (req, reply) => {
+      const parsed = wireBody.safeParse(req.body ?? {});
+      if (!parsed.success)
+        return reply.code(400).send({
+          error: `the body must be { payloads: [{ metadata, data }] } in base64: ${parsed.error.issues[0]!.message}`,
+        });
+      try {
+        const out = await codec[op](parsed.data.payloads.map(fromWire));
+        return { payloads: out.map(toWire) };
+      } catch (err) {
+        return reply.code(422).send({ error: (err as Error).message });
+      }
+    });
+  }
+  return app;
+}
+
+/**
+ * Signing a browser in: the token once, in a form on the codec server's own page; the answer is a
+ * session cookie (HttpOnly, SameSite=Strict: the UI on the same host sends it, other sites do not).
+ */
+function registerSession(app: FastifyInstance, access: CodecAccess, now: () => number): void {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 4096 },
@@ -204,22 +248,6 @@ export function createCodecServer(
       .type('text/html')
       .send(page('<p>Signed in: the Web UI shows payloads decoded in this browser. You can close this page.</p>'));
   });
-  for (const op of ['encode', 'decode'] as const) {
-    app.post(`/${op}`, async (req, reply) => {
-      const parsed = wireBody.safeParse(req.body ?? {});
-      if (!parsed.success)
-        return reply.code(400).send({
-          error: `the body must be { payloads: [{ metadata, data }] } in base64: ${parsed.error.issues[0]!.message}`,
-        });
-      try {
-        const out = await codec[op](parsed.data.payloads.map(fromWire));
-        return { payloads: out.map(toWire) };
-      } catch (err) {
-        return reply.code(422).send({ error: (err as Error).message });
-      }
-    });
-  }
-  return app;
 }
 
 /**

@@ -11,6 +11,7 @@ import { registerClaimsRoute } from '../../src/temporal/claims-route.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';
 import { freePort } from '../../src/temporal/ports.js';
+import { inProcessIdp, userToken } from '../helpers/sign-in.js';
 
 // POST /claims beside the codec server: a backend in another language stores a personal value or
 // a document and gets the ClaimRef its messages carry (docs/other-languages.md). Only with the
@@ -231,6 +232,48 @@ describe('the claims endpoint (POST /claims)', () => {
     );
     assert.equal(status, 503);
     assert.match(error, /CLAIM_ENCRYPTION_KEY/);
+  });
+
+  it('refuses a signed-in user’s access token, even one that may decode, and stores nothing', async () => {
+    const client = { clientId: 'temporal-ui', clientSecret: 'ui-secret-0123', redirectUri: `${UI}/auth/sso/callback` };
+    const user = {
+      username: 'operator',
+      password: 'operator-password',
+      permissions: ['default:write', 'default:decode'],
+    };
+    const idp = await inProcessIdp({
+      audience: 'api://payflows',
+      users: [user],
+      webClients: [{ ...client, redirectUris: [client.redirectUri] }],
+      serviceClients: [],
+    });
+    const port = await freePort();
+    const host = `127.0.0.1:${port}`;
+    const signIn = {
+      issuer: idp.issuer,
+      audience: 'api://payflows',
+      roleClaim: 'permissions',
+      decodeRole: '{namespace}:decode',
+    };
+    const access = { allowedOrigins: [UI], allowedHosts: [host], token: TOKEN, namespace: 'default', signIn };
+    const app = createCodecServer(new EncryptionCodec(Buffer.alloc(32, 7)), access);
+    registerClaimsRoute(app, { store }, access);
+    await app.listen({ port, host: '127.0.0.1' });
+    try {
+      const token = await userToken(idp, client, user);
+      const before = stored();
+      const res = await request(`http://${host}/claims`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-namespace': 'default' },
+        body: JSON.stringify({ kind: 'value', value: '078-05-1120' }),
+      });
+      assert.equal(res.statusCode, 401);
+      assert.match(String(((await res.body.json()) as { error: string }).error), /for a backend only/);
+      assert.equal(stored(), before);
+    } finally {
+      await app.close();
+      await idp.close();
+    }
   });
 
   it('stores nothing on a codec server without a token (the embedded stack lets the UI in by its Origin)', async () => {
