@@ -4,9 +4,10 @@ import { writeClientFiles } from './lib/client-env.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
 
 // `npm run cluster`: the production topology on this machine (lib/product-processes.ts), from the
-// same binaries and configuration files as docker-compose.yml. Everything lives in a temporary
-// folder (printed), PostgreSQL's data included; Ctrl-C or SIGTERM, during the start-up too, stops
-// it all and removes the folder.
+// same binaries and configuration files as docker-compose.yml: Temporal's services as processes of
+// their own behind a load balancer (lib/temporal-cluster.ts), the product's processes around them.
+// Everything lives in a temporary folder (printed), PostgreSQL's data included; Ctrl-C or SIGTERM,
+// during the start-up too, stops it all and removes the folder.
 
 // After `ready`, a signal stops the whole topology; either way the folder goes with it.
 const { say, signal, dir } = topologyRun('cluster');
@@ -23,8 +24,9 @@ try {
 if (cluster && !signal.aborted) {
   const { temporal, product } = cluster;
   writeTopologyFile(dir, cluster);
+  // Each of the server's processes and the load balancer were listed as they started.
   say(
-    `Temporal gRPC      ${temporal.address} (namespace ${temporal.namespace}; PostgreSQL ${temporal.postgres.host}:${temporal.postgres.port})`,
+    `Temporal gRPC      ${temporal.address} (the load balancer in front of the frontends; namespace ${temporal.namespace}; PostgreSQL ${temporal.postgres.host}:${temporal.postgres.port})`,
   );
   say(
     `Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`,
@@ -33,7 +35,7 @@ if (cluster && !signal.aborted) {
   say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks)`);
   say(`ingress operations ${product.ingressOpsUrls.join(', ')} (/health, /metrics)`);
   say(`worker metrics     ${product.workerMetrics.join(', ')}; health ${product.workerHealth.join(', ')}`);
-  say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics})`);
+  say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics.join(', ')})`);
   const files = writeClientFiles(dir, {
     temporalAddress: temporal.address,
     namespace: temporal.namespace,

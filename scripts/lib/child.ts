@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { request } from 'undici';
 
 // Waiting for a started OS process to be ready, and stopping it: what the cluster's pieces
@@ -60,6 +61,15 @@ export async function answers(url: string, ok: (status: number) => boolean): Pro
   } catch {
     return false;
   }
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** Reads every 100 ms until `done` holds of what `read` answers; answers that, or throws after a minute naming `what`. */

@@ -36,6 +36,8 @@ export interface RunningPostgres {
   password: string;
   dataDir: string;
   stop(): Promise<void>;
+  /** Stops the server and starts it again on the same data folder and port (a test's fault). */
+  restart(): Promise<void>;
 }
 
 const asPostgres = (args: string[]) =>
@@ -67,16 +69,7 @@ export async function startPostgres(opts: {
     chmodSync(dirname(opts.dataDir), 0o711);
   }
   chmodSync(opts.dataDir, 0o700);
-  const run = (args: string[]) => {
-    const [cmd, rest] = asPostgres(args);
-    try {
-      execFileSync(cmd, rest, { stdio: 'pipe', encoding: 'utf8' });
-    } catch (err) {
-      const e = err as { stderr?: string; stdout?: string };
-      throw new Error(`${args.join(' ')} failed: ${(e.stderr || e.stdout || String(err)).trim()}`);
-    }
-  };
-  run([
+  asPostgresSync([
     join(bin, 'initdb'),
     '-D',
     opts.dataDir,
@@ -87,13 +80,77 @@ export async function startPostgres(opts: {
     '--no-instructions',
   ]);
   opts.signal?.throwIfAborted();
-  // Where the server listens and psql reaches it.
-  const address = ['-h', '127.0.0.1', '-p', String(opts.port)];
+  let server = await runServer(bin, opts);
+  await stopOnFailure(server.stop, async () => {
+    // The role Temporal connects as (compose's POSTGRES_USER), allowed to create its databases.
+    psql(bin, opts.port, `create role ${opts.user} login createdb password '${opts.password.replace(/'/g, "''")}'`);
+    opts.signal?.throwIfAborted();
+  });
+  return {
+    host: '127.0.0.1',
+    port: opts.port,
+    user: opts.user,
+    password: opts.password,
+    dataDir: opts.dataDir,
+    stop: () => server.stop(),
+    async restart() {
+      await server.stop();
+      // Not the start-up's signal: a restart is asked for after the start-up.
+      server = await runServer(bin, { ...opts, signal: undefined });
+    },
+  };
+}
+
+/** Runs `args` as the postgres user, to its end; a failure says which command and its output. */
+function asPostgresSync(args: string[]): void {
+  const [cmd, rest] = asPostgres(args);
+  try {
+    execFileSync(cmd, rest, { stdio: 'pipe', encoding: 'utf8' });
+  } catch (err) {
+    const e = err as { stderr?: string; stdout?: string };
+    throw new Error(`${args.join(' ')} failed: ${(e.stderr || e.stdout || String(err)).trim()}`);
+  }
+}
+
+/** Runs one SQL statement as the superuser on 127.0.0.1:`port`; answers its output. */
+function psql(bin: string, port: number, sql: string): string {
+  return execFileSync(
+    join(bin, 'psql'),
+    [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-U',
+      'postgres',
+      '-d',
+      'postgres',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-qAt',
+      '-c',
+      sql,
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
+/**
+ * The server on `dataDir` at 127.0.0.1:`port`, resolved once it accepts connections; aborted by
+ * `signal` (or failing) once spawned, it is stopped before the promise rejects.
+ */
+async function runServer(
+  bin: string,
+  opts: { dataDir: string; port: number; log: (line: string) => void; signal?: AbortSignal },
+): Promise<{ stop(): Promise<void> }> {
   const [cmd, rest] = asPostgres([
     join(bin, 'postgres'),
     '-D',
     opts.dataDir,
-    ...address,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(opts.port),
     '-k',
     opts.dataDir,
     '-c',
@@ -112,7 +169,7 @@ export async function startPostgres(opts: {
     // still starting may not have written postmaster.pid yet, which pg_ctl needs: wait for it.
     for (let attempt = 0; running(); attempt++) {
       try {
-        run([join(bin, 'pg_ctl'), 'stop', '-D', opts.dataDir, '-m', 'fast', '-w']);
+        asPostgresSync([join(bin, 'pg_ctl'), 'stop', '-D', opts.dataDir, '-m', 'fast', '-w']);
         break;
       } catch (err) {
         if (attempt >= 50) {
@@ -128,29 +185,20 @@ export async function startPostgres(opts: {
     await exited;
   };
   await stopOnFailure(stop, async () => {
-    const psql = (sql: string) =>
-      execFileSync(
-        join(bin, 'psql'),
-        [...address, '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAt', '-c', sql],
-        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-      );
     const deadline = Date.now() + 60_000;
     for (;;) {
       opts.signal?.throwIfAborted();
       if (child.exitCode !== null) throw new Error(`PostgreSQL exited with ${child.exitCode}:\n${stderr}`);
       try {
-        psql('select 1');
-        break;
+        psql(bin, opts.port, 'select 1');
+        return;
       } catch {
         if (Date.now() > deadline) throw new Error(`PostgreSQL did not accept connections within 60 s:\n${stderr}`);
         await new Promise((r) => setTimeout(r, 200));
       }
     }
-    // The role Temporal connects as (compose's POSTGRES_USER), allowed to create its databases.
-    psql(`create role ${opts.user} login createdb password '${opts.password.replace(/'/g, "''")}'`);
-    opts.signal?.throwIfAborted();
   });
-  return { host: '127.0.0.1', port: opts.port, user: opts.user, password: opts.password, dataDir: opts.dataDir, stop };
+  return { stop };
 }
 
 /** The postmaster's pid from its lock file, if it has written one. */

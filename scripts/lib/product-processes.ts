@@ -10,7 +10,7 @@ import { answers, pollUntil, stopChild, stopOnFailure } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { ensurePrometheus, startPrometheus } from './prometheus.js';
 import { type SignIn, signInConfig } from './sign-in.js';
-import { startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
+import { describeTemporal, startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
 
 // The product's processes around a Temporal cluster, each an OS process in a working folder of
 // its own so that nothing is shared by accident: the sandbox, two workers, two ingress replicas
@@ -282,7 +282,7 @@ async function startProduct(
       workers: workerMetrics,
       ingresses: opsPorts.map(local),
       codecServers: [local(codecOpsPort)],
-      temporal: [temporal.metrics],
+      temporal: temporal.metrics,
       intervalSeconds: 2,
       signal,
     });
@@ -377,15 +377,9 @@ export function writeTopologyFile(
   dir: string,
   { temporal, product }: { temporal: TemporalCluster; product: ProductCluster },
 ) {
-  const { host, port, user, password, dataDir } = temporal.postgres;
   const file = join(dir, 'cluster.json');
   const description = {
-    temporal: {
-      address: temporal.address,
-      namespace: temporal.namespace,
-      metrics: temporal.metrics,
-      postgres: { host, port, user, password, dataDir },
-    },
+    temporal: describeTemporal(temporal),
     ...product,
     processes: product.processes.map((p) => ({ ...p.spec, pid: p.child.pid })),
     stop: undefined,

@@ -1,40 +1,99 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { freePort } from '../../src/temporal/ports.js';
-import { stopChild, stopOnFailure, terminate } from './child.js';
+import { accepts, pollUntil, stopChild, stopOnFailure, terminate } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
+import { type RunningLoadBalancer, startLoadBalancer } from './load-balancer.js';
 import { type RunningPostgres, startPostgres } from './postgres.js';
+import { ControlError, type ControlEndpoint, serveTemporalControl } from './temporal-control.js';
 import { clientTlsEnv, type FrontendTls } from './tls.js';
 
 // A Temporal cluster on PostgreSQL, on this machine, configured by the files that
-// docker-compose.yml ships: deploy/temporal/production.yaml for the server and
-// deploy/temporal/setup.sh for the schemas, the namespace and the search attributes.
+// docker-compose.yml ships: deploy/temporal/production.yaml for the server,
+// deploy/temporal/setup.sh for the schemas, the namespace and the search attributes, and
+// deploy/haproxy/haproxy.cfg for the load balancer in front of the frontends.
 
 export const SERVER_CONFIG_DIR = resolve('deploy/temporal');
 export const SETUP_SCRIPT = resolve('deploy/temporal/setup.sh');
 
+/**
+ * `services`: each of the server's services an OS process of its own (`start --service=<name>`),
+ * as many as SERVICE_COUNTS says, behind the load balancer; `single`: one process with every
+ * service, its frontend reached directly.
+ */
+export type TemporalTopology = 'single' | 'services';
+export const DEFAULT_TOPOLOGY: TemporalTopology = 'services';
+
+export type TemporalRole = 'frontend' | 'history' | 'matching' | 'worker';
+/** The processes of each service in the `services` topology. */
+export const SERVICE_COUNTS: Record<TemporalRole, number> = { history: 2, matching: 2, frontend: 2, worker: 1 };
+
+/** One process of the server, as the cluster's tests see it. */
+export interface TemporalService {
+  /** `history-1` and the like; `server` in the single topology. */
+  name: string;
+  /** The service it runs; `all` in the single topology. */
+  service: TemporalRole | 'all';
+  /** Null while it is down (killed, not started again). */
+  pid: number | null;
+  grpcPort: number;
+  membershipPort: number;
+  /** A frontend's HTTP API. */
+  httpPort?: number;
+  /** Its Prometheus endpoint, host:port. */
+  metrics: string;
+  log: string;
+}
+
 export interface TemporalCluster {
-  /** The frontend, host:port. */
+  topology: TemporalTopology;
+  /** Where clients connect, host:port: the load balancer (the frontend itself in the single topology). */
   address: string;
   namespace: string;
-  /** The server's own Prometheus endpoint, host:port. */
-  metrics: string;
-  postgres: RunningPostgres;
+  /** Every process's Prometheus endpoint, host:port. */
+  metrics: string[];
+  postgres: PostgresServer;
+  /** The load balancer's process (the services topology). */
+  loadBalancer?: { address: string; pid: number; log: string };
   /** Files where each process writes its output. */
   logs: string;
+  services(): TemporalService[];
+  /** SIGKILL to one process by name; resolves once it has exited. */
+  kill(name: string): Promise<void>;
+  /** Starts a process that is down again, with the same command, environment and ports; resolves once it listens. */
+  start(name: string): Promise<void>;
+  /** Stops PostgreSQL and starts it again on the same data folder and port (not a borrowed one). */
+  restartPostgres(): Promise<void>;
+  /** The loopback endpoint that offers kill, start and restartPostgres to other processes (lib/temporal-control.ts). */
+  control: { url: string; token: string };
   stop(): Promise<void>;
+}
+
+/** A PostgreSQL server as the cluster uses it; a borrowed one need not offer a restart. */
+export type PostgresServer = Omit<RunningPostgres, 'restart'> & Partial<Pick<RunningPostgres, 'restart'>>;
+
+/** One server process: how it starts, so that it can be started again the same way. */
+interface ServerProcess {
+  info: Omit<TemporalService, 'pid'>;
+  args: string[];
+  env: Record<string, string>;
+  child?: ChildProcess;
+  /** Killed on purpose: its exit is not reported as a crash. */
+  killed?: boolean;
 }
 
 export async function startTemporalCluster(opts: {
   dir: string;
   log: (line: string) => void;
+  /** `services` unless said (DEFAULT_TOPOLOGY). */
+  topology?: TemporalTopology;
   namespace?: string;
   retention?: string;
   /** An existing PostgreSQL (another cluster's), with databases of this cluster's own names. */
-  postgres?: RunningPostgres;
+  postgres?: PostgresServer;
   databases?: { main: string; visibility: string };
   tls?: FrontendTls;
   /**
@@ -49,6 +108,10 @@ export async function startTemporalCluster(opts: {
   signal?: AbortSignal;
 }): Promise<TemporalCluster> {
   const { dir, log, signal } = opts;
+  const topology = opts.topology ?? DEFAULT_TOPOLOGY;
+  if (topology !== 'single' && topology !== 'services')
+    throw new Error(`startTemporalCluster: topology is 'single' or 'services', not ${JSON.stringify(topology)}`);
+  const started = Date.now();
   const logs = join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
   // One build at a time: two Go builds on 2 cores only slow each other down.
@@ -66,7 +129,7 @@ export async function startTemporalCluster(opts: {
   const ownsPostgres = opts.postgres === undefined;
   // The postgres user must reach its data folder: under the cluster's folder in the system's
   // temporary directory, never under a 0700 home.
-  const postgres =
+  const postgres: PostgresServer =
     opts.postgres ??
     (await startPostgres({
       dataDir: join(dir, 'postgresql'),
@@ -76,31 +139,72 @@ export async function startTemporalCluster(opts: {
       log,
       signal,
     }));
-  let child: ChildProcess | undefined;
-  // Everything after PostgreSQL stops it again on a failure or an abort (the server first).
+  const processes: ServerProcess[] = [];
+  let lb: RunningLoadBalancer | undefined;
+  let control: ControlEndpoint | undefined;
+  let stopping = false;
+  // Everything after PostgreSQL stops it again on a failure or an abort: the load balancer, the
+  // server's processes, then PostgreSQL.
   const stop = async () => {
-    if (child) await stopChild(child, 'SIGTERM', 15_000);
+    stopping = true;
+    await control?.close();
+    await lb?.stop();
+    await Promise.all(processes.map((p) => p.child && stopChild(p.child, 'SIGTERM', 15_000)));
     if (ownsPostgres) await postgres.stop();
   };
   log(`PostgreSQL ${postgres.host}:${postgres.port} (data in ${postgres.dataDir})`);
   return stopOnFailure(stop, startServer);
 
+  /** Spawns `p` (again), its output appended to its log; an exit nobody asked for is said. */
+  function spawnProcess(p: ServerProcess): void {
+    const out = openSync(p.info.log, 'a');
+    // The config folder as the server expects it: relative to --root.
+    const child = spawn(server, p.args, { cwd: dir, env: p.env, stdio: ['ignore', out, out] });
+    closeSync(out);
+    p.child = child;
+    p.killed = false;
+    child.once('exit', (code, sig) => {
+      if (!stopping && !p.killed) log(`Temporal ${p.info.name} exited (${sig ?? `code ${code}`}); see ${p.info.log}`);
+    });
+  }
+
+  function running(p: ServerProcess): boolean {
+    return p.child !== undefined && p.child.exitCode === null && p.child.signalCode === null;
+  }
+
+  /** Resolves once `p` listens on its ports; rejects if it exits first or `timeoutMs` passes. */
+  function listening(p: ServerProcess, timeoutMs = 120_000): Promise<void> {
+    // The worker service serves no gRPC: its membership port (ringpop) says it has joined.
+    const ports =
+      p.info.service === 'worker'
+        ? [p.info.membershipPort]
+        : [p.info.grpcPort, ...(p.info.httpPort ? [p.info.httpPort] : [])];
+    return pollUntil(async () => (await Promise.all(ports.map(accepts))).every(Boolean), {
+      timeoutMs,
+      everyMs: 100,
+      signal,
+      failed: () =>
+        running(p) ? undefined : new Error(`Temporal ${p.info.name} exited while starting; see ${p.info.log}`),
+      timedOut: () =>
+        new Error(
+          `Temporal ${p.info.name} did not listen on ${ports.join(', ')} within ${timeoutMs / 1000} s; see ${p.info.log}`,
+        ),
+    });
+  }
+
+  function named(name: string): ServerProcess {
+    const p = processes.find((q) => q.info.name === name);
+    if (!p)
+      throw new ControlError(
+        404,
+        `no Temporal service named ${name}; the services are ${processes.map((q) => q.info.name).join(', ')}`,
+      );
+    return p;
+  }
+
   async function startServer(): Promise<TemporalCluster> {
     const databases = opts.databases ?? { main: 'temporal', visibility: 'temporal_visibility' };
     const namespace = opts.namespace ?? 'default';
-    const ports = {
-      FRONTEND_GRPC_PORT: await freePort(),
-      FRONTEND_HTTP_PORT: await freePort(),
-      FRONTEND_MEMBERSHIP_PORT: await membershipPort(),
-      HISTORY_GRPC_PORT: await freePort(),
-      HISTORY_MEMBERSHIP_PORT: await membershipPort(),
-      MATCHING_GRPC_PORT: await freePort(),
-      MATCHING_MEMBERSHIP_PORT: await membershipPort(),
-      WORKER_GRPC_PORT: await freePort(),
-      WORKER_MEMBERSHIP_PORT: await membershipPort(),
-    };
-    const metrics = `127.0.0.1:${await freePort()}`;
-    const address = `127.0.0.1:${ports.FRONTEND_GRPC_PORT}`;
     const tlsEnv: Record<string, string> = opts.tls
       ? {
           TEMPORAL_TLS_FRONTEND_CERT: opts.tls.serverCert,
@@ -112,6 +216,53 @@ export async function startTemporalCluster(opts: {
           TEMPORAL_TLS_SYSTEM_WORKER_KEY: opts.tls.clientKey,
         }
       : {};
+    // Each process's own ports; in the single topology, one process with every service's.
+    const plan =
+      topology === 'single'
+        ? [{ name: 'server', service: 'all' as const }]
+        : (Object.entries(SERVICE_COUNTS) as Array<[TemporalRole, number]>).flatMap(([service, count]) =>
+            Array.from({ length: count }, (_, i) => ({ name: `${service}-${i + 1}`, service })),
+          );
+    for (const { name, service } of plan) {
+      const roles: TemporalRole[] = service === 'all' ? ['frontend', 'history', 'matching', 'worker'] : [service];
+      const ports = Object.fromEntries(
+        await Promise.all(
+          roles.map(async (role) => [role, { grpc: await freePort(), membership: await membershipPort() }] as const),
+        ),
+      ) as Partial<Record<TemporalRole, { grpc: number; membership: number }>>;
+      const own = ports[roles[0]!]!;
+      const httpPort = roles.includes('frontend') ? await freePort() : undefined;
+      processes.push({
+        info: {
+          name,
+          service,
+          grpcPort: own.grpc,
+          membershipPort: own.membership,
+          ...(httpPort ? { httpPort } : {}),
+          metrics: `127.0.0.1:${await freePort()}`,
+          log: join(logs, `temporal-${name}.log`),
+        },
+        args: [
+          '--root',
+          '/',
+          '--config',
+          SERVER_CONFIG_DIR.slice(1),
+          '--env',
+          'production',
+          'start',
+          ...(service === 'all' ? [] : [`--service=${service}`]),
+        ],
+        env: Object.fromEntries(
+          Object.entries(ports).flatMap(([role, p]) => [
+            [`${role.toUpperCase()}_GRPC_PORT`, String(p.grpc)],
+            [`${role.toUpperCase()}_MEMBERSHIP_PORT`, String(p.membership)],
+          ]),
+        ),
+      });
+    }
+    const frontends = processes.filter((p) => p.info.httpPort !== undefined);
+    const lbPort = topology === 'services' ? await freePort() : undefined;
+    const address = `127.0.0.1:${lbPort ?? frontends[0]!.info.grpcPort}`;
     const env = {
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       HOME: process.env.HOME ?? dir,
@@ -123,32 +274,118 @@ export async function startTemporalCluster(opts: {
       VISIBILITY_DBNAME: databases.visibility,
       SCHEMA_DIR: join(moduleSource('go.temporal.io/server', TOOLS.server.version, 'schema'), 'schema/postgresql/v12'),
       DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile(dir, opts.dynamicConfig),
-      PROMETHEUS_ENDPOINT: metrics,
       LOG_LEVEL: 'warn',
       NAMESPACE: namespace,
       NAMESPACE_RETENTION: opts.retention ?? process.env.CLUSTER_NAMESPACE_RETENTION ?? '72h',
-      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      // The cluster's address in its metadata: where clients reach it.
+      TEMPORAL_CLUSTER_ADDRESS: address,
+      TEMPORAL_CLUSTER_HTTP_ADDRESS: `127.0.0.1:${frontends[0]!.info.httpPort}`,
+      // A frontend's HTTP API, for the processes that are not one (the worker service's HTTP client).
+      FRONTEND_HTTP_PORT: String(frontends[0]!.info.httpPort),
       ...tlsEnv,
     };
+    for (const p of processes)
+      p.env = {
+        ...env,
+        ...p.env,
+        ...(p.info.httpPort ? { FRONTEND_HTTP_PORT: String(p.info.httpPort) } : {}),
+        PROMETHEUS_ENDPOINT: p.info.metrics,
+      };
     await runStep('schema', env, logs, log, { signal });
 
+    // The first process alone, since it writes the cluster's metadata on a new database (two
+    // writing it at once fail on its version); then every other at once: they find each other
+    // through PostgreSQL (cluster_membership) and wait for the ones they need.
     signal?.throwIfAborted();
-    const serverLog = openSync(join(logs, 'temporal-server.log'), 'a');
-    // The config folder as the server expects it: relative to --root.
-    child = spawn(server, ['--root', '/', '--config', SERVER_CONFIG_DIR.slice(1), '--env', 'production', 'start'], {
-      cwd: dir,
-      env,
-      stdio: ['ignore', serverLog, serverLog],
-    });
+    const [first, ...others] = processes;
+    spawnProcess(first!);
+    await listening(first!);
+    for (const p of others) spawnProcess(p);
+    await Promise.all(others.map((p) => listening(p)));
+    if (lbPort !== undefined) {
+      lb = await startLoadBalancer({
+        port: lbPort,
+        frontends: frontends.map((p) => `127.0.0.1:${p.info.grpcPort}`),
+        tls: opts.tls !== undefined,
+        log: join(logs, 'haproxy.log'),
+        say: log,
+        signal,
+      });
+    }
     // With client authentication required, the CLI presents the system worker's certificate.
     const cliTls = opts.tls ? clientTlsEnv(opts.tls, opts.tls.clientCert, opts.tls.clientKey) : {};
-    await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, { server: child, signal });
+    await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, {
+      servers: processes.map((p) => p.child!),
+      signal,
+    });
     signal?.throwIfAborted();
+
+    const services = (): TemporalService[] =>
+      processes.map((p) => ({ ...p.info, pid: running(p) ? p.child!.pid! : null }));
+    const controls = {
+      services,
+      async kill(name: string) {
+        const p = named(name);
+        if (!running(p))
+          throw new ControlError(409, `Temporal ${name} is down already; start it with POST /temporal/${name}/start`);
+        p.killed = true;
+        const exited = new Promise((r) => p.child!.once('exit', r));
+        p.child!.kill('SIGKILL');
+        await exited;
+      },
+      async start(name: string) {
+        const p = named(name);
+        if (running(p)) throw new ControlError(409, `Temporal ${name} is running (pid ${p.child!.pid}); kill it first`);
+        spawnProcess(p);
+        await listening(p);
+      },
+      async restartPostgres() {
+        if (!postgres.restart)
+          throw new ControlError(
+            409,
+            `this cluster borrowed PostgreSQL ${postgres.host}:${postgres.port}; restart it where it was started`,
+          );
+        await postgres.restart();
+      },
+    };
+    control = await serveTemporalControl(controls);
+    for (const s of services())
+      log(
+        `Temporal ${s.name.padEnd(10)} ${s.service.padEnd(8)} pid ${s.pid}, gRPC ${s.grpcPort}, membership ${s.membershipPort}${s.httpPort ? `, HTTP ${s.httpPort}` : ''}, metrics ${s.metrics}`,
+      );
+    if (lb)
+      log(`load balancer      ${lb.address} (HAProxy, pid ${lb.child.pid}, in front of ${frontends.length} frontends)`);
     log(
-      `Temporal server ${address} (namespace ${namespace}, metrics ${metrics}, log ${join(logs, 'temporal-server.log')})`,
+      `Temporal ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${address} (namespace ${namespace}, logs in ${logs})`,
     );
-    return { address, namespace, metrics, postgres, logs, stop };
+    return {
+      topology,
+      address,
+      namespace,
+      metrics: processes.map((p) => p.info.metrics),
+      postgres,
+      ...(lb ? { loadBalancer: { address: lb.address, pid: lb.child.pid!, log: lb.log } } : {}),
+      logs,
+      ...controls,
+      control: { url: control.url, token: control.token },
+      stop,
+    };
   }
+}
+
+/** The cluster as its description file holds it for the tests (TEST_CLUSTER, test/helpers/cluster.ts). */
+export function describeTemporal(t: TemporalCluster) {
+  const { host, port, user, password, dataDir } = t.postgres;
+  return {
+    topology: t.topology,
+    address: t.address,
+    namespace: t.namespace,
+    metrics: t.metrics,
+    postgres: { host, port, user, password, dataDir },
+    loadBalancer: t.loadBalancer,
+    services: t.services(),
+    control: t.control,
+  };
 }
 
 /** The production dynamic config, or a copy in `dir` with `extra` added (JSON is YAML). */
@@ -233,9 +470,9 @@ function runStep(
   env: Record<string, string>,
   logs: string,
   log: (line: string) => void,
-  opts: { server?: ChildProcess; signal?: AbortSignal } = {},
+  opts: { servers?: ChildProcess[]; signal?: AbortSignal } = {},
 ): Promise<void> {
-  const { server, signal } = opts;
+  const { servers = [], signal } = opts;
   signal?.throwIfAborted();
   const out = openSync(join(logs, `setup-${step}.log`), 'a');
   log(`deploy/temporal/setup.sh ${step}…`);
@@ -245,13 +482,13 @@ function runStep(
     const kill = () => terminate(-child.pid!);
     const onServerExit = () => (
       kill(),
-      fail(new Error(`the Temporal server exited during setup; see ${join(logs, 'temporal-server.log')}`))
+      fail(new Error(`a Temporal server process exited during setup; see its log in ${logs}`))
     );
     const onAbort = () => (kill(), fail(signal!.reason));
-    server?.once('exit', onServerExit);
+    for (const server of servers) server.once('exit', onServerExit);
     signal?.addEventListener('abort', onAbort, { once: true });
     child.on('exit', (code) => {
-      server?.off('exit', onServerExit);
+      for (const server of servers) server.off('exit', onServerExit);
       signal?.removeEventListener('abort', onAbort);
       if (code === 0) done();
       else

@@ -8,7 +8,8 @@ import { request } from 'undici';
 import { listenAddresses } from '../helpers/listening.js';
 
 // `npm run cluster` itself, as an operator runs it: scripts/cluster.ts as a process of its own.
-// Once started in full, every printed address answers, the Web UI listens on loopback only, the
+// Once started in full, Temporal's seven processes and the load balancer in front of its frontends
+// are printed with their pids and ports, every printed address answers, the Web UI listens on loopback only, the
 // demo runs every process to its end from the one line printed for a backend (client.env, keys
 // readable by their owner only), and SIGINT stops everything and removes its folder; SIGTERM during the start-up (PostgreSQL just
 // up, the server's setup running) leaves nothing behind either.
@@ -181,6 +182,33 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
       assert.equal(await status(`${prometheus}/-/ready`), 200, 'Prometheus /-/ready');
       assert.equal(await status(`${ui}/`), 200, 'the Web UI');
       assert.ok(await listening(portOf(temporal)), `Temporal's frontend ${temporal}`);
+      // Temporal's services, each a process of its own with its ports and pid, behind the load
+      // balancer whose address is the one printed for clients.
+      const services = [
+        ...out.matchAll(/^\[cluster\] Temporal (\S+)\s+(\w+)\s+pid (\d+), gRPC (\d+), membership (\d+)/gm),
+      ].map(([, name, service, pid, grpc, membership]) => ({
+        name: name!,
+        service: service!,
+        pid: Number(pid),
+        grpc: Number(grpc),
+        membership: Number(membership),
+      }));
+      assert.deepEqual(
+        services.map((s) => s.name).sort(),
+        ['frontend-1', 'frontend-2', 'history-1', 'history-2', 'matching-1', 'matching-2', 'worker-1'],
+        out,
+      );
+      for (const s of services) {
+        assert.equal(s.name.replace(/-\d+$/, ''), s.service, `${s.name} runs its service`);
+        assert.match(readFileSync(`/proc/${s.pid}/cmdline`, 'utf8'), new RegExp(`--service=${s.service}`), s.name);
+        // The worker service serves no gRPC; every other listens on its printed port.
+        assert.ok(await listening(s.service === 'worker' ? s.membership : s.grpc), `${s.name} listens`);
+      }
+      const [, lbAddress, lbPid] =
+        /^\[cluster\] load balancer\s+(\S+) \(HAProxy, pid (\d+)/m.exec(out) ??
+        assert.fail(`no load balancer line:\n${out}`);
+      assert.equal(lbAddress, temporal, 'clients are given the load balancer, not a frontend');
+      assert.match(readFileSync(`/proc/${lbPid}/cmdline`, 'utf8'), /haproxy/);
       const uiListens = listenAddresses(portOf(ui));
 
       // What a backend needs, in files only their owner reads; the demo runs from the printed line.
@@ -210,6 +238,7 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
       const ports = [
         Number(pgPort),
         portOf(temporal),
+        ...services.flatMap((s) => [s.grpc, s.membership]),
         portOf(ui),
         portOf(prometheus),
         portOf(sandbox),

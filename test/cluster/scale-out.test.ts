@@ -116,7 +116,7 @@ describe('scale-out on the PostgreSQL cluster', () => {
     const targets = [
       ...cluster.workerMetrics,
       ...cluster.ingressOpsUrls.map((u) => u.replace('http://', '')),
-      cluster.temporal.metrics,
+      ...cluster.temporal.metrics,
     ];
     await eventually(
       async () => {

@@ -1,11 +1,40 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
+import { eventually } from '../helpers/stack.js';
+import {
+  type ClusterDescription,
+  clusterClient,
+  clusterDescription,
+  killTemporalService,
+  restartPostgres,
+  startTemporalService,
+  temporalServices,
+} from '../helpers/cluster.js';
 
 // The server's settings that can never change once a cluster has started, as the running cluster
-// reports them: what `npm run cluster` and compose start is what production keeps for good.
+// reports them: what `npm run cluster` and compose start is what production keeps for good. Its
+// services as separate processes behind the load balancer, and the controls the fault test uses
+// (test/helpers/cluster.ts): a process killed and started again comes back with a new pid on its
+// ports, and the cluster keeps answering through the load balancer; a bad name or a second start
+// is refused and changes nothing.
+
+const SERVICES = ['frontend-1', 'frontend-2', 'history-1', 'history-2', 'matching-1', 'matching-2', 'worker-1'];
+
+/** A run of a type no worker polls, started and ended: the frontend, a history shard and matching answer. */
+async function answers(client: Client): Promise<void> {
+  const handle = await client.workflow.start('noSuchWorkflow', {
+    taskQueue: `services-${randomUUID()}`,
+    workflowId: `services-${randomUUID()}`,
+  });
+  assert.equal((await handle.describe()).status.name, 'RUNNING');
+  await handle.terminate('test done');
+}
+
+const pidOf = async (c: ClusterDescription, name: string) =>
+  (await temporalServices(c)).find((s) => s.name === name)!.pid;
 
 describe('the Temporal server as configured for production', () => {
   let cluster: ClusterDescription;
@@ -23,5 +52,61 @@ describe('the Temporal server as configured for production', () => {
       readFileSync('deploy/temporal/production.yaml', 'utf8'),
       /numHistoryShards: \{\{ env "NUM_HISTORY_SHARDS" \| default "512" \}\}/,
     );
+  });
+
+  it('runs two frontends, two history, two matching and one worker process, and clients reach the load balancer', async () => {
+    const { temporal } = cluster;
+    assert.equal(temporal.topology, 'services');
+    assert.deepEqual(temporal.services.map((s) => s.name).sort(), SERVICES);
+    assert.equal(temporal.address, temporal.loadBalancer?.address, 'clients are given the load balancer');
+    const now = await temporalServices(cluster);
+    for (const s of now) {
+      assert.ok(s.pid, `${s.name} runs`);
+      assert.match(readFileSync(`/proc/${s.pid}/cmdline`, 'utf8'), new RegExp(`start\0--service=${s.service}\0`));
+    }
+    assert.equal(
+      new Set(now.flatMap((s) => [s.grpcPort, s.membershipPort])).size,
+      now.length * 2,
+      'ports of their own',
+    );
+    await answers(client);
+  });
+
+  it('a killed process is started again with a new pid, and the cluster answers meanwhile and after', async () => {
+    for (const name of ['matching-2', 'frontend-1', 'history-2']) {
+      const was = await pidOf(cluster, name);
+      const killed = await killTemporalService(cluster, name);
+      assert.equal(killed.pid, null, `${name} is down`);
+      assert.throws(() => process.kill(was!, 0), /ESRCH/, `${name}'s process ${was} is gone`);
+      // The other frontend, history or matching process takes over (history's shards move).
+      await eventually(() => answers(client), 60_000, 1_000);
+      const started = await startTemporalService(cluster, name);
+      assert.ok(started.pid && started.pid !== was, `${name} runs again as a new process`);
+      await eventually(() => answers(client), 60_000, 1_000);
+    }
+  });
+
+  it('refuses a name it does not know, a start of a running process and a call without the token, changing nothing', async () => {
+    const pids = (await temporalServices(cluster)).map((s) => s.pid);
+    await assert.rejects(
+      killTemporalService(cluster, 'history-9'),
+      /404 no Temporal service named history-9; the services are .*history-1.*worker-1/,
+    );
+    await assert.rejects(
+      startTemporalService(cluster, 'history-1'),
+      /409 Temporal history-1 is running \(pid \d+\); kill it first/,
+    );
+    const anonymous = await fetch(`${cluster.temporal.control.url}/temporal/history-1/kill`, { method: 'POST' });
+    assert.equal(anonymous.status, 401);
+    assert.deepEqual(
+      (await temporalServices(cluster)).map((s) => s.pid),
+      pids,
+    );
+  });
+
+  it('PostgreSQL restarts on its data and port, and the cluster answers again', async () => {
+    await restartPostgres(cluster);
+    await eventually(() => answers(client), 60_000, 1_000);
+    for (const s of await temporalServices(cluster)) assert.ok(s.pid, `${s.name} survived the restart`);
   });
 });

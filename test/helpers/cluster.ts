@@ -4,17 +4,15 @@ import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { ProviderClient } from '../../src/provider/client.js';
 import { clientFor } from '../../src/temporal/connection.js';
 import type { ProcessSpec, ProductCluster } from '../../scripts/lib/product-processes.js';
+import type { describeTemporal, TemporalService } from '../../scripts/lib/temporal-cluster.js';
 
-// The cluster that `npm run test:cluster` started, as its tests see it (TEST_CLUSTER).
+// The cluster that `npm run test:cluster` started, as its tests see it (TEST_CLUSTER), and the
+// controls that take one of its Temporal processes down or PostgreSQL through a restart
+// (scripts/lib/temporal-control.ts, served by the process that started the cluster).
 
 /** What scripts/test-cluster.ts writes: the product's processes as started, and the Temporal server. */
 export type ClusterDescription = Omit<ProductCluster, 'processes' | 'stop'> & {
-  temporal: {
-    address: string;
-    namespace: string;
-    metrics: string;
-    postgres: { host: string; port: number; user: string; password: string; dataDir: string };
-  };
+  temporal: ReturnType<typeof describeTemporal>;
   processes: Array<ProcessSpec & { pid: number }>;
 };
 
@@ -57,3 +55,28 @@ export function clusterProvider(c: ClusterDescription): ProviderClient {
     auth: { kind: 'signature', apiKey: SANDBOX_CREDENTIALS.apiKey, secretKey: SANDBOX_CREDENTIALS.secretKey },
   });
 }
+
+/** A call to the cluster's control endpoint; a refusal throws with the endpoint's message. */
+async function control<T>(c: ClusterDescription, method: 'GET' | 'POST', path: string): Promise<T> {
+  const res = await fetch(`${c.temporal.control.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${c.temporal.control.token}` },
+  });
+  const body = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new Error(`${method} ${path} on the cluster's control endpoint: ${res.status} ${body.error}`);
+  return body;
+}
+
+/** The Temporal server's processes as they are now (pid null while one is down). */
+export const temporalServices = (c: ClusterDescription) => control<TemporalService[]>(c, 'GET', '/temporal');
+
+/** SIGKILL to the Temporal process `name` (`history-1`, `frontend-2`…); resolves once it has exited. */
+export const killTemporalService = (c: ClusterDescription, name: string) =>
+  control<TemporalService>(c, 'POST', `/temporal/${name}/kill`);
+
+/** Starts the Temporal process `name` again, as it was started; resolves with its new pid once it listens. */
+export const startTemporalService = (c: ClusterDescription, name: string) =>
+  control<TemporalService>(c, 'POST', `/temporal/${name}/start`);
+
+/** Stops the cluster's PostgreSQL and starts it again on the same data and port. */
+export const restartPostgres = (c: ClusterDescription) => control<unknown>(c, 'POST', '/postgres/restart');
