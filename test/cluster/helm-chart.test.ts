@@ -257,6 +257,8 @@ describe('the Helm chart', () => {
     assert.equal(valueOf(worker, 'TEMPORAL_TLS'), 'true');
     assert.equal(valueOf(worker, 'CLAIM_STORE_URL'), 's3://payflows-claims/production');
     assert.ok(envOf(worker, 'AWS_SECRET_ACCESS_KEY')?.valueFrom?.secretKeyRef);
+    const codec = containerOf(pick(all, 'Deployment', 'codec-server'));
+    assert.equal(valueOf(codec, 'CODEC_SERVER_OIDC_AUDIENCE'), 'temporal');
   });
 
   it('keeps a worker Deployment for each earlier version still serving runs', () => {
@@ -273,8 +275,12 @@ describe('the Helm chart', () => {
     );
   });
 
-  it('refuses a render without a Temporal address', () => {
+  it('refuses a render without a Temporal address, or a sign-in without its audience', () => {
     assert.match(refused(['--set', 'temporal.address=']), /temporal\.address is required/);
+    assert.match(
+      refused(['--set', 'codecServer.oidc.issuer=https://idp.test']),
+      /codecServer\.oidc\.audience is required with codecServer\.oidc\.issuer/,
+    );
   });
 
   it('refuses a key written inline, naming the value', () => {

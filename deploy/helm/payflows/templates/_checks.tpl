@@ -30,7 +30,11 @@ value is a key written inline and fails the render; the chart's own secret value
 {{- fail (printf "%s[%d] is not a variable: write {name: …, value: …} or {name: …, valueFrom: …}" $where $i) -}}
 {{- end -}}
 {{- if and (hasKey $secret $var.name) (hasKey $var "value") -}}
-{{- fail (printf "%s[%d] gives %s inline: a key must come from a Secret. Set %s to a reference {name: <Secret>, key: <key in it>} instead (or give it valueFrom.secretKeyRef)" $where $i $var.name (get $secret $var.name)) -}}
+{{- $instead := "Give it valueFrom.secretKeyRef instead" -}}
+{{- with get $secret $var.name -}}
+{{- $instead = printf "Set %s to a reference {name: <Secret>, key: <key in it>} instead, or give it valueFrom.secretKeyRef" . -}}
+{{- end -}}
+{{- fail (printf "%s[%d] gives %s inline: a key must come from a Secret. %s" $where $i $var.name $instead) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -15,12 +15,13 @@ awsAccessKeyId: { variable: AWS_ACCESS_KEY_ID, required: false, processes: [work
 awsSecretAccessKey: { variable: AWS_SECRET_ACCESS_KEY, required: false, processes: [worker, codecServer] }
 {{- end -}}
 
-{{/* Variables that hold a secret, by the value that gives them from a Secret instead. */}}
+{{/* Variables that hold a secret, by the value that gives them from a Secret instead ("" where only valueFrom does). */}}
 {{- define "payflows.secretVariables" -}}
 {{- range $entry, $row := include "payflows.secretTable" . | fromYaml }}
 {{ $row.variable }}: secrets.{{ $entry }}
 {{- end }}
 TEMPORAL_API_KEY: temporal.apiKey
+TEMPORAL_OAUTH_CLIENT_SECRET: ""
 TEMPORAL_TLS_CLIENT_KEY_DATA: temporal.tls.clientCertSecret
 {{- end -}}
 
