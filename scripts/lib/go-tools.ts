@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
-import { goInstall } from '../../src/temporal/go-install.js';
+import { basename, join, resolve } from 'node:path';
+import { goInstall, runGo } from '../../src/temporal/go-install.js';
 import { isExecutable } from '../../src/executable.js';
 
 // The Temporal server, its SQL tool and the Web UI server, built from the Go module proxy at the
@@ -55,6 +56,57 @@ export async function goTool(tool: GoTool, log: (line: string) => void): Promise
   await goInstall(go(), `${tool.module}@${tool.version}`, dir, log);
   if (!isExecutable(path)) throw new Error(`go install finished but ${path} is missing`);
   log(`${tool.name} built in ${Math.round((Date.now() - started) / 1000)} s: ${path}`);
+  return path;
+}
+
+// Go modules of this repository, built with the machine's Go, their dependencies from the Go module
+// proxy as go.sum pins them (-mod=readonly: a go.mod that needs tidying fails the build, it is never
+// rewritten), into the cache outside the repo under a hash of their sources and of the Go version:
+// built once per change, reused by every run after. Go's build cache is shared with the tools above,
+// so the Temporal server's packages are already compiled and a change mostly links.
+
+/** A module of this repository (one folder, flat) and the binary built from it. */
+const localModule = (name: string, dir: string, binary = name) => ({ name, dir: resolve(dir), binary });
+export type LocalGoModule = ReturnType<typeof localModule>;
+
+export const LOCAL_MODULES = {
+  /** The Temporal server at SERVER_VERSION with the authorizer of deploy/temporal/server/authorizer.go. */
+  server: localModule('temporal-server-payflows', 'deploy/temporal/server', 'temporal-server'),
+  goBackend: localModule('go-backend', 'examples/go-backend'),
+};
+
+/** A hash of what the binary is built from: go.mod, go.sum, the .go files, and the toolchain. */
+export function sourcesHash(dir: string, goVersion = execFileSync(go(), ['version'], { encoding: 'utf8' })): string {
+  const hash = createHash('sha256').update(goVersion);
+  const files = readdirSync(dir)
+    .filter((f) => f === 'go.mod' || f === 'go.sum' || f.endsWith('.go'))
+    .sort();
+  for (const f of files) hash.update(`\0${f}\0`).update(readFileSync(join(dir, f)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The module's binary, built if this version of its sources has not been. */
+export async function buildLocalModule(module: LocalGoModule, log: (line: string) => void): Promise<string> {
+  const dir = join(cacheRoot(), module.name, sourcesHash(module.dir));
+  const path = join(dir, module.binary);
+  if (isExecutable(path)) return path;
+  mkdirSync(dir, { recursive: true });
+  log(`building ${module.name} from ${module.dir} into ${dir} (once per change of its sources)…`);
+  const started = Date.now();
+  // Built beside, then renamed: a build cut short leaves no binary that looks finished.
+  const partial = `${path}.${process.pid}.partial`;
+  try {
+    // Without -trimpath: the flags match `go install`'s, so the packages it compiled are reused.
+    await runGo(go(), ['build', '-o', partial, '.'], {
+      cwd: module.dir,
+      env: { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=readonly'].filter(Boolean).join(' ') },
+      log,
+    });
+    renameSync(partial, path);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  log(`${module.name} built in ${Math.round((Date.now() - started) / 1000)} s: ${path}`);
   return path;
 }
 
