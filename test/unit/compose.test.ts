@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { SERVER_VERSION, UI_VERSION } from '../../scripts/lib/go-tools.js';
@@ -28,6 +31,16 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
   services: Record<string, Service>;
 };
 const s = compose.services;
+/** Temporal's services, a container each from the server's image; `temporal` is their load balancer. */
+const TEMPORAL_SERVICES = [
+  'temporal-history',
+  'temporal-history-2',
+  'temporal-matching',
+  'temporal-matching-2',
+  'temporal-frontend',
+  'temporal-frontend-2',
+  'temporal-worker',
+];
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)?.[1]);
 // The final stage's environment and command: what a container of the image starts with.
@@ -38,7 +51,7 @@ const imageCmd = JSON.parse(/^CMD (\[.*\])$/m.exec(runtimeStage)![1]!) as string
 describe('docker-compose.yml and the Dockerfile', () => {
   it("runs Temporal on PostgreSQL with Temporal's maintained images at the versions tested here, no auto-setup", () => {
     assert.equal(s.postgresql!.image, `postgres:${POSTGRES_MAJOR}`);
-    assert.equal(s.temporal!.image, `temporalio/server:${SERVER_VERSION.slice(1)}`);
+    for (const name of TEMPORAL_SERVICES) assert.equal(s[name]!.image, `temporalio/server:${SERVER_VERSION.slice(1)}`);
     assert.equal(s['temporal-schema']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
     assert.equal(s['temporal-namespace']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
     assert.equal(s['temporal-ui']!.image, `temporalio/ui:${UI_VERSION.slice(1)}`);
@@ -49,8 +62,34 @@ describe('docker-compose.yml and the Dockerfile', () => {
   });
 
   it('configures the server with the same file and setup script that `npm run cluster` runs', () => {
-    assert.deepEqual(s.temporal!.entrypoint, [
-      'temporal-server',
+    for (const name of TEMPORAL_SERVICES) {
+      assert.deepEqual(s[name]!.entrypoint, ['sh', '/etc/temporal/payflows/start-service.sh'], name);
+      assert.deepEqual(s[name]!.command, [name.replace(/^temporal-|-2$/g, '')], name);
+      assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
+      assert.deepEqual(s[name]!.depends_on, { 'temporal-schema': { condition: 'service_completed_successfully' } });
+      assert.equal(s[name]!.environment!.DYNAMIC_CONFIG_FILE_PATH, '/etc/temporal/payflows/dynamicconfig.yaml');
+      assert.equal(s[name]!.environment!.TEMPORAL_CLUSTER_ADDRESS, 'temporal:7233', 'the load balancer');
+    }
+    for (const name of ['temporal-schema', 'temporal-namespace'])
+      assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
+    assert.deepEqual(s['temporal-schema']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'schema']);
+    assert.deepEqual(s['temporal-namespace']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'namespace']);
+  });
+
+  it("starts one service per container, announcing the container's address, and refuses a service it does not know", () => {
+    // The script with a temporal-server that prints what it was given (the image's is the server).
+    const bin = mkdtempSync(join(tmpdir(), 'payflows-start-service-'));
+    writeFileSync(join(bin, 'temporal-server'), '#!/bin/sh\necho "$TEMPORAL_BROADCAST_ADDRESS $*"\n', { mode: 0o755 });
+    const run = (service: string) =>
+      spawnSync('sh', ['deploy/temporal/start-service.sh', service], {
+        encoding: 'utf8',
+        env: { PATH: `${bin}:${process.env.PATH}` },
+      });
+    const started = run('history');
+    assert.equal(started.status, 0, started.stderr);
+    const [address, ...args] = started.stdout.trim().split(' ');
+    assert.equal(address, execFileSync('hostname', ['-i'], { encoding: 'utf8' }).trim());
+    assert.deepEqual(args, [
       '--root',
       '/',
       '--config',
@@ -58,13 +97,29 @@ describe('docker-compose.yml and the Dockerfile', () => {
       '--env',
       'production',
       'start',
+      '--service=history',
     ]);
-    for (const name of ['temporal', 'temporal-schema', 'temporal-namespace'])
-      assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
-    assert.deepEqual(s['temporal-schema']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'schema']);
-    assert.deepEqual(s['temporal-namespace']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'namespace']);
-    assert.deepEqual(s.temporal!.depends_on, { 'temporal-schema': { condition: 'service_completed_successfully' } });
-    assert.equal(s.temporal!.environment!.DYNAMIC_CONFIG_FILE_PATH, '/etc/temporal/payflows/dynamicconfig.yaml');
+    const refused = run('histroy');
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /no Temporal service named histroy \(frontend, history, matching or worker\)/);
+    assert.equal(refused.stdout, '', 'nothing started');
+    rmSync(bin, { recursive: true });
+  });
+
+  it('puts the load balancer of `npm run cluster` (the same HAProxy configuration) in front of the two frontends, where clients connect', () => {
+    const lb = s.temporal!;
+    assert.match(lb.image!, /^haproxy:2\.6$/, "Debian 12's HAProxy, as npm run cluster runs it");
+    assert.ok(lb.volumes!.includes('./deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'));
+    const env = lb.environment!;
+    assert.deepEqual(
+      [env.TEMPORAL_FRONTEND_1, env.TEMPORAL_FRONTEND_2],
+      ['temporal-frontend:7233', 'temporal-frontend-2:7233'],
+    );
+    assert.equal(env.TEMPORAL_LB_BIND, ':7233');
+    for (const [name, svc] of Object.entries(s).filter(([, svc]) => svc.environment?.TEMPORAL_ADDRESS))
+      assert.equal(svc.environment!.TEMPORAL_ADDRESS, 'temporal:7233', `${name} connects through the load balancer`);
+    const config = readFileSync('deploy/haproxy/haproxy.cfg', 'utf8');
+    for (const name of Object.keys(env)) assert.match(config, new RegExp(`\\$\\{${name}\\}`), `${name} is read`);
   });
 
   it('registers exactly the search attributes the workflows set', () => {
@@ -157,7 +212,7 @@ describe('docker-compose.yml and the Dockerfile', () => {
     // The public door, published where .env says: no default, loopback or open, is taken silently.
     assert.deepEqual(s.ingress!.ports, ['${INGRESS_PUBLISH_ADDRESS:?set INGRESS_PUBLISH_ADDRESS in .env}:4020:4020']);
     assert.equal(s.ingress!.environment!.INGRESS_HOST, '0.0.0.0', "the container's interfaces");
-    for (const name of ['postgresql', 'worker', 'temporal-schema', 'temporal-namespace'])
+    for (const name of ['postgresql', 'worker', 'temporal-schema', 'temporal-namespace', ...TEMPORAL_SERVICES])
       assert.equal(s[name]!.ports, undefined, name);
   });
 
