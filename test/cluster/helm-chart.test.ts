@@ -313,5 +313,15 @@ describe('the Helm chart', () => {
       /replicas must be integer/,
     );
     assert.throws(() => validateManifest({ ...deployment, kind: 'Deploymnet' }), /a kind the check does not know/);
+    const pod = podOf(deployment);
+    const misspelt = { ...containerOf(deployment), imagePullPolice: 'Always' };
+    assert.throws(
+      () =>
+        validateManifest({
+          ...deployment,
+          spec: { ...deployment.spec, template: { ...pod, spec: { ...pod.spec, containers: [misspelt] } } },
+        }),
+      /fields the API does not define: \/spec\/template\/spec\/containers\/0\/imagePullPolice/,
+    );
   });
 });

@@ -2,9 +2,11 @@ import { Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { parseAllDocuments } from 'yaml';
+import { unknownFields } from './kubernetes-unknown-fields.js';
 
 // Rendered Kubernetes manifests, parsed and checked against the Kubernetes API's schemas that the
-// kubernetes-models package carries (its validators are compiled in: nothing is fetched).
+// kubernetes-models package carries (its validators are compiled in: nothing is fetched), and
+// refused for any field those schemas do not define.
 
 export interface Manifest {
   apiVersion: string;
@@ -13,11 +15,11 @@ export interface Manifest {
   spec: Record<string, unknown>;
 }
 
-/** The kinds the chart may render, by apiVersion and kind; anything else is an error. */
-const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  'apps/v1 Deployment': Deployment,
-  'v1 Service': Service,
-  'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
+/** The kinds the chart may render, by apiVersion and kind, with their schema; anything else is an error. */
+const MODELS: Record<string, { Model: new (data: never) => { validate(): void }; schema: string }> = {
+  'apps/v1 Deployment': { Model: Deployment, schema: 'IoK8sApiAppsV1Deployment' },
+  'v1 Service': { Model: Service, schema: 'IoK8sApiCoreV1Service' },
+  'policy/v1 PodDisruptionBudget': { Model: PodDisruptionBudget, schema: 'IoK8sApiPolicyV1PodDisruptionBudget' },
 };
 
 /** Every document of a multi-document YAML text, empty ones left out; a YAML error throws. */
@@ -32,13 +34,16 @@ export function parseManifests(text: string): Manifest[] {
 /** Throws, naming the object and the field, unless the manifest is a known kind that its schema accepts. */
 export function validateManifest(manifest: Manifest): void {
   const which = `${manifest.apiVersion} ${manifest.kind}`;
-  const Model = MODELS[which];
-  if (!Model) throw new Error(`${which} ${manifest.metadata?.name}: a kind the check does not know`);
+  const known = MODELS[which];
+  if (!known) throw new Error(`${which} ${manifest.metadata?.name}: a kind the check does not know`);
   try {
-    new Model(manifest as never).validate();
+    new known.Model(manifest as never).validate();
   } catch (err) {
     throw new Error(`${which} ${manifest.metadata.name}: ${(err as Error).message}`);
   }
+  const unknown = unknownFields(manifest, known.schema);
+  if (unknown.length)
+    throw new Error(`${which} ${manifest.metadata.name}: fields the API does not define: ${unknown.join(', ')}`);
 }
 
 const QUANTITY_UNITS: Record<string, number> = {
