@@ -5,13 +5,15 @@ import { stopOnSignal } from './scale/abort.js';
 import { scalePlot } from './scale/plot.js';
 import { scaleReport } from './scale/report.js';
 import { measureSize, type SizeResult } from './scale/size.js';
-import { startScaleStack } from './scale/stack.js';
+import { type ScaleStack, startScaleStack } from './scale/stack.js';
+import { byRun, topologiesSetting, topologyOf, TOPOLOGY_NAME } from './scale/topology.js';
 
 // `npm run bench -- --scale [1000,10000,100000]` (not in CI): the cost of many wallets on
-// Temporal on PostgreSQL (bench/scale/size.ts says what is measured and how). Each size's figures
-// go to bench/results/scale.json as soon as measured (a size measured again replaces its row), a
-// run under the defaults' steady background (`SCALE_STEADY=1`) to scale-steady.json, and
-// bench/results/scale.md and scale.svg are written from all of them.
+// Temporal on PostgreSQL (bench/scale/size.ts says what is measured and how), each size on each
+// of the server's topologies (bench/scale/topology.ts), each on a fresh stack of its own. Each
+// size's figures go to bench/results/scale.json as soon as measured (a size measured again on a
+// topology replaces its row), a run under the defaults' steady background (`SCALE_STEADY=1`) to
+// scale-steady.json, and bench/results/scale.md and scale.svg are written from all of them.
 
 const RESULTS = new URL('./results/', import.meta.url);
 /** A positive number from the environment, checked before anything starts: a typo must not cost hours. */
@@ -35,29 +37,42 @@ export async function runScale(sizes: number[] | 'report'): Promise<void> {
     callbackSeconds: positiveSetting('SCALE_CALLBACK_SECONDS', 60),
     steady: steadySetting(),
   };
+  const topologies = topologiesSetting();
   const say = (l: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${l}`);
-  const dir = mkdtempSync(join(tmpdir(), 'payflows-scale-'));
-  say(`state and logs in ${dir}; sizes ${sizes.join(', ')}`);
-  stopOnSignal(async () => {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }, say);
-  let stack: Awaited<ReturnType<typeof startScaleStack>> | undefined;
+  say(`sizes ${sizes.join(', ')}, each on ${topologies.map((t) => TOPOLOGY_NAME[t]).join(' and ')}`);
+  // The stack running now and its folder (PostgreSQL's data among it): what a signal must stop and remove.
+  let current: { stack?: ScaleStack; dir: string } | undefined;
+  const stopCurrent = async () => {
+    await current?.stack?.stop();
+    if (current) rmSync(current.dir, { recursive: true, force: true });
+    current = undefined;
+  };
+  stopOnSignal(stopCurrent, say);
   try {
-    stack = await startScaleStack({ dir, log: say, workerMemory: process.env.SCALE_WORKER_MEMORY ?? '2Gi' });
-    for (const [i, n] of sizes.entries()) {
-      const result = await measureSize(stack, n, {
-        say,
-        ...settings,
-        logDir: join(dir, 'logs'),
-        terminate: i < sizes.length - 1,
-      });
-      say(`written: bench/results/${save(result)}, scale.md, scale.svg (${n} wallets)`);
-    }
+    for (const n of sizes)
+      for (const topology of topologies) {
+        // A fresh stack for each: an empty database, a Temporal server and a worker with nothing
+        // of the size before it, whichever topology ran first. Its own folder in the system's
+        // temporary directory, which PostgreSQL's user can reach.
+        const dir = mkdtempSync(join(tmpdir(), `payflows-scale-${n}-${topology}-`));
+        current = { dir };
+        say(`${n} wallets on the ${TOPOLOGY_NAME[topology]} (state and logs in ${dir})`);
+        current.stack = await startScaleStack({
+          dir,
+          log: say,
+          topology,
+          workerMemory: process.env.SCALE_WORKER_MEMORY ?? '2Gi',
+        });
+        const result = await measureSize(current.stack, n, { say, ...settings, logDir: join(dir, 'logs') });
+        say(`written: bench/results/${save(result)}, scale.md, scale.svg (${n} wallets, ${TOPOLOGY_NAME[topology]})`);
+        await stopCurrent();
+        say('stack stopped, its folder removed');
+      }
   } finally {
-    await stack?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    say('stack stopped, its folder removed');
+    if (current) {
+      await stopCurrent();
+      say('stack stopped, its folder removed');
+    }
   }
 }
 
@@ -73,12 +88,11 @@ export function steadySetting(env = process.env): boolean {
 // background is not the sizes' line.
 const FILE = { sizes: 'scale.json', steady: 'scale-steady.json' } as const;
 
-/** Adds the result to its file, redraws the report, and names the file. */
+/** Adds the result to its file (in place of the same size on the same topology), redraws the report, and names the file. */
 function save(result: SizeResult): string {
   const kind = result.steady ? 'steady' : 'sizes';
-  const merged = [...saved(kind).filter((r) => r.wallets !== result.wallets), result].sort(
-    (a, b) => a.wallets - b.wallets,
-  );
+  const same = (r: SizeResult) => r.wallets === result.wallets && topologyOf(r) === topologyOf(result);
+  const merged = [...saved(kind).filter((r) => !same(r)), result].sort(byRun);
   writeFileSync(new URL(FILE[kind], RESULTS), `${JSON.stringify(merged, null, 2)}\n`);
   redraw();
   return FILE[kind];

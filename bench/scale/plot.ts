@@ -1,8 +1,10 @@
 import { decades, linearFit, logScale } from './arith.js';
 import type { SizeResult } from './size.js';
+import { byRun, TOPOLOGIES, topologyOf, TOPOLOGY_NAME } from './topology.js';
 
 // bench/results/scale.svg: one panel per figure against the number of wallets (a log axis), the
-// measured sizes as dots joined by a line, and the goal, where there is one, as a dashed line.
+// measured sizes as dots joined by a line, one line per topology of the Temporal server, and the
+// goal, where there is one, as a dashed line.
 
 interface Panel {
   title: string;
@@ -56,11 +58,20 @@ const W = 300;
 const H = 220;
 const M = { left: 52, right: 14, top: 30, bottom: 36 };
 
+/** Each topology's line, and its second series lighter. */
+const COLOR = {
+  single: { main: '#1f5fa8', second: '#8fb3dd' },
+  services: { main: '#d0701f', second: '#f0b98a' },
+} as const;
+
 const fmt = (v: number) => (v >= 1000 ? `${Number((v / 1000).toPrecision(3))}k` : Number(v.toPrecision(3)).toString());
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 export function scalePlot(results: SizeResult[]): string {
-  const sorted = [...results].sort((a, b) => a.wallets - b.wallets);
+  const sorted = [...results].sort(byRun);
+  const lines = TOPOLOGIES.map((t) => ({ topology: t, rs: sorted.filter((r) => topologyOf(r) === t) })).filter(
+    ({ rs }) => rs.length > 0,
+  );
   const cols = 3;
   const rows = Math.ceil(PANELS.length / cols);
   const parts: string[] = [];
@@ -70,13 +81,15 @@ export function scalePlot(results: SizeResult[]): string {
     const ox = (i % cols) * W;
     const oy = Math.floor(i / cols) * H;
     const x = logScale(lo, hi, ox + M.left, ox + W - M.right);
-    const extra =
-      p.extrapolate && sorted.length >= 2 && !sorted.some((r) => r.wallets === TARGET)
-        ? perWallet(sorted, p.extrapolate, TARGET)
-        : undefined;
+    // Per topology, the line through its own sizes to the target it did not reach.
+    const extra = lines.map(({ rs }) =>
+      p.extrapolate && new Set(rs.map((r) => r.wallets)).size >= 2 && !rs.some((r) => r.wallets === TARGET)
+        ? perWallet(rs, p.extrapolate, TARGET)
+        : undefined,
+    );
     const values = [
       ...sorted.flatMap((r) => [p.value(r), ...(p.second ? [p.second.value(r)] : [])]),
-      ...(extra === undefined ? [] : [extra]),
+      ...extra.filter((v) => v !== undefined),
     ];
     const top = Math.max(p.goal ?? 0, ...values.filter(Number.isFinite)) * 1.15 || 1;
     const y = (v: number) => oy + H - M.bottom - (v / top) * (H - M.top - M.bottom);
@@ -101,19 +114,19 @@ export function scalePlot(results: SizeResult[]): string {
         `<line x1="${ox + M.left}" y1="${y(p.goal)}" x2="${ox + W - M.right}" y2="${y(p.goal)}" stroke="#c00" stroke-dasharray="4 3"/>`,
         `<text x="${ox + W - M.right}" y="${y(p.goal) - 3}" font-size="9" fill="#c00" text-anchor="end">goal ${fmt(p.goal)}</text>`,
       );
-    const series = [
-      { value: p.value, color: '#1f5fa8' },
-      ...(p.second ? [{ value: p.second.value, color: '#8fb3dd' }] : []),
-    ];
+    const series = lines.flatMap(({ topology, rs }, line) => [
+      { rs, value: p.value, color: COLOR[topology].main, extra: extra[line] },
+      ...(p.second ? [{ rs, value: p.second.value, color: COLOR[topology].second, extra: undefined }] : []),
+    ]);
     for (const s of series) {
-      const pts = sorted.filter((r) => Number.isFinite(s.value(r))).map((r) => [x(r.wallets), y(s.value(r))]);
+      const pts = s.rs.filter((r) => Number.isFinite(s.value(r))).map((r) => [x(r.wallets), y(s.value(r))]);
       if (pts.length > 1)
         parts.push(
           `<polyline fill="none" stroke="${s.color}" stroke-width="1.5" points="${pts.map(([a, b]) => `${a!.toFixed(1)},${b!.toFixed(1)}`).join(' ')}"/>`,
         );
-      if (extra !== undefined && s.value === p.value && pts.length > 0) {
+      if (s.extra !== undefined && pts.length > 0) {
         const [a, b] = pts.at(-1)!;
-        const [ex, ey] = [x(TARGET), y(extra)];
+        const [ex, ey] = [x(TARGET), y(s.extra)];
         parts.push(
           `<line x1="${a!.toFixed(1)}" y1="${b!.toFixed(1)}" x2="${ex.toFixed(1)}" y2="${ey.toFixed(1)}" stroke="${s.color}" stroke-dasharray="3 3"/>`,
           `<circle cx="${ex.toFixed(1)}" cy="${ey.toFixed(1)}" r="3" fill="white" stroke="${s.color}"/>`,
@@ -124,16 +137,29 @@ export function scalePlot(results: SizeResult[]): string {
         parts.push(`<circle cx="${a!.toFixed(1)}" cy="${b!.toFixed(1)}" r="3" fill="${s.color}"/>`);
     }
   });
-  const legend = { x: (PANELS.length % cols) * W + 16, y: (rows - 1) * H + 60 };
-  if (PANELS.length % cols !== 0)
-    parts.push(
-      `<circle cx="${legend.x}" cy="${legend.y}" r="3" fill="#1f5fa8"/>`,
-      `<text x="${legend.x + 8}" y="${legend.y + 3}" font-size="10">measured (bench/results/scale.md)</text>`,
-      `<circle cx="${legend.x}" cy="${legend.y + 18}" r="3" fill="white" stroke="#1f5fa8"/>`,
-      `<text x="${legend.x + 8}" y="${legend.y + 21}" font-size="10">extrapolated by the line through them, not measured</text>`,
-      `<line x1="${legend.x - 4}" y1="${legend.y + 36}" x2="${legend.x + 4}" y2="${legend.y + 36}" stroke="#c00" stroke-dasharray="4 3"/>`,
-      `<text x="${legend.x + 8}" y="${legend.y + 39}" font-size="10">goal of issue 17</text>`,
+  const legend = { x: (PANELS.length % cols) * W + 16, y: (rows - 1) * H + 50 };
+  const entry = (i: number, mark: string, text: string) =>
+    parts.push(mark, `<text x="${legend.x + 8}" y="${legend.y + 18 * i + 3}" font-size="10">${esc(text)}</text>`);
+  if (PANELS.length % cols !== 0) {
+    lines.forEach(({ topology }, i) =>
+      entry(
+        i,
+        `<circle cx="${legend.x}" cy="${legend.y + 18 * i}" r="3" fill="${COLOR[topology].main}"/>`,
+        `measured, ${TOPOLOGY_NAME[topology]} (bench/results/scale.md)`,
+      ),
     );
+    const next = lines.length;
+    entry(
+      next,
+      `<circle cx="${legend.x}" cy="${legend.y + 18 * next}" r="3" fill="white" stroke="#333"/>`,
+      'extrapolated by the line through them, not measured',
+    );
+    entry(
+      next + 1,
+      `<line x1="${legend.x - 4}" y1="${legend.y + 18 * (next + 1)}" x2="${legend.x + 4}" y2="${legend.y + 18 * (next + 1)}" stroke="#c00" stroke-dasharray="4 3"/>`,
+      'goal of issue 17',
+    );
+  }
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${cols * W}" height="${rows * H}" font-family="sans-serif">`,
     `<rect width="100%" height="100%" fill="white"/>`,

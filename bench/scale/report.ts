@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { linearFit } from './arith.js';
 import { REAL, RECONCILE_RATIO, type SizeResult } from './size.js';
+import { byRun, TOPOLOGIES, topologyOf, TOPOLOGY_NAME } from './topology.js';
 
 // bench/results/scale.md from the sizes measured (bench/results/scale.json keeps them, so that
-// sizes run on different invocations land in one report).
+// sizes run on different invocations land in one report): each size on each topology measured,
+// side by side.
 
 const n0 = (v: number) => Math.round(v).toLocaleString('en');
 const n1 = (v: number) => v.toLocaleString('en', { maximumFractionDigits: 1 });
@@ -36,17 +37,20 @@ export function scaleReport(
   steady: SizeResult[] = [],
   targetSizes: number[] = [1_000, 10_000, 100_000],
 ): string {
-  const rs = [...results].sort((a, b) => a.wallets - b.wallets);
+  const rs = [...results].sort(byRun);
   const out: string[] = [
     '# Scale run',
     '',
     '`npm run bench -- --scale [sizes]` (not in CI): wallets opened through the product’s client on Temporal',
     'on PostgreSQL, left idle, measured. Plot: `scale.svg`. Raw figures: `scale.json`.',
     '',
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${n0(totalmem() / 2 ** 30)} GiB, Node ${process.version};`,
+    machines([...rs, ...steady]),
     'shared with other engineers’ test runs while measured, so absolute rates are pessimistic and noisy.',
     '',
     ...prose('method.md'),
+    '## Side by side',
+    '',
+    ...sideBySide(rs),
     '## Figures',
     '',
   ];
@@ -74,54 +78,107 @@ export function scaleReport(
     (r) => `${mb(r.worker.rssIdleEmpty)} / ${mb(r.worker.rssWithWallets)} / ${mb(r.worker.peak)}`,
   );
   row('worker cache (max cached workflows)', cache);
+  row('Temporal server RSS, fresh / with the wallets (processes)', (r) =>
+    r.temporal === undefined
+      ? 'not recorded'
+      : `${mb(r.temporal.rssIdleEmpty)} / ${mb(r.temporal.rssWithWallets)} (${r.temporal.processes})`,
+  );
   callbackRows(row);
   row('idle calls/s while the callbacks were sent', (r) =>
     r.callbacks.backgroundPerSecond === undefined ? 'not recorded' : n1(r.callbacks.backgroundPerSecond),
   );
+  row('machine load average (1 min), mean / max over the run', loadAverage);
   out.push('');
   if (steady.length > 0) out.push(...steadySection(steady));
 
-  if (rs.length >= 2) {
-    const idle = linearFit(rs.map((r) => [r.wallets, r.idle.callsPerSecondAtDefaults]));
-    const db = linearFit(rs.map((r) => [r.wallets, r.database.mainAfter - r.database.mainBefore]));
+  // Per topology, through its sizes: a line through one topology's points only.
+  const trends = TOPOLOGIES.map((topology) => ({ topology, of: rs.filter((r) => topologyOf(r) === topology) }))
+    .filter(({ of }) => new Set(of.map((r) => r.wallets)).size >= 2)
+    .map(({ topology, of }) => ({
+      topology,
+      of,
+      idle: linearFit(of.map((r) => [r.wallets, r.idle.callsPerSecondAtDefaults])),
+      db: linearFit(of.map((r) => [r.wallets, r.database.mainAfter - r.database.mainBefore])),
+    }));
+  if (trends.length > 0) out.push('## Trend', '');
+  for (const { topology, of, idle, db } of trends)
     out.push(
-      '## Trend',
+      `On the ${TOPOLOGY_NAME[topology]} (${of.map((r) => n0(r.wallets)).join(', ')} wallets):`,
       '',
       `- Idle provider calls/s at the defaults against N: ${(idle.b * 86_400).toFixed(1)} calls per wallet-day`,
       `  (slope), intercept ${(Math.abs(idle.a) < 0.0005 ? 0 : idle.a).toFixed(3)}/s, r² ${idle.r2.toFixed(4)}.`,
       `- Temporal database growth against N: ${n0(db.b)} B per wallet (slope), r² ${db.r2.toFixed(4)}.`,
       '',
     );
-    const missing = targetSizes.filter((s) => !rs.some((r) => r.wallets === s));
-    if (missing.length > 0) {
-      const last = rs.at(-1)!;
-      out.push('## Not measured: extrapolation', '');
-      for (const s of missing) {
-        const hours = s / last.open.perSecond / 3600;
-        out.push(
-          `- **${n0(s)} wallets was not run.** At the opening rate measured at ${n0(last.wallets)} (${n1(last.open.perSecond)}/s)`,
-          `  opening them alone takes about ${hours.toFixed(1)} h on this machine. With the period P near that`,
-          `  (\`SCALE_IDLE_RATE=${Math.round(last.open.perSecond)}\`, so that few wallets poll while others still open) and a window`,
-          `  of a quarter of it (\`SCALE_IDLE_WINDOW=${Math.round((s / last.open.perSecond) * 0.25)}\`), the run takes about ${(hours * 1.25 + 0.1).toFixed(1)} h. **Extrapolated, not measured**, from the`,
-          `  line through the measured sizes: ${n1(idle.a + idle.b * s)} provider calls/s while idle at the`,
-          `  defaults (${n1(idle.b * 86_400)} per wallet-day), ${mb(db.a + db.b * s)} of Temporal database for`,
-          `  the wallets. Worker memory does not grow with N past the cache (it evicts), and the callback`,
-          '  latency at that size is not predicted by a line: the fraction of callbacks that find their wallet',
-          '  evicted grows with N (cache / N), and each costs a replay; see the trend of p99 above.',
-        );
-      }
-      out.push('');
+  for (const { topology, of, idle, db } of trends) {
+    const missing = targetSizes.filter((s) => !of.some((r) => r.wallets === s));
+    if (missing.length === 0) continue;
+    const last = of.at(-1)!;
+    out.push(`## Not measured on the ${TOPOLOGY_NAME[topology]}: extrapolation`, '');
+    for (const s of missing) {
+      const hours = s / last.open.perSecond / 3600;
+      out.push(
+        `- **${n0(s)} wallets was not run.** At the opening rate measured at ${n0(last.wallets)} (${n1(last.open.perSecond)}/s)`,
+        `  opening them alone takes about ${hours.toFixed(1)} h on this machine. With the period P near that`,
+        `  (\`SCALE_IDLE_RATE=${Math.round(last.open.perSecond)}\`, so that few wallets poll while others still open) and a window`,
+        `  of a quarter of it (\`SCALE_IDLE_WINDOW=${Math.round((s / last.open.perSecond) * 0.25)}\`), the run takes about ${(hours * 1.25 + 0.1).toFixed(1)} h. **Extrapolated, not measured**, from the`,
+        `  line through the measured sizes: ${n1(idle.a + idle.b * s)} provider calls/s while idle at the`,
+        `  defaults (${n1(idle.b * 86_400)} per wallet-day), ${mb(db.a + db.b * s)} of Temporal database for`,
+        `  the wallets. Worker memory does not grow with N past the cache (it evicts), and the callback`,
+        '  latency at that size is not predicted by a line: the fraction of callbacks that find their wallet',
+        '  evicted grows with N (cache / N), and each costs a replay; see the trend of p99 above.',
+      );
     }
+    out.push('');
   }
   return `${out.join('\n')}\n`;
 }
+
+/** The machines the rows were measured on: one, or each with its rows' dates. */
+function machines(rs: SizeResult[]): string {
+  const names = [...new Set(rs.map((r) => r.machine))];
+  if (names.length <= 1) return `Machine: ${names[0] ?? 'none yet'};`;
+  const dates = (m: string) => [...new Set(rs.filter((r) => r.machine === m).map((r) => r.at.slice(0, 10)))].join(', ');
+  return `Machines: ${names.map((m) => `${m} (rows measured ${dates(m)})`).join('; ')};`;
+}
+
+/** One row per size and topology, the figures that compare them: the topology named in each. */
+function sideBySide(rs: SizeResult[]): string[] {
+  const columns: Array<[string, (r: SizeResult) => string]> = [
+    ['wallets', (r) => n0(r.wallets)],
+    ['Temporal server', (r) => TOPOLOGY_NAME[topologyOf(r)]],
+    ['opened a second', (r) => n1(r.open.perSecond)],
+    ['provider calls per idle wallet-day', (r) => n1(r.idle.callsPerWalletDay)],
+    ['DB bytes per wallet, main / visibility', (r) => `${n0(r.bytesPerWallet)} / ${n0(r.visibilityBytesPerWallet)}`],
+    ['worker RSS with the wallets', (r) => mb(r.worker.rssWithWallets)],
+    ['Temporal server RSS with the wallets (processes)', temporalRss],
+    ['callback to counted p50 / p99', (r) => `${n0(r.callbacks.p50)} / ${n0(r.callbacks.p99)} ms`],
+    [
+      'idle calls/s meanwhile',
+      (r) => (r.callbacks.backgroundPerSecond === undefined ? 'not recorded' : n1(r.callbacks.backgroundPerSecond)),
+    ],
+    ['load average, mean / max', loadAverage],
+    ['measured on', (r) => r.at.slice(0, 16).replace('T', ' ')],
+  ];
+  return [
+    `| ${columns.map(([name]) => name).join(' | ')} |`,
+    `|${columns.map(([name]) => (name === 'Temporal server' || name === 'measured on' ? '---' : '---:')).join('|')}|`,
+    ...rs.map((r) => `| ${columns.map(([, f]) => f(r)).join(' | ')} |`),
+    '',
+  ];
+}
+
+const temporalRss = (r: SizeResult) =>
+  r.temporal === undefined ? 'not recorded' : `${mb(r.temporal.rssWithWallets)} (${r.temporal.processes})`;
+const loadAverage = (r: SizeResult) =>
+  r.load === undefined ? 'not recorded' : `${r.load.mean.toFixed(1)} / ${r.load.max.toFixed(1)}`;
 
 type Row = (name: string, f: (r: SizeResult) => string) => void;
 
 /** A table with a column for each run, its first row when each was measured; `row` adds one. */
 function table(out: string[], rs: SizeResult[]): Row {
   out.push(
-    `| figure | ${rs.map((r) => `${n0(r.wallets)} wallets`).join(' | ')} |`,
+    `| figure | ${rs.map((r) => `${n0(r.wallets)} wallets, ${TOPOLOGY_NAME[topologyOf(r)]}`).join(' | ')} |`,
     `|---|${rs.map(() => '---:').join('|')}|`,
   );
   const row: Row = (name, f) => void out.push(`| ${name} | ${rs.map(f).join(' | ')} |`);

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import proto from '@temporalio/proto';
 import { WalletsClient } from '../../workflows/wallet/client.js';
 import { WALLET_TIMING_DEFAULTS } from '../../workflows/wallet/contract.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { depositCallback, postCallback } from '../protocol.js';
-import { eachConcurrently, terminateAll } from '../measure.js';
+import { eachConcurrently } from '../measure.js';
 import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';
 import type { ScaleStack } from './stack.js';
+import type { Topology } from './topology.js';
 
 // One size of the scale run: N wallets opened through the product's client, left idle at a
 // shortened pace, measured, then callbacks to a few of them while the rest stay idle.
@@ -18,7 +20,11 @@ export const REAL = WALLET_TIMING_DEFAULTS;
 
 export interface SizeResult {
   wallets: number;
+  /** The Temporal server's topology (optional: scale.json's rows without one were on the single process). */
+  topology?: Topology;
   at: string;
+  /** Where it was measured (thisMachine). */
+  machine: string;
   open: { seconds: number; perSecond: number; inFlight: number; failures: number };
   idle: {
     /** The shortened WALLET_POLL_INTERVAL = WALLET_POLL_MAX, and WALLET_RECONCILE_INTERVAL, of this run. */
@@ -44,6 +50,10 @@ export interface SizeResult {
   bytesPerWallet: number;
   visibilityBytesPerWallet: number;
   worker: { rssIdleEmpty: number; rssWithWallets: number; peak: number; maxCachedWorkflows: number | undefined };
+  /** The Temporal server's processes' VmRSS summed, as the worker's (optional: some rows in scale.json lack it). */
+  temporal?: { rssIdleEmpty: number; rssWithWallets: number; processes: number };
+  /** The machine's 1-minute load average over the size's run, sampled (optional: some rows in scale.json lack it). */
+  load?: { mean: number; max: number };
   callbacks: {
     offeredPerSecond: number;
     sent: number;
@@ -104,7 +114,6 @@ export async function measureSize(
     callbackRate: number;
     callbackSeconds: number;
     logDir: string;
-    terminate: boolean;
     /**
      * The idle background the defaults make, steady, while the callbacks are sent: the opening paced
      * at N / P a second over one period P, so that the wallets' turns tile it (past the opening, N / P
@@ -138,9 +147,11 @@ export async function measureSize(
   if (opts.steady)
     checkSteadyFits({ periodMs: simPollMs, windowMs, marginMs: margin, callbackSeconds: opts.callbackSeconds });
 
-  await stack.restartWorker();
+  const load = sampleLoad();
+  // The stack's worker is fresh: a few seconds for it to settle past its start.
   await sleep(5_000);
   const rssIdleEmpty = stack.workerMemory().rss;
+  const temporalIdleEmpty = stack.temporalMemory();
   const dbBefore = stack.databaseBytes();
   say(
     opts.steady
@@ -217,6 +228,7 @@ export async function measureSize(
   const [polls, reconciles] = [byRoute[POLL_ROUTE] ?? 0, byRoute[RECONCILE_ROUTE] ?? 0];
   const other = Object.values(byRoute).reduce((a, b) => a + b, 0) - polls - reconciles;
   const rssWithWallets = stack.workerMemory().rss;
+  const temporalWithWallets = stack.temporalMemory();
   const dbAfter = stack.databaseBytes();
   // Calls counted over the turns in the window, each turn one period's: per wallet-day at the defaults.
   const perDay = (calls: number, wallets: number, simIntervalMs: number, realIntervalMs: number) =>
@@ -267,7 +279,9 @@ export async function measureSize(
   });
   const result: SizeResult = {
     wallets: n,
+    topology: stack.topology,
     at: new Date().toISOString(),
+    machine: thisMachine(),
     open: { seconds: openSeconds, perSecond: n / openSeconds, inFlight: opts.inFlight, failures },
     idle: {
       simPollMs,
@@ -298,6 +312,12 @@ export async function measureSize(
       peak: stack.workerMemory().peak,
       maxCachedWorkflows: cacheSizeFromLog(opts.logDir),
     },
+    temporal: {
+      rssIdleEmpty: temporalIdleEmpty.rss,
+      rssWithWallets: temporalWithWallets.rss,
+      processes: temporalWithWallets.processes,
+    },
+    load: load.stop(),
     callbacks: {
       offeredPerSecond: opts.callbackRate,
       sent: count,
@@ -322,11 +342,7 @@ export async function measureSize(
   say(
     `  callbacks: p50 ${result.callbacks.p50.toFixed(0)} ms, p99 ${result.callbacks.p99.toFixed(0)} ms, ingress accepted p99 ${percentile(accepted, 99).toFixed(0)} ms, ${timedOut} not counted, ${backgroundPerSecond.toFixed(1)} idle calls/s meanwhile`,
   );
-  // Ended before a next size, so that its count is its own wallets' (their histories stay in the
-  // database); after the last, the stack goes with them.
-  if (!opts.terminate) return result;
-  say(`  terminating the ${n} wallets`);
-  await terminateAll(stack.client, ids.map(walletWorkflowId), 'scale run: size done');
+  // The wallets go with their stack: each size and topology has a fresh one.
   return result;
 }
 
@@ -369,6 +385,23 @@ async function countedAt(
   if (signal < 0) return undefined;
   const done = events.slice(signal).find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
   return done ? ms(done.eventTime) - sentAt : undefined;
+}
+
+/** Cores, CPU model, memory and Node version: what the report says each row was measured on. */
+export function thisMachine(): string {
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+/** The machine's 1-minute load average every 5 s until stopped: its mean and max (the machine is shared). */
+function sampleLoad(): { stop(): { mean: number; max: number } } {
+  const samples = [loadavg()[0]!];
+  const timer = setInterval(() => samples.push(loadavg()[0]!), 5_000).unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      return { mean: samples.reduce((a, b) => a + b, 0) / samples.length, max: Math.max(...samples) };
+    },
+  };
 }
 
 /** maxCachedWorkflows the newest worker printed at start. */

@@ -10,23 +10,25 @@ import { startProcess, stopProcess } from '../../scripts/lib/product-processes.j
 import { startStack, stopStack } from '../../scripts/lib/stack.js';
 import { startTemporalCluster } from '../../scripts/lib/temporal-cluster.js';
 import { benchVersioningEnv } from '../versioning.js';
+import type { Topology } from './topology.js';
 
 // The scale run's stack: Temporal on PostgreSQL started as `npm run cluster` starts it (the
-// server and schemas from deploy/temporal), the sandbox and the ingress in this process (the
-// sandbox counts every request it answers: the provider's own count), and the production worker
-// (worker/main.ts) as a process of its own, so that its memory is its alone.
+// server and schemas from deploy/temporal), in the topology asked for, the sandbox and the ingress
+// in this process (the sandbox counts every request it answers: the provider's own count), and the
+// production worker (worker/main.ts) as a process of its own, so that its memory is its alone.
 
 export interface ScaleStack {
+  topology: Topology;
   client: Client;
   taskQueue: string;
   ingressUrl: string;
   secretKey: string;
   /** Requests the sandbox answered, by method and route. */
   requests: Map<string, number>;
-  /** A fresh worker process (a clean cache and memory for the next size). */
-  restartWorker(): Promise<void>;
   /** The worker's resident memory now and at its peak (VmRSS, VmHWM), bytes. */
   workerMemory(): { rss: number; peak: number };
+  /** The Temporal server's resident memory now, summed over its processes (VmRSS), bytes. */
+  temporalMemory(): { rss: number; processes: number };
   /** pg_total_relation_size summed over the tables of Temporal's main and visibility databases. */
   databaseBytes(): { main: number; visibility: number };
   stop(): Promise<void>;
@@ -35,6 +37,7 @@ export interface ScaleStack {
 export async function startScaleStack(opts: {
   dir: string;
   log: (l: string) => void;
+  topology: Topology;
   workerMemory: string;
 }): Promise<ScaleStack> {
   const { dir, log } = opts;
@@ -44,7 +47,7 @@ export async function startScaleStack(opts: {
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= stopStack(stops, (e) => log(`cleanup: ${String(e)}`)));
   try {
-    const temporal = await startTemporalCluster({ dir, log });
+    const temporal = await startTemporalCluster({ dir, log, topology: opts.topology });
     stops.push(() => temporal.stop());
 
     const secretKey = `SK-SCALE-${randomUUID()}`;
@@ -70,31 +73,28 @@ export async function startScaleStack(opts: {
       stops,
     });
 
-    const workerSpec = async () => {
-      const cwd = join(dir, 'worker');
-      mkdirSync(join(cwd, 'claims'), { recursive: true, mode: 0o700 });
-      return {
-        name: 'worker',
-        command: process.execPath,
-        args: ['--import', import.meta.resolve('tsx'), resolve('worker/main.ts')],
-        cwd,
-        // The stack's settings, with the sandbox and the ingress where it started them.
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: cwd,
-          ...stack.settings,
-          LOG_LEVEL: 'info',
-          CLAIM_STORE_DIR: join(cwd, 'claims'),
-          WORKER_SHUTDOWN_GRACE: '5s',
-          // A container's worth: the worker sizes its cache from it, as deployed.
-          WORKER_MEMORY: opts.workerMemory,
-          WORKER_METRICS_PORT: String(await freePort()),
-        },
-        log: join(dir, 'logs', `worker-${Date.now()}.log`),
-        ready: '"msg":"worker polling"',
-      };
-    };
-    let worker = await startProcess(await workerSpec());
+    const cwd = join(dir, 'worker');
+    mkdirSync(join(cwd, 'claims'), { recursive: true, mode: 0o700 });
+    const worker = await startProcess({
+      name: 'worker',
+      command: process.execPath,
+      args: ['--import', import.meta.resolve('tsx'), resolve('worker/main.ts')],
+      cwd,
+      // The stack's settings, with the sandbox and the ingress where it started them.
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: cwd,
+        ...stack.settings,
+        LOG_LEVEL: 'info',
+        CLAIM_STORE_DIR: join(cwd, 'claims'),
+        WORKER_SHUTDOWN_GRACE: '5s',
+        // A container's worth: the worker sizes its cache from it, as deployed.
+        WORKER_MEMORY: opts.workerMemory,
+        WORKER_METRICS_PORT: String(await freePort()),
+      },
+      log: join(dir, 'logs', `worker-${Date.now()}.log`),
+      ready: '"msg":"worker polling"',
+    });
     stops.push(() => stopProcess(worker));
 
     const psqlBin = join(ensurePostgres(log), 'psql');
@@ -109,20 +109,17 @@ export async function startScaleStack(opts: {
       );
 
     return {
+      topology: opts.topology,
       client: stack.client,
       taskQueue: stack.config.temporal.taskQueue,
       ingressUrl: stack.ingressUrl,
       secretKey,
       requests,
-      async restartWorker() {
-        await stopProcess(worker);
-        worker = await startProcess(await workerSpec());
-      },
-      workerMemory() {
-        const status = readFileSync(`/proc/${worker.child.pid}/status`, 'utf8');
-        const kb = (field: string) =>
-          Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
-        return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+      workerMemory: () => memoryOf(worker.child.pid),
+      temporalMemory() {
+        const pids = [...temporal.services().map((s) => s.pid), temporal.loadBalancer?.pid];
+        const up = pids.filter((pid) => pid !== null && pid !== undefined);
+        return { rss: up.reduce((sum, pid) => sum + memoryOf(pid).rss, 0), processes: up.length };
       },
       databaseBytes: () => ({ main: dbBytes('temporal'), visibility: dbBytes('temporal_visibility') }),
       stop,
@@ -131,4 +128,11 @@ export async function startScaleStack(opts: {
     await stop();
     throw err;
   }
+}
+
+/** A process's resident memory now and at its peak (VmRSS, VmHWM), bytes. */
+function memoryOf(pid: number | undefined): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
