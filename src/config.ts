@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './settings/config-error.js';
 import { SANDBOX_CREDENTIALS } from './settings/sandbox-credentials.js';
+import { clientCredentials, serviceTokenProblems, withTokenTls } from './settings/service-token.js';
 import { ALL_SETTINGS, SETTINGS, type Values, valuesOf } from './settings/table.js';
 import { temporalProfile } from './settings/temporal-profile.js';
 
@@ -22,7 +23,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // The variable and what is wrong with it, never its value: a bad value may still hold a secret
   // (a key, a token, credentials in a URL), and this message ends up in container logs.
   const problems = values
-    ? acrossSettings(values)
+    ? [...acrossSettings(values), ...serviceTokenProblems(values.temporal.oauth, present)]
     : (parsed.error?.issues ?? []).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   if (!values || problems.length)
     throw new ConfigError(
@@ -30,7 +31,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   const { temporal, provider, sandbox, ingress, worker, wallet, claims, payloads, codecServer, telemetry, processes } =
     values;
-  const profile = temporalProfile(env, temporal.port);
+  const profile = temporalProfile(withTokenTls(env, temporal.oauth), temporal.port);
   const embedded = profile.address === undefined;
   const usesSandbox = provider.baseUrl === undefined;
   /** Newest first. The sandbox's published secret only for the embedded stack: anyone could sign with it. */
@@ -50,6 +51,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       namespace: profile.namespace,
       /** For Connection.connect and NativeConnection.connect: address, TLS, API key, gRPC metadata. */
       connection: profile.connection,
+      /** Client credentials for the service's token, sent as the connection's API key (src/temporal/service-token.ts). */
+      serviceToken: clientCredentials(temporal.oauth),
     },
     provider: {
       ...provider,

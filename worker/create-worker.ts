@@ -16,7 +16,7 @@ import type { Config } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { callbackUrl, providerCredentials } from '../src/required-settings.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
-import { temporalUnreachable } from '../src/temporal/connection.js';
+import { serviceTokens, stopWithConnection, temporalUnreachable } from '../src/temporal/connection.js';
 import { startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
 import { type BuildIdSource, resolveBuildId } from './build-id.js';
 import { type CacheChoice, chooseCacheSize } from './cache-size.js';
@@ -142,11 +142,22 @@ export function versioningSettings(
 
 /** The worker's connection; a server that does not take it is a TemporalUnreachableError (one paragraph). */
 async function connectNative(config: Config): Promise<NativeConnection> {
+  const tokens = await serviceTokens(config, 'worker');
+  let connection: NativeConnection;
   try {
-    return await NativeConnection.connect(config.temporal.connection);
+    connection = await NativeConnection.connect({
+      ...config.temporal.connection,
+      ...(tokens && { apiKey: tokens.current() }),
+    });
   } catch (err) {
+    tokens?.stop();
     throw temporalUnreachable(err, 'worker');
   }
+  if (tokens) {
+    tokens.onRefresh((token) => void connection.setApiKey(token));
+    stopWithConnection(connection, tokens);
+  }
+  return connection;
 }
 
 const STOPPING = new Set(['STOPPING', 'DRAINING', 'DRAINED', 'STOPPED', 'FAILED']);

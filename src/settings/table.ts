@@ -24,6 +24,7 @@ import {
 } from './kinds.js';
 import { issuer, PERMISSIONS_CLAIM } from './sign-in.js';
 import { SANDBOX_CREDENTIALS } from './sandbox-credentials.js';
+import { tokenEndpoint } from './service-token.js';
 import { type Setting, setting } from './setting.js';
 
 // Every setting the product reads from the environment, described once, by where its value goes in
@@ -69,6 +70,27 @@ export const SETTINGS = {
       default: '.data/temporal.sqlite',
       meaning: "the embedded server's state",
     }),
+    // A service's token for a Temporal server that authorizes (`docs/security.md`); or TEMPORAL_API_KEY.
+    oauth: {
+      tokenUrl: setting('TEMPORAL_OAUTH_TOKEN_URL', tokenEndpoint, {
+        unset: 'unset: no service token (`TEMPORAL_API_KEY`, client certificates, or none)',
+        meaning:
+          "the identity provider's token endpoint: a worker, the ingress or a backend gets its access token for Temporal there by client credentials, at start and again before it expires; implies TLS",
+      }),
+      clientId: setting('TEMPORAL_OAUTH_CLIENT_ID', text, {
+        unset: 'required with `TEMPORAL_OAUTH_TOKEN_URL`',
+        meaning:
+          "the service's client at the provider; its tokens carry the namespace's writer role (`<namespace>:write`)",
+      }),
+      clientSecret: setting('TEMPORAL_OAUTH_CLIENT_SECRET', text, {
+        unset: 'required with `TEMPORAL_OAUTH_TOKEN_URL`',
+        meaning: "that client's secret",
+      }),
+      scope: setting('TEMPORAL_OAUTH_SCOPE', text, {
+        unset: 'none asked for',
+        meaning: 'the scope to ask for, where the provider needs one (Entra ID: `api://<application>/.default`)',
+      }),
+    },
   },
   provider: {
     baseUrl: setting('PROVIDER_BASE_URL', baseUrl, {

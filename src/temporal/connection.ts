@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config.js';
 import { clientTracingInterceptors } from '../telemetry/client-tracing.js';
 import { codecFromConfig, encryptingDataConverter } from './codec.js';
+import { type ServiceTokenSource, startServiceTokenSource } from './service-token.js';
 
 /**
  * Temporal did not take the connection at start-up: one paragraph for an operator, why and which
@@ -46,13 +47,46 @@ function chain(err: unknown): string {
 
 /** A client of this deployment: the configured server, namespace and payload encryption. */
 export async function connectClient(config: Config, role = 'client'): Promise<Client> {
+  const tokens = await serviceTokens(config, role);
   let connection: Connection;
   try {
-    connection = await Connection.connect(config.temporal.connection);
+    connection = await Connection.connect({
+      ...config.temporal.connection,
+      ...(tokens && { apiKey: () => tokens.current() }),
+    });
   } catch (err) {
+    tokens?.stop();
     throw temporalUnreachable(err, role);
   }
+  if (tokens) stopWithConnection(connection, tokens);
   return clientFor(connection, config);
+}
+
+/**
+ * The service's token source when client credentials are configured (TEMPORAL_OAUTH_*): its first
+ * token fetched, its refreshes logged. A provider that refuses stops the start here, saying why.
+ */
+export async function serviceTokens(config: Config, role: string): Promise<ServiceTokenSource | undefined> {
+  if (!config.temporal.serviceToken) return undefined;
+  try {
+    return await startServiceTokenSource(config.temporal.serviceToken, {
+      log: (line) => console.warn(`${role}: ${line}`),
+    });
+  } catch (err) {
+    throw new TemporalUnreachableError(
+      `The ${role} has no token for Temporal: ${(err as Error).message}. The ${role} stops here (an orchestrator restarts it).`,
+      { cause: err },
+    );
+  }
+}
+
+/** The token source's refreshes end when the connection closes. */
+export function stopWithConnection(connection: { close(): Promise<void> }, tokens: ServiceTokenSource): void {
+  const close = connection.close.bind(connection);
+  connection.close = async () => {
+    tokens.stop();
+    await close();
+  };
 }
 
 export function clientFor(connection: Connection, config: Config): Client {
