@@ -8,7 +8,7 @@ import { accepts, pollUntil, stopChild, stopOnFailure, terminate } from './child
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningLoadBalancer, startLoadBalancer } from './load-balancer.js';
 import { type RunningPostgres, startPostgres } from './postgres.js';
-import { ControlError, type ControlEndpoint, serveTemporalControl } from './temporal-control.js';
+import { ControlError, type ControlEndpoint, serveTemporalControl, unknownService } from './temporal-control.js';
 import { clientTlsEnv, type FrontendTls } from './tls.js';
 
 // A Temporal cluster on PostgreSQL, on this machine, configured by the files that
@@ -195,9 +195,9 @@ export async function startTemporalCluster(opts: {
   function named(name: string): ServerProcess {
     const p = processes.find((q) => q.info.name === name);
     if (!p)
-      throw new ControlError(
-        404,
-        `no Temporal service named ${name}; the services are ${processes.map((q) => q.info.name).join(', ')}`,
+      throw unknownService(
+        name,
+        processes.map((q) => q.info.name),
       );
     return p;
   }

@@ -36,6 +36,10 @@ export class ControlError extends Error {
   }
 }
 
+/** The refusal of a name that is none of `names`. */
+export const unknownService = (name: string, names: string[]) =>
+  new ControlError(404, `no Temporal service named ${name}; the services are ${names.join(', ')}`);
+
 export async function serveTemporalControl(controls: TemporalControls): Promise<ControlEndpoint> {
   const token = randomBytes(24).toString('hex');
   const server = createServer((req, res) => void answer(controls, token, req, res));
@@ -69,8 +73,7 @@ async function answer(controls: TemporalControls, token: string, req: IncomingMe
       );
     const [, name, action] = m as unknown as [string, string, 'kill' | 'start'];
     const names = controls.services().map((s) => s.name);
-    if (!names.includes(name))
-      throw new ControlError(404, `no Temporal service named ${name}; the services are ${names.join(', ')}`);
+    if (!names.includes(name)) throw unknownService(name, names);
     await controls[action](name);
     return send(
       200,
