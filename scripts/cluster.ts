@@ -28,9 +28,14 @@ if (cluster && !signal.aborted) {
   say(
     `Temporal gRPC      ${temporal.address} (the load balancer in front of the frontends; namespace ${temporal.namespace}; PostgreSQL ${temporal.postgres.host}:${temporal.postgres.port})`,
   );
+  const { signIn } = product;
   say(
-    `Temporal Web UI    ${product.uiUrl} (decodes payloads through the codec server ${product.codecUrl}: sign the browser in once at ${product.codecUrl}/session with the token ${product.codecToken})`,
+    `Temporal Web UI    ${product.uiUrl} (sign in at the identity provider; payloads decoded for a role with decode, through the codec server at ${product.codecBrowserUrl}: its certificate is this run's own, accept it once in the browser)`,
   );
+  say(
+    `identity provider  ${signIn.issuer} (a stand-in: test users ${signIn.users.map((u) => u.username).join(', ')}; their passwords in ${signIn.configFile}, readable by its owner only)`,
+  );
+  say(`codec server       ${product.codecUrl} (the CLI: --codec-auth "Bearer ${product.codecToken}")`);
   say(`sandbox provider   ${product.sandboxUrl}`);
   say(`ingress replicas   ${product.ingressUrls.join(', ')} (callbacks at /callbacks)`);
   say(`ingress operations ${product.ingressOpsUrls.join(', ')} (/health, /metrics)`);

@@ -10,6 +10,8 @@ import { answers, pollUntil, stopChild, stopOnFailure } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { ensurePrometheus, startPrometheus } from './prometheus.js';
 import { type SignIn, signInConfig } from './sign-in.js';
+import { makeCertificates } from './tls.js';
+import { startTlsFront, type TlsFront } from './tls-front.js';
 import { describeTemporal, startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
 
 // The product's processes around a Temporal cluster, each an OS process in a working folder of
@@ -44,6 +46,8 @@ export interface ProductCluster {
   workerMetrics: string[];
   workerHealth: string[];
   codecUrl: string;
+  /** The codec server as the browser reaches it: https through a TLS front (tls-front.ts), since the UI passes tokens to https only. */
+  codecBrowserUrl: string;
   /** CODEC_SERVER_TOKEN of this cluster's codec server: the CLI's --codec-auth and services' (users sign in instead). */
   codecToken: string;
   /** The codec server's operations port (CODEC_SERVER_OPS_PORT): /metrics. */
@@ -148,8 +152,10 @@ async function startProduct(
 ): Promise<ProductCluster> {
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const running: RunningProcess[] = [];
+  let front: TlsFront | undefined;
   const stopAll = async () => {
     for (const p of [...running].reverse()) await stopProcess(p);
+    await front?.close();
   };
   // Each process of the start-up stopped by an abort while it starts.
   const start = async (spec: ProcessSpec) => void running.push(await startProcess(spec, undefined, signal));
@@ -162,8 +168,15 @@ async function startProduct(
     // Made now, owner-only, so that a client and the workers find one store from the start.
     mkdirSync(claimsDir, { recursive: true, mode: 0o700 });
     const ports = () => Promise.all([freePort(), freePort()]);
-    const [[sandboxPort, codecPort], [promPort, codecOpsPort], ingressPorts, opsPorts, metricsPorts, healthPorts] =
-      await Promise.all([ports(), ports(), ports(), ports(), ports(), ports()]);
+    const [
+      [sandboxPort, codecPort],
+      [promPort, codecOpsPort],
+      [codecFrontPort],
+      ingressPorts,
+      opsPorts,
+      metricsPorts,
+      healthPorts,
+    ] = await Promise.all([ports(), ports(), ports(), ports(), ports(), ports(), ports()]);
     const local = (port: number) => `127.0.0.1:${port}`;
     const sandboxUrl = `http://${local(sandboxPort)}`;
     const ingressUrls = ingressPorts.map((port) => `http://${local(port)}`);
@@ -219,6 +232,13 @@ async function startProduct(
     }
     const uiUrl = `http://${local(uiPort)}`;
     const codecUrl = `http://${local(codecPort)}`;
+    const certificates = makeCertificates(join(dir, 'codec-tls'));
+    front = await startTlsFront({
+      port: codecFrontPort,
+      target: codecPort,
+      cert: certificates.serverCert,
+      key: certificates.serverKey,
+    });
     // Not the embedded stack: the codec server wants a credential. Users signed in to the Web UI
     // decode by their role (the UI passes their access token); the token is the CLI's and services'.
     const codecToken = randomBytes(24).toString('hex');
@@ -230,6 +250,7 @@ async function startProduct(
       CODEC_SERVER_PORT: String(codecPort),
       CODEC_SERVER_OPS_PORT: String(codecOpsPort),
       CODEC_SERVER_ALLOWED_ORIGINS: uiUrl,
+      CODEC_SERVER_ALLOWED_HOSTS: [codecPort, codecFrontPort].map(local).join(','),
       CODEC_SERVER_TOKEN: codecToken,
       CODEC_SERVER_OIDC_ISSUER: signIn.issuer,
       CODEC_SERVER_OIDC_AUDIENCE: signIn.audience,
@@ -250,7 +271,7 @@ async function startProduct(
         PATH: process.env.PATH ?? '',
         TEMPORAL_ADDRESS: temporal.address,
         TEMPORAL_UI_PORT: String(uiPort),
-        TEMPORAL_CODEC_ENDPOINT: codecUrl,
+        TEMPORAL_CODEC_ENDPOINT: front.url,
         TEMPORAL_CORS_ORIGINS: uiUrl,
         TEMPORAL_DEFAULT_NAMESPACE: temporal.namespace,
         // Sign-in at the identity provider; the UI forwards the user's access token (a JWT for
@@ -305,6 +326,7 @@ async function startProduct(
       workerMetrics,
       workerHealth: healthPorts.map((port) => `http://${local(port)}/health`),
       codecUrl,
+      codecBrowserUrl: front.url,
       codecToken,
       codecOpsUrl: `http://${local(codecOpsPort)}`,
       uiUrl,

@@ -46,6 +46,8 @@ export interface SignIn {
   services: ClientCredentials;
   /** Namespace set-up and the tests' administration: admin of the namespace and of the cluster. */
   admin: ClientCredentials;
+  /** A reader whose tokens expire 2 s after they are issued: the tests of expired tokens. */
+  shortLived: ClientCredentials & { accessTokenTtlSeconds: number };
 }
 
 const secret = () => randomBytes(18).toString('base64url');
@@ -75,6 +77,12 @@ export function signInConfig({
     clientSecret: secret(),
     permissions: [`${namespace}:admin`, 'temporal-system:admin'],
   };
+  const shortLived = {
+    clientId: 'short-lived-reader',
+    clientSecret: secret(),
+    permissions: [`${namespace}:read`, `${namespace}:decode`],
+    accessTokenTtlSeconds: 2,
+  };
   const options: StandInIdpOptions & { host: string; port: number } = {
     issuer,
     host: '127.0.0.1',
@@ -82,7 +90,7 @@ export function signInConfig({
     audience: AUDIENCE,
     users,
     webClients: [{ clientId: ui.clientId, clientSecret: ui.clientSecret, redirectUris: [ui.callbackUrl] }],
-    serviceClients: [services, admin],
+    serviceClients: [services, admin, shortLived],
   };
   const configFile = join(dir, 'stand-in-idp.json');
   writeFileSync(configFile, JSON.stringify(options, null, 2), { mode: 0o600 });
@@ -97,5 +105,6 @@ export function signInConfig({
     ui,
     services,
     admin,
+    shortLived,
   };
 }

@@ -23,7 +23,12 @@ const file = z.object({
     z.object({ clientId: z.string().min(1), clientSecret: secret, redirectUris: z.array(z.url()).min(1) }),
   ),
   serviceClients: z.array(
-    z.object({ clientId: z.string().min(1), clientSecret: secret, permissions: z.array(z.string()) }),
+    z.object({
+      clientId: z.string().min(1),
+      clientSecret: secret,
+      permissions: z.array(z.string()),
+      accessTokenTtlSeconds: z.number().int().min(1).optional(),
+    }),
   ),
 });
 

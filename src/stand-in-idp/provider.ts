@@ -31,6 +31,8 @@ export interface StandInServiceClient {
   clientId: string;
   clientSecret: string;
   permissions: string[];
+  /** Lifetime of its access tokens, when not the provider's (a test's token that expires soon). */
+  accessTokenTtlSeconds?: number;
 }
 
 export interface StandInIdpOptions {
@@ -93,6 +95,8 @@ async function configuredProvider(opts: StandInIdpOptions): Promise<Provider> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: randomUUID(), alg: 'RS256', use: 'sig' };
   const ttl = opts.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
+  const accessTokenTtl = (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) =>
+    token.resourceServer?.accessTokenTTL ?? ttl;
   const resourceServer = {
     scope: SCOPES.join(' '),
     audience: opts.audience,
@@ -133,9 +137,10 @@ async function configuredProvider(opts: StandInIdpOptions): Promise<Provider> {
         enabled: true,
         defaultResource: () => opts.audience,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, resource: string) => {
+        getResourceServerInfo: (_ctx: unknown, resource: string, client: { clientId: string }) => {
           if (resource !== opts.audience) throw new errors.InvalidTarget(`the only resource is ${opts.audience}`);
-          return resourceServer;
+          const own = services.get(client.clientId)?.accessTokenTtlSeconds;
+          return own === undefined ? resourceServer : { ...resourceServer, accessTokenTTL: own };
         },
       },
     },
@@ -165,7 +170,15 @@ async function configuredProvider(opts: StandInIdpOptions): Promise<Provider> {
         return { [PERMISSIONS_CLAIM]: users.get(token.accountId ?? '')?.permissions ?? [] };
       return undefined;
     },
-    ttl: { AccessToken: ttl, ClientCredentials: ttl, IdToken: ttl, Interaction: 600, Grant: 86_400, Session: 86_400 },
+    // An access token lives as long as its resource server says (a client's own, else the provider's).
+    ttl: {
+      AccessToken: accessTokenTtl,
+      ClientCredentials: accessTokenTtl,
+      IdToken: ttl,
+      Interaction: 600,
+      Grant: 86_400,
+      Session: 86_400,
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     // The UI server exchanges the code without PKCE; the web client is confidential (its secret).
     pkce: { required: () => false },

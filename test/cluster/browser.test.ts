@@ -13,19 +13,25 @@ import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { checkoutWorkflowId } from '../../workflows/checkout/messages.js';
 import { onboardingWorkflowId } from '../../workflows/onboarding/messages.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { openBrowser, type TestBrowser } from '../helpers/browser.js';
+import {
+  ENCRYPTED,
+  openBrowser,
+  runPageUrl,
+  signInToWebUi,
+  type TestBrowser,
+  textOnceShown,
+} from '../helpers/browser.js';
 import { type ClusterDescription, clusterDescription, clusterProvider, clusterClientEnv } from '../helpers/cluster.js';
 import { resultWithin } from '../helpers/result.js';
 import { eventually } from '../helpers/stack.js';
 
 // What an operator and an end user see in a real browser (Debian's Chromium) on the cluster of
-// `npm run cluster`: the Web UI shows payloads decoded only to a browser signed in at the codec
-// server, and filters runs by ProcessStatus; the sandbox's hosted pages are clicked through as an
-// end user would, and the processes move on.
+// `npm run cluster`: the Web UI shows payloads decoded only to an operator signed in with the
+// decode role (test/cluster/sign-in.test.ts: the roles in full), and filters runs by
+// ProcessStatus; the sandbox's hosted pages are clicked through as an end user would, and the
+// processes move on.
 
 const TIMING = { pollInitialMs: 300, pollMaxMs: 2_000 };
-/** A payload the UI could not decode shows its metadata as sent: `binary/encrypted`, in base64. */
-const ENCRYPTED = new RegExp(Buffer.from('binary/encrypted').toString('base64'));
 
 describe('the Web UI and the hosted pages in a browser', () => {
   let cluster: ClusterDescription;
@@ -57,23 +63,16 @@ describe('the Web UI and the hosted pages in a browser', () => {
     assert.equal(res.statusCode, 200, `${path}: ${text}`);
     return JSON.parse(text) as unknown;
   };
-  const runUrl = async (workflowId: string) => {
-    const { runId } = await clients.temporal.workflow.getHandle(workflowId).describe();
-    return `${cluster.uiUrl}/namespaces/${cluster.temporal.namespace}/workflows/${encodeURIComponent(workflowId)}/${runId}`;
-  };
-  /** The page's main text once `ready` shows in it (the UI loads and decodes after the first paint). */
-  const textOnceShown = async (page: Page, ready: RegExp) => {
-    await page.getByText(ready).first().waitFor({ timeout: 30_000 });
-    return page.locator('body').innerText();
-  };
-  const signIn = async (page: Page) => {
-    await page.goto(`${cluster.codecUrl}/session`);
-    await page.fill('input[name=token]', cluster.codecToken);
-    await page.click('button');
-    await page.getByText(/signed in/i).waitFor({ timeout: 10_000 });
-  };
+  const runUrl = (workflowId: string) =>
+    runPageUrl(clients.temporal, { uiUrl: cluster.uiUrl, namespace: cluster.temporal.namespace }, workflowId);
+  const signIn = (page: Page, username: string) =>
+    signInToWebUi(
+      page,
+      cluster.uiUrl,
+      cluster.signIn.users.find((u) => u.username === username)!,
+    );
 
-  it('a KYC run’s input and a wallet’s deposit show decoded only in a browser signed in at the codec server', async () => {
+  it('a KYC run’s input and a wallet’s deposit show decoded only to an operator with the decode role', async () => {
     const account = await provider.call(api.createAccount, { body: { country: 'US' } });
     await clients.kyc.start(account.id);
     const wallet = await clients.wallets.open({ name: `browser-${randomUUID().slice(0, 8)}` });
@@ -92,7 +91,8 @@ describe('the Web UI and the hosted pages in a browser', () => {
     const depositEvent = `${await runUrl(walletWorkflowId(wallet.walletId))}/history/events/${signal.eventId}`;
 
     const stranger = await browser.newPage();
-    await browser.step('without a session: encrypted', async () => {
+    await browser.step('signed in without the decode role: encrypted', async () => {
+      await signIn(stranger, 'reader-without-decode');
       await stranger.goto(kycPage);
       const kyc = await textOnceShown(stranger, ENCRYPTED);
       assert.match(kyc, /Codec Server could not connect/);
@@ -103,8 +103,8 @@ describe('the Web UI and the hosted pages in a browser', () => {
     });
 
     const operatorPage = await browser.newPage();
-    await browser.step('signed in: decoded', async () => {
-      await signIn(operatorPage);
+    await browser.step('signed in with the decode role: decoded', async () => {
+      await signIn(operatorPage, 'operator');
       await operatorPage.goto(kycPage);
       const kyc = await textOnceShown(operatorPage, /"accountId"/);
       assert.match(kyc, new RegExp(`"accountId": "${account.id}"`));

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM } from '../../scripts/lib/chromium.js';
 
@@ -24,7 +25,9 @@ export async function openBrowser(suite: string): Promise<TestBrowser> {
   return {
     browser,
     async newPage() {
-      const context = await browser.newContext();
+      // The cluster's codec server is reached over https with a certificate of the run's own CA
+      // (scripts/lib/tls-front.ts), which this profile does not know.
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
       const page = await context.newPage();
       pages.push(page);
       return page;
@@ -49,4 +52,50 @@ export async function openBrowser(suite: string): Promise<TestBrowser> {
     },
     close: () => browser.close(),
   };
+}
+
+/**
+ * Signs `page` in to the Web UI at `uiUrl` as `user`, through the identity provider's own login
+ * page, as an operator does: the UI's "Continue to SSO", the provider's form, back to the UI.
+ * Answers the access token the UI then sends with its calls (and passes to the codec server).
+ */
+export async function signInToWebUi(
+  page: Page,
+  uiUrl: string,
+  user: { username: string; password: string },
+): Promise<string> {
+  let accessToken = '';
+  page.on('request', (req) => {
+    const bearer = /^Bearer (.+)$/.exec(req.headers().authorization ?? '')?.[1];
+    if (bearer && req.url().startsWith(`${uiUrl}/api/`)) accessToken = bearer;
+  });
+  await page.goto(`${uiUrl}/`);
+  await page.getByRole('button', { name: /Continue to SSO/i }).click();
+  await page.locator('input[name=username]').fill(user.username);
+  await page.locator('input[name=password]').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.href.startsWith(uiUrl) && !url.pathname.startsWith('/login'), { timeout: 30_000 });
+  const deadline = Date.now() + 30_000;
+  while (!accessToken && Date.now() < deadline) await page.waitForTimeout(100);
+  if (!accessToken) throw new Error(`the Web UI sent no access token after ${user.username} signed in`);
+  return accessToken;
+}
+
+/** A payload the UI could not decode shows its metadata as sent: `binary/encrypted`, in base64. */
+export const ENCRYPTED = new RegExp(Buffer.from('binary/encrypted').toString('base64'));
+
+/** The page's main text once `ready` shows in it (the UI loads and decodes after the first paint). */
+export async function textOnceShown(page: Page, ready: RegExp): Promise<string> {
+  await page.getByText(ready).first().waitFor({ timeout: 30_000 });
+  return page.locator('body').innerText();
+}
+
+/** The Web UI's page of the current run of `workflowId`. */
+export async function runPageUrl(
+  client: Client,
+  ui: { uiUrl: string; namespace: string },
+  workflowId: string,
+): Promise<string> {
+  const { runId } = await client.workflow.getHandle(workflowId).describe();
+  return `${ui.uiUrl}/namespaces/${ui.namespace}/workflows/${encodeURIComponent(workflowId)}/${runId}`;
 }
