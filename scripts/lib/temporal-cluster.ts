@@ -449,19 +449,26 @@ function goInstallChildren(): number[] {
   return [...tree];
 }
 
+/** The membership ports this process has handed out: a cluster's processes each get one of their own. */
+const givenMembershipPorts = new Set<number>();
+
 /**
  * A free port that the server's cluster_membership table can hold (a smallint: below 32768,
- * where the kernel's ephemeral ports, which freePort gives, do not reach).
+ * where the kernel's ephemeral ports, which freePort gives, do not reach), never one handed out
+ * before: a port is free until its process binds it, and the processes start together.
  */
 async function membershipPort(): Promise<number> {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (givenMembershipPorts.has(port)) continue;
     const free = await new Promise<boolean>((r) => {
       const srv = createServer();
       srv.once('error', () => r(false));
       srv.listen(port, '127.0.0.1', () => srv.close(() => r(true)));
     });
-    if (free) return port;
+    if (!free) continue;
+    givenMembershipPorts.add(port);
+    return port;
   }
 }
 
