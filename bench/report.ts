@@ -18,9 +18,13 @@ export function printTable(title: string, figures: Figure[]): void {
   }
 }
 
-export function markdown(sections: Array<{ title: string; figures: Figure[] }>, when: string): string {
+export function markdown(
+  sections: Array<{ title: string; figures: Figure[] }>,
+  when: string,
+  heading = 'Benchmark figures',
+): string {
   const lines = [
-    `# Benchmark figures`,
+    `# ${heading}`,
     '',
     `Measured side by side in one run of \`npm run bench\` on ${when}. Ratios are oriented so that higher is better; absolute numbers depend on the machine.`,
     '',
@@ -66,6 +70,22 @@ export function svg(sections: Array<{ title: string; figures: Figure[] }>): stri
 
 export function writeResults(sections: Array<{ title: string; figures: Figure[] }>, dir = 'bench/results'): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/figures.md`, markdown(sections, new Date().toISOString().slice(0, 10)));
+  writeFileSync(`${dir}/figures.md`, markdown(sections, today()));
   writeFileSync(`${dir}/figures.svg`, svg(sections));
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * A cached wallet's cost by ledger size (bench/ledger-memory.ts): its table, then `notes` (each
+ * size's raw slopes, how the machine was shared), as bench/results/ledger-memory.md.
+ */
+export function writeLedgerResults(figures: Figure[], notes: string[], dir = 'bench/results'): void {
+  mkdirSync(dir, { recursive: true });
+  const table = markdown(
+    [{ title: 'a cached wallet by its ledger', figures }],
+    today(),
+    'A cached wallet by ledger size',
+  );
+  writeFileSync(`${dir}/ledger-memory.md`, [table, ...notes, ''].join('\n'));
 }

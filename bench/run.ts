@@ -8,7 +8,7 @@ import { emptyLedger, LIMITS, record } from '../workflows/wallet/ledger.js';
 import { depositCallback } from './protocol.js';
 import { clientFigures } from './client.js';
 import { quick, runConcurrently } from './measure.js';
-import { printTable, writeResults } from './report.js';
+import { printTable, writeLedgerResults, writeResults } from './report.js';
 import { stackFigures } from './stack.js';
 
 // `npm run bench`: each line compares two ways measured side by side in this run, and prints
@@ -31,6 +31,19 @@ const { runScale, scaleSizes } = await import('./scale.js');
 const scale = scaleSizes(process.argv.slice(2));
 if (scale) {
   await runScale(scale);
+  process.exit(0);
+}
+
+/** A cached wallet's memory by ledger size (bench/ledger-memory.ts), printed, and written unless --quick. */
+async function ledgerSizes(): Promise<void> {
+  const { ledgerMemory, ledgerNotes } = await import('./ledger-memory.js');
+  const { sizes, figures } = await ledgerMemory((l) => console.log(`[bench] ${l}`), { quick });
+  printTable('A cached wallet by its ledger:', figures);
+  if (!quick) writeLedgerResults(figures, ledgerNotes(sizes));
+}
+// `--ledger`: those figures alone.
+if (process.argv.includes('--ledger')) {
+  await ledgerSizes();
   process.exit(0);
 }
 
@@ -90,6 +103,7 @@ const client = await clientFigures(quick ? 4 : 15);
 const say = (l: string) => console.log(`[bench] ${l}`);
 const stacks = [await stackFigures(say)];
 if (process.env.BENCH_TEMPORAL_ADDRESS) stacks.push(await stackFigures(say, process.env.BENCH_TEMPORAL_ADDRESS));
+await ledgerSizes();
 printTable('Provider client:', client);
 for (const { server, figures } of stacks) printTable(`On ${server}:`, figures);
 if (quick) console.log('\n--quick: figures not written under bench/results/');
@@ -98,6 +112,6 @@ else {
     { title: 'provider client', figures: client },
     ...stacks.map(({ server, figures }) => ({ title: server, figures })),
   ]);
-  console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg');
+  console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg, bench/results/ledger-memory.md');
 }
 process.exit(0);

@@ -24,6 +24,9 @@ import { startContractEdges } from './contract-edges.js';
 import { benchVersioningEnv } from './versioning.js';
 import { bareOpen, bareSeen, bareTransaction } from './workflows/bare-wallet.js';
 
+/** A bench's stack: on loopback, with the sandbox, without the ingress's operations port or a codec server. */
+export const BENCH_STACK = { ports: 'ephemeral', sandbox: {}, ingressOps: 'none', codecServer: 'none' } as const;
+
 // Figures that need the whole stack: a Temporal server (the embedded dev server, or the one at
 // `clusterAddress`, e.g. `npm run cluster`'s), the sandbox, the ingress and a worker in
 // this process. Each compares the product with Temporal itself doing the same on the same server.
@@ -75,10 +78,7 @@ export async function stackFigures(
         CLAIM_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
         ...benchVersioningEnv,
       },
-      ports: 'ephemeral',
-      sandbox: {},
-      ingressOps: 'none',
-      codecServer: 'none',
+      ...BENCH_STACK,
       temporalLogFile: join(dir, 'temporal.log'),
       worker: async ({ client, sandboxUrl }) => {
         // The wallet flow's floor under the provider's contract (bench/contract-edges.ts).
@@ -442,14 +442,14 @@ export async function stackFigures(
  * the floor's RSS in the SDK's thread, never collected before a reading, fits its count poorly and
  * can come out below its own heap, so that a ratio over it would measure the noise.
  */
-async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'debugMode'>) {
+export async function memoryPerCached(ctx: Omit<Parameters<typeof cachedMemory>[0], 'debugMode'>) {
   const threaded = await cachedMemory({ ...ctx, debugMode: false });
   const inMainThread = await cachedMemory({ ...ctx, debugMode: true });
   return { what: ctx.what, rssMB: threaded.rssMB, heapMB: inMainThread.heapMB, collectedRssMB: inMainThread.rssMB };
 }
 
 /**
- * Workflows of one kind into a worker's cache, in a process of its own, in steps of 300 up to 900:
+ * Workflows of one kind into a worker's cache, in a process of its own, in 3 steps of `step` (300 unless given):
  * the cost of one more cached workflow is the slope of its memory over the count (least squares),
  * so that what the first workflows bring once (code compiled, pools grown) is not spread over
  * them. Steps of 300, because with smaller ones the reuse of a few MB of freed pages swamps the
@@ -463,9 +463,11 @@ async function cachedMemory(ctx: {
   say: (l: string) => void;
   what: string;
   debugMode: boolean;
+  /** Workflows added between two readings; fewer for workflows that each hold more. */
+  step?: number;
   load: (taskQueue: string) => { warm: () => Promise<unknown>; one: () => Promise<unknown> };
 }): Promise<{ rssMB: number; heapMB: number }> {
-  const STEP = span(300);
+  const STEP = span(ctx.step ?? 300);
   const N = 3 * STEP;
   const taskQueue = `bench-memory-${randomUUID()}`;
   const child = fork(fileURLToPath(new URL('./memory-worker.ts', import.meta.url)), [], {

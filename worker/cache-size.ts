@@ -1,3 +1,5 @@
+import { LIMITS } from '../workflows/wallet/ledger.js';
+
 // How many workflows a worker keeps cached, from the memory it has. The SDK's own default assumes
 // about 1.7 MB of heap per cached workflow and looks at the heap only: when a workflow costs more,
 // or the container holds less than the heap may grow to, the cache outgrows the memory and the
@@ -5,11 +7,45 @@
 
 const MiB = 1024 * 1024;
 
+/** A wallet's ledger by what it holds: recent entries kept whole, and compact settled records. */
+export interface LedgerSize {
+  entries: number;
+  records: number;
+}
+
+/** Bytes: an empty wallet's, and what each recent entry and each settled record adds. */
+export interface CostLine {
+  base: number;
+  perEntry: number;
+  perRecord: number;
+}
+
 /**
- * What one cached workflow costs, with a margin: a wallet, the process that stays cached longest,
- * with a full ledger, and the churn of workflows evicted and replayed (bench/results/figures.md).
+ * What one more cached wallet costs, in bytes, as a line over its ledger: `npm run bench`'s slopes
+ * at ledgers of 0, 200 recent entries, and 200 with 1,000 and 10,000 settled records
+ * (bench/results/ledger-memory.md, "The line through them": RSS as deployed, V8 heap after GC),
+ * which the bench prints beside this line's value for each size. The heap's line per record is
+ * read from the 1,000-record ledger (its 10,000-record reading did not finish on the shared machine).
  */
-export const PER_WORKFLOW_COST = { heapBytes: 0.85 * MiB, rssBytes: 1.5 * 1e6 } as const;
+export const WALLET_COST_CURVE: { rss: CostLine; heap: CostLine } = {
+  rss: { base: 128_000, perEntry: 835, perRecord: 262 },
+  heap: { base: 117_000, perEntry: 380, perRecord: 193 },
+};
+
+/** What a cached wallet with this ledger costs. */
+export function walletCost(ledger: LedgerSize): { heapBytes: number; rssBytes: number } {
+  const at = (c: CostLine) => c.base + c.perEntry * ledger.entries + c.perRecord * ledger.records;
+  return { heapBytes: at(WALLET_COST_CURVE.heap), rssBytes: at(WALLET_COST_CURVE.rss) };
+}
+
+/** The most a wallet's ledger holds: the bound its workflow enforces (workflows/wallet/ledger.ts). */
+export const LEDGER_BOUND: LedgerSize = { entries: LIMITS.recentEntries, records: LIMITS.settledRecords };
+
+/**
+ * What one cached workflow costs: a wallet, the process that stays cached longest, with its ledger
+ * at the bound, so that a cache full of the busiest wallets still fits.
+ */
+export const PER_WORKFLOW_COST = walletCost(LEDGER_BOUND);
 /** What a worker holds before its first workflow: the SDK, the bundle's shared context, activities. */
 export const WORKER_RESERVE = { heapBytes: 64 * MiB, rssBytes: 150 * MiB } as const;
 /** The share of the heap left to cached workflows; the rest is headroom for the garbage collector. */

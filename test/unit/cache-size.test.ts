@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseByteSize } from '../../src/byte-size.js';
-import { chooseCacheSize, type MemoryFacts, PER_WORKFLOW_COST } from '../../worker/cache-size.js';
+import { LIMITS } from '../../workflows/wallet/ledger.js';
+import {
+  chooseCacheSize,
+  LEDGER_BOUND,
+  type MemoryFacts,
+  PER_WORKFLOW_COST,
+  WALLET_COST_CURVE,
+  walletCost,
+  WORKER_RESERVE,
+} from '../../worker/cache-size.js';
 import { cgroupMemoryLimit } from '../../worker/memory-limit.js';
 
 // The worker sizes its workflow cache from the memory it has (worker/cache-size.ts), so that the
@@ -58,6 +67,40 @@ describe('the workflow cache sized from memory', () => {
     const choice = chooseCacheSize(facts({ memoryBytes: 128 * MiB, memorySource: 'cgroup' }));
     assert.deepEqual([choice.maxCachedWorkflows, choice.by], [2, 'minimum']);
     assert.match(choice.explanation, /give the worker more memory/);
+  });
+});
+
+describe("a cached wallet's cost by its ledger", () => {
+  const empty = { entries: 0, records: 0 };
+  const goal = { entries: 200, records: 1_000 };
+
+  it('grows with the entries and the records it holds, from the empty wallet the bench measured', () => {
+    assert.deepEqual(walletCost(empty), {
+      heapBytes: WALLET_COST_CURVE.heap.base,
+      rssBytes: WALLET_COST_CURVE.rss.base,
+    });
+    for (const figure of ['heapBytes', 'rssBytes'] as const) {
+      assert.ok(walletCost({ entries: 200, records: 0 })[figure] > walletCost(empty)[figure]);
+      assert.ok(walletCost(goal)[figure] > walletCost({ entries: 200, records: 0 })[figure]);
+      assert.ok(walletCost(LEDGER_BOUND)[figure] > walletCost(goal)[figure]);
+    }
+  });
+
+  it("sizes for the ledger's own bound: the most entries and records a wallet's run keeps", () => {
+    assert.deepEqual(LEDGER_BOUND, { entries: LIMITS.recentEntries, records: LIMITS.settledRecords });
+    assert.deepEqual(PER_WORKFLOW_COST, walletCost(LEDGER_BOUND));
+  });
+
+  it('a cache sized from a memory holds that many wallets at the bound within it, and fewer than wallets of the goal would fit', () => {
+    for (const memory of [512 * MiB, 2048 * MiB]) {
+      const { maxCachedWorkflows: cache } = chooseCacheSize(
+        facts({ memoryBytes: memory, memorySource: 'WORKER_MEMORY', heapLimitBytes: 8192 * MiB }),
+      );
+      const room = memory - WORKER_RESERVE.rssBytes;
+      assert.ok(cache * walletCost(LEDGER_BOUND).rssBytes <= room, `${cache} full wallets in ${memory / MiB} MiB`);
+      assert.ok((cache + 1) * walletCost(LEDGER_BOUND).rssBytes > room, 'and no more than fit');
+      assert.ok(cache < room / walletCost(goal).rssBytes);
+    }
   });
 });
 
