@@ -85,15 +85,25 @@ export function emptyLedger(walletId: string): LedgerState {
 }
 
 /**
- * The ledger a new run starts from, as the previous run carried it: its tables without a prototype,
- * and without the float totals of a legacy run (wallet/legacy-float-ledger.ts), which belong to it.
+ * A carried table made one: its prototype dropped in place rather than copied, since the run's
+ * input keeps the carried object for as long as the run is cached, and a copy would hold every
+ * key of the ledger twice (bench/ledger-memory.ts).
+ */
+function tableInPlace<T>(carried: Record<string, T>): Record<string, T> {
+  return Object.setPrototypeOf(carried, null) as Record<string, T>;
+}
+
+/**
+ * The ledger a new run starts from, as the previous run carried it: its tables without a prototype
+ * (the entries and records are the carried ones, changed in place), and without the float totals of
+ * a legacy run (wallet/legacy-float-ledger.ts), which belong to it.
  */
 export function ledgerFromCarried(carried: LedgerState): LedgerState {
   const { floatTotals: _summedByThePreviousRun, ...current } = carried;
   return {
     ...current,
-    entries: table(carried.entries),
-    settled: table(carried.settled),
+    entries: tableInPlace(carried.entries),
+    settled: tableInPlace(carried.settled),
     settledTotals: table(carried.settledTotals),
     ...(carried.approximate ? { approximate: [...carried.approximate] } : {}),
     stats: { ...carried.stats },
