@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { request } from 'undici';
 import type { Clients } from '../../../src/client/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../src/config.js';
@@ -26,6 +27,30 @@ async function until(ask: () => Promise<boolean>): Promise<void> {
   while (!(await ask().catch(() => false))) await sleep(500);
 }
 
+/** gRPC's DEADLINE_EXCEEDED and UNAVAILABLE: the call got no answer, which says nothing of its outcome. */
+const NO_ANSWER = new Set([4, 14]);
+
+function noAnswer(err: unknown): boolean {
+  const grpc = err instanceof ServiceError ? err.cause : err;
+  return isGrpcServiceError(grpc) && NO_ANSWER.has(grpc.code);
+}
+
+/**
+ * Calls `step` again, as a backend would, while it fails without an answer (a Temporal service
+ * lost, its work not yet moved to another process). A step sent again must be one whose repeat
+ * does nothing more: a start attaches, a result or a page is asked for again.
+ */
+async function again<T>(step: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!noAnswer(err)) throw err;
+      await sleep(1_000);
+    }
+  }
+}
+
 export function drillProcesses(clients: Clients, sandbox: SandboxAccess, record: DrillRecord) {
   const run = async (name: string, body: () => Promise<string>): Promise<void> => {
     const entry: ProcessRun = { name, done: false };
@@ -43,41 +68,46 @@ export function drillProcesses(clients: Clients, sandbox: SandboxAccess, record:
 
     kyc: (accountId: string) =>
       run(`kyc ${accountId}`, async () => {
-        await clients.kyc.start(accountId);
-        await until(() =>
-          clients.kyc.state(accountId).then((s) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting)),
-        );
-        await clients.kyc.submitValue(accountId, 'individualSsn', '123-45-6789');
+        await again(() => clients.kyc.start(accountId));
+        const awaiting = () =>
+          clients.kyc.state(accountId).then((s) => s.fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting));
+        await until(awaiting);
+        // A submission without an answer may still have arrived: sent again only while the field still waits.
+        await again(async () => {
+          if (await awaiting()) await clients.kyc.submitValue(accountId, 'individualSsn', '123-45-6789');
+        });
         await sandbox.op('POST', `/sandbox/accounts/${accountId}/fields/individualSsn/approve`);
-        return (await clients.kyc.result(accountId)).outcome;
+        return (await again(() => clients.kyc.result(accountId))).outcome;
       }),
 
     checkout: (orderRef: string, walletId: string) =>
       run(`checkout ${orderRef}`, async () => {
-        const page = await clients.checkout.startAndGetPage({
-          orderRef,
-          sourceAmount: '25',
-          sourceCurrency: 'USD',
-          destCurrency: 'USD',
-          dest: walletSrn(walletId),
-        });
+        const page = await again(() =>
+          clients.checkout.startAndGetPage({
+            orderRef,
+            sourceAmount: '25',
+            sourceCurrency: 'USD',
+            destCurrency: 'USD',
+            dest: walletSrn(walletId),
+          }),
+        );
         await sandbox.op('POST', `/sandbox/reservations/${page.reservation}/complete`);
-        return (await clients.checkout.result(orderRef)).outcome;
+        return (await again(() => clients.checkout.result(orderRef))).outcome;
       }),
 
     onboarding: (userRef: string) =>
       run(`onboarding ${userRef}`, async () => {
         // Limits are raised only where the operator enabled the scope (docs/provider-contract.md §8 rule 2).
         await sandbox.op('POST', `/sandbox/accounts/${SANDBOX_CREDENTIALS.accountId}/features`, { debitCardL2: true });
-        await clients.onboarding.start({ userRef, country: 'US' });
+        await again(() => clients.onboarding.start({ userRef, country: 'US' }));
         let userId: string | undefined;
         await until(async () => Boolean((userId = (await clients.onboarding.state(userRef)).userId ?? undefined)));
         // The end user opens a fresh link and submits; the provider's reviewer approves.
-        const page = await request(await clients.onboarding.onboardingLink(userRef), { method: 'POST' });
+        const page = await request(await again(() => clients.onboarding.onboardingLink(userRef)), { method: 'POST' });
         await page.body.dump();
         if (page.statusCode !== 200) throw new Error(`the onboarding page of ${userRef} answered ${page.statusCode}`);
         await sandbox.op('POST', `/sandbox/users/${userId}/approve`);
-        return (await clients.onboarding.result(userRef)).outcome;
+        return (await again(() => clients.onboarding.result(userRef))).outcome;
       }),
   };
 }
