@@ -10,6 +10,9 @@
 # Needs: temporal-sql-tool and temporal (the CLI) on PATH; for `schema`: SCHEMA_DIR (the server's
 # schema/postgresql/v12 folder), POSTGRES_SEEDS, DB_PORT, POSTGRES_USER, POSTGRES_PWD; for
 # `namespace`: TEMPORAL_ADDRESS, NAMESPACE and NAMESPACE_RETENTION (default: default, 72h).
+# Against a server that authorizes (TEMPORAL_AUTH_JWKS_URL in production.yaml), TEMPORAL_API_KEY: an
+# admin's access token (creating a namespace and search attributes needs the admin role); the CLI
+# reads it itself.
 set -eu
 step="${1:?usage: setup.sh schema|namespace}"
 DB_PORT="${DB_PORT:-5432}"

@@ -5,7 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { accepts, pollUntil, stopChild, stopOnFailure, terminate } from './child.js';
-import { goTool, moduleSource, TOOLS } from './go-tools.js';
+import { buildLocalModule, goTool, LOCAL_MODULES, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningLoadBalancer, startLoadBalancer } from './load-balancer.js';
 import { type RunningPostgres, startPostgres } from './postgres.js';
 import { ControlError, type ControlEndpoint, serveTemporalControl, unknownService } from './temporal-control.js';
@@ -97,6 +97,12 @@ export async function startTemporalCluster(opts: {
   databases?: { main: string; visibility: string };
   tls?: FrontendTls;
   /**
+   * The server authorizes (deploy/temporal/server's build, deploy/temporal/production.yaml's
+   * authorization): tokens verified on the provider's published keys (`jwksUrl`) for `audience`;
+   * the namespace is set up with `adminToken`. Tokens need TLS (`tls`); single topology only.
+   */
+  authorization?: { jwksUrl: string; audience: string; adminToken: string };
+  /**
    * Dynamic config values on top of deploy/temporal/dynamicconfig.yaml (keys it does not set), for a
    * test cluster: written with it into the cluster's folder.
    */
@@ -111,6 +117,10 @@ export async function startTemporalCluster(opts: {
   const topology = opts.topology ?? DEFAULT_TOPOLOGY;
   if (topology !== 'single' && topology !== 'services')
     throw new Error(`startTemporalCluster: topology is 'single' or 'services', not ${JSON.stringify(topology)}`);
+  if (opts.authorization && (topology !== 'single' || !opts.tls))
+    throw new Error(
+      "startTemporalCluster: authorization needs topology 'single' (an internal frontend in the services topology is not made yet) and tls (tokens never travel in clear)",
+    );
   const started = Date.now();
   const logs = join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
@@ -118,7 +128,11 @@ export async function startTemporalCluster(opts: {
   const [server, sqlTool, cli] = await whileBuilding(
     signal,
     async () =>
-      [await goTool(TOOLS.server, log), await goTool(TOOLS.sql, log), await findTemporalCli({ log })] as const,
+      [
+        await (opts.authorization ? buildLocalModule(LOCAL_MODULES.server, log) : goTool(TOOLS.server, log)),
+        await goTool(TOOLS.sql, log),
+        await findTemporalCli({ log }),
+      ] as const,
   );
   if (cli.kind !== 'binary') throw new Error(`the Temporal CLI is needed for the cluster's setup: ${cli.reason}`);
   const bin = join(dir, 'bin');
@@ -250,7 +264,7 @@ export async function startTemporalCluster(opts: {
           '--env',
           'production',
           'start',
-          ...(service === 'all' ? [] : [`--service=${service}`]),
+          ...(service !== 'all' ? [`--service=${service}`] : opts.authorization ? withInternalFrontend : []),
         ],
         env: Object.fromEntries(
           Object.entries(ports).flatMap(([role, p]) => [
@@ -260,7 +274,17 @@ export async function startTemporalCluster(opts: {
         ),
       });
     }
+    // The internal frontend's ports (the single topology's process runs it beside the others).
+    if (opts.authorization)
+      Object.assign(processes[0]!.env, {
+        INTERNAL_FRONTEND_GRPC_PORT: String(await freePort()),
+        INTERNAL_FRONTEND_MEMBERSHIP_PORT: String(await membershipPort()),
+        INTERNAL_FRONTEND_HTTP_PORT: String(await freePort()),
+      });
     const frontends = processes.filter((p) => p.info.httpPort !== undefined);
+    const authorizationEnv: Record<string, string> = opts.authorization
+      ? { TEMPORAL_AUTH_JWKS_URL: opts.authorization.jwksUrl, TEMPORAL_AUTH_AUDIENCE: opts.authorization.audience }
+      : {};
     const lbPort = topology === 'services' ? await freePort() : undefined;
     const address = `127.0.0.1:${lbPort ?? frontends[0]!.info.grpcPort}`;
     const env = {
@@ -283,6 +307,7 @@ export async function startTemporalCluster(opts: {
       // A frontend's HTTP API, for the processes that are not one (the worker service's HTTP client).
       FRONTEND_HTTP_PORT: String(frontends[0]!.info.httpPort),
       ...tlsEnv,
+      ...authorizationEnv,
     };
     for (const p of processes)
       p.env = {
@@ -314,7 +339,10 @@ export async function startTemporalCluster(opts: {
     }
     // With client authentication required, the CLI presents the system worker's certificate.
     const cliTls = opts.tls ? clientTlsEnv(opts.tls, opts.tls.clientCert, opts.tls.clientKey) : {};
-    await runStep('namespace', { ...env, ...cliTls, TEMPORAL_ADDRESS: address }, logs, log, {
+    const cliToken: Record<string, string> = opts.authorization
+      ? { TEMPORAL_API_KEY: opts.authorization.adminToken }
+      : {};
+    await runStep('namespace', { ...env, ...cliTls, ...cliToken, TEMPORAL_ADDRESS: address }, logs, log, {
       servers: processes.map((p) => p.child!),
       signal,
     });
@@ -372,6 +400,11 @@ export async function startTemporalCluster(opts: {
     };
   }
 }
+
+/** Every service of the server, the internal frontend of an authorizing server's system worker included. */
+const withInternalFrontend = ['frontend', 'internal-frontend', 'history', 'matching', 'worker'].map(
+  (s) => `--service=${s}`,
+);
 
 /** The cluster as its description file holds it for the tests (TEST_CLUSTER, test/helpers/cluster.ts). */
 export function describeTemporal(t: TemporalCluster) {

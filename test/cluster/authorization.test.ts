@@ -1,0 +1,291 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { generateKeyPair, SignJWT } from 'jose';
+import { loadConfig } from '../../src/config.js';
+import { connectClient } from '../../src/temporal/connection.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
+import { walletWorkflowId } from '../../workflows/wallet/messages.js';
+import { go, LOCAL_MODULES } from '../../scripts/lib/go-tools.js';
+import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
+import { startTemporalCluster, type TemporalCluster } from '../../scripts/lib/temporal-cluster.js';
+import { clientTlsEnv, makeCertificates } from '../../scripts/lib/tls.js';
+import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
+import { serviceToken, userToken } from '../helpers/sign-in.js';
+
+// A Temporal server that authorizes (deploy/temporal/server: Temporal's JWT claim mapper on the
+// cluster's identity provider's keys, and our authorizer), on its own databases of the cluster's
+// PostgreSQL, with TLS. Real tokens from the provider: a reader lists and reads but may not signal;
+// an operator signals but may not terminate or reset; an admin resets and terminates; a forged or
+// expired token is refused and changes nothing; a worker and a client run a process with the
+// services' token (the writer role), fetched by client credentials.
+
+const { EventType, WorkflowExecutionStatus } = proto.temporal.api.enums.v1;
+const PERMISSION_DENIED = 7;
+const UNAUTHENTICATED = 16;
+
+/** A call Temporal refused for its credentials. */
+async function refused(call: Promise<unknown>, what: string): Promise<void> {
+  const err = await call.then(
+    () => assert.fail(`${what} was allowed`),
+    (e: unknown) => e as { code?: number; cause?: { code?: number }; message: string },
+  );
+  const code = err.code ?? err.cause?.code;
+  assert.ok(
+    code === PERMISSION_DENIED || code === UNAUTHENTICATED,
+    `${what}: refused with code ${code}: ${err.message}`,
+  );
+}
+
+describe('Temporal authorizes with the provider’s tokens', () => {
+  let cluster: ClusterDescription;
+  let authorizing: TemporalCluster;
+  let certs: ReturnType<typeof makeCertificates>;
+  let tlsEnv: Record<string, string>;
+  let worker: RunningProcess | undefined;
+  const connections: Array<{ close(): Promise<void> }> = [];
+  const taskQueue = `authz-${randomUUID()}`;
+
+  before(async () => {
+    cluster = clusterDescription();
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-authz-'));
+    certs = makeCertificates(join(dir, 'certs'));
+    tlsEnv = clientTlsEnv(certs, certs.workerCert, certs.workerKey);
+    const { signIn } = cluster;
+    authorizing = await startTemporalCluster({
+      dir,
+      log: (line) => console.log(`[authz] ${line}`),
+      topology: 'single',
+      postgres: { ...cluster.temporal.postgres, stop: async () => {} },
+      databases: { main: 'temporal_authz', visibility: 'temporal_authz_visibility' },
+      tls: certs,
+      authorization: {
+        jwksUrl: signIn.jwksUrl,
+        audience: signIn.audience,
+        adminToken: await serviceToken(signIn.tokenUrl, signIn.admin.clientId, signIn.admin.clientSecret),
+      },
+    });
+  });
+  after(async () => {
+    for (const c of connections) await c.close();
+    if (worker) await stopProcess(worker);
+    await authorizing?.stop();
+  });
+
+  /** The services' client credentials, as a worker or a backend is given them. */
+  const servicesEnv = () => ({
+    TEMPORAL_OAUTH_TOKEN_URL: cluster.signIn.tokenUrl,
+    TEMPORAL_OAUTH_CLIENT_ID: cluster.signIn.services.clientId,
+    TEMPORAL_OAUTH_CLIENT_SECRET: cluster.signIn.services.clientSecret,
+  });
+
+  /** A connection that presents `token`, over the same TLS as the others. */
+  async function as(token: string): Promise<Connection> {
+    const { tls } = loadConfig({ TEMPORAL_ADDRESS: authorizing.address, ...tlsEnv }).temporal.connection;
+    const connection = await Connection.connect({ address: authorizing.address, tls, apiKey: token });
+    connections.push(connection);
+    return connection;
+  }
+  const user = (name: string) => {
+    const { signIn } = cluster;
+    const found = signIn.users.find((u) => u.username === name);
+    assert.ok(found, `the cluster's provider has a user ${name}`);
+    return userToken(
+      signIn,
+      { clientId: signIn.ui.clientId, clientSecret: signIn.ui.clientSecret, redirectUri: signIn.ui.callbackUrl },
+      found,
+    );
+  };
+
+  it("the authorizer's own tests pass (go test)", async () => {
+    const { stdout } = await promisify(execFile)(go(), ['test', '-count=1', './...'], {
+      cwd: LOCAL_MODULES.server.dir,
+      env: { ...process.env, GOFLAGS: '-mod=readonly' },
+    });
+    assert.match(stdout, /^ok\s/m);
+  });
+
+  let workflowId: string;
+  let runId: string;
+
+  it("a worker and a client with the services' token (writer) run a process", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-authz-worker-'));
+    worker = await startProcess({
+      name: 'authz-worker',
+      command: process.execPath,
+      args: ['--import', import.meta.resolve('tsx'), join(process.cwd(), 'worker/main.ts')],
+      cwd: dir,
+      env: {
+        ...cluster.workerEnv,
+        ...tlsEnv,
+        ...servicesEnv(),
+        TEMPORAL_ADDRESS: authorizing.address,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+      },
+      log: join(dir, 'worker.log'),
+      ready: '"msg":"worker polling"',
+    });
+    const client = await connectClient(
+      loadConfig({
+        TEMPORAL_ADDRESS: authorizing.address,
+        ...tlsEnv,
+        ...servicesEnv(),
+        PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey,
+      }),
+    );
+    connections.push(client.connection);
+    const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
+    const { walletId } = await wallets.open({ name: `authz-${randomUUID().slice(0, 8)}` });
+    assert.match(walletId, /^WA/);
+    workflowId = walletWorkflowId(walletId);
+    const description = await client.workflow.getHandle(workflowId).describe();
+    runId = description.runId;
+    assert.equal(description.status.name, 'RUNNING');
+    // The services' writer role does not reach a terminate either.
+    await refused(client.workflow.getHandle(workflowId).terminate('by a service'), 'a service terminating');
+  });
+
+  /** What must not have changed after a refused call: the same run, running, never terminated or reset. */
+  async function unchanged(admin: Connection) {
+    const { workflowService } = admin;
+    const namespace = authorizing.namespace;
+    const described = await workflowService.describeWorkflowExecution({
+      namespace,
+      execution: { workflowId },
+    });
+    assert.equal(described.workflowExecutionInfo?.execution?.runId, runId, 'the same run (no reset)');
+    assert.equal(
+      described.workflowExecutionInfo?.status,
+      WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+      'still running',
+    );
+    const history = await workflowService.getWorkflowExecutionHistory({ namespace, execution: { workflowId, runId } });
+    const types = history.history?.events?.map((e) => e.eventType) ?? [];
+    assert.ok(!types.includes(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED), 'no termination in the history');
+  }
+
+  it('a reader lists and reads; its signal and terminate are refused', async () => {
+    const { workflowService } = await as(await user('reader'));
+    const namespace = authorizing.namespace;
+    const listed = await workflowService.listWorkflowExecutions({ namespace, query: `WorkflowId = '${workflowId}'` });
+    assert.ok(listed.executions.length <= 1);
+    await workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } });
+    await workflowService.getWorkflowExecutionHistory({ namespace, execution: { workflowId } });
+    await refused(
+      workflowService.signalWorkflowExecution({ namespace, workflowExecution: { workflowId }, signalName: 'probe' }),
+      'a reader signalling',
+    );
+    await refused(
+      workflowService.terminateWorkflowExecution({ namespace, workflowExecution: { workflowId }, reason: 'reader' }),
+      'a reader terminating',
+    );
+    await unchanged(await as(await adminToken()));
+  });
+
+  const adminToken = () =>
+    serviceToken(cluster.signIn.tokenUrl, cluster.signIn.admin.clientId, cluster.signIn.admin.clientSecret);
+
+  /** The event after which a reset starts the run again: its first completed workflow task. */
+  async function firstTaskCompleted(admin: Connection) {
+    const history = await admin.workflowService.getWorkflowExecutionHistory({
+      namespace: authorizing.namespace,
+      execution: { workflowId, runId },
+    });
+    const event = history.history?.events?.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    assert.ok(event?.eventId, 'the run completed a workflow task');
+    return event.eventId;
+  }
+
+  it('an operator signals; its terminate and reset are refused and change nothing', async () => {
+    const { workflowService } = await as(await user('operator'));
+    const namespace = authorizing.namespace;
+    await workflowService.signalWorkflowExecution({
+      namespace,
+      workflowExecution: { workflowId },
+      signalName: 'authorization-probe',
+    });
+    // Which role it needs is in the refusal's details (PermissionDeniedFailure.reason), checked by
+    // authorizer_test.go; the message itself is Temporal's generic one.
+    await refused(
+      workflowService.terminateWorkflowExecution({ namespace, workflowExecution: { workflowId }, reason: 'operator' }),
+      'an operator terminating',
+    );
+    const admin = await as(await adminToken());
+    await refused(
+      workflowService.resetWorkflowExecution({
+        namespace,
+        workflowExecution: { workflowId, runId },
+        workflowTaskFinishEventId: await firstTaskCompleted(admin),
+        requestId: randomUUID(),
+        reason: 'operator',
+      }),
+      'an operator resetting',
+    );
+    await unchanged(admin);
+  });
+
+  it('a forged token (another key) and an expired one are refused and change nothing', async () => {
+    const namespace = authorizing.namespace;
+    const { privateKey } = await generateKeyPair('RS256');
+    // The kid of one of the provider's own keys: the signature alone gives the forgery away.
+    const published = (await (await fetch(cluster.signIn.jwksUrl)).json()) as { keys: Array<{ kid: string }> };
+    const kid = published.keys[0]!.kid;
+    const forged = await new SignJWT({ permissions: [`${namespace}:admin`] })
+      .setProtectedHeader({ alg: 'RS256', kid })
+      .setIssuer(cluster.signIn.issuer)
+      .setAudience(cluster.signIn.audience)
+      .setSubject('forger')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(privateKey);
+    // Refused at the first call, the connection's own (the claim mapper rejects the token before any authorizing).
+    await refused(
+      as(forged).then((c) =>
+        c.workflowService.terminateWorkflowExecution({
+          namespace,
+          workflowExecution: { workflowId },
+          reason: 'forged',
+        }),
+      ),
+      'a forged admin token terminating',
+    );
+    const { shortLived } = cluster.signIn;
+    const expiring = await serviceToken(cluster.signIn.tokenUrl, shortLived.clientId, shortLived.clientSecret);
+    await new Promise((r) => setTimeout(r, (shortLived.accessTokenTtlSeconds + 1) * 1000));
+    await refused(
+      as(expiring).then((c) => c.workflowService.listWorkflowExecutions({ namespace, query: '' })),
+      'an expired token listing',
+    );
+    await unchanged(await as(await adminToken()));
+  });
+
+  it('an admin resets and terminates', async () => {
+    const admin = await as(await adminToken());
+    const namespace = authorizing.namespace;
+    await admin.workflowService.resetWorkflowExecution({
+      namespace,
+      workflowExecution: { workflowId, runId },
+      workflowTaskFinishEventId: await firstTaskCompleted(admin),
+      requestId: randomUUID(),
+      reason: 'admin',
+    });
+    const current = await admin.workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } });
+    assert.notEqual(current.workflowExecutionInfo?.execution?.runId, runId, 'the reset made a new run');
+    await admin.workflowService.terminateWorkflowExecution({
+      namespace,
+      workflowExecution: { workflowId },
+      reason: 'admin',
+    });
+    const described = await admin.workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } });
+    assert.equal(described.workflowExecutionInfo?.status, WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED);
+  });
+});
