@@ -192,7 +192,8 @@ const cache = (r: SizeResult) => (r.worker.maxCachedWorkflows === undefined ? '?
 function callbackRows(row: Row): void {
   row(
     'callbacks sent (rate) / counted',
-    (r) => `${r.callbacks.sent} (${r.callbacks.offeredPerSecond}/s) / ${r.callbacks.counted}`,
+    (r) =>
+      `${r.callbacks.sent} (${r.callbacks.offeredPerSecond}/s) / ${r.callbacks.counted}${r.callbacks.refused ? ` (${r.callbacks.refused} refused by the ingress)` : ''}`,
   );
   row(
     '**callback to counted p50 / p99** (goal p99 < 1 s at 100k)',
