@@ -154,7 +154,11 @@ async function connectNative(config: Config): Promise<NativeConnection> {
     throw temporalUnreachable(err, 'worker');
   }
   if (tokens) {
-    tokens.onRefresh((token) => void connection.setApiKey(token));
+    tokens.onRefresh((token) => {
+      connection
+        .setApiKey(token)
+        .catch((err: Error) => console.warn(`worker: the refreshed Temporal token was not taken: ${err.message}`));
+    });
     stopWithConnection(connection, tokens);
   }
   return connection;
