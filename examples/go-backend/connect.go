@@ -28,9 +28,12 @@ import (
 type settings struct {
 	address, namespace, taskQueue string
 	codecURL, codecToken          string
-	sandboxURL                    string
-	schemasDir                    string
-	tls                           *tls.Config
+	// A token for a Temporal server that authorizes (the namespace's writer role), sent as
+	// `Authorization: Bearer …` over TLS only.
+	apiKey     string
+	sandboxURL string
+	schemasDir string
+	tls        *tls.Config
 }
 
 func env(name, fallback string) string {
@@ -49,6 +52,7 @@ func loadSettings() (settings, error) {
 		codecToken: env("CODEC_SERVER_TOKEN", ""),
 		sandboxURL: strings.TrimSuffix(env("SANDBOX_URL", "http://127.0.0.1:4010"), "/"),
 		schemasDir: env("PAYFLOWS_SCHEMAS_DIR", "../../schemas/messages"),
+		apiKey:     env("TEMPORAL_API_KEY", ""),
 	}
 	if s.codecToken == "" {
 		return s, fmt.Errorf("CODEC_SERVER_TOKEN is unset: the codec server refuses every call without it (Authorization: Bearer <CODEC_SERVER_TOKEN>)")
@@ -56,6 +60,9 @@ func loadSettings() (settings, error) {
 	var err error
 	if s.tls, err = tlsConfig(); err != nil {
 		return s, err
+	}
+	if s.apiKey != "" && s.tls == nil {
+		return s, fmt.Errorf("TEMPORAL_API_KEY is set but TLS is off (TEMPORAL_TLS=false): the key would travel in clear. Remove TEMPORAL_TLS=false (an API key implies TLS), or the key")
 	}
 	if problem := plaintextProblem(s.address, s.tls, env("TEMPORAL_TLS", "") == "false"); problem != "" {
 		return s, fmt.Errorf("%s", problem)
@@ -127,7 +134,9 @@ func tlsConfig() (*tls.Config, error) {
 	ca := env("TEMPORAL_TLS_SERVER_CA_CERT_PATH", "")
 	cert := env("TEMPORAL_TLS_CLIENT_CERT_PATH", "")
 	key := env("TEMPORAL_TLS_CLIENT_KEY_PATH", "")
-	if ca == "" && cert == "" && env("TEMPORAL_TLS", "") != "true" {
+	// An API key implies TLS, unless TEMPORAL_TLS=false says otherwise (then loadSettings refuses the key).
+	implied := env("TEMPORAL_API_KEY", "") != "" && env("TEMPORAL_TLS", "") != "false"
+	if ca == "" && cert == "" && env("TEMPORAL_TLS", "") != "true" && !implied {
 		return nil, nil
 	}
 	conf := &tls.Config{ServerName: env("TEMPORAL_TLS_SERVER_NAME", ""), MinVersion: tls.VersionTLS12}
@@ -166,6 +175,14 @@ func dataConverter(s settings) converter.DataConverter {
 	return converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), codec)
 }
 
+// The API key as the connection's bearer token, when one is set.
+func credentials(s settings) client.Credentials {
+	if s.apiKey == "" {
+		return nil
+	}
+	return client.NewAPIKeyStaticCredentials(s.apiKey)
+}
+
 func connect(s settings) (client.Client, error) {
 	dc := dataConverter(s)
 	return client.Dial(client.Options{
@@ -179,6 +196,7 @@ func connect(s settings) (client.Client, error) {
 			EncodeCommonAttributes: true,
 		}),
 		ConnectionOptions: client.ConnectionOptions{TLS: s.tls},
+		Credentials:       credentials(s),
 		// The SDK's own log to stderr, warnings and worse: stdout is the report.
 		Logger: log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	})

@@ -14,7 +14,7 @@ func settingsWith(t *testing.T, vars map[string]string) (settings, error) {
 	for _, name := range []string{
 		"TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "TEMPORAL_TASK_QUEUE", "TEMPORAL_TLS", "TEMPORAL_TLS_SERVER_NAME",
 		"TEMPORAL_TLS_SERVER_CA_CERT_PATH", "TEMPORAL_TLS_CLIENT_CERT_PATH", "TEMPORAL_TLS_CLIENT_KEY_PATH",
-		"CODEC_SERVER_URL", "SANDBOX_URL", "PAYFLOWS_SCHEMAS_DIR",
+		"CODEC_SERVER_URL", "SANDBOX_URL", "PAYFLOWS_SCHEMAS_DIR", "TEMPORAL_API_KEY",
 	} {
 		t.Setenv(name, "")
 	}
@@ -78,5 +78,22 @@ func TestTheCodecTokenNeverGoesOverHTTPToAnotherMachine(t *testing.T) {
 		if _, err := settingsWith(t, map[string]string{"CODEC_SERVER_URL": url}); err != nil {
 			t.Errorf("%q: %v", url, err)
 		}
+	}
+}
+
+func TestAnAPIKeyImpliesTLSAndIsNeverSentInClear(t *testing.T) {
+	const key = "token-0123456789"
+	s, err := settingsWith(t, map[string]string{"TEMPORAL_ADDRESS": "127.0.0.1:7233", "TEMPORAL_API_KEY": key})
+	if err != nil || s.tls == nil || credentials(s) == nil {
+		t.Errorf("an API key on loopback: TLS and credentials, no refusal: %v", err)
+	}
+	_, err = settingsWith(t, map[string]string{"TEMPORAL_ADDRESS": "127.0.0.1:7233", "TEMPORAL_API_KEY": key, "TEMPORAL_TLS": "false"})
+	if err == nil || !strings.Contains(err.Error(), "TEMPORAL_API_KEY") || !strings.Contains(err.Error(), "TEMPORAL_TLS=false") {
+		t.Errorf("an API key with TLS said off: want a refusal naming both, got %v", err)
+	} else if strings.Contains(err.Error(), key) {
+		t.Errorf("the refusal shows the key: %v", err)
+	}
+	if s, _ := settingsWith(t, map[string]string{"TEMPORAL_ADDRESS": "127.0.0.1:7233"}); credentials(s) != nil {
+		t.Error("credentials without an API key")
 	}
 }
