@@ -120,7 +120,7 @@ describe('losing a Temporal service', () => {
           run: losses,
         });
         const table = phaseTable(latencyByPhase(record, trafficEndedAt));
-        // The picture beside the run's logs (kept when a test fails), each loss a vertical line.
+        // The picture beside the run's logs (kept when a test fails), each phase's start a vertical line.
         const out = process.env.TEST_OUTPUT_DIR ?? join(tmpdir(), 'payflows-test-output');
         mkdirSync(out, { recursive: true });
         const svg = join(out, 'temporal-faults.svg');
