@@ -73,6 +73,8 @@ export const LOCAL_MODULES = {
   /** The Temporal server at SERVER_VERSION with the authorizer of deploy/temporal/server/authorizer.go. */
   server: localModule('temporal-server-payflows', 'deploy/temporal/server', 'temporal-server'),
   goBackend: localModule('go-backend', 'examples/go-backend'),
+  /** docker-compose.yml loaded and validated as `docker compose config` does, with no Docker engine. */
+  composeConfig: localModule('compose-config', 'deploy/compose-config'),
 };
 
 /** A hash of what the binary is built from: go.mod, go.sum, the .go files, and the toolchain. */
