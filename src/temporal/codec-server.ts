@@ -70,6 +70,8 @@ function validSession(token: string, cookieHeader: string | undefined, now: numb
 }
 
 const bearerOf = (authorization: string | undefined) => /^bearer\s+(.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+/** A compact JWS (three base64url parts): what a user's access token looks like, unlike the shared token. */
+const looksLikeJwt = (bearer: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(bearer);
 
 /**
  * Who may have payloads decrypted, by the shared credential: a caller with the bearer token, a
@@ -165,7 +167,7 @@ export function createCodecServer(
     // The Temporal CLI sends an empty X-Namespace when no --namespace is given: that names none.
     const named = req.headers['x-namespace'];
     const bearer = bearerOf(authorization);
-    if (!verdict.ok && mayDecode && bearer && verdict.status === 401) {
+    if (!verdict.ok && mayDecode && looksLikeJwt(bearer) && verdict.status === 401) {
       // Not the shared token: a user's access token, for the namespace the request names.
       const namespace = (typeof named === 'string' && named) || access.namespace;
       if (!namespace)

@@ -148,6 +148,16 @@ describe('codec server: users signed in at the identity provider', () => {
     assert.equal((await server.decode(bearer('not-a-jwt'))).status, 401);
   });
 
+  it('a bearer that is neither the shared token nor a JWT is told which credentials there are (401)', async () => {
+    const r = await server.decode(bearer('not-the-codec-servers-token'));
+    assert.equal(r.status, 401);
+    assert.match(
+      r.text,
+      /a credential is required: sign in to the Web UI at .+, or Authorization: Bearer <CODEC_SERVER_TOKEN>/,
+    );
+    assert.ok(!r.decoded);
+  });
+
   it('the shared token still decodes (the CLI, services); the browser session of /session is off', async () => {
     assert.equal((await server.decode(bearer(TOKEN))).status, 200);
     const page = await server.call('/session', { 'content-type': 'application/x-www-form-urlencoded' });
