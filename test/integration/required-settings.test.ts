@@ -379,7 +379,7 @@ describe('safe configuration', () => {
     assert.equal(run.stderr.trim().split('\n').length, 1, 'one paragraph');
   });
 
-  it('`src/temporal/codec-server-main.ts` off the embedded server without a token refuses to start in one paragraph naming CODEC_SERVER_TOKEN, exit 78, as any other bad setting', () => {
+  it('`src/temporal/codec-server-main.ts` off the embedded server without a token or sign-in refuses to start in one paragraph naming CODEC_SERVER_OIDC_ISSUER and CODEC_SERVER_TOKEN, exit 78, as any other bad setting', () => {
     // The codec server never connects to Temporal; its own refusal is a setting's.
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/temporal/codec-server-main.ts'], {
       env: {
@@ -395,7 +395,7 @@ describe('safe configuration', () => {
     assert.equal(run.status, 78, run.stderr);
     assert.match(
       run.stderr,
-      /^this codec server decrypts the payloads of a Temporal server it did not start: set CODEC_SERVER_TOKEN/,
+      /^this codec server decrypts the payloads of a Temporal server it did not start: set CODEC_SERVER_OIDC_ISSUER and CODEC_SERVER_OIDC_AUDIENCE \(users signed in to the Web UI decode by their role, docs\/security\.md\), or CODEC_SERVER_TOKEN/,
     );
     assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
     assert.equal(run.stderr.trim().split('\n').length, 1, 'one paragraph');
