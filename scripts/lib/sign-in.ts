@@ -81,7 +81,7 @@ export function signInConfig({
     clientId: 'short-lived-reader',
     clientSecret: secret(),
     permissions: [`${namespace}:read`, `${namespace}:decode`],
-    accessTokenTtlSeconds: 2,
+    accessTokenTtlSeconds: 5,
   };
   const options: StandInIdpOptions & { host: string; port: number } = {
     issuer,

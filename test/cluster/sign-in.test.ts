@@ -175,18 +175,20 @@ describe('signing in to the Web UI, and what each role may do', () => {
   /** A token of the short-lived client, past its life; and one signed with a key the provider never published. */
   const expiredAndForged = async () => {
     const { tokenUrl, shortLived } = cluster.signIn;
-    const token = await serviceToken(tokenUrl, shortLived.clientId, shortLived.clientSecret);
+    const { kid } = decodeProtectedHeader(await serviceToken(tokenUrl, shortLived.clientId, shortLived.clientSecret));
     const { privateKey } = await generateKeyPair('RS256');
     const forged = await new SignJWT({
       permissions: [`${cluster.temporal.namespace}:admin`, `${cluster.temporal.namespace}:decode`],
     })
-      .setProtectedHeader({ alg: 'RS256', kid: decodeProtectedHeader(token).kid!, typ: 'at+jwt' })
+      .setProtectedHeader({ alg: 'RS256', kid: kid!, typ: 'at+jwt' })
       .setSubject('mallory')
       .setIssuer(cluster.signIn.issuer)
       .setAudience(cluster.signIn.audience)
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(privateKey);
+    // Fetched last: its life is seconds, and making the forged one takes some.
+    const token = await serviceToken(tokenUrl, shortLived.clientId, shortLived.clientSecret);
     return {
       token,
       forged,
@@ -203,9 +205,9 @@ describe('signing in to the Web UI, and what each role may do', () => {
   });
 
   it('an expired token and a forged one are refused by Temporal', { todo: TEMPORAL_AUTHORIZES_NOT_YET }, async () => {
-    const { token, forged, expire } = await expiredAndForged();
     const wallet = await clients.wallets.open({ name: `sign-in-${randomUUID().slice(0, 8)}` });
     const workflowId = walletWorkflowId(wallet.walletId);
+    const { token, forged, expire } = await expiredAndForged();
     assert.equal(await readWith(token, workflowId), 0, 'fresh, the token reads');
     await expire();
     assert.notEqual(await readWith(token, workflowId), 0, 'expired: Temporal refuses it');
