@@ -19,7 +19,7 @@ from temporalio.exceptions import ApplicationError
 from .claims import ClaimRefused, put_value
 from .codec import codec_from_env
 from .schemas import MessageRejected, MessageSchemas
-from .settings import SettingsError, check_codec_server_url, temporal_tls
+from .settings import SettingsError, check_codec_server_url, temporal_connection
 
 
 async def connect(env: dict[str, str]) -> Client:
@@ -34,7 +34,7 @@ async def connect(env: dict[str, str]) -> Client:
     if not address:
         raise ValueError("TEMPORAL_ADDRESS is not set: the host:port of the deployment's Temporal frontend")
     return await Client.connect(
-        address, namespace=env.get("TEMPORAL_NAMESPACE", "default"), data_converter=converter, tls=temporal_tls(env)
+        address, namespace=env.get("TEMPORAL_NAMESPACE", "default"), data_converter=converter, **temporal_connection(env)
     )
 
 
@@ -113,7 +113,7 @@ async def kyc_value(env: dict[str, str], schema_dir: Path, account_id: str, fiel
         return {"ok": False, "sent": False, "error": "set CODEC_SERVER_URL and CODEC_SERVER_TOKEN: claims are stored through the codec server"}
     # Both connections' settings before the value is stored: one refused after it would leave a claim behind.
     try:
-        codec_server, _ = check_codec_server_url(codec_server), temporal_tls(env)
+        codec_server, _ = check_codec_server_url(codec_server), temporal_connection(env)
     except SettingsError as err:
         return {"ok": False, "sent": False, "error": str(err)}
     wid = workflow_id(schemas, "kyc", wf, {"accountId": account_id})

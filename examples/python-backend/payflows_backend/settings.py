@@ -1,13 +1,14 @@
 """How this backend reaches Temporal and the codec server, with the TypeScript processes' refusals
 (src/temporal/plaintext.ts): plaintext to a Temporal not on this machine only when TEMPORAL_TLS=false
-asks for it by name, and the codec server's token never over http:// to another machine. Errors name
-the variable, never its value."""
+asks for it by name, an API key (TEMPORAL_API_KEY) over TLS only, and the codec server's token never
+over http:// to another machine. Errors name the variable, never its value."""
 
 from __future__ import annotations
 
 import ipaddress
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from temporalio.service import TLSConfig
@@ -53,9 +54,28 @@ def _setting(env: dict[str, str], name: str) -> str:
     return (env.get(name) or "").strip()
 
 
+def temporal_api_key(env: dict[str, str]) -> str | None:
+    """Client.connect's `api_key`: TEMPORAL_API_KEY, a token for a Temporal server that authorizes (the
+    namespace's writer role), sent as `Authorization: Bearer …`. It implies TLS; TEMPORAL_TLS=false with it
+    is refused, since the key would travel in clear."""
+    key = _setting(env, "TEMPORAL_API_KEY")
+    if key and _setting(env, "TEMPORAL_TLS") == "false":
+        raise SettingsError(
+            "TEMPORAL_API_KEY is set but TLS is off (TEMPORAL_TLS=false): the key would travel in clear. "
+            "Remove TEMPORAL_TLS=false (an API key implies TLS), or the key"
+        )
+    return key or None
+
+
+def temporal_connection(env: dict[str, str]) -> dict[str, Any]:
+    """Client.connect's `tls` and `api_key` from the settings, or a SettingsError before anything connects."""
+    return {"api_key": temporal_api_key(env), "tls": temporal_tls(env)}
+
+
 def temporal_tls(env: dict[str, str]) -> bool | TLSConfig:
-    """Client.connect's `tls`: TLS as the TypeScript processes configure it (TEMPORAL_TLS, TEMPORAL_TLS_*_PATH),
-    and plaintext only on loopback or with TEMPORAL_TLS=false."""
+    """Client.connect's `tls`: TLS as the TypeScript processes configure it (TEMPORAL_TLS, TEMPORAL_TLS_*_PATH,
+    implied by TEMPORAL_API_KEY), and plaintext only on loopback or with TEMPORAL_TLS=false."""
+    implied = temporal_api_key(env) is not None
     ca, cert, key = (_setting(env, f"TEMPORAL_TLS_{n}_PATH") for n in ("SERVER_CA_CERT", "CLIENT_CERT", "CLIENT_KEY"))
     if ca or cert or key:
         if bool(cert) != bool(key):
@@ -68,7 +88,7 @@ def temporal_tls(env: dict[str, str]) -> bool | TLSConfig:
             domain=_setting(env, "TEMPORAL_TLS_SERVER_NAME") or None,
         )
     said = _setting(env, "TEMPORAL_TLS")
-    if said == "true":
+    if said == "true" or implied:
         return TLSConfig(domain=_setting(env, "TEMPORAL_TLS_SERVER_NAME") or None) if _setting(env, "TEMPORAL_TLS_SERVER_NAME") else True
     if said == "false" or is_loopback(_setting(env, "TEMPORAL_ADDRESS")):
         return False

@@ -1,16 +1,23 @@
 """The TypeScript processes' refusals (src/temporal/plaintext.ts), in Python: plaintext to a Temporal not
-on this machine unless TEMPORAL_TLS=false says so, and the codec server's token never over http:// to
-another machine. Run from examples/python-backend: python -m unittest discover -s tests"""
+on this machine unless TEMPORAL_TLS=false says so, an API key over TLS only, and the codec server's token
+never over http:// to another machine. Run from examples/python-backend: python -m unittest discover -s tests"""
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
+import socket
+import tempfile
+import threading
 import unittest
 from pathlib import Path
 
-from payflows_backend.backend import kyc_value
+from temporalio.service import TLSConfig
+
+from payflows_backend.backend import connect, kyc_value
 from payflows_backend.claims import ClaimRefused, put_value
-from payflows_backend.settings import SettingsError, codec_server_url, is_loopback, temporal_tls
+from payflows_backend.settings import SettingsError, codec_server_url, is_loopback, temporal_connection, temporal_tls
 
 REMOTE = ["temporal.example.test:7233", "10.0.0.5:7233", "temporal.example.test", "[2001:db8::1]:7233", "127.0.0.1.example.test:7233",
     # Read strictly, as src/temporal/plaintext.ts does: what is not plainly a loopback host and port is not loopback.
@@ -42,6 +49,74 @@ class TemporalConnection(unittest.TestCase):
             self.assertTrue(is_loopback(address), address)
         for address in [*REMOTE, "0.0.0.0:7233", "[::1", "::ffff:127.0.0.1", "127.0.0.01:7233"]:
             self.assertFalse(is_loopback(address), address)
+
+
+class ApiKey(unittest.TestCase):
+    KEY = "token-0123456789"
+
+    def test_an_api_key_is_the_connections_key_and_implies_tls(self) -> None:
+        self.assertEqual(
+            temporal_connection({"TEMPORAL_ADDRESS": "127.0.0.1:7233", "TEMPORAL_API_KEY": self.KEY}),
+            {"api_key": self.KEY, "tls": True},
+        )
+        # With the deployment's CA and server name, as the TypeScript processes read them.
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        ca = Path(folder.name) / "ca.pem"
+        ca.write_bytes(b"-----BEGIN CERTIFICATE-----\n")
+        settings = temporal_connection(
+            {"TEMPORAL_ADDRESS": "temporal:7233", "TEMPORAL_API_KEY": self.KEY, "TEMPORAL_TLS_SERVER_CA_CERT_PATH": str(ca), "TEMPORAL_TLS_SERVER_NAME": "temporal"}
+        )
+        self.assertEqual(settings["api_key"], self.KEY)
+        self.assertIsInstance(settings["tls"], TLSConfig)
+        self.assertEqual((settings["tls"].server_root_ca_cert, settings["tls"].domain), (b"-----BEGIN CERTIFICATE-----\n", "temporal"))
+        # Off this machine too: the key is what says how to secure the connection.
+        self.assertEqual(temporal_connection({"TEMPORAL_ADDRESS": "temporal.example.test:7233", "TEMPORAL_API_KEY": self.KEY})["tls"], True)
+
+    def test_no_key_no_credentials(self) -> None:
+        self.assertEqual(temporal_connection({"TEMPORAL_ADDRESS": "127.0.0.1:7233", "TEMPORAL_API_KEY": " "}), {"api_key": None, "tls": False})
+
+    def test_an_api_key_with_tls_said_off_is_refused_naming_both_and_never_the_key(self) -> None:
+        for address in ["127.0.0.1:7233", "temporal.internal:7233"]:
+            with self.subTest(address=address), self.assertRaises(SettingsError) as caught:
+                temporal_connection({"TEMPORAL_ADDRESS": address, "TEMPORAL_API_KEY": self.KEY, "TEMPORAL_TLS": "false"})
+            message = str(caught.exception)
+            self.assertIn("TEMPORAL_API_KEY", message)
+            self.assertIn("TEMPORAL_TLS=false", message)
+            self.assertNotIn(self.KEY, message)
+
+    def first_bytes_a_server_reads(self, env: dict[str, str]) -> bytes:
+        """What `connect` sends first to a listener on loopback, which then hangs up."""
+        listener = socket.create_server(("127.0.0.1", 0))
+        self.addCleanup(listener.close)
+        received: list[bytes] = []
+
+        def accept() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.settimeout(10)
+                received.append(conn.recv(64))
+
+        thread = threading.Thread(target=accept, daemon=True)
+        thread.start()
+        env = {"TEMPORAL_ADDRESS": f"127.0.0.1:{listener.getsockname()[1]}", "PAYLOAD_ENCRYPTION_KEY": base64.b64encode(os.urandom(32)).decode(), **env}
+        with self.assertRaises(Exception):
+            asyncio.run(asyncio.wait_for(connect(env), 20))
+        thread.join(10)
+        return received[0]
+
+    def test_the_key_goes_over_tls_only(self) -> None:
+        # A TLS handshake record (0x16) first: the key, sent with the calls, cannot be in clear.
+        self.assertEqual(self.first_bytes_a_server_reads({"TEMPORAL_API_KEY": self.KEY})[:1], b"\x16")
+        # The same connection without a key, on loopback: plaintext HTTP/2, so the test can tell them apart.
+        self.assertTrue(self.first_bytes_a_server_reads({}).startswith(b"PRI * HTTP/2.0"))
+
+    def test_kyc_value_refuses_a_key_in_clear_before_storing_the_value(self) -> None:
+        env = {"TEMPORAL_ADDRESS": "127.0.0.1:7233", "TEMPORAL_API_KEY": self.KEY, "TEMPORAL_TLS": "false", "CODEC_SERVER_URL": "http://127.0.0.1:9", "CODEC_SERVER_TOKEN": "t"}
+        report = asyncio.run(kyc_value(env, KycValue.SCHEMAS, account_id="AC_1", field_id="ssn", value="078-05-1120"))
+        self.assertEqual((report["ok"], report["sent"]), (False, False))
+        self.assertIn("TEMPORAL_API_KEY", report["error"])
+        self.assertNotIn(self.KEY, report["error"])
 
 
 class CodecServerUrl(unittest.TestCase):
