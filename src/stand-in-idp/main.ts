@@ -8,8 +8,9 @@ import { startStandInIdp } from './provider.js';
 
 // `node dist/src/stand-in-idp/main.js <file.json>`: the stand-in for the company's identity
 // provider (provider.ts), for `npm run cluster` and compose only. Its one argument is a JSON file
-// with its issuer, where it listens, its audience, test users and clients (it holds their
-// passwords and secrets: keep it owner-only). A deployment runs its real provider instead.
+// with its issuer, where it listens (and its TLS certificate and key, for https), its audience,
+// test users and clients (it holds their passwords and secrets: keep it owner-only). A deployment
+// runs its real provider instead.
 
 const secret = z.string().min(8, 'must be at least 8 characters');
 const file = z.object({
@@ -18,6 +19,8 @@ const file = z.object({
   port: z.number().int().min(1).max(65535),
   audience: z.url({ error: 'must be an absolute URI, such as api://payflows (a resource indicator)' }),
   accessTokenTtlSeconds: z.number().int().min(1).optional(),
+  /** PEM files: it serves https itself (an issuer off loopback is https); without them, http. */
+  tls: z.object({ certFile: z.string().min(1), keyFile: z.string().min(1) }).optional(),
   users: z.array(z.object({ username: z.string().min(1), password: secret, permissions: z.array(z.string()) })).min(1),
   webClients: z.array(
     z.object({ clientId: z.string().min(1), clientSecret: secret, redirectUris: z.array(z.url()).min(1) }),
@@ -46,7 +49,16 @@ const options = await refusesToStart(() => {
     throw new ConfigError(
       `stand-in identity provider: fix ${path}:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
     );
-  return parsed.data;
+  const { tls, ...options } = parsed.data;
+  if (!tls) return options;
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new ConfigError(`stand-in identity provider: tls.${name} in ${path}: ${(err as Error).message}`);
+    }
+  };
+  return { ...options, tls: { cert: read('certFile', tls.certFile), key: read('keyFile', tls.keyFile) } };
 });
 const logger = createLogger({ service: 'stand-in-idp', level: 'info' });
 const idp = await startStandInIdp(options);

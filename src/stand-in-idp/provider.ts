@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors, type KoaContext, type IssuedToken } from 'oidc-provider';
 import { issuerProblem, PERMISSIONS_CLAIM } from '../settings/sign-in.js';
@@ -217,14 +218,19 @@ async function interaction(
   );
 }
 
-/** Starts the stand-in provider on `host`:`port`; its issuer must be where browsers and servers reach it. */
-export async function startStandInIdp(opts: StandInIdpOptions & { host: string; port: number }): Promise<StandInIdp> {
+/**
+ * Starts the stand-in provider on `host`:`port`, over https with `tls` (PEM certificate and key);
+ * its issuer must be where browsers and servers reach it.
+ */
+export async function startStandInIdp(
+  opts: StandInIdpOptions & { host: string; port: number; tls?: { cert: Buffer; key: Buffer } },
+): Promise<StandInIdp> {
   const problem = issuerProblem(opts.issuer);
   if (problem) throw new Error(`stand-in identity provider: ${problem}`);
   const provider = await configuredProvider(opts);
   const users = new Map(opts.users.map((u) => [u.username, u]));
   const handle = provider.callback();
-  const server: Server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (!/^\/interaction\/[^/]+$/.test(path)) return handle(req, res);
     interaction(provider, users, req, res).catch((err: Error) => {
@@ -232,7 +238,8 @@ export async function startStandInIdp(opts: StandInIdpOptions & { host: string; 
       res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
       res.end(page('Sign-in failed', `<p>${escapeHtml(err.message)}</p><p>Start again from the application.</p>`));
     });
-  });
+  };
+  const server: Server = opts.tls ? createHttpsServer(opts.tls, listener) : createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, resolve);
