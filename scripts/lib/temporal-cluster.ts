@@ -36,7 +36,7 @@ export interface TemporalService {
   /** `history-1` and the like; `server` in the single topology. */
   name: string;
   /** The service it runs; `all` in the single topology. */
-  service: TemporalRole | 'all';
+  service: TemporalRole | 'internal-frontend' | 'all';
   /** Null while it is down (killed, not started again). */
   pid: number | null;
   grpcPort: number;
@@ -58,6 +58,10 @@ export interface TemporalCluster {
   postgres: PostgresServer;
   /** The load balancer's process (the services topology). */
   loadBalancer?: { address: string; pid: number; log: string };
+  /** How clients verify the frontend's certificate, when it serves TLS. */
+  tls?: { caCert: string; serverName: string };
+  /** Whose tokens it takes, when it authorizes. */
+  authorization?: { jwksUrl: string; audience: string };
   /** Files where each process writes its output. */
   logs: string;
   services(): TemporalService[];
@@ -99,7 +103,9 @@ export async function startTemporalCluster(opts: {
   /**
    * The server authorizes (deploy/temporal/server's build, deploy/temporal/production.yaml's
    * authorization): tokens verified on the provider's published keys (`jwksUrl`) for `audience`;
-   * the namespace is set up with `adminToken`. Tokens need TLS (`tls`); single topology only.
+   * the namespace is set up with `adminToken`. Tokens need TLS (`tls`); callers authenticate by
+   * their token, so the frontends ask no client certificate. The server's system worker calls an
+   * internal frontend: a process of its own in the services topology.
    */
   authorization?: { jwksUrl: string; audience: string; adminToken: string };
   /**
@@ -117,10 +123,8 @@ export async function startTemporalCluster(opts: {
   const topology = opts.topology ?? DEFAULT_TOPOLOGY;
   if (topology !== 'single' && topology !== 'services')
     throw new Error(`startTemporalCluster: topology is 'single' or 'services', not ${JSON.stringify(topology)}`);
-  if (opts.authorization && (topology !== 'single' || !opts.tls))
-    throw new Error(
-      "startTemporalCluster: authorization needs topology 'single' (an internal frontend in the services topology is not made yet) and tls (tokens never travel in clear)",
-    );
+  if (opts.authorization && !opts.tls)
+    throw new Error('startTemporalCluster: authorization needs tls (tokens never travel in clear); pass tls too');
   const started = Date.now();
   const logs = join(dir, 'logs');
   mkdirSync(logs, { recursive: true });
@@ -228,6 +232,20 @@ export async function startTemporalCluster(opts: {
           TEMPORAL_TLS_SERVER_NAME: opts.tls.serverName,
           TEMPORAL_TLS_SYSTEM_WORKER_CERT: opts.tls.clientCert,
           TEMPORAL_TLS_SYSTEM_WORKER_KEY: opts.tls.clientKey,
+          // Callers of an authorizing server present a token, not a certificate.
+          ...(opts.authorization ? { TEMPORAL_TLS_REQUIRE_CLIENT_AUTH: 'false' } : {}),
+        }
+      : {};
+    // The internal frontend's ports, known to every process: the worker service reaches it through
+    // membership, and its HTTP port from the configuration.
+    const internalFrontend = opts.authorization
+      ? { grpc: await freePort(), membership: await membershipPort(), http: await freePort() }
+      : undefined;
+    const internalFrontendEnv: Record<string, string> = internalFrontend
+      ? {
+          INTERNAL_FRONTEND_GRPC_PORT: String(internalFrontend.grpc),
+          INTERNAL_FRONTEND_MEMBERSHIP_PORT: String(internalFrontend.membership),
+          INTERNAL_FRONTEND_HTTP_PORT: String(internalFrontend.http),
         }
       : {};
     // Each process's own ports; in the single topology, one process with every service's.
@@ -257,13 +275,7 @@ export async function startTemporalCluster(opts: {
           log: join(logs, `temporal-${name}.log`),
         },
         args: [
-          '--root',
-          '/',
-          '--config',
-          SERVER_CONFIG_DIR.slice(1),
-          '--env',
-          'production',
-          'start',
+          ...START,
           ...(service !== 'all' ? [`--service=${service}`] : opts.authorization ? withInternalFrontend : []),
         ],
         env: Object.fromEntries(
@@ -274,14 +286,23 @@ export async function startTemporalCluster(opts: {
         ),
       });
     }
-    // The internal frontend's ports (the single topology's process runs it beside the others).
-    if (opts.authorization)
-      Object.assign(processes[0]!.env, {
-        INTERNAL_FRONTEND_GRPC_PORT: String(await freePort()),
-        INTERNAL_FRONTEND_MEMBERSHIP_PORT: String(await membershipPort()),
-        INTERNAL_FRONTEND_HTTP_PORT: String(await freePort()),
-      });
     const frontends = processes.filter((p) => p.info.httpPort !== undefined);
+    // The internal frontend as a process of its own (the single topology's process runs it beside
+    // the others); never behind the load balancer.
+    if (internalFrontend && topology === 'services')
+      processes.push({
+        info: {
+          name: 'internal-frontend-1',
+          service: 'internal-frontend',
+          grpcPort: internalFrontend.grpc,
+          membershipPort: internalFrontend.membership,
+          httpPort: internalFrontend.http,
+          metrics: `127.0.0.1:${await freePort()}`,
+          log: join(logs, 'temporal-internal-frontend-1.log'),
+        },
+        args: [...START, '--service=internal-frontend'],
+        env: {},
+      });
     const authorizationEnv: Record<string, string> = opts.authorization
       ? { TEMPORAL_AUTH_JWKS_URL: opts.authorization.jwksUrl, TEMPORAL_AUTH_AUDIENCE: opts.authorization.audience }
       : {};
@@ -308,12 +329,15 @@ export async function startTemporalCluster(opts: {
       FRONTEND_HTTP_PORT: String(frontends[0]!.info.httpPort),
       ...tlsEnv,
       ...authorizationEnv,
+      ...internalFrontendEnv,
     };
     for (const p of processes)
       p.env = {
         ...env,
         ...p.env,
-        ...(p.info.httpPort ? { FRONTEND_HTTP_PORT: String(p.info.httpPort) } : {}),
+        ...(p.info.service === 'frontend' || p.info.service === 'all'
+          ? { FRONTEND_HTTP_PORT: String(p.info.httpPort) }
+          : {}),
         PROMETHEUS_ENDPOINT: p.info.metrics,
       };
     await runStep('schema', env, logs, log, { signal });
@@ -393,6 +417,10 @@ export async function startTemporalCluster(opts: {
       metrics: processes.map((p) => p.info.metrics),
       postgres,
       ...(lb ? { loadBalancer: { address: lb.address, pid: lb.child.pid!, log: lb.log } } : {}),
+      ...(opts.tls ? { tls: { caCert: opts.tls.caCert, serverName: opts.tls.serverName } } : {}),
+      ...(opts.authorization
+        ? { authorization: { jwksUrl: opts.authorization.jwksUrl, audience: opts.authorization.audience } }
+        : {}),
       logs,
       ...controls,
       control: { url: control.url, token: control.token },
@@ -400,6 +428,9 @@ export async function startTemporalCluster(opts: {
     };
   }
 }
+
+/** The server's command, up to the services it runs: the config folder as the server expects it, relative to --root. */
+const START = ['--root', '/', '--config', SERVER_CONFIG_DIR.slice(1), '--env', 'production', 'start'];
 
 /** Every service of the server, the internal frontend of an authorizing server's system worker included. */
 const withInternalFrontend = ['frontend', 'internal-frontend', 'history', 'matching', 'worker'].map(
@@ -416,6 +447,8 @@ export function describeTemporal(t: TemporalCluster) {
     metrics: t.metrics,
     postgres: { host, port, user, password, dataDir },
     loadBalancer: t.loadBalancer,
+    tls: t.tls,
+    authorization: t.authorization,
     services: t.services(),
     control: t.control,
   };
