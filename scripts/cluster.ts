@@ -2,6 +2,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeClientFiles } from './lib/client-env.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
+import { temporalServiceEnv } from './lib/sign-in.js';
 
 // `npm run cluster`: the production topology on this machine (lib/product-processes.ts), from the
 // same binaries and configuration files as docker-compose.yml: Temporal's services as processes of
@@ -26,7 +27,7 @@ if (cluster && !signal.aborted) {
   writeTopologyFile(dir, cluster);
   // Each of the server's processes and the load balancer were listed as they started.
   say(
-    `Temporal gRPC      ${temporal.address} (the load balancer in front of the frontends; namespace ${temporal.namespace}; PostgreSQL ${temporal.postgres.host}:${temporal.postgres.port})`,
+    `Temporal gRPC      ${temporal.address} (the load balancer in front of the frontends, TLS with this run's CA ${temporal.tls?.caCert}; it authorizes: a token of the identity provider on every call; namespace ${temporal.namespace}; PostgreSQL ${temporal.postgres.host}:${temporal.postgres.port})`,
   );
   const { signIn } = product;
   say(
@@ -43,6 +44,7 @@ if (cluster && !signal.aborted) {
   say(`Prometheus         ${product.prometheusUrl} (Temporal's own metrics at ${temporal.metrics.join(', ')})`);
   const files = writeClientFiles(dir, {
     temporalAddress: temporal.address,
+    temporalAccess: temporalServiceEnv(temporal, product.signIn),
     namespace: temporal.namespace,
     taskQueue: product.taskQueue,
     payloadKey: product.payloadKey,
@@ -52,7 +54,9 @@ if (cluster && !signal.aborted) {
     uiPort: new URL(product.uiUrl).port,
   });
   say(`keys               ${files.payloadKey}, ${files.claimKey} (readable by their owner only)`);
-  say(`backend settings   ${files.clientEnv} (Temporal, the payload key, the claim store and its key, the sandbox)`);
+  say(
+    `backend settings   ${files.clientEnv} (Temporal with its CA and the services' client credentials, the payload key, the claim store and its key, the sandbox)`,
+  );
   say(`run the demo       set -a; . ${files.clientEnv}; npm run demo`);
   say('ready');
   await new Promise((r) => signal.addEventListener('abort', r, { once: true }));

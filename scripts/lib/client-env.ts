@@ -8,6 +8,8 @@ import { join } from 'node:path';
 
 export interface ClientSettings {
   temporalAddress: string;
+  /** How a client is let in where Temporal authorizes: TLS to its frontends, the services' client credentials (TEMPORAL_TLS_*, TEMPORAL_OAUTH_*). */
+  temporalAccess?: Record<string, string>;
   namespace: string;
   taskQueue: string;
   payloadKey: string;
@@ -22,6 +24,12 @@ export function clientEnv(s: ClientSettings): string {
   const lines = [
     '# A backend client of this cluster (payflows/client, npm run demo): set -a; . this file',
     `TEMPORAL_ADDRESS='${s.temporalAddress}'`,
+    ...(s.temporalAccess && Object.keys(s.temporalAccess).length > 0
+      ? [
+          "# Temporal authorizes: TLS to its frontends (this run's CA) and a service's token, fetched by client credentials.",
+          ...Object.entries(s.temporalAccess).map(([name, value]) => `${name}='${value}'`),
+        ]
+      : []),
     `TEMPORAL_NAMESPACE='${s.namespace}'`,
     `TEMPORAL_TASK_QUEUE='${s.taskQueue}'`,
     `PAYLOAD_ENCRYPTION_KEY='${s.payloadKey}'`,

@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
+import { fetchToken } from '../../src/temporal/service-token.js';
 import { checkoutBuildId } from '../../worker/build-id.js';
 import { answers, pollUntil, stopChild, stopOnFailure } from './child.js';
 import { goTool, moduleSource, TOOLS } from './go-tools.js';
 import { ensurePrometheus, startPrometheus } from './prometheus.js';
-import { type SignIn, signInConfig } from './sign-in.js';
+import { type SignIn, signInConfig, temporalServiceEnv } from './sign-in.js';
 import { makeCertificates } from './tls.js';
 import { startTlsFront, type TlsFront } from './tls-front.js';
 import { describeTemporal, startTemporalCluster, type TemporalCluster, whileBuilding } from './temporal-cluster.js';
@@ -20,6 +21,8 @@ import { describeTemporal, startTemporalCluster, type TemporalCluster, whileBuil
 // from its Go module with the configuration file of its image, and Prometheus scraping them all.
 // Operators sign in to the Web UI at the stand-in identity provider (src/stand-in-idp/), started
 // first, since the Temporal server and the UI read its keys and discovery document at start.
+// Temporal authorizes: every process reaches its frontends over TLS with a token, the services'
+// by client credentials, the UI's the signed-in user's.
 
 /** How a process was started: enough to start it again the same way (a test restarts a killed worker). */
 export interface ProcessSpec {
@@ -184,6 +187,7 @@ async function startProduct(
     const workerMetrics = metricsPorts.map(local);
     const temporalEnv = {
       TEMPORAL_ADDRESS: temporal.address,
+      ...temporalServiceEnv(temporal, signIn),
       TEMPORAL_NAMESPACE: temporal.namespace,
       TEMPORAL_TASK_QUEUE: taskQueue,
       PAYLOAD_ENCRYPTION_KEY: payloadKey,
@@ -270,6 +274,12 @@ async function startProduct(
       env: {
         PATH: process.env.PATH ?? '',
         TEMPORAL_ADDRESS: temporal.address,
+        // The frontend's certificate verified on the cluster's CA; the UI presents the user's token.
+        ...(temporal.tls && {
+          TEMPORAL_TLS_CA: temporal.tls.caCert,
+          TEMPORAL_TLS_SERVER_NAME: temporal.tls.serverName,
+          TEMPORAL_TLS_ENABLE_HOST_VERIFICATION: 'true',
+        }),
         TEMPORAL_UI_PORT: String(uiPort),
         TEMPORAL_CODEC_ENDPOINT: front.url,
         TEMPORAL_CORS_ORIGINS: uiUrl,
@@ -380,7 +390,26 @@ export async function startClusterTopology(
   });
   const idp = await startProcess({ ...idpSpec, args: [...idpSpec.args, signIn.configFile] }, undefined, signal);
   const stopIdp = () => stopProcess(idp);
-  const temporal = await stopOnFailure(stopIdp, () => startTemporalCluster({ ...opts, namespace }));
+  // Temporal authorizes on the provider's keys, its frontends with TLS (this run's own CA); the
+  // namespace is set up with an admin's token.
+  const temporal = await stopOnFailure(stopIdp, async () =>
+    startTemporalCluster({
+      ...opts,
+      namespace,
+      tls: makeCertificates(join(dir, 'temporal-tls')),
+      authorization: {
+        jwksUrl: signIn.jwksUrl,
+        audience: signIn.audience,
+        adminToken: (
+          await fetchToken({
+            tokenUrl: signIn.tokenUrl,
+            clientId: signIn.admin.clientId,
+            clientSecret: signIn.admin.clientSecret,
+          })
+        ).token,
+      },
+    }),
+  );
   const product = await stopOnFailure(
     async () => (await temporal.stop(), await stopIdp()),
     () => startProduct(temporal, { uiPort, signIn }, opts),

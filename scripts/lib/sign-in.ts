@@ -108,3 +108,27 @@ export function signInConfig({
     shortLived,
   };
 }
+
+/**
+ * The settings a process joins `temporal` with: the frontend's CA where it serves TLS, and where it
+ * authorizes, client credentials whose tokens the process fetches and refreshes itself: the
+ * services' (the namespace's writer role: workers, ingress, backends) unless `as` says the admin's
+ * (the tests' administration, which ends and resets what the tests started).
+ */
+export function temporalServiceEnv(
+  temporal: { tls?: { caCert: string; serverName: string }; authorization?: unknown },
+  signIn: Pick<SignIn, 'tokenUrl' | 'services' | 'admin'>,
+  { as = 'services' }: { as?: 'services' | 'admin' } = {},
+): Record<string, string> {
+  return {
+    ...(temporal.tls && {
+      TEMPORAL_TLS_SERVER_CA_CERT_PATH: temporal.tls.caCert,
+      TEMPORAL_TLS_SERVER_NAME: temporal.tls.serverName,
+    }),
+    ...(temporal.authorization !== undefined && {
+      TEMPORAL_OAUTH_TOKEN_URL: signIn.tokenUrl,
+      TEMPORAL_OAUTH_CLIENT_ID: signIn[as].clientId,
+      TEMPORAL_OAUTH_CLIENT_SECRET: signIn[as].clientSecret,
+    }),
+  };
+}

@@ -15,15 +15,19 @@ import { WalletsClient } from '../../workflows/wallet/client.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { go, LOCAL_MODULES } from '../../scripts/lib/go-tools.js';
 import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
-import { startTemporalCluster, type TemporalCluster } from '../../scripts/lib/temporal-cluster.js';
-import { clientTlsEnv, makeCertificates } from '../../scripts/lib/tls.js';
-import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
-import { serviceToken, userToken } from '../helpers/sign-in.js';
+import {
+  type ClusterDescription,
+  clusterClientEnv,
+  clusterDescription,
+  clusterTls,
+  clusterUserToken,
+} from '../helpers/cluster.js';
+import { serviceToken } from '../helpers/sign-in.js';
 
-// A Temporal server that authorizes (deploy/temporal/server: Temporal's JWT claim mapper on the
-// cluster's identity provider's keys, and our authorizer), on its own databases of the cluster's
-// PostgreSQL, with TLS. Real tokens from the provider: a reader lists and reads but may not signal;
-// an operator signals but may not terminate or reset; an admin resets and terminates; a forged or
+// The cluster's Temporal authorizes (deploy/temporal/server: Temporal's JWT claim mapper on the
+// cluster's identity provider's keys, and our authorizer), its frontends with TLS behind the load
+// balancer. Real tokens from the provider: a reader lists and reads but may not signal; an
+// operator signals but may not terminate or reset; an admin resets and terminates; a forged or
 // expired token is refused and changes nothing; a worker and a client run a process with the
 // services' token (the writer role), fetched by client credentials.
 
@@ -46,63 +50,29 @@ async function refused(call: Promise<unknown>, what: string): Promise<void> {
 
 describe('Temporal authorizes with the provider’s tokens', () => {
   let cluster: ClusterDescription;
-  let authorizing: TemporalCluster;
-  let certs: ReturnType<typeof makeCertificates>;
-  let tlsEnv: Record<string, string>;
   let worker: RunningProcess | undefined;
   const connections: Array<{ close(): Promise<void> }> = [];
   const taskQueue = `authz-${randomUUID()}`;
 
-  before(async () => {
+  before(() => {
     cluster = clusterDescription();
-    const dir = mkdtempSync(join(tmpdir(), 'payflows-authz-'));
-    certs = makeCertificates(join(dir, 'certs'));
-    tlsEnv = clientTlsEnv(certs, certs.workerCert, certs.workerKey);
-    const { signIn } = cluster;
-    authorizing = await startTemporalCluster({
-      dir,
-      log: (line) => console.log(`[authz] ${line}`),
-      topology: 'single',
-      postgres: { ...cluster.temporal.postgres, stop: async () => {} },
-      databases: { main: 'temporal_authz', visibility: 'temporal_authz_visibility' },
-      tls: certs,
-      authorization: {
-        jwksUrl: signIn.jwksUrl,
-        audience: signIn.audience,
-        adminToken: await serviceToken(signIn.tokenUrl, signIn.admin.clientId, signIn.admin.clientSecret),
-      },
-    });
   });
   after(async () => {
     for (const c of connections) await c.close();
     if (worker) await stopProcess(worker);
-    await authorizing?.stop();
-  });
-
-  /** The services' client credentials, as a worker or a backend is given them. */
-  const servicesEnv = () => ({
-    TEMPORAL_OAUTH_TOKEN_URL: cluster.signIn.tokenUrl,
-    TEMPORAL_OAUTH_CLIENT_ID: cluster.signIn.services.clientId,
-    TEMPORAL_OAUTH_CLIENT_SECRET: cluster.signIn.services.clientSecret,
   });
 
   /** A connection that presents `token`, over the same TLS as the others. */
   async function as(token: string): Promise<Connection> {
-    const { tls } = loadConfig({ TEMPORAL_ADDRESS: authorizing.address, ...tlsEnv }).temporal.connection;
-    const connection = await Connection.connect({ address: authorizing.address, tls, apiKey: token });
+    const connection = await Connection.connect({
+      address: cluster.temporal.address,
+      tls: clusterTls(cluster),
+      apiKey: token,
+    });
     connections.push(connection);
     return connection;
   }
-  const user = (name: string) => {
-    const { signIn } = cluster;
-    const found = signIn.users.find((u) => u.username === name);
-    assert.ok(found, `the cluster's provider has a user ${name}`);
-    return userToken(
-      signIn,
-      { clientId: signIn.ui.clientId, clientSecret: signIn.ui.clientSecret, redirectUri: signIn.ui.callbackUrl },
-      found,
-    );
-  };
+  const user = (name: string) => clusterUserToken(cluster, name);
 
   it("the authorizer's own tests pass (go test)", async () => {
     const { stdout } = await promisify(execFile)(go(), ['test', '-count=1', './...'], {
@@ -122,11 +92,9 @@ describe('Temporal authorizes with the provider’s tokens', () => {
       command: process.execPath,
       args: ['--import', import.meta.resolve('tsx'), join(process.cwd(), 'worker/main.ts')],
       cwd: dir,
+      // TLS and the services' client credentials, as the cluster's own workers have them.
       env: {
         ...cluster.workerEnv,
-        ...tlsEnv,
-        ...servicesEnv(),
-        TEMPORAL_ADDRESS: authorizing.address,
         TEMPORAL_TASK_QUEUE: taskQueue,
         PATH: process.env.PATH ?? '',
         HOME: dir,
@@ -134,14 +102,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
       log: join(dir, 'worker.log'),
       ready: '"msg":"worker polling"',
     });
-    const client = await connectClient(
-      loadConfig({
-        TEMPORAL_ADDRESS: authorizing.address,
-        ...tlsEnv,
-        ...servicesEnv(),
-        PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey,
-      }),
-    );
+    const client = await connectClient(loadConfig(clusterClientEnv(cluster, taskQueue)));
     connections.push(client.connection);
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
     const { walletId } = await wallets.open({ name: `authz-${randomUUID().slice(0, 8)}` });
@@ -157,7 +118,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
   /** What must not have changed after a refused call: the same run, running, never terminated or reset. */
   async function unchanged(admin: Connection) {
     const { workflowService } = admin;
-    const namespace = authorizing.namespace;
+    const namespace = cluster.temporal.namespace;
     const described = await workflowService.describeWorkflowExecution({
       namespace,
       execution: { workflowId },
@@ -175,7 +136,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
 
   it('a reader lists and reads; its signal and terminate are refused', async () => {
     const { workflowService } = await as(await user('reader'));
-    const namespace = authorizing.namespace;
+    const namespace = cluster.temporal.namespace;
     const listed = await workflowService.listWorkflowExecutions({ namespace, query: `WorkflowId = '${workflowId}'` });
     assert.ok(listed.executions.length <= 1);
     await workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } });
@@ -197,7 +158,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
   /** The event after which a reset starts the run again: its first completed workflow task. */
   async function firstTaskCompleted(admin: Connection) {
     const history = await admin.workflowService.getWorkflowExecutionHistory({
-      namespace: authorizing.namespace,
+      namespace: cluster.temporal.namespace,
       execution: { workflowId, runId },
     });
     const event = history.history?.events?.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
@@ -207,7 +168,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
 
   it('an operator signals; its terminate and reset are refused and change nothing', async () => {
     const { workflowService } = await as(await user('operator'));
-    const namespace = authorizing.namespace;
+    const namespace = cluster.temporal.namespace;
     await workflowService.signalWorkflowExecution({
       namespace,
       workflowExecution: { workflowId },
@@ -234,7 +195,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
   });
 
   it('a forged token (another key) and an expired one are refused and change nothing', async () => {
-    const namespace = authorizing.namespace;
+    const namespace = cluster.temporal.namespace;
     const { privateKey } = await generateKeyPair('RS256');
     // The kid of one of the provider's own keys: the signature alone gives the forgery away.
     const published = (await (await fetch(cluster.signIn.jwksUrl)).json()) as { keys: Array<{ kid: string }> };
@@ -270,7 +231,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
 
   it('an admin resets and terminates', async () => {
     const admin = await as(await adminToken());
-    const namespace = authorizing.namespace;
+    const namespace = cluster.temporal.namespace;
     await admin.workflowService.resetWorkflowExecution({
       namespace,
       workflowExecution: { workflowId, runId },

@@ -5,10 +5,11 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { request } from 'undici';
+import { TEMPORAL_PROCESSES } from '../helpers/cluster.js';
 import { listenAddresses } from '../helpers/listening.js';
 
 // `npm run cluster` itself, as an operator runs it: scripts/cluster.ts as a process of its own.
-// Once started in full, Temporal's seven processes and the load balancer in front of its frontends
+// Once started in full, Temporal's eight processes and the load balancer in front of its frontends
 // are printed with their pids and ports, every printed address answers, the Web UI listens on loopback only, the
 // demo runs every process to its end from the one line printed for a backend (client.env, keys
 // readable by their owner only), and SIGINT stops everything and removes its folder; SIGTERM during the start-up (PostgreSQL just
@@ -185,7 +186,7 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
       // Temporal's services, each a process of its own with its ports and pid, behind the load
       // balancer whose address is the one printed for clients.
       const services = [
-        ...out.matchAll(/^\[cluster\] Temporal (\S+)\s+(\w+)\s+pid (\d+), gRPC (\d+), membership (\d+)/gm),
+        ...out.matchAll(/^\[cluster\] Temporal (\S+)\s+([\w-]+)\s+pid (\d+), gRPC (\d+), membership (\d+)/gm),
       ].map(([, name, service, pid, grpc, membership]) => ({
         name: name!,
         service: service!,
@@ -193,11 +194,7 @@ describe('npm run cluster (scripts/cluster.ts)', () => {
         grpc: Number(grpc),
         membership: Number(membership),
       }));
-      assert.deepEqual(
-        services.map((s) => s.name).sort(),
-        ['frontend-1', 'frontend-2', 'history-1', 'history-2', 'matching-1', 'matching-2', 'worker-1'],
-        out,
-      );
+      assert.deepEqual(services.map((s) => s.name).sort(), TEMPORAL_PROCESSES, out);
       for (const s of services) {
         assert.equal(s.name.replace(/-\d+$/, ''), s.service, `${s.name} runs its service`);
         assert.match(readFileSync(`/proc/${s.pid}/cmdline`, 'utf8'), new RegExp(`--service=${s.service}`), s.name);

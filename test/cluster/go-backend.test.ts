@@ -14,12 +14,19 @@ import type { ProviderClient } from '../../src/provider/client.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { buildGoBackend, GO_BACKEND_DIR } from '../../scripts/lib/go-backend.js';
 import { go } from '../../scripts/lib/go-tools.js';
-import { type ClusterDescription, clusterClient, clusterDescription, clusterProvider } from '../helpers/cluster.js';
+import {
+  backendTemporalEnv,
+  type ClusterDescription,
+  clusterClient,
+  clusterDescription,
+  clusterProvider,
+} from '../helpers/cluster.js';
 
 // examples/go-backend, built with the machine's Go, against the cluster's server, sandbox, workers
 // and codec server: a backend in another language opens a wallet and reads its balance after a
 // deposit, starts a checkout and reads its state, and handles the checkout's refusal by its failure
-// type, every payload through the codec server. What it wrote is encrypted in history.
+// type, every payload through the codec server. What it wrote is encrypted in history. It reaches
+// Temporal, which authorizes, over TLS with a service token (TEMPORAL_API_KEY).
 
 const DEPOSIT = '0.12345678';
 
@@ -69,7 +76,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
         timeout: 240_000,
         env: {
           PATH: process.env.PATH ?? '',
-          TEMPORAL_ADDRESS: cluster.temporal.address,
+          ...(await backendTemporalEnv(cluster)),
           TEMPORAL_NAMESPACE: cluster.temporal.namespace,
           TEMPORAL_TASK_QUEUE: cluster.taskQueue,
           CODEC_SERVER_URL: cluster.codecUrl,
@@ -197,11 +204,13 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
   it('refuses plaintext to a Temporal off this machine and the codec token over http:// to another, before it connects; its go test passes', async () => {
     const args = ['-wallet-name', 'go-never', '-order-ref', 'go-never', '-limited-user', 'US_NONE'];
     // Addresses that answer nothing: the refusal comes before any connection, or this would time out.
-    const remote = await run(args, { TEMPORAL_ADDRESS: '192.0.2.1:7233' });
+    // Neither TLS nor a token given, so that nothing else secures the connection.
+    const plaintext = { TEMPORAL_API_KEY: '', TEMPORAL_TLS_SERVER_CA_CERT_PATH: '', TEMPORAL_TLS_SERVER_NAME: '' };
+    const remote = await run(args, { ...plaintext, TEMPORAL_ADDRESS: '192.0.2.1:7233' });
     assert.equal(remote.code, 1);
     assert.match(remote.stderr, /TEMPORAL_ADDRESS is not on this machine.*TEMPORAL_TLS=true.*TEMPORAL_TLS=false/);
     assert.doesNotMatch(remote.stderr, /192\.0\.2\.1/, 'the variable is named, not its value');
-    const codec = await run(args, { CODEC_SERVER_URL: 'http://192.0.2.1:4030', TEMPORAL_TLS: 'false' });
+    const codec = await run(args, { ...plaintext, CODEC_SERVER_URL: 'http://192.0.2.1:4030', TEMPORAL_TLS: 'false' });
     assert.equal(codec.code, 1);
     assert.match(codec.stderr, /CODEC_SERVER_URL must be https:\/\/.*CODEC_SERVER_TOKEN/);
     // The cases one by one (connect_test.go), and the rest of the package's own tests.

@@ -45,7 +45,11 @@ describe('Temporal with mTLS', () => {
   it('a worker and a client with certificates run a process; a client without one is refused', async () => {
     const taskQueue = `mtls-${randomUUID()}`;
     const tlsEnv = clientTlsEnv(certs, certs.workerCert, certs.workerKey);
-    const env = { ...cluster.workerEnv, ...tlsEnv, TEMPORAL_ADDRESS: secured.address, TEMPORAL_TASK_QUEUE: taskQueue };
+    // Certificates alone: the suite's cluster's service token is not this server's business.
+    const certificatesOnly = Object.fromEntries(
+      Object.entries(cluster.workerEnv).filter(([name]) => !name.startsWith('TEMPORAL_OAUTH_')),
+    );
+    const env = { ...certificatesOnly, ...tlsEnv, TEMPORAL_ADDRESS: secured.address, TEMPORAL_TASK_QUEUE: taskQueue };
     const dir = mkdtempSync(join(tmpdir(), 'payflows-mtls-worker-'));
     worker = await startProcess({
       name: 'mtls-worker',

@@ -16,7 +16,13 @@ import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { accountWithProfile } from '../../scripts/fixtures/account.js';
 import { operatorCalls } from '../../scripts/fixtures/operator.js';
 import { ensurePythonBackend, PYTHON_BACKEND_DIR } from '../../scripts/lib/python-backend.js';
-import { type ClusterDescription, clusterClient, clusterDescription, clusterProvider } from '../helpers/cluster.js';
+import {
+  type ClusterDescription,
+  clusterClient,
+  clusterDescription,
+  clusterProvider,
+  backendTemporalEnv,
+} from '../helpers/cluster.js';
 import { eventually } from '../helpers/stack.js';
 
 // A backend in Python (examples/python-backend: Temporal's Python SDK from PyPI, a payload codec
@@ -24,7 +30,8 @@ import { eventually } from '../helpers/stack.js';
 // sandbox and codec server: its codec proves itself on the vectors and agrees with the TypeScript
 // one both ways; it starts an onboarding and reads its state; it hands a personal value in by
 // claim reference (POST /claims) and the KYC process sends it to the provider. Every message it
-// sends or reads is checked against schemas/messages with jsonschema.
+// sends or reads is checked against schemas/messages with jsonschema. It reaches Temporal, which
+// authorizes, over TLS with a service token (TEMPORAL_API_KEY).
 
 type Report = Record<string, unknown> & { ok: boolean };
 
@@ -35,10 +42,13 @@ describe('a Python backend against the PostgreSQL cluster', () => {
   let provider: ProviderClient;
   let tmp: string;
   let sandboxOp: ReturnType<typeof operatorCalls>['op'];
+  /** TLS and a service token for its commands: fetched once, before a synchronous child holds this process's event loop. */
+  let temporalEnv: Record<string, string>;
 
   before(async () => {
     cluster = clusterDescription();
     client = await clusterClient(cluster);
+    temporalEnv = await backendTemporalEnv(cluster);
     python = ensurePythonBackend((line) => console.log(`[python-backend] ${line}`));
     provider = clusterProvider(cluster);
     sandboxOp = operatorCalls(cluster.sandboxUrl).op;
@@ -57,7 +67,7 @@ describe('a Python backend against the PostgreSQL cluster', () => {
       env: {
         ...process.env,
         PYTHONDONTWRITEBYTECODE: '1',
-        TEMPORAL_ADDRESS: cluster.temporal.address,
+        ...temporalEnv,
         TEMPORAL_NAMESPACE: cluster.temporal.namespace,
         TEMPORAL_TASK_QUEUE: cluster.taskQueue,
         PAYLOAD_ENCRYPTION_KEY: cluster.payloadKey,
@@ -141,7 +151,9 @@ describe('a Python backend against the PostgreSQL cluster', () => {
   });
 
   it('refuses plaintext to a Temporal off this machine before it connects, naming the variable', async () => {
-    const { code, report } = await py(['check'], { env: { TEMPORAL_ADDRESS: '192.0.2.1:7233' } });
+    // Neither TLS nor a token given, so that nothing else secures the connection.
+    const plaintext = { TEMPORAL_API_KEY: '', TEMPORAL_TLS_SERVER_CA_CERT_PATH: '', TEMPORAL_TLS_SERVER_NAME: '' };
+    const { code, report } = await py(['check'], { env: { ...plaintext, TEMPORAL_ADDRESS: '192.0.2.1:7233' } });
     assert.equal(code, 1);
     assert.match(String(report.error), /^SettingsError: TEMPORAL_ADDRESS is not on this machine.*TEMPORAL_TLS=false/);
     assert.doesNotMatch(String(report.error), /192\.0\.2\.1/);

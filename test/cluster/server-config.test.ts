@@ -11,6 +11,7 @@ import {
   killTemporalService,
   restartPostgres,
   startTemporalService,
+  TEMPORAL_PROCESSES,
   temporalServices,
 } from '../helpers/cluster.js';
 
@@ -20,8 +21,6 @@ import {
 // (test/helpers/cluster.ts): a process killed and started again comes back with a new pid on its
 // ports, and the cluster keeps answering through the load balancer; a bad name or a second start
 // is refused and changes nothing.
-
-const SERVICES = ['frontend-1', 'frontend-2', 'history-1', 'history-2', 'matching-1', 'matching-2', 'worker-1'];
 
 /** A run of a type no worker polls, started and ended: the frontend, a history shard and matching answer. */
 async function answers(client: Client): Promise<void> {
@@ -54,10 +53,10 @@ describe('the Temporal server as configured for production', () => {
     );
   });
 
-  it('runs two frontends, two history, two matching and one worker process, and clients reach the load balancer', async () => {
+  it('runs two frontends, two history, two matching, one worker and one internal frontend process, and clients reach the load balancer', async () => {
     const { temporal } = cluster;
     assert.equal(temporal.topology, 'services');
-    assert.deepEqual(temporal.services.map((s) => s.name).sort(), SERVICES);
+    assert.deepEqual(temporal.services.map((s) => s.name).sort(), TEMPORAL_PROCESSES);
     assert.equal(temporal.address, temporal.loadBalancer?.address, 'clients are given the load balancer');
     const now = await temporalServices(cluster);
     for (const s of now) {

@@ -19,7 +19,13 @@ import {
   type TestBrowser,
   textOnceShown,
 } from '../helpers/browser.js';
-import { type ClusterDescription, clusterClientEnv, clusterDescription, clusterProvider } from '../helpers/cluster.js';
+import {
+  type ClusterDescription,
+  clusterClientEnv,
+  clusterDescription,
+  clusterProvider,
+  clusterTls,
+} from '../helpers/cluster.js';
 import { serviceToken } from '../helpers/sign-in.js';
 import { eventually } from '../helpers/stack.js';
 
@@ -27,14 +33,6 @@ import { eventually } from '../helpers/stack.js';
 // login page; what they may see and do follows their roles: the codec server decodes for a user
 // with the decode role only, and Temporal lets only an admin reset. Tokens that are expired or
 // forged are refused by both.
-
-/**
- * The cluster's own Temporal does not authorize yet: every client of the suite would need a service
- * token over TLS first. Temporal's refusals by role, of expired and of forged tokens are tested
- * against an authorizing server in test/cluster/authorization.test.ts; these run and report as todo.
- */
-const TEMPORAL_AUTHORIZES_NOT_YET =
-  'the cluster’s Temporal does not authorize yet (issue 33); test/cluster/authorization.test.ts covers Temporal’s refusals';
 
 describe('signing in to the Web UI, and what each role may do', () => {
   let cluster: ClusterDescription;
@@ -60,9 +58,13 @@ describe('signing in to the Web UI, and what each role may do', () => {
   };
   const runPage = (workflowId: string) =>
     runPageUrl(clients.temporal, { uiUrl: cluster.uiUrl, namespace: cluster.temporal.namespace }, workflowId);
-  /** A connection that presents `token` as the UI server does for a signed-in user (it connects on first call). */
+  /** A connection that presents `token` as the UI server does for a signed-in user, over TLS (it connects on first call). */
   const asUser = (token: string) =>
-    Connection.lazy({ address: cluster.temporal.address, metadata: { authorization: `Bearer ${token}` } });
+    Connection.lazy({
+      address: cluster.temporal.address,
+      tls: clusterTls(cluster),
+      metadata: { authorization: `Bearer ${token}` },
+    });
   /** A reset of the wallet's run to its first workflow task, as the UI's Reset does. */
   const reset = async (connection: Connection, workflowId: string) => {
     const handle = clients.temporal.workflow.getHandle(workflowId);
@@ -141,36 +143,32 @@ describe('signing in to the Web UI, and what each role may do', () => {
     });
   });
 
-  it(
-    'the reader’s reset of a wallet is refused and the history shows none; an admin’s succeeds',
-    { todo: TEMPORAL_AUTHORIZES_NOT_YET },
-    async () => {
-      const wallet = await clients.wallets.open({ name: `sign-in-${randomUUID().slice(0, 8)}` });
-      const workflowId = walletWorkflowId(wallet.walletId);
-      const before = await clients.temporal.workflow.getHandle(workflowId).describe();
-      const readerConnection = asUser(readerToken);
-      try {
-        await assert.rejects(reset(readerConnection, workflowId), (err: { code?: number }) => err.code === 7);
-      } finally {
-        await readerConnection.close();
-      }
-      const unchanged = await clients.temporal.workflow.getHandle(workflowId).describe();
-      assert.equal(unchanged.runId, before.runId, 'no new run');
-      assert.equal(unchanged.status.name, 'RUNNING');
+  it('the reader’s reset of a wallet is refused and the history shows none; an admin’s succeeds', async () => {
+    const wallet = await clients.wallets.open({ name: `sign-in-${randomUUID().slice(0, 8)}` });
+    const workflowId = walletWorkflowId(wallet.walletId);
+    const before = await clients.temporal.workflow.getHandle(workflowId).describe();
+    const readerConnection = asUser(readerToken);
+    try {
+      await assert.rejects(reset(readerConnection, workflowId), (err: { code?: number }) => err.code === 7);
+    } finally {
+      await readerConnection.close();
+    }
+    const unchanged = await clients.temporal.workflow.getHandle(workflowId).describe();
+    assert.equal(unchanged.runId, before.runId, 'no new run');
+    assert.equal(unchanged.status.name, 'RUNNING');
 
-      const page = await browser.newPage();
-      const adminToken = await browser.step('admin signs in', () => signInToWebUi(page, cluster.uiUrl, user('admin')));
-      const adminConnection = asUser(adminToken);
-      try {
-        const { runId } = await reset(adminConnection, workflowId);
-        assert.ok(runId && runId !== before.runId, 'the reset made a new run');
-      } finally {
-        await adminConnection.close();
-      }
-      const old = await clients.temporal.workflow.getHandle(workflowId, before.runId).describe();
-      assert.equal(old.status.name, 'TERMINATED', 'the reset run ended');
-    },
-  );
+    const page = await browser.newPage();
+    const adminToken = await browser.step('admin signs in', () => signInToWebUi(page, cluster.uiUrl, user('admin')));
+    const adminConnection = asUser(adminToken);
+    try {
+      const { runId } = await reset(adminConnection, workflowId);
+      assert.ok(runId && runId !== before.runId, 'the reset made a new run');
+    } finally {
+      await adminConnection.close();
+    }
+    const old = await clients.temporal.workflow.getHandle(workflowId, before.runId).describe();
+    assert.equal(old.status.name, 'TERMINATED', 'the reset run ended');
+  });
 
   /** A token of the short-lived client, past its life; and one signed with a key the provider never published. */
   const expiredAndForged = async () => {
@@ -204,7 +202,7 @@ describe('signing in to the Web UI, and what each role may do', () => {
     assert.equal(await decodeWith(forged), 401, 'forged: the codec server refuses it');
   });
 
-  it('an expired token and a forged one are refused by Temporal', { todo: TEMPORAL_AUTHORIZES_NOT_YET }, async () => {
+  it('an expired token and a forged one are refused by Temporal', async () => {
     const wallet = await clients.wallets.open({ name: `sign-in-${randomUUID().slice(0, 8)}` });
     const workflowId = walletWorkflowId(wallet.walletId);
     const { token, forged, expire } = await expiredAndForged();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { QueryNotRegisteredError } from '@temporalio/client';
+import { type Client, QueryNotRegisteredError } from '@temporalio/client';
 import { decodeVersioningBehavior } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
@@ -26,7 +26,15 @@ import { createWorker, untracedWorkflowInterceptorModules } from '../../worker/c
 import { checkoutWorkflowId } from '../../workflows/checkout/messages.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { type ClusterDescription, clusterDescription, clusterProvider, clusterClientEnv } from '../helpers/cluster.js';
+import {
+  backendTemporalEnv,
+  type ClusterDescription,
+  clusterDescription,
+  clusterProvider,
+  clusterClient,
+  clusterClientEnv,
+  clusterUserToken,
+} from '../helpers/cluster.js';
 import { resultWithin } from '../helpers/result.js';
 import { eventually } from '../helpers/stack.js';
 
@@ -57,6 +65,8 @@ describe('a rollout and a rollback with Worker Versioning', () => {
   const V2 = `v2-${run}`;
   let cluster: ClusterDescription;
   let clients: ConnectedClients;
+  /** The tests' administrator: ends what the test started (a service's writer role may not). */
+  let admin: Client;
   let provider: ProviderClient;
   let cli: string;
   let version2Bundle: string;
@@ -69,6 +79,7 @@ describe('a rollout and a rollback with Worker Versioning', () => {
       env: clusterClientEnv(cluster, taskQueue),
       timing: TIMING,
     });
+    admin = await clusterClient(cluster);
     provider = clusterProvider(cluster);
     const found = await findTemporalCli({ log: () => {} });
     assert.equal(found.kind, 'binary', 'the Temporal CLI that the cluster was set up with');
@@ -86,6 +97,7 @@ describe('a rollout and a rollback with Worker Versioning', () => {
   after(async () => {
     for (const v of started) await v.stop().catch(() => {});
     await provider?.close();
+    await admin?.connection.close();
     await clients?.close();
   });
 
@@ -122,19 +134,27 @@ describe('a rollout and a rollback with Worker Versioning', () => {
     return { version: v, currentVersion };
   }
 
-  /** What an operator types (docs/deploying.md), against this cluster. */
+  /** What an operator types (docs/deploying.md), against this cluster: signed in as the operator, over TLS. */
   async function deployment(...args: string[]): Promise<string> {
-    const { stdout } = await execFileAsync(cli, [
-      'worker',
-      'deployment',
-      ...args,
-      '--deployment-name',
-      deploymentName,
-      '--address',
-      cluster.temporal.address,
-      '--namespace',
-      cluster.temporal.namespace,
-    ]);
+    const operator = {
+      ...(await backendTemporalEnv(cluster)),
+      TEMPORAL_API_KEY: await clusterUserToken(cluster, 'operator'),
+    };
+    const { stdout } = await execFileAsync(
+      cli,
+      [
+        'worker',
+        'deployment',
+        ...args,
+        '--deployment-name',
+        deploymentName,
+        '--address',
+        cluster.temporal.address,
+        '--namespace',
+        cluster.temporal.namespace,
+      ],
+      { env: { ...process.env, ...operator } },
+    );
     return stdout;
   }
 
@@ -196,7 +216,7 @@ describe('a rollout and a rollback with Worker Versioning', () => {
   const terminate = (ids: string[]) =>
     Promise.all(
       ids.map((id) =>
-        clients.temporal.workflow
+        admin.workflow
           .getHandle(id)
           .terminate('test done')
           .catch(() => {}),

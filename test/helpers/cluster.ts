@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { ProviderClient } from '../../src/provider/client.js';
-import { clientFor } from '../../src/temporal/connection.js';
+import { connectClient } from '../../src/temporal/connection.js';
+import { fetchToken } from '../../src/temporal/service-token.js';
 import type { ProcessSpec, ProductCluster } from '../../scripts/lib/product-processes.js';
+import { temporalServiceEnv } from '../../scripts/lib/sign-in.js';
+import { userToken } from './sign-in.js';
 import type { describeTemporal, TemporalService } from '../../scripts/lib/temporal-cluster.js';
 
 // The cluster that `npm run test:cluster` started, as its tests see it (TEST_CLUSTER), and the
@@ -16,6 +19,22 @@ export type ClusterDescription = Omit<ProductCluster, 'processes' | 'stop'> & {
   processes: Array<ProcessSpec & { pid: number }>;
 };
 
+/**
+ * The Temporal server's processes in the cluster, by name, sorted: two frontends, two history, two
+ * matching, one worker, and the internal frontend that the server's system worker calls, since the
+ * cluster authorizes.
+ */
+export const TEMPORAL_PROCESSES = [
+  'frontend-1',
+  'frontend-2',
+  'history-1',
+  'history-2',
+  'internal-frontend-1',
+  'matching-1',
+  'matching-2',
+  'worker-1',
+];
+
 export function clusterDescription(): ClusterDescription {
   const file = process.env.TEST_CLUSTER;
   if (!file)
@@ -23,23 +42,64 @@ export function clusterDescription(): ClusterDescription {
   return JSON.parse(readFileSync(file, 'utf8')) as ClusterDescription;
 }
 
-/** A client of the cluster with its payload key, as a backend would connect. */
+/**
+ * The tests' own client of the cluster, with its payload key, over TLS as an administrator (the
+ * stand-in's admin client): it also ends what the tests started, which a service's writer role may not.
+ */
 export async function clusterClient(c: ClusterDescription): Promise<Client> {
-  const connection = await Connection.connect({ address: c.temporal.address });
-  return clientFor(
-    connection,
+  return connectClient(
     loadConfig({
       TEMPORAL_ADDRESS: c.temporal.address,
+      ...temporalServiceEnv(c.temporal, c.signIn, { as: 'admin' }),
       TEMPORAL_NAMESPACE: c.temporal.namespace,
       PAYLOAD_ENCRYPTION_KEY: c.payloadKey,
     }),
   );
 }
 
-/** The settings a backend's clients are given for the cluster (connectClients' env). */
+/** The TLS options (Temporal's SDK) of a connection made by hand to the cluster's frontends. */
+export function clusterTls(c: ClusterDescription) {
+  const { tls } = loadConfig({ TEMPORAL_ADDRESS: c.temporal.address, ...temporalServiceEnv(c.temporal, c.signIn) })
+    .temporal.connection;
+  if (!tls) throw new Error("the cluster's description names no TLS for its frontends (temporal.tls)");
+  return tls;
+}
+
+/**
+ * What a backend in another language (examples/go-backend, examples/python-backend) is given for
+ * the cluster's Temporal: the frontend's CA and a fresh token of the services' client as
+ * TEMPORAL_API_KEY (a short-lived command needs no refresh).
+ */
+export async function backendTemporalEnv(c: ClusterDescription): Promise<Record<string, string>> {
+  const { tokenUrl, services } = c.signIn;
+  const { token } = await fetchToken({ tokenUrl, clientId: services.clientId, clientSecret: services.clientSecret });
+  const { TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_TLS_SERVER_NAME } = temporalServiceEnv(c.temporal, c.signIn);
+  return {
+    TEMPORAL_ADDRESS: c.temporal.address,
+    TEMPORAL_TLS_SERVER_CA_CERT_PATH: TEMPORAL_TLS_SERVER_CA_CERT_PATH!,
+    TEMPORAL_TLS_SERVER_NAME: TEMPORAL_TLS_SERVER_NAME!,
+    TEMPORAL_API_KEY: token,
+  };
+}
+
+/** A token of the cluster's test user `username`, signed in on the provider's login page as the Web UI's client. */
+export function clusterUserToken(c: ClusterDescription, username: string): Promise<string> {
+  const { signIn } = c;
+  const user = signIn.users.find((u) => u.username === username);
+  if (!user) throw new Error(`the cluster's provider has no user ${username}`);
+  const client = {
+    clientId: signIn.ui.clientId,
+    clientSecret: signIn.ui.clientSecret,
+    redirectUri: signIn.ui.callbackUrl,
+  };
+  return userToken(signIn, client, user);
+}
+
+/** The settings a backend's clients are given for the cluster (connectClients' env): TLS and the services' client credentials included. */
 export function clusterClientEnv(c: ClusterDescription, taskQueue = c.taskQueue): Record<string, string> {
   return {
     TEMPORAL_ADDRESS: c.temporal.address,
+    ...temporalServiceEnv(c.temporal, c.signIn),
     TEMPORAL_NAMESPACE: c.temporal.namespace,
     TEMPORAL_TASK_QUEUE: taskQueue,
     PAYLOAD_ENCRYPTION_KEY: c.payloadKey,

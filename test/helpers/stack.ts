@@ -2,15 +2,19 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultLogger, Runtime, type RuntimeOptions } from '@temporalio/worker';
+import { Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, type RuntimeOptions } from '@temporalio/worker';
 import type { Reminder } from '../../activities/notify.js';
 import { LocalClaimStore } from '../../src/claims/store.js';
-import { SANDBOX_CREDENTIALS } from '../../src/config.js';
+import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
+import { serviceTokens, stopWithConnection } from '../../src/temporal/connection.js';
 import type { Tracing } from '../../src/telemetry/tracing.js';
 import { WalletsClient } from '../../workflows/wallet/client.js';
 import { describeOutcome } from '../../worker/current-version.js';
 import { operatorCalls } from '../../scripts/fixtures/operator.js';
+import { temporalServiceEnv } from '../../scripts/lib/sign-in.js';
 import { startStack as startProductStack, stopStack } from '../../scripts/lib/stack.js';
+import { clusterDescription } from './cluster.js';
 
 // A whole product stack for one test file: the sandbox and the ingress on ephemeral ports, and a
 // worker on a task queue of its own, against the run's shared Temporal dev server.
@@ -22,6 +26,38 @@ export function temporalAddress(): string {
   if (!address)
     throw new Error('TEMPORAL_ADDRESS is unset: run the tests with `npm test`, which starts the Temporal dev server');
   return address;
+}
+
+/**
+ * How the run's clients and workers reach Temporal: its address; on the cluster (`npm run
+ * test:cluster`, TEST_CLUSTER), which authorizes, TLS and the admin's client credentials too: the
+ * tests end and reset what they start, which the services' writer role may not (the cluster's own
+ * workers and ingress run as services).
+ */
+export function temporalSettings(): { TEMPORAL_ADDRESS: string } & Record<string, string> {
+  if (!process.env.TEST_CLUSTER) return { TEMPORAL_ADDRESS: temporalAddress() };
+  const cluster = clusterDescription();
+  return {
+    TEMPORAL_ADDRESS: temporalAddress(),
+    ...temporalServiceEnv(cluster.temporal, cluster.signIn, { as: 'admin' }),
+  };
+}
+
+/**
+ * A client's and a worker's connection to the run's Temporal, made by hand as the product makes
+ * them: TLS and a service token, refreshed, on the cluster. Closing the worker's ends the refreshes.
+ */
+export async function temporalConnections(): Promise<{ connection: Connection; native: NativeConnection }> {
+  const config = loadConfig(temporalSettings());
+  const options = config.temporal.connection;
+  const tokens = await serviceTokens(config, 'test');
+  const connection = await Connection.connect({ ...options, ...(tokens && { apiKey: () => tokens.current() }) });
+  const native = await NativeConnection.connect({ ...options, ...(tokens && { apiKey: tokens.current() }) });
+  if (tokens) {
+    tokens.onRefresh((token) => void native.setApiKey(token));
+    stopWithConnection(native, tokens);
+  }
+  return { connection, native };
 }
 
 /**
@@ -59,7 +95,7 @@ export async function startStack(
   // Everything the stack needs, set explicitly: the sandbox is reached as a real provider would
   // be, and Temporal is a server the worker did not start.
   const settings = {
-    TEMPORAL_ADDRESS: temporalAddress(),
+    ...temporalSettings(),
     TEMPORAL_TASK_QUEUE: taskQueue,
     PROVIDER_API_KEY: apiKey,
     PROVIDER_SECRET_KEY: secretKey,

@@ -4,15 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry/lib/worker/index.js';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, type NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { bundleWorkflows } from '../../scripts/lib/workflow-bundle.js';
 import { workflowInterceptorModules } from '../../worker/create-worker.js';
 import { fromCarrier, TRACE_HEADER } from '../../workflows/lib/trace-context.js';
 import { resultWithin } from '../helpers/result.js';
-import { eventually, temporalAddress } from '../helpers/stack.js';
+import { eventually, temporalConnections } from '../helpers/stack.js';
 
 // The workflows' trace context (workflows/tracing-interceptors.ts) as a worker runs it, with the
 // traced bundle and its preloaded modules.
@@ -23,8 +23,9 @@ describe('the workflows’ trace context', () => {
   let code: string;
   before(async () => {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
-    connection = await NativeConnection.connect({ address: temporalAddress() });
-    client = new Client({ connection: await Connection.connect({ address: temporalAddress() }) });
+    const connections = await temporalConnections();
+    connection = connections.native;
+    client = new Client({ connection: connections.connection });
     code = await bundleWorkflows(
       workflowInterceptorModules,
       fileURLToPath(new URL('../fixtures/traced-workflows/index.ts', import.meta.url)),

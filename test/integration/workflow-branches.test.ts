@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { type Client, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, type NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createAccountActivities } from '../../activities/accounts.js';
 import { type ClaimStore, LocalClaimStore } from '../../src/claims/store.js';
 import { ClaimStoreError, NotDeliveredError, ProviderRefusedError } from '../../workflows/lib/client-errors.js';
@@ -22,7 +22,7 @@ import { type ClaimRef, INPUT_REJECTED, NOT_DELIVERED } from '../../workflows/li
 import { kycStateQuery, submitValueUpdate } from '../../workflows/kyc/messages.js';
 import { onboardingStateQuery } from '../../workflows/onboarding/messages.js';
 import { reconcileUpdate, transactionSignal, walletQuery } from '../../workflows/wallet/messages.js';
-import { temporalAddress } from '../helpers/stack.js';
+import { temporalConnections } from '../helpers/stack.js';
 import { bundleWorkflows } from '../../scripts/lib/workflow-bundle.js';
 import { unversionedWorkflowsPath, workflowInterceptorModules } from '../../worker/create-worker.js';
 import { resultWithin } from '../helpers/result.js';
@@ -111,8 +111,9 @@ before(async () => {
   // The failures provoked on purpose are logged as warnings; keep errors only.
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   config = loadConfig({ PAYLOAD_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
-  connection = await NativeConnection.connect({ address: temporalAddress() });
-  client = clientFor(await Connection.connect({ address: temporalAddress() }), config);
+  const connections = await temporalConnections();
+  connection = connections.native;
+  client = clientFor(connections.connection, config);
   unversionedBundle = await bundleWorkflows(workflowInterceptorModules, unversionedWorkflowsPath);
 });
 
