@@ -22,6 +22,21 @@ COPY worker worker
 ARG WORKER_BUILD_ID=
 RUN npm run build
 
+# docker-compose.yml's one-shot helpers, not the product: the stack's certificates
+# (deploy/compose/certificates.ts, with scripts/lib/tls.ts and openssl, as `npm run cluster` makes
+# its own) and the admin's token for the namespace's set-up (deploy/compose/admin-token.ts). On the
+# build stage, which holds the sources and tsx; `docker compose` builds it as target compose-tools.
+FROM build AS compose-tools
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends openssl \
+  && rm -rf /var/lib/apt/lists/*
+COPY scripts/lib/tls.ts scripts/lib/tls.ts
+COPY deploy/compose deploy/compose
+# The certificates volume starts as this folder: owned by the user that writes it (uid 1000, as the
+# Temporal server's and the Node images' users, which read the keys).
+RUN mkdir -p /certs /run/payflows-admin && chown node:node /certs /run/payflows-admin
+USER node
+
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \

@@ -3,12 +3,13 @@
 # production.yaml beside this file, announcing the container's own address to the other services
 # (they find each other through PostgreSQL's cluster_membership table). `npm run cluster` starts
 # the same command per process, with loopback ports of each process's own.
-#   start-service.sh frontend|history|matching|worker
+#   start-service.sh frontend|history|matching|worker|internal-frontend
+# (internal-frontend: the system worker's frontend when the server authorizes, production.yaml)
 set -eu
-service="${1:?usage: start-service.sh frontend|history|matching|worker}"
+service="${1:?usage: start-service.sh frontend|history|matching|worker|internal-frontend}"
 case "$service" in
-  frontend | history | matching | worker) ;;
-  *) echo "start-service.sh: no Temporal service named $service (frontend, history, matching or worker)" >&2; exit 2 ;;
+  frontend | history | matching | worker | internal-frontend) ;;
+  *) echo "start-service.sh: no Temporal service named $service (frontend, history, matching, worker or internal-frontend)" >&2; exit 2 ;;
 esac
 TEMPORAL_BROADCAST_ADDRESS="${TEMPORAL_BROADCAST_ADDRESS:-$(hostname -i)}"
 export TEMPORAL_BROADCAST_ADDRESS

@@ -18,7 +18,7 @@ import { allSearchAttributes } from '../../src/temporal/search-attributes.js';
 type Service = {
   ports?: string[];
   image?: string;
-  build?: string;
+  build?: string | { context: string; target: string };
   command?: string[] | string;
   entrypoint?: string[];
   environment?: Record<string, string>;
@@ -31,7 +31,10 @@ const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true 
   services: Record<string, Service>;
 };
 const s = compose.services;
-/** Temporal's services, a container each from the server's image; `temporal` is their load balancer. */
+/**
+ * Temporal's services, a container each from our build of the server (its image with the authorizer);
+ * `temporal` is their load balancer. The internal frontend serves the server's own system worker.
+ */
 const TEMPORAL_SERVICES = [
   'temporal-history',
   'temporal-history-2',
@@ -40,7 +43,9 @@ const TEMPORAL_SERVICES = [
   'temporal-frontend',
   'temporal-frontend-2',
   'temporal-worker',
+  'temporal-internal-frontend',
 ];
+const serverDockerfile = readFileSync('deploy/temporal/server/Dockerfile', 'utf8');
 const dockerfile = readFileSync('Dockerfile', 'utf8');
 const seconds = (d: string) => Number(/^(\d+)s$/.exec(d)?.[1]);
 // The final stage's environment and command: what a container of the image starts with.
@@ -51,7 +56,18 @@ const imageCmd = JSON.parse(/^CMD (\[.*\])$/m.exec(runtimeStage)![1]!) as string
 describe('docker-compose.yml and the Dockerfile', () => {
   it("runs Temporal on PostgreSQL with Temporal's maintained images at the versions tested here, no auto-setup", () => {
     assert.equal(s.postgresql!.image, `postgres:${POSTGRES_MAJOR}`);
-    for (const name of TEMPORAL_SERVICES) assert.equal(s[name]!.image, `temporalio/server:${SERVER_VERSION.slice(1)}`);
+    for (const name of TEMPORAL_SERVICES) {
+      assert.equal(s[name]!.build, './deploy/temporal/server', `${name}: our build with the authorizer`);
+      assert.equal(s[name]!.image, `payflows/temporal-server:${SERVER_VERSION.slice(1)}`, name);
+    }
+    // Our build: the module of the server at the version tested, onto Temporal's image of it.
+    assert.match(serverDockerfile, new RegExp(`^ARG SERVER_IMAGE=temporalio/server:${SERVER_VERSION.slice(1)}$`, 'm'));
+    assert.match(serverDockerfile, /^FROM \$\{SERVER_IMAGE\}$/m);
+    assert.match(serverDockerfile, /^COPY --from=build \/out\/temporal-server \/usr\/local\/bin\/temporal-server$/m);
+    assert.match(
+      readFileSync('deploy/temporal/server/go.mod', 'utf8'),
+      new RegExp(`go\\.temporal\\.io/server ${SERVER_VERSION.replace(/\./g, '\\.')}\\b`),
+    );
     assert.equal(s['temporal-schema']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
     assert.equal(s['temporal-namespace']!.image, `temporalio/admin-tools:${SERVER_VERSION.slice(1)}`);
     assert.equal(s['temporal-ui']!.image, `temporalio/ui:${UI_VERSION.slice(1)}`);
@@ -66,14 +82,44 @@ describe('docker-compose.yml and the Dockerfile', () => {
       assert.deepEqual(s[name]!.entrypoint, ['sh', '/etc/temporal/payflows/start-service.sh'], name);
       assert.deepEqual(s[name]!.command, [name.replace(/^temporal-|-2$/g, '')], name);
       assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
-      assert.deepEqual(s[name]!.depends_on, { 'temporal-schema': { condition: 'service_completed_successfully' } });
+      assert.deepEqual(s[name]!.depends_on, {
+        'temporal-schema': { condition: 'service_completed_successfully' },
+        certificates: { condition: 'service_completed_successfully' },
+      });
       assert.equal(s[name]!.environment!.DYNAMIC_CONFIG_FILE_PATH, '/etc/temporal/payflows/dynamicconfig.yaml');
       assert.equal(s[name]!.environment!.TEMPORAL_CLUSTER_ADDRESS, 'temporal:7233', 'the load balancer');
     }
     for (const name of ['temporal-schema', 'temporal-namespace'])
       assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
     assert.deepEqual(s['temporal-schema']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'schema']);
-    assert.deepEqual(s['temporal-namespace']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'namespace']);
+    const [shell, flag, line] = s['temporal-namespace']!.entrypoint!;
+    assert.deepEqual([shell, flag], ['sh', '-c']);
+    assert.match(line!, /sh \/etc\/temporal\/payflows\/setup\.sh namespace/);
+  });
+
+  it("sets the namespace up with the admin's token from its file, and deletes the file once done", () => {
+    // The entrypoint's line as the container's shell runs it (compose's $$ is a $), with a `temporal`
+    // CLI that records each call's API key, and the token file where the admin-token service writes it.
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-namespace-'));
+    writeFileSync(join(dir, 'temporal'), '#!/bin/sh\necho "$TEMPORAL_API_KEY $1 $2" >> "$CALLS"\n', { mode: 0o755 });
+    writeFileSync(join(dir, 'token'), 'admin-token-0123');
+    const line = s['temporal-namespace']!.entrypoint![2]!.replaceAll('$$', '$')
+      .replaceAll('/etc/temporal/payflows/', 'deploy/temporal/')
+      .replaceAll('/run/payflows-admin/', `${dir}/`);
+    const run = spawnSync('sh', ['-c', line], {
+      encoding: 'utf8',
+      env: { PATH: `${dir}:${process.env.PATH}`, CALLS: join(dir, 'calls'), TEMPORAL_ADDRESS: 'temporal:7233' },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const calls = readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n');
+    assert.deepEqual(calls, [
+      'admin-token-0123 operator cluster',
+      'admin-token-0123 operator namespace',
+      'admin-token-0123 operator namespace',
+      'admin-token-0123 operator search-attribute',
+    ]);
+    assert.throws(() => readFileSync(join(dir, 'token')), /ENOENT/, 'the token file is gone');
+    rmSync(dir, { recursive: true });
   });
 
   it("starts one service per container, announcing the container's address, and refuses a service it does not know", () => {
@@ -99,9 +145,15 @@ describe('docker-compose.yml and the Dockerfile', () => {
       'start',
       '--service=history',
     ]);
+    const internal = run('internal-frontend');
+    assert.equal(internal.status, 0, internal.stderr);
+    assert.match(internal.stdout, / start --service=internal-frontend$/m);
     const refused = run('histroy');
     assert.equal(refused.status, 2);
-    assert.match(refused.stderr, /no Temporal service named histroy \(frontend, history, matching or worker\)/);
+    assert.match(
+      refused.stderr,
+      /no Temporal service named histroy \(frontend, history, matching, worker or internal-frontend\)/,
+    );
     assert.equal(refused.stdout, '', 'nothing started');
     rmSync(bin, { recursive: true });
   });
@@ -119,7 +171,8 @@ describe('docker-compose.yml and the Dockerfile', () => {
     for (const [name, svc] of Object.entries(s).filter(([, svc]) => svc.environment?.TEMPORAL_ADDRESS))
       assert.equal(svc.environment!.TEMPORAL_ADDRESS, 'temporal:7233', `${name} connects through the load balancer`);
     const config = readFileSync('deploy/haproxy/haproxy.cfg', 'utf8');
-    for (const name of Object.keys(env)) assert.match(config, new RegExp(`\\$\\{${name}\\}`), `${name} is read`);
+    for (const name of Object.keys(env))
+      assert.match(config, new RegExp(`\\$\\{${name}\\}|defined\\(${name}\\)`), `${name} is read`);
   });
 
   it('registers exactly the search attributes the workflows set', () => {
@@ -155,11 +208,23 @@ describe('docker-compose.yml and the Dockerfile', () => {
     assert.match(readFileSync('.env.example', 'utf8'), /^PAYLOAD_ENCRYPTION_KEY=$/m);
   });
 
-  it("connects to Temporal as the processes allow: plaintext to the server's container said explicitly (TEMPORAL_TLS=false)", () => {
+  it("connects to Temporal over TLS on the stack's CA; the worker and the ingress with the services' token", () => {
+    // The certificates volume's CA, as a file the settings can read.
+    const volume = mkdtempSync(join(tmpdir(), 'payflows-compose-certs-'));
+    writeFileSync(join(volume, 'ca.pem'), '-----BEGIN CERTIFICATE-----\n');
+    const withTokens: string[] = [];
     for (const [name, svc] of Object.entries(s).filter(([, svc]) => svc.environment?.TEMPORAL_ADDRESS && svc.build)) {
-      const temporal = Object.fromEntries(Object.entries(svc.environment!).filter(([k]) => k.startsWith('TEMPORAL_')));
-      assert.equal(loadConfig(temporal).temporal.connection.tls, false, name);
+      const temporal = Object.fromEntries(
+        Object.entries(svc.environment!)
+          .filter(([k]) => k.startsWith('TEMPORAL_'))
+          .map(([k, v]) => [k, v.replace(/^\/certs\//, `${volume}/`)]),
+      );
+      const config = loadConfig(temporal).temporal;
+      assert.ok(config.connection.tls, `${name}: TLS`);
+      if (config.serviceToken) withTokens.push(name);
     }
+    assert.deepEqual(withTokens.sort(), ['ingress', 'worker'], 'the codec server never calls Temporal');
+    rmSync(volume, { recursive: true });
   });
 
   it('Prometheus scrapes the ingress on its operations port, which is not published: the callback port is the public door', () => {
@@ -187,32 +252,56 @@ describe('docker-compose.yml and the Dockerfile', () => {
       'PROVIDER_ACCOUNT_ID',
       'PROVIDER_API_KEY',
       'PROVIDER_SECRET_KEY',
+      'STAND_IN_ADMIN_PASSWORD',
+      'STAND_IN_OPERATOR_PASSWORD',
+      'STAND_IN_READER_PASSWORD',
+      'STAND_IN_READER_WITHOUT_DECODE_PASSWORD',
+      'TEMPORAL_ADMIN_CLIENT_SECRET',
+      'TEMPORAL_SERVICES_CLIENT_SECRET',
+      'TEMPORAL_UI_CLIENT_SECRET',
     ]);
     const example = readFileSync('.env.example', 'utf8');
     for (const name of required) assert.match(example, new RegExp(`^${name}=`, 'm'), name);
     assert.doesNotMatch(text, /PASSWORD: temporal\b|POSTGRES_PWD: temporal\b/, 'no password written in the file');
   });
 
-  it('the Web UI decodes through the codec server, at the address the browser uses', () => {
+  it("the Web UI decodes through the codec server's TLS front, at the address the browser uses, with the signed-in user's token", () => {
     const ui = s['temporal-ui']!.environment!;
-    assert.equal(ui.TEMPORAL_CODEC_ENDPOINT, 'http://127.0.0.1:4030');
-    assert.deepEqual(s['codec-server']!.ports, ['127.0.0.1:4030:4030']);
+    assert.equal(ui.TEMPORAL_CODEC_ENDPOINT, 'https://127.0.0.1:4030');
+    assert.equal(s['codec-server']!.ports, undefined, 'reached through its TLS front only');
+    assert.deepEqual(s['codec-tls-front']!.ports, ['127.0.0.1:4030:4030']);
+    assert.ok(
+      s['codec-tls-front']!.volumes!.includes(
+        './deploy/compose/codec-tls-front.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro',
+      ),
+    );
     const codec = s['codec-server']!.environment!;
     assert.equal(codec.CODEC_SERVER_PUBLISHED_ON_LOOPBACK, undefined, 'the setting is gone');
     assert.ok(codec.CODEC_SERVER_ALLOWED_ORIGINS!.split(',').includes(ui.TEMPORAL_CORS_ORIGINS!));
-    // A codec server for a Temporal it did not start wants a credential: the token, from .env, and
-    // the browser's session cookie, which the UI sends only when told to.
+    // Users decode with their own access token, verified on the issuer the UI signs them in at;
+    // the shared token, from .env, stays for the CLI and POST /claims; no /session cookie.
+    assert.equal(ui.TEMPORAL_CODEC_PASS_ACCESS_TOKEN, 'true');
+    assert.equal(ui.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, undefined);
+    assert.equal(codec.CODEC_SERVER_OIDC_ISSUER, ui.TEMPORAL_AUTH_PROVIDER_URL);
     assert.match(codec.CODEC_SERVER_TOKEN!, /^\$\{CODEC_SERVER_TOKEN:\?/);
-    assert.equal(ui.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, 'true');
   });
 
   it("publishes Temporal, the UI, the codec server and the sandbox on the host's loopback only; the ingress is the public door", () => {
-    for (const name of ['temporal', 'temporal-ui', 'codec-server', 'sandbox'])
+    for (const name of ['temporal', 'temporal-ui', 'codec-tls-front', 'idp', 'sandbox'])
       for (const p of s[name]!.ports ?? []) assert.match(p, /^127\.0\.0\.1:/, `${name} ${p}`);
     // The public door, published where .env says: no default, loopback or open, is taken silently.
     assert.deepEqual(s.ingress!.ports, ['${INGRESS_PUBLISH_ADDRESS:?set INGRESS_PUBLISH_ADDRESS in .env}:4020:4020']);
     assert.equal(s.ingress!.environment!.INGRESS_HOST, '0.0.0.0', "the container's interfaces");
-    for (const name of ['postgresql', 'worker', 'temporal-schema', 'temporal-namespace', ...TEMPORAL_SERVICES])
+    for (const name of [
+      'postgresql',
+      'worker',
+      'codec-server',
+      'certificates',
+      'admin-token',
+      'temporal-schema',
+      'temporal-namespace',
+      ...TEMPORAL_SERVICES,
+    ])
       assert.equal(s[name]!.ports, undefined, name);
   });
 
@@ -226,7 +315,18 @@ describe('docker-compose.yml and the Dockerfile', () => {
       assert.deepEqual(s[name]!.command, ['node', entry], name);
       assert.equal(s[name]!.build, '.');
     }
-    assert.doesNotMatch(JSON.stringify(compose), /tsx|npm run/);
+    // The product's image runs compiled code; only compose's one-shot helpers (certificates, the
+    // admin's token) run sources with tsx, from the Dockerfile's compose-tools stage.
+    for (const [name, svc] of Object.entries(s))
+      if (JSON.stringify(svc).match(/tsx|npm run/))
+        assert.deepEqual(svc.build, { context: '.', target: 'compose-tools' }, `${name} runs sources`);
+    assert.deepEqual(
+      Object.entries(s)
+        .filter(([, svc]) => JSON.stringify(svc).includes('tsx'))
+        .map(([n]) => n)
+        .sort(),
+      ['admin-token', 'certificates'],
+    );
     assert.ok(seconds(s.worker!.stop_grace_period!) > seconds(s.worker!.environment!.WORKER_SHUTDOWN_GRACE!) + 5);
     assert.ok(seconds(s.ingress!.stop_grace_period!) > seconds(s.ingress!.environment!.INGRESS_SHUTDOWN_GRACE!));
     assert.ok(
@@ -281,13 +381,17 @@ describe('docker-compose.yml and the Dockerfile', () => {
   it('the image: multi-stage on a pinned Node LTS, production dependencies only, non-root, tini, a HEALTHCHECK', () => {
     const image = /^ARG NODE_IMAGE=node:(\d+)\.\d+\.\d+-bookworm-slim$/m.exec(dockerfile);
     assert.ok(image && Number(image[1]) % 2 === 0 && Number(image[1]) >= 22, 'an even (LTS) Node major, 22 or later');
-    assert.equal([...dockerfile.matchAll(/^FROM /gm)].length, 2);
+    assert.deepEqual(
+      [...dockerfile.matchAll(/^FROM (.*)$/gm)].map((m) => m[1]),
+      ['${NODE_IMAGE} AS build', 'build AS compose-tools', '${NODE_IMAGE} AS runtime'],
+      'the runtime stage is on the Node image alone, last (the default target)',
+    );
     assert.match(dockerfile, /RUN npm run build/);
     assert.match(dockerfile, /npm ci --omit=dev/);
     assert.match(dockerfile, /^USER node$/m);
     assert.match(dockerfile, /^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
     assert.match(dockerfile, /^HEALTHCHECK .*dist\/src\/healthcheck\.js/m);
     assert.match(dockerfile, /^CMD \["node", "dist\/worker\/main\.js"\]$/m);
-    assert.doesNotMatch(dockerfile, /tsx/);
+    assert.doesNotMatch(runtimeStage, /tsx/);
   });
 });
