@@ -54,7 +54,11 @@ export async function temporalConnections(): Promise<{ connection: Connection; n
   const connection = await Connection.connect({ ...options, ...(tokens && { apiKey: () => tokens.current() }) });
   const native = await NativeConnection.connect({ ...options, ...(tokens && { apiKey: tokens.current() }) });
   if (tokens) {
-    tokens.onRefresh((token) => void native.setApiKey(token));
+    tokens.onRefresh((token) => {
+      native
+        .setApiKey(token)
+        .catch((err: Error) => console.warn(`test: the refreshed token was not taken: ${err.message}`));
+    });
     stopWithConnection(native, tokens);
   }
   return { connection, native };

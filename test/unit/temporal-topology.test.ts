@@ -7,8 +7,8 @@ import { loadBalancerEnv } from '../../scripts/lib/load-balancer.js';
 import { startTemporalCluster, type TemporalTopology } from '../../scripts/lib/temporal-cluster.js';
 
 // The cluster's topology settings refused before anything starts: a topology that is neither
-// 'single' nor 'services', and a load balancer given other than the two frontends its
-// configuration file names.
+// 'single' nor 'services', authorization without TLS, and a load balancer given other than the
+// two frontends its configuration file names.
 
 describe('the Temporal cluster topology', () => {
   it('refuses a topology it does not know, naming it, before it builds or starts anything', async () => {
@@ -18,6 +18,18 @@ describe('the Temporal cluster topology', () => {
       /startTemporalCluster: topology is 'single' or 'services', not "sharded"/,
     );
     assert.equal(existsSync(dir), false, 'no folder made');
+  });
+
+  it('refuses authorization without TLS in either topology, naming tls, before it builds or starts anything', async () => {
+    const authorization = { jwksUrl: 'http://127.0.0.1:1/jwks', audience: 'api://payflows', adminToken: 'not-used' };
+    for (const topology of ['single', 'services'] as const) {
+      const dir = join(tmpdir(), `payflows-topology-${topology}-${process.pid}`);
+      await assert.rejects(
+        startTemporalCluster({ dir, log: () => {}, topology, authorization }),
+        /startTemporalCluster: authorization needs tls \(tokens never travel in clear\); pass tls too/,
+      );
+      assert.equal(existsSync(dir), false, 'no folder made');
+    }
   });
 
   it("gives HAProxy's configuration its two frontends, and refuses another count", () => {
