@@ -1,7 +1,8 @@
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import { request } from 'undici';
 import type { ClaimStore } from '../../src/claims/store.js';
 import { type Config, temporalAddress } from '../../src/config.js';
+import { connectTemporal } from '../../src/temporal/connection.js';
 
 // What a script needs to reach before it starts: Temporal, the sandbox, the claim store. One that
 // does not answer ends the script with one line that names it and what to set, not a stack trace
@@ -31,7 +32,8 @@ export async function reachTemporal(config: Config): Promise<Connection> {
   const address = temporalAddress(config);
   let connection: Connection;
   try {
-    connection = await Connection.connect({ ...config.temporal.connection, connectTimeout: 3_000 });
+    // With the service's token where client credentials are set (`npm run cluster`'s client.env).
+    connection = await connectTemporal(config, 'script', { connectTimeoutMs: 3_000 });
   } catch (err) {
     giveUp(
       `Temporal is not reachable at ${address} (${brief(err)}): start \`npm run dev\`, or set TEMPORAL_ADDRESS; ${CLUSTER}`,

@@ -47,19 +47,33 @@ function chain(err: unknown): string {
 
 /** A client of this deployment: the configured server, namespace and payload encryption. */
 export async function connectClient(config: Config, role = 'client'): Promise<Client> {
+  return clientFor(await connectTemporal(config, role), config);
+}
+
+/**
+ * A connection to the configured server, presenting the service's token where client credentials
+ * are configured (refreshed until it closes); a server that does not take it is a
+ * TemporalUnreachableError for `role`.
+ */
+export async function connectTemporal(
+  config: Config,
+  role = 'client',
+  opts: { connectTimeoutMs?: number } = {},
+): Promise<Connection> {
   const tokens = await serviceTokens(config, role);
   let connection: Connection;
   try {
     connection = await Connection.connect({
       ...config.temporal.connection,
       ...(tokens && { apiKey: () => tokens.current() }),
+      ...(opts.connectTimeoutMs !== undefined && { connectTimeout: opts.connectTimeoutMs }),
     });
   } catch (err) {
     tokens?.stop();
     throw temporalUnreachable(err, role);
   }
   if (tokens) stopWithConnection(connection, tokens);
-  return clientFor(connection, config);
+  return connection;
 }
 
 /**

@@ -2,12 +2,12 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type RuntimeOptions } from '@temporalio/worker';
 import type { Reminder } from '../../activities/notify.js';
 import { LocalClaimStore } from '../../src/claims/store.js';
 import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
-import { serviceTokens, stopWithConnection } from '../../src/temporal/connection.js';
+import { connectTemporal, serviceTokens, stopWithConnection } from '../../src/temporal/connection.js';
 import type { Tracing } from '../../src/telemetry/tracing.js';
 import { WalletsClient } from '../../workflows/wallet/client.js';
 import { describeOutcome } from '../../worker/current-version.js';
@@ -45,13 +45,13 @@ export function temporalSettings(): { TEMPORAL_ADDRESS: string } & Record<string
 
 /**
  * A client's and a worker's connection to the run's Temporal, made by hand as the product makes
- * them: TLS and a service token, refreshed, on the cluster. Closing the worker's ends the refreshes.
+ * them: TLS and a service token, refreshed until each closes, on the cluster.
  */
 export async function temporalConnections(): Promise<{ connection: Connection; native: NativeConnection }> {
   const config = loadConfig(temporalSettings());
   const options = config.temporal.connection;
+  const connection = await connectTemporal(config, 'test');
   const tokens = await serviceTokens(config, 'test');
-  const connection = await Connection.connect({ ...options, ...(tokens && { apiKey: () => tokens.current() }) });
   const native = await NativeConnection.connect({ ...options, ...(tokens && { apiKey: tokens.current() }) });
   if (tokens) {
     tokens.onRefresh((token) => {
