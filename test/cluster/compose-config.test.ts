@@ -56,12 +56,18 @@ const settings = (env: Record<string, string>, ...prefixes: string[]) =>
       .map(([k, v]) => [k, v.replace(/^\/certs\//, `${CERTS}/`)]),
   );
 
+/** A published port as the loader resolves `"127.0.0.1:4030:4030"`. */
+type Published = { host_ip: string; published: string; target: number };
+const published = (ports: Published[] | undefined) =>
+  (ports ?? []).map((p) => `${p.host_ip}:${p.published}:${p.target}`);
+
 type Service = {
   image?: string;
   build?: { context: string; target?: string };
   command?: string[];
   environment?: Record<string, string>;
-  ports?: unknown[];
+  ports?: Published[];
+  networks?: Record<string, { aliases?: string[] } | null>;
   volumes?: Array<{ source?: string; target: string }>;
 };
 type Project = { services: Record<string, Service>; configs: Record<string, { content: string }> };
@@ -108,12 +114,7 @@ describe('docker-compose.yml under the Compose loader', () => {
     assert.equal(codecEnv.TEMPORAL_OAUTH_CLIENT_SECRET, undefined, 'it never calls Temporal: no token of its own');
     // The browser reaches it through its TLS front only, on loopback.
     assert.equal(s['codec-server']!.ports, undefined);
-    assert.deepEqual(
-      (s['codec-tls-front']!.ports as Array<{ host_ip: string; published: string; target: number }>).map(
-        (p) => `${p.host_ip}:${p.published}:${p.target}`,
-      ),
-      ['127.0.0.1:4030:4030'],
-    );
+    assert.deepEqual(published(s['codec-tls-front']!.ports), ['127.0.0.1:4030:4030']);
     assert.ok(codec.allowedHosts.includes('127.0.0.1:4030'));
   });
 
@@ -183,6 +184,14 @@ describe('docker-compose.yml under the Compose loader', () => {
       webClients: Array<{ clientId: string; redirectUris: string[] }>;
     };
     assert.equal(options.issuer, ISSUER);
+    // One address for the browser and the containers: a *.localhost name (loopback in browsers) that
+    // is the provider's alias on compose's network, on the port it listens on and publishes on loopback.
+    const issuer = new URL(ISSUER);
+    const idpService = project.services.idp!;
+    assert.match(issuer.hostname, /\.localhost$/);
+    assert.ok(idpService.networks?.default?.aliases?.includes(issuer.hostname));
+    assert.equal(options.port, Number(issuer.port));
+    assert.deepEqual(published(idpService.ports), [`127.0.0.1:${issuer.port}:${issuer.port}`]);
     assert.deepEqual(
       options.users.map((u) => u.username),
       ['reader', 'reader-without-decode', 'operator', 'admin'],
