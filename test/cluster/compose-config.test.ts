@@ -137,6 +137,20 @@ describe('docker-compose.yml under the Compose loader', () => {
       assert.equal(e.TEMPORAL_TLS_FRONTEND_CERT, '/certs/server.pem', name);
       assert.equal(e.TEMPORAL_TLS_REQUIRE_CLIENT_AUTH, 'false', `${name}: callers present a token, not a certificate`);
     }
+    // Temporal's own network: its services and PostgreSQL alone, with the load balancer the one way in
+    // (and the provider, whose keys they read); the internal frontend takes any caller as a system admin.
+    const { networks } = parse(config(COMPOSE, env).stdout) as { networks: Record<string, { internal?: boolean }> };
+    assert.equal(networks['temporal-internal']?.internal, true);
+    const onInternal = Object.entries(s)
+      .filter(([, svc]) => svc.networks && 'temporal-internal' in svc.networks)
+      .map(([name]) => name)
+      .sort();
+    assert.deepEqual(
+      onInternal,
+      [...servers.map(([name]) => name), 'idp', 'postgresql', 'temporal', 'temporal-schema'].sort(),
+    );
+    for (const [name] of servers) assert.deepEqual(Object.keys(s[name]!.networks!), ['temporal-internal'], name);
+    assert.deepEqual(s['temporal-internal-frontend']!.networks, { 'temporal-internal': null });
     const internal = s['temporal-internal-frontend']!;
     assert.deepEqual(internal.command, ['internal-frontend']);
     assert.equal(internal.ports, undefined, 'never published');
