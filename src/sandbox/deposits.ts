@@ -20,13 +20,22 @@ export function credit(wallet: Wallet, tx: Transaction, { wasPending }: { wasPen
   }
 }
 
-/** Sends the callback of a transaction to the wallet it belongs to, signed with its merchant's first secret (docs/provider-contract.md §6.4). */
+/**
+ * Sends the callback of a transaction to every wallet whose balance it moves, each at its own
+ * callbackUrl and signed with its merchant's first secret (docs/provider-contract.md §6.1, §6.4):
+ * the destination's (incoming), then the source's (outgoing). Answers the first delivery.
+ */
 export async function deliverCallback(ctx: SandboxContext, tx: Transaction) {
-  const walletId = walletIdFromSrn(tx.dest) ?? walletIdFromSrn(tx.source);
-  const wallet = walletId ? own(ctx.store.state.wallets, walletId) : undefined;
-  if (!wallet) return undefined;
-  const secret = ctx.store.callbackSecretOf(wallet.owner.replace(/^account:/, ''));
-  return secret ? ctx.callbacks.send(wallet.callbackUrl, secret, tx) : undefined;
+  const walletIds = [...new Set([walletIdFromSrn(tx.dest), walletIdFromSrn(tx.source)])];
+  const deliveries = await Promise.all(
+    walletIds.map((walletId) => {
+      const wallet = walletId ? own(ctx.store.state.wallets, walletId) : undefined;
+      if (!wallet) return undefined;
+      const secret = ctx.store.callbackSecretOf(wallet.owner.replace(/^account:/, ''));
+      return secret ? ctx.callbacks.send(wallet.callbackUrl, secret, tx) : undefined;
+    }),
+  );
+  return deliveries.find((delivery) => delivery !== undefined);
 }
 
 /** A transfer that went INITIATED → COMPLETED at once, with both statusHistories (docs/provider-contract.md §3.3). */
