@@ -13,6 +13,7 @@ import {
   type PollCursor,
   POLL_PAGE_LIMIT,
 } from '../src/provider/transaction-observation.js';
+import { walletCallbackUrl } from '../workflows/wallet/contract.js';
 import { withProviderFailures } from './provider-failure.js';
 
 export interface WalletActivityDeps {
@@ -42,10 +43,20 @@ export function createWalletActivities({ provider, callbackUrl }: WalletActivity
   };
 
   return withProviderFailures({
-    /** Creates the wallet; the idempotency key makes a retried attempt return the first wallet. */
-    async createWallet(input: { name: string; type?: WalletType; notes?: string; idempotencyKey: string }) {
+    /**
+     * Creates the wallet; the idempotency key makes a retried attempt return the first wallet. With
+     * `callbacksByName`, its callbacks name the wallet's workflow by the wallet's name.
+     */
+    async createWallet(input: {
+      name: string;
+      type?: WalletType;
+      notes?: string;
+      idempotencyKey: string;
+      callbacksByName?: boolean;
+    }) {
+      const walletCallbacks = input.callbacksByName ? walletCallbackUrl(callbackUrl, input.name) : callbackUrl;
       const wallet = await provider.call(createWallet, {
-        body: { name: input.name, type: input.type, notes: input.notes, callbackUrl },
+        body: { name: input.name, type: input.type, notes: input.notes, callbackUrl: walletCallbacks },
         idempotencyKey: input.idempotencyKey,
       });
       // Only what the workflows need goes into history (verificationData never does).

@@ -2,6 +2,7 @@
 // ./unversioned.ts instead. Workflow code is deterministic: @temporalio/workflow, pure helpers, types.
 export * from './processes.js';
 // AUTO_UPGRADE; every other process runs PINNED, the worker's default (worker/create-worker.ts).
+export { openWalletWorkflow } from './wallet/versioning.js';
 export { walletWorkflow } from './wallet/versioning.js';
 
 // The signatures clients start them by (each process's messages.ts) are these functions' own.

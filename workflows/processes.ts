@@ -1,8 +1,7 @@
-// Every workflow but the wallet's follower, whose versioning differs in ./index.ts and ./unversioned.ts.
+// Every workflow but the wallet's two, whose versioning differs in ./index.ts and ./unversioned.ts.
 export { achFollowupWorkflow } from './ach-followup/workflow.js';
 export { onboardingWorkflow } from './onboarding/workflow.js';
 export { checkoutWorkflow } from './checkout/workflow.js';
 export { kycWorkflow } from './kyc/workflow.js';
-export { openWalletWorkflow } from './wallet/open-wallet.js';
 export { provisioningWorkflow } from './provisioning/workflow.js';
 export { claimRetentionWorkflow } from './claim-retention/workflow.js';

@@ -30,6 +30,7 @@ import {
 } from '../../workflows/onboarding/messages.js';
 import { provisioningStateQuery, provisioningWorkflowId } from '../../workflows/provisioning/messages.js';
 import {
+  openedUpdate,
   openWalletWorkflowId,
   reconcileUpdate,
   transactionSignal,
@@ -257,7 +258,7 @@ export const PROCESSES: ProcessDescription[] = [
     process: 'wallet',
     title: 'Wallets',
     description:
-      "openWalletWorkflow creates a wallet at the provider and starts its follower, walletWorkflow, which counts the wallet's transactions exactly (callbacks as the transaction signal, and polls) and compares them with the provider's balances. A follower's other input fields (carried, inbox...) are the workflow's own, carried across continue-as-new.",
+      "openWalletWorkflow creates a wallet at the provider and follows it: with follower \"this-workflow\" in the same workflow (start it with the opened update, as an update-with-start: the workflow answers it once the wallet is created and never completes to give a result; it continues as new as walletWorkflow under the same id), otherwise by starting its follower, walletWorkflow, wallet:{walletId}, as a child, and completing with OpenWalletResult. The follower counts the wallet's transactions exactly (callbacks as the transaction signal, and polls) and compares them with the provider's balances. A follower's other input fields (carried, inbox...) are the workflow's own, carried across continue-as-new.",
     inputs: { ...defs(wallet, 'openWalletInput', 'walletInput', 'observation') },
     outputs: {
       ...defs(
@@ -282,6 +283,13 @@ export const PROCESSES: ProcessDescription[] = [
         idField: 'name',
         input: 'OpenWalletInput',
         result: 'OpenWalletResult',
+        // With follower "this-workflow", the wallet's own messages too.
+        queries: [{ definition: walletQuery, answer: 'WalletView' }],
+        updates: [
+          { definition: openedUpdate, args: [], answer: 'OpenWalletResult' },
+          { definition: reconcileUpdate, args: [], answer: 'Reconciliation' },
+        ],
+        signals: [{ definition: transactionSignal, args: ['Observation'] }],
         failures: [rejected('the start input')],
       },
       {

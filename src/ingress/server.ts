@@ -3,19 +3,21 @@ import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { callbackSignature, signatureMatches } from '../provider/signing.js';
 import {
+  CALLBACK_WALLET_PARAM,
+  openWalletWorkflowId,
   WALLET_TIMING_DEFAULTS,
   type WalletTimings,
   walletStartArgs,
   walletWorkflowId,
 } from '../../workflows/wallet/messages.js';
-import { signalWallet } from '../../workflows/wallet/follower-client.js';
+import { signalWallet, signalWalletByName } from '../../workflows/wallet/follower-client.js';
 import { createIngressMetrics, type IngressMetrics } from '../telemetry/ingress-metrics.js';
 import { inSpan, SpanKind } from '../telemetry/spans.js';
-import type { Observation } from '../provider/transaction-observation.js';
 import { parseCallback } from './callback.js';
 
 // Receives the provider's callbacks and turns each verified one into a signal to the workflow
-// that follows its wallet (started if it is not running). It answers 200 only once Temporal has
+// that follows its wallet: the one its callback URL names (`?wallet=<name>`), or, for a wallet
+// opened before one workflow per wallet, its follower (started if it is not running). It answers 200 only once Temporal has
 // accepted the signal, so that a failure here is visible to whoever resends the callback. Its
 // /health and /metrics are on the operations port (./ops.ts), not on this public one.
 
@@ -74,11 +76,23 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
   const deadline = opts.temporalTimeoutMs ?? 5_000;
   const timings = opts.walletTimings ?? WALLET_TIMING_DEFAULTS;
 
-  /** The transaction to the follower of one wallet, within the deadline for Temporal. */
-  const signalOneWallet = (walletId: string, tx: Observation) =>
-    opts.client.withDeadline(Date.now() + deadline, () =>
-      signalWallet(opts.client, { taskQueue: opts.taskQueue, input: walletStartArgs({ walletId }, timings), tx }),
-    );
+  /**
+   * A signal within the deadline for Temporal: the workflow it reached, none (undefined: it does not
+   * run), or the error, said for `workflowId`.
+   */
+  const tell = async (
+    workflowId: string,
+    signal: () => Promise<string | undefined>,
+  ): Promise<{ workflowId: string; err?: Error } | undefined> => {
+    // Thrown here, before Temporal was asked, it is ours: the error handler's 500, not a 503.
+    const call = opts.client.withDeadline(Date.now() + deadline, signal);
+    try {
+      const reached = await call;
+      return reached === undefined ? undefined : { workflowId: reached };
+    } catch (err) {
+      return { workflowId, err: err as Error };
+    }
+  };
 
   app.post('/callbacks', async (req, reply) => {
     const arrived = performance.now();
@@ -97,25 +111,52 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
       });
     }
     const parsed = parseCallback(raw);
-    if (!parsed.ok) {
+    const named = (req.query as Record<string, unknown>)[CALLBACK_WALLET_PARAM];
+    if (!parsed.ok || (named !== undefined && (typeof named !== 'string' || named === ''))) {
       metrics.callback('malformed');
-      return reply.code(400).send({ error: 'malformed callback', detail: parsed.error });
+      const detail = parsed.ok
+        ? `the query parameter ${CALLBACK_WALLET_PARAM} names one wallet, by the name it was opened with`
+        : parsed.error;
+      return reply.code(400).send({ error: 'malformed callback', detail });
     }
 
-    // Every wallet the transaction touches hears of it; its workflow is started if it is not
-    // running (a callback can arrive before the wallet's opening has started it). A workflow for
-    // a wallet that is not this account's ends by itself after a few not-found polls; one started
-    // after it carries on its ledger (workflows/wallet/follower-client.ts).
-    const workflowIds = parsed.walletIds.map(walletWorkflowId);
-    const results = await inSpan(
+    // The wallet's own workflow, by the name its callback URL carries (the other wallet of a transfer
+    // is called back at its own URL, docs/provider-contract.md §6.1). When that one does not run
+    // (terminated by an operator, say), or the URL names none (a wallet opened before one workflow per
+    // wallet), every wallet the transaction touches hears of it by id, and a follower is started
+    // where none runs (workflows/wallet/follower-client.ts). A workflow for a wallet that is not this
+    // account's ends by itself after a few not-found polls; one started after it carries on its ledger.
+    const told = await inSpan(
       'callback',
       SpanKind.SERVER,
-      { 'http.request.method': 'POST', 'http.route': '/callbacks', 'payflows.wallets': parsed.walletIds.length },
-      () => Promise.allSettled(parsed.walletIds.map((walletId) => signalOneWallet(walletId, parsed.tx))),
+      {
+        'http.request.method': 'POST',
+        'http.route': '/callbacks',
+        'payflows.wallets': named === undefined ? parsed.walletIds.length : 1,
+      },
+      async () => {
+        if (named !== undefined) {
+          const workflowId = openWalletWorkflowId(named);
+          const byName = await tell(workflowId, async () =>
+            (await signalWalletByName(opts.client, named, parsed.tx)) ? workflowId : undefined,
+          );
+          if (byName) return [byName];
+        }
+        const byId = await Promise.all(
+          parsed.walletIds.map((walletId) =>
+            tell(walletWorkflowId(walletId), () =>
+              signalWallet(opts.client, {
+                taskQueue: opts.taskQueue,
+                input: walletStartArgs({ walletId }, timings),
+                tx: parsed.tx,
+              }),
+            ),
+          ),
+        );
+        return byId.filter((t) => t !== undefined);
+      },
     );
-    const failed = results.flatMap((result, index) =>
-      result.status === 'rejected' ? [{ workflowId: workflowIds[index], err: result.reason as Error }] : [],
-    );
+    const failed = told.filter((t) => t.err !== undefined);
     if (failed.length > 0) {
       // One wallet heard of it and another did not: the resend the 503 asks for reaches both, and
       // the one that already counted it takes the repeat as a duplicate.
@@ -132,7 +173,7 @@ export function createIngress(opts: IngressOptions): FastifyInstance {
     }
     metrics.callback('accepted');
     metrics.signalled((performance.now() - arrived) / 1000);
-    return reply.code(200).send({ ok: true, workflowIds, transactionId: parsed.tx.id });
+    return reply.code(200).send({ ok: true, workflowIds: told.map((t) => t.workflowId), transactionId: parsed.tx.id });
   });
 
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, req, reply) => {

@@ -11,6 +11,7 @@ import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 import { depositCallback } from '../helpers/callback.js';
 import { resultWithin } from '../helpers/result.js';
+import { openAsBefore } from '../helpers/wallet-opened-before.js';
 
 async function post(baseUrl: string, body: string | Buffer, signature: string | undefined) {
   const res = await request(`${baseUrl}/callbacks`, {
@@ -151,7 +152,7 @@ describe('ingress: Temporal unreachable', () => {
   });
 });
 
-describe("ingress: every wallet a transaction touches, and wallets that are not this account's", () => {
+describe("ingress: every wallet a transaction touches, by id (wallets opened before one workflow per wallet), and wallets that are not this account's", () => {
   let stack: Stack;
   before(async () => {
     stack = await startStack({ pollIntervalMs: 300 });
@@ -159,8 +160,8 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
   after(async () => stack?.stop());
 
   it('a transfer between two of our wallets reaches both: the source pays, the destination receives', async () => {
-    const payer = await stack.wallets.open({ name: `payer-${Date.now()}` });
-    const payee = await stack.wallets.open({ name: `payee-${Date.now()}` });
+    const payer = await openAsBefore(stack, `payer-${Date.now()}`);
+    const payee = await openAsBefore(stack, `payee-${Date.now()}`);
     const body = depositCallback(payee.walletId, { id: 'TR_BETWEEN1', source: walletSrn(payer.walletId), amount: 0.3 });
     const answer = await post(stack.ingressUrl, body, callbackSignature(stack.secretKey, body));
     assert.equal(answer.status, 200);
@@ -196,8 +197,8 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
   });
 
   it('503 when one of two wallets could not be told, so that the resend reaches both; the other counts the repeat once', async () => {
-    const payer = await stack.wallets.open({ name: `half-a-${Date.now()}` });
-    const payee = await stack.wallets.open({ name: `half-b-${Date.now()}` });
+    const payer = await openAsBefore(stack, `half-a-${Date.now()}`);
+    const payee = await openAsBefore(stack, `half-b-${Date.now()}`);
     // A client whose signals to the payee's wallet fail, as when Temporal refuses one of two calls.
     let failPayee = true;
     const refused = () => Promise.reject(new Error('UNAVAILABLE: the frontend is overloaded'));
@@ -248,3 +249,112 @@ describe("ingress: every wallet a transaction touches, and wallets that are not 
     }
   });
 });
+
+describe('ingress: a wallet’s own workflow, by the name its callback URL carries', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => stack?.stop());
+
+  const postTo = async (url: string, body: string) => {
+    const res = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(stack.secretKey, body) },
+      body,
+    });
+    return { status: res.statusCode, json: (await res.body.json()) as { detail?: string; workflowIds?: string[] } };
+  };
+  const callbackUrlOf = (walletId: string) => stack.sandbox.ctx.store.state.wallets[walletId]!.callbackUrl!;
+
+  it('a callback at the wallet’s URL reaches its workflow, and only it', async () => {
+    const wallet = await stack.wallets.open({ name: `named-${Date.now()}` });
+    const body = depositCallback(wallet.walletId, { id: 'TR_NAMED1', amount: 0.4 });
+    const answer = await postTo(callbackUrlOf(wallet.walletId), body);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json.workflowIds, [wallet.walletWorkflowId]);
+    await eventually(async () =>
+      assert.deepEqual((await stack.wallets.state(wallet.walletId)).balances.BTC, { confirmed: '0.4', pending: '0' }),
+    );
+    await stack.client.workflow.getHandle(wallet.walletWorkflowId).terminate('test done');
+  });
+
+  it('a signed transaction of other wallets sent to a wallet’s URL is not counted there, nor starts anything', async () => {
+    const wallet = await stack.wallets.open({ name: `misrouted-${Date.now()}` });
+    const other = depositCallback('WA_SOMEONEELSE', { id: 'TR_MISROUTED1', amount: 7 });
+    assert.equal((await postTo(callbackUrlOf(wallet.walletId), other)).status, 200);
+    // A callback of its own after it: once counted, the other was taken in before it and dropped.
+    const own = depositCallback(wallet.walletId, { id: 'TR_MISROUTED2', amount: 0.1 });
+    assert.equal((await postTo(callbackUrlOf(wallet.walletId), own)).status, 200);
+    const state = await eventually(async () => {
+      const queried = await stack.wallets.state(wallet.walletId);
+      assert.equal(queried.stats.callbacks, 1);
+      return queried;
+    });
+    assert.deepEqual(Object.keys(state.balances), ['BTC']);
+    assert.deepEqual(state.balances.BTC, { confirmed: '0.1', pending: '0' });
+    await assertNoWorkflowFor(stack, 'WA_SOMEONEELSE');
+    await stack.client.workflow.getHandle(wallet.walletWorkflowId).terminate('test done');
+  });
+
+  it('400 for a callback URL whose wallet parameter names no wallet, and nothing is signalled', async () => {
+    const wallet = await stack.wallets.open({ name: `emptyname-${Date.now()}` });
+    const body = depositCallback(wallet.walletId, { id: 'TR_EMPTYNAME1' });
+    for (const query of ['?wallet=', '?wallet=a&wallet=b']) {
+      const answer = await postTo(`${stack.ingressUrl}/callbacks${query}`, body);
+      assert.equal(answer.status, 400, query);
+      assert.match(answer.json.detail ?? '', /wallet names one wallet/);
+    }
+    assert.equal((await stack.wallets.state(wallet.walletId)).stats.callbacks, 0);
+    await assertNoWorkflowFor(stack, wallet.walletId);
+    await stack.client.workflow.getHandle(wallet.walletWorkflowId).terminate('test done');
+  });
+
+  it('when the wallet’s workflow was terminated, its callback starts a follower by the wallet’s id', async () => {
+    const wallet = await stack.wallets.open({ name: `terminated-${Date.now()}` });
+    await stack.client.workflow.getHandle(wallet.walletWorkflowId).terminate('an operator stopped it');
+    const body = depositCallback(wallet.walletId, { id: 'TR_AFTERTERM1', amount: 0.2 });
+    const answer = await postTo(callbackUrlOf(wallet.walletId), body);
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.json.workflowIds, [walletWorkflowId(wallet.walletId)]);
+    const follower = stack.client.workflow.getHandle(walletWorkflowId(wallet.walletId));
+    await eventually(async () =>
+      assert.deepEqual((await follower.query(walletQuery)).balances.BTC, { confirmed: '0.2', pending: '0' }),
+    );
+    await follower.terminate('test done');
+  });
+
+  it('a transfer between two wallets through the sandbox: each is called back at its own URL and counts its side', async () => {
+    const payer = await stack.wallets.open({ name: `named-payer-${Date.now()}` });
+    const payee = await stack.wallets.open({ name: `named-payee-${Date.now()}` });
+    await stack.operator('POST', `/sandbox/wallets/${payer.walletId}/deposits`, {
+      currency: 'BTC',
+      amount: 1,
+      confirmed: true,
+    });
+    const moved = await stack.operator('POST', `/sandbox/wallets/${payer.walletId}/transfers`, {
+      to: payee.walletId,
+      currency: 'BTC',
+      amount: '0.3',
+    });
+    assert.equal(moved.status, 200);
+    await eventually(async () => {
+      assert.deepEqual((await stack.wallets.state(payer.walletId)).balances.BTC, { confirmed: '0.7', pending: '0' });
+      assert.deepEqual((await stack.wallets.state(payee.walletId)).balances.BTC, { confirmed: '0.3', pending: '0' });
+    });
+    // Each heard of it by callback, not by a poll.
+    for (const wallet of [payer, payee]) {
+      const state = await stack.wallets.state(wallet.walletId);
+      assert.equal(state.stats.recoveredByPoll, 0, wallet.walletWorkflowId);
+      await stack.client.workflow.getHandle(wallet.walletWorkflowId).terminate('test done');
+    }
+  });
+});
+
+async function assertNoWorkflowFor(stack: Stack, walletId: string) {
+  await assert.rejects(
+    stack.client.workflow.getHandle(walletWorkflowId(walletId)).describe(),
+    WorkflowNotFoundError,
+    `no follower for ${walletId}`,
+  );
+}

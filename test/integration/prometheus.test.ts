@@ -12,7 +12,6 @@ import {
 } from '../../scripts/lib/prometheus.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 
 // Prometheus itself (Debian's package) scraping a worker and an ingress: after a wallet flow ran,
 // a series from each is in its HTTP API, and the shipped alert rules are loaded.
@@ -52,7 +51,7 @@ describe('Prometheus scrapes the worker and the ingress', () => {
   });
 
   it('holds a series from each after a wallet flow, and has the alert rules', async () => {
-    const { walletId } = await stack.wallets.open({ name: `prometheus-${Date.now()}` });
+    const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({ name: `prometheus-${Date.now()}` });
     await stack.operator('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25 });
     await eventually(async () =>
       assert.deepEqual((await stack.wallets.state(walletId)).balances.BTC, { confirmed: '0', pending: '0.25' }),
@@ -79,6 +78,6 @@ describe('Prometheus scrapes the worker and the ingress', () => {
     const rules = (await res.json()) as { data: { groups: Array<{ rules: Array<{ name: string }> }> } };
     const names = rules.data.groups.flatMap((g) => g.rules.map((r) => r.name));
     assert.ok(names.includes('PayflowsTemporalUnavailable') && names.includes('PayflowsTargetDown'), names.join(', '));
-    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+    await stack.client.workflow.getHandle(workflowId).terminate('test done');
   });
 });

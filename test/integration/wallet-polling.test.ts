@@ -47,8 +47,9 @@ describe('wallet: polling that costs what is needed', () => {
   });
   after(async () => stack?.stop());
 
-  const follow = (walletId: string) => {
-    const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+  /** The wallet's workflow, for a wallet opened by name or followed by its id. */
+  const follow = (workflowId: string) => {
+    const handle = stack.client.workflow.getHandle(workflowId);
     return {
       handle,
       events: async () => (await handle.fetchHistory()).events ?? [],
@@ -64,8 +65,8 @@ describe('wallet: polling that costs what is needed', () => {
   };
 
   it('a quiet wallet is polled at intervals that double up to WALLET_POLL_MAX, and its polls write nothing to history', async () => {
-    const { walletId } = await stack.wallets.open({ name: `quiet-${Date.now()}` });
-    const wallet = follow(walletId);
+    const { walletWorkflowId } = await stack.wallets.open({ name: `quiet-${Date.now()}` });
+    const wallet = follow(walletWorkflowId);
     const [watch] = await eventually(async () => {
       const found = watches(await wallet.events());
       assert.equal(found.length, 1);
@@ -102,8 +103,8 @@ describe('wallet: polling that costs what is needed', () => {
   });
 
   it('a deposit whose callback was lost is found by the next poll and counted once; the polls start over from the interval', async () => {
-    const { walletId } = await stack.wallets.open({ name: `lost-${Date.now()}` });
-    const wallet = follow(walletId);
+    const { walletId, walletWorkflowId } = await stack.wallets.open({ name: `lost-${Date.now()}` });
+    const wallet = follow(walletWorkflowId);
     await eventually(async () => assert.ok((await wallet.progress()).attempt >= 3, 'three polls'), 60_000);
     await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.75, confirmed: true });
@@ -132,8 +133,8 @@ describe('wallet: polling that costs what is needed', () => {
   });
 
   it('a callback starts a watch that has backed off over from the interval, and its deposit counts once', async () => {
-    const { walletId } = await stack.wallets.open({ name: `woken-${Date.now()}` });
-    const wallet = follow(walletId);
+    const { walletId, walletWorkflowId } = await stack.wallets.open({ name: `woken-${Date.now()}` });
+    const wallet = follow(walletWorkflowId);
     await eventually(async () => assert.ok((await wallet.progress()).attempt >= 4, 'four polls'), 60_000);
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.25, confirmed: true });
     await eventually(async () =>

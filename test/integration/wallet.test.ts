@@ -1,13 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { request } from 'undici';
 import { INTEREST_PAYMENTS_SRN, walletSrn } from '../../src/provider/srn.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { callbackSignature } from '../../src/provider/signing.js';
 import type { Transaction } from '../../src/provider/schemas/transaction.js';
 import { LEDGER_V2_PATCH } from '../../workflows/patches.js';
-import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
+import {
+  type OpenWalletWorkflow,
+  openedUpdate,
+  openWalletWorkflowId,
+  walletQuery,
+  walletWorkflowId,
+} from '../../workflows/wallet/messages.js';
 import { assertFields } from '../helpers/assert.js';
+import { openAsBefore } from '../helpers/wallet-opened-before.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 type Delivery = { outcomes: Array<number | string> };
@@ -20,12 +28,20 @@ describe('wallet: from creation to confirmed deposit', () => {
   });
   after(async () => stack?.stop());
 
-  it('creates the wallet with the ingress as callbackUrl and counts a deposit pending, then confirmed', async () => {
-    const opened = await stack.wallets.open({ name: `alice-${Date.now()}` });
+  it('creates the wallet with callbacks to its own workflow by name and counts a deposit pending, then confirmed', async () => {
+    const name = `alice ${Date.now()}/&?`;
+    const opened = await stack.wallets.open({ name });
     assert.match(opened.walletId, /^WA_/);
     assert.ok(opened.depositAddresses.BTC, 'the wallet has a BTC deposit address');
+    // One workflow opens and follows the wallet: no follower of its own is started.
+    assert.equal(opened.walletWorkflowId, `open-wallet:${name}`);
+    await assert.rejects(
+      stack.client.workflow.getHandle(walletWorkflowId(opened.walletId)).describe(),
+      WorkflowNotFoundError,
+      'no second workflow follows the wallet',
+    );
     const stored = stack.sandbox.ctx.store.state.wallets[opened.walletId]!;
-    assert.equal(stored.callbackUrl, `${stack.ingressUrl}/callbacks`);
+    assert.equal(stored.callbackUrl, `${stack.ingressUrl}/callbacks?wallet=${encodeURIComponent(name)}`);
 
     const pending = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${opened.walletId}/deposits`, {
       currency: 'BTC',
@@ -59,6 +75,23 @@ describe('wallet: from creation to confirmed deposit', () => {
     assert.equal(second.walletId, first.walletId);
     const named = Object.values(stack.sandbox.ctx.store.state.wallets).filter((w) => w.name === name);
     assert.equal(named.length, 1);
+  });
+
+  it('a name opened before one workflow per wallet opens as it was: the same wallet, its follower, its deposits', async () => {
+    const name = `before-${Date.now()}`;
+    const before = await openAsBefore(stack, name);
+    assert.equal(before.walletWorkflowId, walletWorkflowId(before.walletId));
+    const again = await stack.wallets.open({ name });
+    assert.deepEqual(again, before);
+    await stack.operator('POST', `/sandbox/wallets/${before.walletId}/deposits`, {
+      currency: 'BTC',
+      amount: 0.25,
+      confirmed: true,
+    });
+    await eventually(async () =>
+      assert.deepEqual((await stack.wallets.state(before.walletId)).balances.BTC, { confirmed: '0.25', pending: '0' }),
+    );
+    await stack.client.workflow.getHandle(before.walletWorkflowId).terminate('test done');
   });
 
   it('counts a repeated callback once', async () => {
@@ -200,6 +233,47 @@ describe('wallet: continue-as-new keeps the state', () => {
   });
   after(async () => stack?.stop());
 
+  it('a wallet followed in its opening workflow continues as new as its follower, under the same id, and still answers its opening', async () => {
+    const name = `rolled-open-${Date.now()}`;
+    const opening = new WithStartWorkflowOperation<OpenWalletWorkflow>('openWalletWorkflow', {
+      workflowId: openWalletWorkflowId(name),
+      taskQueue: stack.taskQueue,
+      args: [{ name, follower: 'this-workflow', pollIntervalMs: 3_600_000, maxHistoryEvents: 50 }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const opened = await stack.client.workflow.executeUpdateWithStart(openedUpdate, {
+      startWorkflowOperation: opening,
+    });
+    const handle = await opening.workflowHandle();
+    const firstRun = (await handle.describe()).runId;
+    const tx = (i: number): Transaction => ({
+      id: `TR_OCAN${String(i).padStart(4, '0')}`,
+      createdAt: Date.now(),
+      source: 'ethereum:EXTERNAL',
+      dest: walletSrn(opened.walletId),
+      currency: 'ETH',
+      amount: '1',
+      status: 'CONFIRMED',
+      metadata: {},
+      tags: [],
+    });
+    for (let i = 0; i < 60; i++) await handle.signal('transaction', tx(i));
+    const latest = stack.client.workflow.getHandle(opened.walletWorkflowId);
+    const described = await eventually(async () => {
+      const now = await latest.describe();
+      assert.notEqual(now.runId, firstRun, 'a new run was started');
+      return now;
+    });
+    assert.equal(described.type, 'walletWorkflow');
+    assert.equal(described.workflowId, openWalletWorkflowId(name));
+    // A later open of the name is answered by the run that follows now.
+    assert.deepEqual(await stack.wallets.open({ name }), opened);
+    await eventually(async () =>
+      assert.deepEqual((await latest.query(walletQuery)).balances.ETH, { confirmed: '60', pending: '0' }),
+    );
+    await latest.terminate('test done');
+  });
+
   it('rolls over to a new run with balances and dedupe memory intact', async () => {
     const walletId = 'WA_CONTINUEASNEW';
     const handle = await stack.client.workflow.start('walletWorkflow', {
@@ -260,7 +334,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
   after(async () => stack?.stop());
 
   it('on request: no drift while they agree; a drift shown in the query and as BalanceDrift, never corrected', async () => {
-    const { walletId } = await stack.wallets.open({ name: `reconciled-${Date.now()}` });
+    const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({ name: `reconciled-${Date.now()}` });
     const dep = await stack.operator<OperatorTx>('POST', `/sandbox/wallets/${walletId}/deposits`, {
       currency: 'BTC',
       amount: 0.5,
@@ -283,7 +357,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     const state = await stack.wallets.state(walletId);
     assert.deepEqual(state.reconciliation?.drift, found.drift);
     assert.deepEqual(state.balances.BTC, { confirmed: '0.5', pending: '0' }, 'the ledger is not corrected');
-    const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    const handle = stack.client.workflow.getHandle(workflowId);
     await eventually(async () =>
       assert.deepEqual((await handle.describe()).typedSearchAttributes.get(BalanceDrift), true),
     );
@@ -291,7 +365,9 @@ describe('wallet: reconciliation with the provider’s balances', () => {
   });
 
   it('a deposit whose callback was lost is no drift: where the balances disagree the wallet polls and compares again', async () => {
-    const { walletId } = await stack.wallets.open({ name: `reconciled-lost-${Date.now()}` });
+    const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({
+      name: `reconciled-lost-${Date.now()}`,
+    });
     await stack.op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
     await stack.op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.3, confirmed: true });
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
@@ -299,16 +375,16 @@ describe('wallet: reconciliation with the provider’s balances', () => {
       balances: { BTC: { confirmed: '0.3' } },
       stats: { recoveredByPoll: 1 },
     });
-    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+    await stack.client.workflow.getHandle(workflowId).terminate('test done');
   });
 
   it('at the configured interval, without being asked', async () => {
-    const { walletId } = await stack.wallets.open({ name: `reconciled-timer-${Date.now()}` });
-    await stack.client.workflow
-      .getHandle(walletWorkflowId(walletId))
-      .terminate('restarted with a short reconciliation interval');
+    const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({
+      name: `reconciled-timer-${Date.now()}`,
+    });
+    await stack.client.workflow.getHandle(workflowId).terminate('restarted with a short reconciliation interval');
     const handle = await stack.client.workflow.start('walletWorkflow', {
-      workflowId: walletWorkflowId(walletId),
+      workflowId,
       taskQueue: stack.taskQueue,
       args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: 1_000 }],
     });
@@ -322,12 +398,14 @@ describe('wallet: reconciliation with the provider’s balances', () => {
   });
 
   it('continue-as-new keeps the last comparison, and the next one comes when the interval since it is up', async () => {
-    const { walletId } = await stack.wallets.open({ name: `reconciled-rolled-${Date.now()}` });
-    const opened = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({
+      name: `reconciled-rolled-${Date.now()}`,
+    });
+    const opened = stack.client.workflow.getHandle(workflowId);
     await opened.terminate('restarted with a short history limit');
     const interval = 3_600_000;
     const handle = await stack.client.workflow.start('walletWorkflow', {
-      workflowId: walletWorkflowId(walletId),
+      workflowId,
       taskQueue: stack.taskQueue,
       args: [{ walletId, pollIntervalMs: 3_600_000, reconcileIntervalMs: interval, maxHistoryEvents: 50 }],
     });
@@ -347,7 +425,7 @@ describe('wallet: reconciliation with the provider’s balances', () => {
         metadata: {},
         tags: [],
       });
-    const latest = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    const latest = stack.client.workflow.getHandle(workflowId);
     await eventually(async () => assert.notEqual((await latest.describe()).runId, handle.firstExecutionRunId));
     assert.deepEqual((await stack.wallets.state(walletId)).reconciliation, found);
     // The new run's first task sets its timers: read them once it has.
@@ -366,13 +444,13 @@ describe('wallet: reconciliation with the provider’s balances', () => {
   });
 
   it('refuses a bad adjustment at the sandbox and changes nothing', async () => {
-    const { walletId } = await stack.wallets.open({ name: `adjust-bad-${Date.now()}` });
+    const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({ name: `adjust-bad-${Date.now()}` });
     const bad = await stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, {
       currency: '__proto__',
       amount: 1,
     });
     assert.equal(bad.status, 400);
     assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
-    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+    await stack.client.workflow.getHandle(workflowId).terminate('test done');
   });
 });

@@ -9,7 +9,6 @@ import * as api from '../../src/provider/endpoints.js';
 import { providerFromConfig } from '../../src/provider/from-config.js';
 import { createWorker } from '../../worker/create-worker.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 
 // The workers of `npm test` are versioned as a deployment's are (docs/deploying.md): the first
@@ -41,13 +40,15 @@ describe('versioned workers on the dev server', () => {
     const kyc = new KycClient(stack.client, { taskQueue: stack.taskQueue, claims: stack.claims, timing: stack.timing });
     const accountId = await newAccount();
     await kyc.start(accountId);
-    const { walletId } = await stack.wallets.open({ name: `versioned-${randomUUID().slice(0, 8)}` });
+    const { walletWorkflowId: workflowId } = await stack.wallets.open({
+      name: `versioned-${randomUUID().slice(0, 8)}`,
+    });
     await eventually(async () => {
       assert.deepEqual(await versionOf(kycWorkflowId(accountId)), { ...version, behavior: 'PINNED' });
-      assert.deepEqual(await versionOf(walletWorkflowId(walletId)), { ...version, behavior: 'AUTO_UPGRADE' });
+      assert.deepEqual(await versionOf(workflowId), { ...version, behavior: 'AUTO_UPGRADE' });
     });
     await stack.client.workflow.getHandle(kycWorkflowId(accountId)).terminate('test done');
-    await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+    await stack.client.workflow.getHandle(workflowId).terminate('test done');
   });
 
   it('beside unversioned workers, a versioned worker does not make itself current: the operator migrates', async () => {
@@ -136,15 +137,17 @@ describe('versioned workers on the dev server', () => {
 
       // A wallet opens and its follower answers: its workflow tasks complete on the unversioned worker.
       const wallets = new WalletsClient(stack.client, { taskQueue, pollIntervalMs: 60_000, pollMaxMs: 60_000 });
-      const { walletId } = await wallets.open({ name: `unversioned-${randomUUID().slice(0, 8)}` });
+      const { walletId, walletWorkflowId: workflowId } = await wallets.open({
+        name: `unversioned-${randomUUID().slice(0, 8)}`,
+      });
       const view = await eventually(() => wallets.state(walletId));
       assert.equal(view.walletId, walletId);
-      assert.deepEqual(await versionOf(walletWorkflowId(walletId)), {
+      assert.deepEqual(await versionOf(workflowId), {
         deploymentName: undefined,
         buildId: undefined,
         behavior: undefined,
       });
-      await stack.client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+      await stack.client.workflow.getHandle(workflowId).terminate('test done');
     } finally {
       worker.shutdown();
       await running;

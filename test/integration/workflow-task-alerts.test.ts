@@ -8,7 +8,6 @@ import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { parse } from 'yaml';
 import { WalletsClient } from '../../workflows/wallet/client.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { ensurePrometheus, PROMTOOL } from '../../scripts/lib/prometheus.js';
 import { type Stack, eventually, startStack } from '../helpers/stack.js';
@@ -44,11 +43,11 @@ describe('alerts for a bad deploy', () => {
     const good = await spawnWorker({ ...stack.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue });
     workers.push(good);
     const wallets = new WalletsClient(stack.client, { taskQueue, pollIntervalMs: 3_600_000 });
-    const { walletId } = await wallets.open({ name: `task-alerts-${randomUUID()}` });
+    const { walletId, walletWorkflowId: workflowId } = await wallets.open({ name: `task-alerts-${randomUUID()}` });
     // The wallet's first workflow task must be the good worker's, recorded: a first task that
     // reached the changed code instead (the good worker killed before it ran it) replays nothing
     // and fails nothing, and the changed code would then run the wallet with its own commands.
-    const wallet = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+    const wallet = stack.client.workflow.getHandle(workflowId);
     await eventually(async () => {
       const { events } = await wallet.fetchHistory();
       assert.ok(
@@ -69,10 +68,11 @@ describe('alerts for a bad deploy', () => {
     assert.equal(res.status, 200);
     const [name, labels] = await eventually(async () => {
       const text = await (await request(`http://127.0.0.1:${metricsPort}/metrics`)).body.text();
-      const wallet = [...text.matchAll(FAILED)].find((m) => m[2]!.includes('workflow_type="walletWorkflow"'));
+      // The wallet is followed in the workflow that opened it.
+      const wallet = [...text.matchAll(FAILED)].find((m) => m[2]!.includes('workflow_type="openWalletWorkflow"'));
       assert.ok(
         wallet,
-        `no failed workflow task of walletWorkflow counted yet; the worker said:\n${bad.output().slice(-3000)}`,
+        `no failed workflow task of openWalletWorkflow counted yet; the worker said:\n${bad.output().slice(-3000)}`,
       );
       assert.ok(Number(wallet[3]) >= 2, 'the server retried the failed task, and it failed again');
       return [wallet[1]!, wallet[2]!] as const;
@@ -93,7 +93,7 @@ describe('alerts for a bad deploy', () => {
       assert.ok(found, `${alert} is missing from alerts.yml`);
       return found;
     };
-    const workflowType = 'walletWorkflow';
+    const workflowType = 'openWalletWorkflow';
     const filled = (template: string) =>
       template
         .replaceAll('{{ $labels.workflow_type }}', workflowType)

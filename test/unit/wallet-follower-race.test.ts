@@ -22,6 +22,8 @@ function fakeClient() {
         describe: () => Promise.resolve({ runId: 'run-1', status: { name: 'COMPLETED' } }),
         result: () => Promise.reject(notFound(runId)),
       }),
+      // No opening workflow follows the wallet either.
+      list: async function* () {},
       signalWithStart: (_type: string, options: { args: unknown[] }) => {
         started.push(options.args[0]);
         return Promise.resolve({});

@@ -1,6 +1,6 @@
 import { int, object, oneOf, optional, string, withDefault } from '../lib/input-check.js';
 import { id } from '../lib/shared-checks.js';
-import { MAX_HISTORY_EVENTS } from './contract.js';
+import { MAX_HISTORY_EVENTS, WALLET_FOLLOWERS } from './contract.js';
 
 // What the wallet workflows check on their input: its one definition (zod: ./inputs.schema.ts).
 
@@ -36,7 +36,11 @@ export const checkOpenWalletInput = object({
   }),
   type: optional(oneOf(['DEFAULT', 'ENTERPRISE', 'SAVINGS'], 'must be DEFAULT, ENTERPRISE or SAVINGS')),
   notes: optional(string({ maxLength: 2000 })),
+  /** Who follows the wallet (WalletFollower); absent, a child workflow as before. */
+  follower: optional(oneOf(WALLET_FOLLOWERS, `must be one of ${WALLET_FOLLOWERS.join(', ')}`)),
   pollIntervalMs: int({ min: 100 }),
   pollMaxMs: optional(int({ min: 100 })),
   reconcileIntervalMs: optional(int({ min: 1_000 })),
+  /** With follower this-workflow: the follower's continue-as-new threshold (its own field, above). */
+  maxHistoryEvents: optional(int({ min: 50, workflowMin: 1 })),
 });

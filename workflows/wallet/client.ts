@@ -1,8 +1,16 @@
-import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  type Client,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import { runningWalletWorkflow } from './follower-client.js';
 import { openWalletInput } from './inputs.schema.js';
 import {
   type OpenWalletResult,
   type OpenWalletWorkflow,
+  openedUpdate,
   openWalletWorkflowId,
   type Reconciliation,
   reconcileUpdate,
@@ -23,6 +31,9 @@ export interface WalletsClientOptions {
   pollMaxMs?: number;
 }
 
+/** How many wallets a client remembers the workflows of (the rest are looked up). */
+const REMEMBERED_WALLETS = 10_000;
+
 /** What a backend service uses to open wallets and read them. */
 export class WalletsClient {
   constructor(
@@ -32,31 +43,59 @@ export class WalletsClient {
 
   /**
    * Opens a wallet for `name` (your unique identifier for the user), or finds the one already
-   * opened under that name, and resolves when the provider has created it.
+   * opened under that name, and resolves when the provider has created it. The wallet is followed in
+   * the same workflow, `walletWorkflowId` (`open-wallet:<name>`).
    */
   async open(input: {
     name: string;
     type?: 'DEFAULT' | 'ENTERPRISE' | 'SAVINGS';
     notes?: string;
   }): Promise<OpenWalletResult> {
-    const parsed = openWalletInput.safeParse(walletStartArgs(input, this.opts));
+    const parsed = openWalletInput.safeParse(walletStartArgs({ ...input, follower: 'this-workflow' }, this.opts));
     if (!parsed.success) throw rejectInput(parsed.error.issues);
     const workflowId = openWalletWorkflowId(parsed.data.name);
+    const opening = new WithStartWorkflowOperation<OpenWalletWorkflow>('openWalletWorkflow', {
+      workflowId,
+      taskQueue: this.opts.taskQueue,
+      args: [parsed.data],
+      // A second open of the same name attaches to the first, running or completed; only a
+      // failed attempt may be started again.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    });
+    let opened: OpenWalletResult;
     try {
-      const handle = await this.client.workflow.start<OpenWalletWorkflow>('openWalletWorkflow', {
-        workflowId,
-        taskQueue: this.opts.taskQueue,
-        args: [parsed.data],
-        // A second open of the same name attaches to the first, running or completed; only a
-        // failed attempt may be started again.
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      });
-      return await handle.result();
+      opened = await this.client.workflow.executeUpdateWithStart(openedUpdate, { startWorkflowOperation: opening });
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      return this.client.workflow.getHandle<OpenWalletWorkflow>(workflowId).result();
+      // The name was opened by a workflow that completed once it started a follower of its own (as
+      // clients before one workflow per wallet opened it, and other languages' may), or it runs and
+      // does not answer `opened`: its result says what it opened.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowUpdateFailedError)) throw err;
+      const result = await this.client.workflow.getHandle<OpenWalletWorkflow>(workflowId).result();
+      if (!('srn' in result)) throw err;
+      opened = result;
     }
+    this.followedBy.set(opened.walletId, opened.walletWorkflowId);
+    // The oldest goes first: a backend that opens millions keeps a bounded map.
+    if (this.followedBy.size > REMEMBERED_WALLETS) this.followedBy.delete(this.followedBy.keys().next().value!);
+    return opened;
+  }
+
+  /** Wallets this client opened lately, by id: their workflows, without asking visibility. */
+  private readonly followedBy = new Map<string, string>();
+
+  /**
+   * The id of the workflow that follows a wallet, for the wallet's id (for a handle, or a link to
+   * the Web UI): the one this client opened it with, or the running one (found through visibility,
+   * which lags a just-opened wallet by moments), or else its follower `wallet:<walletId>`, whose
+   * last run still answers queries once closed.
+   */
+  async workflowIdOf(walletId: string): Promise<string> {
+    return (
+      this.followedBy.get(walletId) ??
+      (await runningWalletWorkflow(this.client, walletId)) ??
+      walletWorkflowId(walletId)
+    );
   }
 
   /**
@@ -65,7 +104,7 @@ export class WalletsClient {
    * decimal strings. The ledger is never corrected from it.
    */
   async reconcile(walletId: string): Promise<Reconciliation> {
-    const id = walletWorkflowId(walletId);
+    const id = await this.workflowIdOf(walletId);
     try {
       return await this.client.workflow.getHandle(id).executeUpdate(reconcileUpdate);
     } catch (err) {
@@ -80,7 +119,7 @@ export class WalletsClient {
    * number: read it with a decimal library, not Number(), which loses digits past 15.
    */
   async state(walletId: string): Promise<WalletView> {
-    const id = walletWorkflowId(walletId);
+    const id = await this.workflowIdOf(walletId);
     try {
       return await this.client.workflow.getHandle(id).query(walletQuery);
     } catch (err) {

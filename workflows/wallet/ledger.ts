@@ -168,6 +168,12 @@ export function direction(walletId: string, tx: Pick<Transaction, 'source' | 'de
   return { sign: 1, kind: 'deposit' };
 }
 
+/** Whether the wallet is a side of the transaction: its destination or its source. */
+export function touchesWallet(walletId: string, tx: Pick<Transaction, 'source' | 'dest'>): boolean {
+  const srn = walletSrn(walletId);
+  return tx.dest === srn || tx.source === srn;
+}
+
 /** How notices are counted: today's rules, or those a legacy run wraps them with (wallet/legacy-float-ledger.ts). */
 export interface Counting {
   /** The sign and kind of a transaction for this wallet. */

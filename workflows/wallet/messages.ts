@@ -43,6 +43,8 @@ export type WalletInput = WalletInputFields & {
   inbox?: Array<{ tx: RecordedObservation; via: 'callback' | 'poll' }>;
   /** Set by the opening workflow: a wallet just created has nothing to poll for yet. */
   opened?: boolean;
+  /** Carried by a wallet followed in its opening workflow: what the opening answered, for the next open of its name. */
+  opening?: OpenWalletResult;
   /** Carried across continue-as-new since wallet-quiet-polling: how quiet the wallet has been. */
   quietPolls?: number;
   /** Carried likewise: where polling stands (src/provider/transaction-observation.ts). */
@@ -63,9 +65,15 @@ export type WalletView = z.output<typeof walletView>;
 /** A verified provider callback (docs/provider-contract.md §2.4), trimmed by the ingress; older runs' whole callbacks are read too. */
 export const transactionSignal = defineSignal<[Observation]>('transaction');
 export const walletQuery = defineQuery<WalletView>('wallet');
+/**
+ * Answers the opening once the provider has created the wallet: how a client opens a wallet followed
+ * in its opening workflow (update-with-start), which never completes to give a result.
+ */
+export const openedUpdate = defineUpdate<OpenWalletResult>('opened');
 /** Compares the ledger with the provider's balances now (polling first where they disagree) and answers what it found. */
 export const reconcileUpdate = defineUpdate<Reconciliation>('reconcile');
 
 /** The workflows' signatures, for clients that start them by name with checked arguments. */
-export type OpenWalletWorkflow = (input: OpenWalletInput) => Promise<OpenWalletResult>;
+/** A wallet followed in its opening workflow (`follower: 'this-workflow'`) returns as its follower does. */
+export type OpenWalletWorkflow = (input: OpenWalletInput) => Promise<OpenWalletResult | WalletResult>;
 export type WalletWorkflow = (input: WalletInput) => Promise<WalletResult>;

@@ -1,4 +1,11 @@
-import { condition, continueAsNew, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  log,
+  makeContinueAsNewFunc,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { transferIdFromSrn } from '../../src/provider/srn.js';
 import type { PollAnswer, PollCursor } from '../../src/provider/transaction-observation.js';
 import { ProcessStatus, WalletId } from '../../src/temporal/search-attributes.js';
@@ -19,6 +26,7 @@ import {
   record,
   type RecordOptions,
   type SeenVia,
+  touchesWallet,
 } from './ledger.js';
 import {
   type Reconciliation,
@@ -148,7 +156,9 @@ export function openRun(input: WalletInput, patches: RunPatches, start: RunStart
     },
     continueAsNew(carry) {
       patches.markCarriesSettledRecords();
-      return continueAsNew<WalletWorkflow>({ ...input, carried: ledger, inbox, ...carry });
+      // As the follower, also from a wallet's opening workflow, which follows the wallet it opened.
+      const asFollower = makeContinueAsNewFunc<WalletWorkflow>({ workflowType: 'walletWorkflow' });
+      return asFollower({ ...input, carried: ledger, inbox, ...carry });
     },
   };
 
@@ -235,6 +245,12 @@ export function openRun(input: WalletInput, patches: RunPatches, start: RunStart
     }));
 
   setHandler(transactionSignal, (tx) => {
+    // A callback URL names its wallet unsigned: a signed transaction sent to another wallet's URL
+    // is not this wallet's to count.
+    if (!touchesWallet(input.walletId, tx)) {
+      log.warn('a callback for a transaction of other wallets was ignored', { walletId: input.walletId });
+      return;
+    }
     inbox.push({ tx: observe(tx), via: 'callback' });
   });
   setHandler(walletQuery, (): WalletView => ({

@@ -1,11 +1,11 @@
-import { allHandlersFinished, condition } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import { afterCallback, afterPoll, type PollPace } from '../lib/poll-schedule.js';
 import { validateStart } from '../lib/process.js';
 import { checkWalletInput } from './checks.js';
 import { WALLET_TIMING_DEFAULTS } from './contract.js';
 import { hasPending } from './ledger.js';
 import { followAsBeforeQuietPolling } from './legacy-polling.js';
-import type { WalletInput, WalletResult } from './messages.js';
+import { openedUpdate, type WalletInput, type WalletResult } from './messages.js';
 import { pollNow } from './polls.js';
 import { reconcileWallet } from './reconciliation.js';
 import { openRun } from './run.js';
@@ -20,6 +20,9 @@ export async function walletWorkflow(input: WalletInput): Promise<WalletResult> 
   // Checked only: the run goes on with its input as given (carried state included), so that its
   // commands, and what it carries on, stay as recorded.
   validateStart(checkWalletInput, input);
+  // A wallet followed in its opening workflow answers a later opening of its name.
+  const { opening } = input;
+  if (opening) setHandler(openedUpdate, () => opening);
   // Decided once: a run that started before wallet-quiet-polling goes on as it did until it
   // continues as new (wallet/legacy-polling.ts).
   const patches = runPatches();
