@@ -28,9 +28,12 @@ export function depositCallback(tx: { id: string; walletId: string; status: 'PEN
   });
 }
 
-/** Posts a signed callback to the ingress; the status it answered. */
-export async function postCallback(ingressUrl: string, secretKey: string, body: string): Promise<number> {
-  const res = await request(`${ingressUrl}/callbacks`, {
+/**
+ * Posts a signed callback to a callback URL (the ingress's `/callbacks`, or a wallet's own, which
+ * names its workflow); the status it answered.
+ */
+export async function postCallback(callbackUrl: string, secretKey: string, body: string): Promise<number> {
+  const res = await request(callbackUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(secretKey, body) },
     body,

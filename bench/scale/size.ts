@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import proto from '@temporalio/proto';
 import { WalletsClient } from '../../workflows/wallet/client.js';
 import { WALLET_TIMING_DEFAULTS } from '../../workflows/wallet/contract.js';
-import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
+import { walletCallbackUrl, walletQuery } from '../../workflows/wallet/messages.js';
 import { depositCallback, postCallback } from '../protocol.js';
 import { eachConcurrently } from '../measure.js';
 import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';
@@ -163,7 +163,7 @@ export async function measureSize(
   );
 
   const run = randomUUID().slice(0, 6);
-  const ids: string[] = [];
+  const ids: Array<{ walletId: string; name: string; workflowId: string }> = [];
   // When each was opened: its follower's timers started then, so its turns to call fall at +P, +2P, ….
   const openedAt: number[] = [];
   const reconcilingOpenedAt: number[] = [];
@@ -181,7 +181,9 @@ export async function measureSize(
       for (let attempt = 0; ; attempt++) {
         try {
           const reconciles = reconcilesEachPeriod(i, ratio);
-          ids.push((await (reconciles ? wallets : seldom).open({ name: `scale-${run}-${i}` })).walletId);
+          const name = `scale-${run}-${i}`;
+          const { walletId, walletWorkflowId: workflowId } = await (reconciles ? wallets : seldom).open({ name });
+          ids.push({ walletId, name, workflowId });
           const at = performance.now();
           openedAt.push(at);
           if (reconciles) reconcilingOpenedAt.push(at);
@@ -256,10 +258,10 @@ export async function measureSize(
   const callsBefore = new Map(stack.requests);
   const cbStart = performance.now();
   const { sent, refused } = await sendSteadily(count, opts.callbackRate, async (i) => {
-    const [walletId, txId] = [sample[i]!, `TR_S${run.toUpperCase()}${i.toString(36).toUpperCase()}`];
-    const { sentAt, acceptedMs } = await sendCallback(stack, walletId, txId);
+    const [wallet, txId] = [sample[i]!, `TR_S${run.toUpperCase()}${i.toString(36).toUpperCase()}`];
+    const { sentAt, acceptedMs } = await sendCallback(stack, wallet, txId);
     accepted.push(acceptedMs);
-    return { walletId, txId, sentAt };
+    return { wallet, txId, sentAt };
   });
   if (refused.length > 0) say(`  callbacks: ${refused.length} refused, the first: ${refused[0]}`);
   const cbSeconds = (performance.now() - cbStart) / 1000;
@@ -268,8 +270,8 @@ export async function measureSize(
   const backgroundPerSecond = backgroundPolls + backgroundReconciles;
   await sleep(10_000);
   say('  callbacks: reading when each was counted (query, then history)');
-  await eachConcurrently(sent, 8, async ({ walletId, txId, sentAt }) => {
-    const t = await countedAt(stack, walletId, txId, sentAt);
+  await eachConcurrently(sent, 8, async ({ wallet, txId, sentAt }) => {
+    const t = await countedAt(stack, wallet.workflowId, txId, sentAt);
     if (t === undefined) timedOut += 1;
     else latencies.push(t);
   });
@@ -344,14 +346,15 @@ export async function measureSize(
 }
 
 /** Sends one signed deposit callback through the ingress; when it was sent and when the ingress answered 200. */
+/** A callback as the provider sends it: to the wallet's own callback URL, which names its workflow. */
 async function sendCallback(
   stack: ScaleStack,
-  walletId: string,
+  { walletId, name }: { walletId: string; name: string },
   txId: string,
 ): Promise<{ sentAt: number; acceptedMs: number }> {
   const body = depositCallback({ id: txId, walletId, status: 'CONFIRMED' });
   const sentAt = Date.now();
-  const status = await postCallback(stack.ingressUrl, stack.secretKey, body);
+  const status = await postCallback(walletCallbackUrl(`${stack.ingressUrl}/callbacks`, name), stack.secretKey, body);
   if (status !== 200) throw new Error(`the ingress answered ${status} to a callback for ${walletId}`);
   return { sentAt, acceptedMs: Date.now() - sentAt };
 }
@@ -368,11 +371,11 @@ const ms = (t: { seconds?: { toString(): string } | number | null; nanos?: numbe
  */
 async function countedAt(
   stack: ScaleStack,
-  walletId: string,
+  workflowId: string,
   txId: string,
   sentAt: number,
 ): Promise<number | undefined> {
-  const handle = stack.client.workflow.getHandle(walletWorkflowId(walletId));
+  const handle = stack.client.workflow.getHandle(workflowId);
   const view = await handle.query(walletQuery);
   if (!view.recentTransactions.some((e) => e.id === txId)) return undefined;
   const events = (await handle.fetchHistory()).events ?? [];

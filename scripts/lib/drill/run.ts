@@ -4,7 +4,6 @@ import type { ProviderClient } from '../../../src/provider/client.js';
 import { checkoutWorkflowId } from '../../../workflows/checkout/contract.js';
 import { kycWorkflowId } from '../../../workflows/kyc/contract.js';
 import { onboardingWorkflowId } from '../../../workflows/onboarding/contract.js';
-import { walletWorkflowId } from '../../../workflows/wallet/contract.js';
 import type { operatorCalls } from '../../fixtures/operator.js';
 import { drillProcesses, type ProcessKind } from './processes.js';
 import { DrillRecord } from './record.js';
@@ -90,7 +89,7 @@ export async function openDrill(parts: DrillParts, plan: DrillPlan) {
     Array.from({ length: plan.wallets }, (_, i) => wallets.open({ name: `${plan.run}-${i + 1}` })),
   );
   const walletIds = opened.map((w) => w.walletId);
-  workflowIds.push(...walletIds.map(walletWorkflowId));
+  workflowIds.push(...opened.map((w) => w.walletWorkflowId));
   say(`wallets: ${walletIds.join(' ')}`);
 
   let rounds = 0;

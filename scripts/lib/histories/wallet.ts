@@ -2,7 +2,15 @@ import { postCallback } from '../../../bench/protocol.js';
 import * as api from '../../../src/provider/endpoints.js';
 import { walletSrn } from '../../../src/provider/srn.js';
 import { providerCredentials } from '../../../src/required-settings.js';
-import { openWalletWorkflowId, walletWorkflowId } from '../../../workflows/wallet/messages.js';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import {
+  type OpenWalletResult,
+  type OpenWalletWorkflow,
+  openedUpdate,
+  openWalletWorkflowId,
+  walletStartArgs,
+  walletWorkflowId,
+} from '../../../workflows/wallet/messages.js';
 import { sleep } from '../child.js';
 import { client, clients, config, op, provider, save, type Stories, taskQueue } from './context.js';
 
@@ -23,7 +31,11 @@ async function callback(walletId: string, id: string, status: string, amount: st
     metadata: {},
     tags: [],
   }).replace('"<amount>"', amount);
-  const answer = await postCallback(`${config.ingress.publicUrl}`, providerCredentials(config).secretKey, body);
+  const answer = await postCallback(
+    `${config.ingress.publicUrl}/callbacks`,
+    providerCredentials(config).secretKey,
+    body,
+  );
   console.log(`callback ${id} ${status}: ${answer}`);
   return answer;
 }
@@ -106,36 +118,82 @@ async function walletCarried(label: keyof typeof carriedShapes) {
 
 type Deposit = { transaction: { id: string } };
 
+/**
+ * A wallet opened as a backend in another language opens it (and the product's client did before
+ * one workflow per wallet): the opening without `follower`, its follower a child of its own.
+ */
+async function openAsBefore(name: string): Promise<OpenWalletResult> {
+  const result = await client.workflow.execute<OpenWalletWorkflow>('openWalletWorkflow', {
+    workflowId: openWalletWorkflowId(name),
+    taskQueue,
+    args: [walletStartArgs({ name }, config.wallet)],
+  });
+  if (!('srn' in result)) throw new Error(`openWalletWorkflow for ${name} did not answer an opening`);
+  return result;
+}
+
+/** Opened, a deposit pending then confirmed, a repeat, an interest payout, a callback lost and polled. */
+async function walletLife(opened: OpenWalletResult) {
+  const deposit = await op<Deposit>('POST', `/sandbox/wallets/${opened.walletId}/deposits`, {
+    currency: 'BTC',
+    amount: 0.5,
+  });
+  await sleep(500);
+  await op('POST', `/sandbox/transactions/${deposit.transaction.id}/confirm`);
+  await op('POST', `/sandbox/transactions/${deposit.transaction.id}/resend-callback`);
+  await op('POST', `/sandbox/wallets/${opened.walletId}/interest-payouts`, { currency: 'USD', amount: 2 });
+  await sleep(4_500);
+  // A callback lost on the way: the next poll finds its deposit.
+  await op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
+  await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, {
+    currency: 'BTC',
+    amount: 0.25,
+    confirmed: true,
+  });
+  await sleep(6_000);
+}
+
 export const stories: Stories = {
-  // Opened, a deposit pending then confirmed, a repeat, an interest payout, some polls.
+  // A wallet followed in its opening workflow, as the product's client opens one: its life.
+  async 'wallet-one-workflow'() {
+    const opened = await clients.wallets.open({ name: `history-one-${Date.now()}` });
+    await walletLife(opened);
+    save('wallet', 'open-wallet-one-workflow', opened.walletWorkflowId);
+    await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
+  },
+
+  // The same, its opening run continuing as new as the follower once its history is long: that run.
+  async 'wallet-one-workflow-continued'() {
+    const name = `history-one-rolled-${Date.now()}`;
+    const opening = new WithStartWorkflowOperation<OpenWalletWorkflow>('openWalletWorkflow', {
+      workflowId: openWalletWorkflowId(name),
+      taskQueue,
+      args: [{ ...walletStartArgs({ name }, config.wallet), follower: 'this-workflow', maxHistoryEvents: 60 }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const opened = await client.workflow.executeUpdateWithStart(openedUpdate, { startWorkflowOperation: opening });
+    const handle = await opening.workflowHandle();
+    const firstRun = (await handle.describe()).runId;
+    for (let deposits = 0; deposits < 25; deposits++)
+      await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
+    while ((await handle.describe()).runId === firstRun) await sleep(200);
+    save('wallet', 'open-wallet-one-workflow-continued', opened.walletWorkflowId, firstRun);
+    await handle.terminate('history recorded');
+  },
+
+  // Opened as before one workflow per wallet: the opening and its follower, each recorded.
   async wallet() {
     const name = `history-${Date.now()}`;
-    const opened = await clients.wallets.open({ name });
-    const deposit = await op<Deposit>('POST', `/sandbox/wallets/${opened.walletId}/deposits`, {
-      currency: 'BTC',
-      amount: 0.5,
-    });
-    await sleep(500);
-    await op('POST', `/sandbox/transactions/${deposit.transaction.id}/confirm`);
-    await op('POST', `/sandbox/transactions/${deposit.transaction.id}/resend-callback`);
-    await op('POST', `/sandbox/wallets/${opened.walletId}/interest-payouts`, { currency: 'USD', amount: 2 });
-    await sleep(4_500);
-    // A callback lost on the way: the next poll finds its deposit.
-    await op('PUT', '/sandbox/knobs/callbacks', { drop: 1 });
-    await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, {
-      currency: 'BTC',
-      amount: 0.25,
-      confirmed: true,
-    });
-    await sleep(6_000);
+    const opened = await openAsBefore(name);
+    await walletLife(opened);
     save('wallet', 'open-wallet', openWalletWorkflowId(name));
     save('wallet', 'wallet', opened.walletWorkflowId);
     await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
   },
 
-  // A run that continues as new once its history is long: the first run is recorded.
+  // A follower that continues as new once its history is long: the first run is recorded.
   async 'wallet-continued'() {
-    const rolled = await clients.wallets.open({ name: `history-rolled-${Date.now()}` });
+    const rolled = await openAsBefore(`history-rolled-${Date.now()}`);
     const handle = client.workflow.getHandle(rolled.walletWorkflowId);
     await handle.terminate('restarted with a short history limit');
     const rolling = await client.workflow.start('walletWorkflow', {
