@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import unittest
@@ -15,7 +18,7 @@ from pathlib import Path
 
 from temporalio.service import TLSConfig
 
-from payflows_backend.backend import connect, kyc_value
+from payflows_backend.backend import kyc_value
 from payflows_backend.claims import ClaimRefused, put_value
 from payflows_backend.settings import SettingsError, codec_server_url, is_loopback, temporal_connection, temporal_tls
 
@@ -86,22 +89,36 @@ class ApiKey(unittest.TestCase):
             self.assertNotIn(self.KEY, message)
 
     def first_bytes_a_server_reads(self, env: dict[str, str]) -> bytes:
-        """What `connect` sends first to a listener on loopback, which then hangs up."""
+        """What `python -m payflows_backend check` sends first to a listener on loopback, which then hangs up.
+        In a process of its own, which leaves without the interpreter's teardown (see __main__): a client
+        that connected in this one could abort it at exit (temporalio/sdk-python#300)."""
         listener = socket.create_server(("127.0.0.1", 0))
         self.addCleanup(listener.close)
         received: list[bytes] = []
 
         def accept() -> None:
             conn, _ = listener.accept()
+            # One connection only: a retry is refused at once rather than left waiting in the backlog.
+            listener.close()
             with conn:
                 conn.settimeout(10)
                 received.append(conn.recv(64))
 
         thread = threading.Thread(target=accept, daemon=True)
         thread.start()
-        env = {"TEMPORAL_ADDRESS": f"127.0.0.1:{listener.getsockname()[1]}", "PAYLOAD_ENCRYPTION_KEY": base64.b64encode(os.urandom(32)).decode(), **env}
-        with self.assertRaises(Exception):
-            asyncio.run(asyncio.wait_for(connect(env), 20))
+        child_env = {
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "TEMPORAL_ADDRESS": f"127.0.0.1:{listener.getsockname()[1]}",
+            "PAYLOAD_ENCRYPTION_KEY": base64.b64encode(os.urandom(32)).decode(),
+            **env,
+        }
+        run = subprocess.run(
+            [sys.executable, "-m", "payflows_backend", "check"],
+            cwd=Path(__file__).resolve().parents[1], env=child_env, capture_output=True, text=True, timeout=60,
+        )
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIs(json.loads(run.stdout)["ok"], False, "nothing answers like Temporal there")
         thread.join(10)
         return received[0]
 
