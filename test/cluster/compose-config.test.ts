@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { parse } from 'yaml';
@@ -179,10 +179,14 @@ describe('docker-compose.yml under the Compose loader', () => {
     // The namespace's set-up: an admin's token, over TLS.
     const setup = s['temporal-namespace']!;
     assert.equal(setup.environment!.TEMPORAL_TLS_SERVER_CA_CERT_PATH, '/certs/ca.pem');
-    assert.match(
-      setup.command?.join(' ') ?? (setup as { entrypoint?: string[] }).entrypoint!.join(' '),
-      /TEMPORAL_API_KEY=/,
+    // The shell reads the token file the admin-token one-shot writes into the volume both mount.
+    const tokenFile = (s['admin-token']!.command ?? []).at(-1)!;
+    assert.ok(
+      (setup as { entrypoint?: string[] }).entrypoint!.join(' ').includes(`TEMPORAL_API_KEY="$(cat ${tokenFile})"`),
     );
+    const mounts = (name: string) => s[name]!.volumes!.map((v) => `${v.source}:${v.target}`);
+    assert.ok(mounts('temporal-namespace').includes(`admin-token:${dirname(tokenFile)}`));
+    assert.ok(mounts('admin-token').includes(`admin-token:${dirname(tokenFile)}`));
     assert.equal(s['admin-token']!.environment!.TEMPORAL_OAUTH_CLIENT_ID, 'payflows-admin');
   });
 
