@@ -12,7 +12,6 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { loadConfig } from '../../src/config.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { WalletsClient } from '../../workflows/wallet/client.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { go, LOCAL_MODULES } from '../../scripts/lib/go-tools.js';
 import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
 import {
@@ -105,9 +104,9 @@ describe('Temporal authorizes with the provider’s tokens', () => {
     const client = await connectClient(loadConfig(clusterClientEnv(cluster, taskQueue)));
     connections.push(client.connection);
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
-    const { walletId } = await wallets.open({ name: `authz-${randomUUID().slice(0, 8)}` });
-    assert.match(walletId, /^WA/);
-    workflowId = walletWorkflowId(walletId);
+    const opened = await wallets.open({ name: `authz-${randomUUID().slice(0, 8)}` });
+    assert.match(opened.walletId, /^WA/);
+    workflowId = opened.walletWorkflowId;
     const description = await client.workflow.getHandle(workflowId).describe();
     runId = description.runId;
     assert.equal(description.status.name, 'RUNNING');

@@ -12,7 +12,6 @@ import { walletSrn } from '../../src/provider/srn.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { checkoutWorkflowId } from '../../workflows/checkout/messages.js';
 import { onboardingWorkflowId } from '../../workflows/onboarding/messages.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import {
   ENCRYPTED,
   openBrowser,
@@ -82,13 +81,13 @@ describe('the Web UI and the hosted pages in a browser', () => {
     await eventually(async () =>
       assert.equal((await clients.wallets.state(wallet.walletId)).balances.BTC?.confirmed, amount),
     );
-    const history = await clients.temporal.workflow.getHandle(walletWorkflowId(wallet.walletId)).fetchHistory();
+    const history = await clients.temporal.workflow.getHandle(wallet.walletWorkflowId).fetchHistory();
     const signal = history.events!.find(
       (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'transaction',
     );
     assert.ok(signal, 'the deposit reached the wallet as a signal');
     const kycPage = await runUrl(kycWorkflowId(account.id));
-    const depositEvent = `${await runUrl(walletWorkflowId(wallet.walletId))}/history/events/${signal.eventId}`;
+    const depositEvent = `${await runUrl(wallet.walletWorkflowId)}/history/events/${signal.eventId}`;
 
     const stranger = await browser.newPage();
     await browser.step('signed in without the decode role: encrypted', async () => {
@@ -120,17 +119,17 @@ describe('the Web UI and the hosted pages in a browser', () => {
     await browser.step('the list filters by ProcessStatus', async () => {
       const statusOf = async (workflowId: string) =>
         (await clients.temporal.workflow.getHandle(workflowId).describe()).searchAttributes.ProcessStatus?.[0];
-      const walletStatus = await statusOf(walletWorkflowId(wallet.walletId));
+      const walletStatus = await statusOf(wallet.walletWorkflowId);
       const kycStatus = await statusOf(kycWorkflowId(account.id));
       assert.ok(walletStatus && kycStatus && walletStatus !== kycStatus, `${walletStatus} / ${kycStatus}`);
       const list = (status: unknown) =>
         `${cluster.uiUrl}/namespaces/${cluster.temporal.namespace}/workflows?query=${encodeURIComponent(`ProcessStatus="${String(status)}"`)}`;
       await operatorPage.goto(list(walletStatus));
-      const wallets = await textOnceShown(operatorPage, new RegExp(wallet.walletId));
+      const wallets = await textOnceShown(operatorPage, new RegExp(wallet.walletWorkflowId));
       assert.doesNotMatch(wallets, new RegExp(kycWorkflowId(account.id)));
       await operatorPage.goto(list(kycStatus));
       const kycs = await textOnceShown(operatorPage, new RegExp(account.id));
-      assert.doesNotMatch(kycs, new RegExp(walletWorkflowId(wallet.walletId)));
+      assert.doesNotMatch(kycs, new RegExp(wallet.walletWorkflowId));
     });
   });
 

@@ -12,7 +12,6 @@ import { type RunningProcess, startProcess, stopProcess } from '../../scripts/li
 import { startTemporalCluster, type TemporalCluster } from '../../scripts/lib/temporal-cluster.js';
 import { clientTlsEnv, makeCertificates } from '../../scripts/lib/tls.js';
 import { type ClusterDescription, clusterDescription } from '../helpers/cluster.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 
 // A second Temporal server, on its own ports and databases (the same PostgreSQL), started from
 // the same deploy/temporal/production.yaml with mTLS on its frontend and client authentication
@@ -70,9 +69,11 @@ describe('Temporal with mTLS', () => {
     const client = await connectClient(config);
     try {
       const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
-      const { walletId } = await wallets.open({ name: `mtls-${randomUUID().slice(0, 8)}` });
+      const { walletId, walletWorkflowId: workflowId } = await wallets.open({
+        name: `mtls-${randomUUID().slice(0, 8)}`,
+      });
       assert.match(walletId, /^WA/);
-      await client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+      await client.workflow.getHandle(workflowId).terminate('test done');
     } finally {
       await client.connection.close();
     }

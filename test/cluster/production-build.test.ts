@@ -15,7 +15,7 @@ import { type RunningProcess, startProcess, stopProcess } from '../../scripts/li
 import { eventually } from '../helpers/stack.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
 import { walletSrn } from '../../src/provider/srn.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
+import { walletCallbackUrl } from '../../workflows/wallet/messages.js';
 
 // What the Dockerfile does, done without Docker: dist/ and the workflow bundle built, the
 // production dependencies alone installed into an empty folder with the package files, and the
@@ -110,7 +110,8 @@ describe('the production build, as the image runs it', () => {
     execFileSync(node, ['dist/src/healthcheck.js'], { cwd: app, env: { ...env, INGRESS_OPS_PORT: String(opsPort) } });
 
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs: 3_600_000 });
-    const { walletId } = await wallets.open({ name: `image-${randomUUID().slice(0, 8)}` });
+    const name = `image-${randomUUID().slice(0, 8)}`;
+    const { walletId, walletWorkflowId: workflowId } = await wallets.open({ name });
     const tx = {
       id: `TR_IMG${randomUUID().slice(0, 8).toUpperCase()}`,
       createdAt: Date.now(),
@@ -123,7 +124,8 @@ describe('the production build, as the image runs it', () => {
       tags: [],
     };
     const body = JSON.stringify(tx);
-    const res = await request(`http://127.0.0.1:${ingressPort}/callbacks`, {
+    // At the wallet's own callback URL, on this ingress, as the provider sends it.
+    const res = await request(walletCallbackUrl(`http://127.0.0.1:${ingressPort}/callbacks`, name), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) },
       body,
@@ -135,7 +137,7 @@ describe('the production build, as the image runs it', () => {
       30_000,
       300,
     );
-    await client.workflow.getHandle(walletWorkflowId(walletId)).terminate('test done');
+    await client.workflow.getHandle(workflowId).terminate('test done');
 
     for (const service of [ingress, worker]) {
       const exit = new Promise<number | null>((r) => service.child.once('exit', (code) => r(code)));

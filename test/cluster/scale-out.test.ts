@@ -10,7 +10,7 @@ import { startProcess, stopProcess } from '../../scripts/lib/product-processes.j
 import { queryByInstance } from '../../scripts/lib/prometheus.js';
 import { eventually } from '../helpers/stack.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
+import { walletCallbackUrl } from '../../workflows/wallet/messages.js';
 
 // The production topology at work: wallets fed through both ingress replicas while one of the two
 // workers is SIGKILLed and started again; every deposit counted once. Then Prometheus has seen
@@ -46,9 +46,10 @@ describe('scale-out on the PostgreSQL cluster', () => {
     return json;
   }
 
-  async function callback(ingress: string, tx: unknown): Promise<number> {
+  /** A callback at the wallet's own callback URL on `ingress`. */
+  async function callback(ingress: string, name: string, tx: unknown): Promise<number> {
     const body = JSON.stringify(tx);
-    const res = await request(`${ingress}/callbacks`, {
+    const res = await request(walletCallbackUrl(`${ingress}/callbacks`, name), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-signature': callbackSignature(cluster.secretKey, body) },
       body,
@@ -84,7 +85,7 @@ describe('scale-out on the PostgreSQL cluster', () => {
             expected.set(walletId, add(expected.get(walletId) ?? '0', amount));
             // …and the same callback also arrives at the other replica, as a resend would.
             const tx = { ...transaction };
-            assert.equal(await callback(cluster.ingressUrls[(index + round) % 2]!, tx), 200);
+            assert.equal(await callback(cluster.ingressUrls[(index + round) % 2]!, `scale-${run}-${index}`, tx), 200);
           }),
         );
         if (round === DEPOSITS / 2)
@@ -101,9 +102,9 @@ describe('scale-out on the PostgreSQL cluster', () => {
         );
       }
     } finally {
-      for (const { walletId } of opened)
+      for (const { walletWorkflowId: workflowId } of opened)
         await client.workflow
-          .getHandle(walletWorkflowId(walletId))
+          .getHandle(workflowId)
           .terminate('test done')
           .catch(() => {});
     }

@@ -10,7 +10,6 @@ import * as api from '../../src/provider/endpoints.js';
 import { toWire } from '../../src/temporal/codec-server.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import {
   ENCRYPTED,
   openBrowser,
@@ -145,7 +144,7 @@ describe('signing in to the Web UI, and what each role may do', () => {
 
   it('the reader’s reset of a wallet is refused and the history shows none; an admin’s succeeds', async () => {
     const wallet = await clients.wallets.open({ name: `sign-in-${randomUUID().slice(0, 8)}` });
-    const workflowId = walletWorkflowId(wallet.walletId);
+    const workflowId = wallet.walletWorkflowId;
     const before = await clients.temporal.workflow.getHandle(workflowId).describe();
     const readerConnection = asUser(readerToken);
     try {
@@ -204,7 +203,7 @@ describe('signing in to the Web UI, and what each role may do', () => {
 
   it('an expired token and a forged one are refused by Temporal', async () => {
     const wallet = await clients.wallets.open({ name: `sign-in-${randomUUID().slice(0, 8)}` });
-    const workflowId = walletWorkflowId(wallet.walletId);
+    const workflowId = wallet.walletWorkflowId;
     const { token, forged, expire } = await expiredAndForged();
     assert.equal(await readWith(token, workflowId), 0, 'fresh, the token reads');
     await expire();

@@ -25,7 +25,6 @@ import { bundleWorkflows } from '../../scripts/lib/workflow-bundle.js';
 import { createWorker, untracedWorkflowInterceptorModules } from '../../worker/create-worker.js';
 import { checkoutWorkflowId } from '../../workflows/checkout/messages.js';
 import { kycWorkflowId } from '../../workflows/kyc/messages.js';
-import { walletWorkflowId } from '../../workflows/wallet/messages.js';
 import {
   backendTemporalEnv,
   type ClusterDescription,
@@ -246,8 +245,7 @@ describe('a rollout and a rollback with Worker Versioning', () => {
         dest,
         redirectUrl: 'https://shop.example/done',
       });
-      const { walletId } = await clients.wallets.open({ name: `rollout-${run}` });
-      const walletWf = walletWorkflowId(walletId);
+      const { walletId, walletWorkflowId: walletWf } = await clients.wallets.open({ name: `rollout-${run}` });
       cleanup.push(kycV1, checkoutWorkflowId(orderRef), walletWf);
       const first = await deposit(walletId, '0.001');
       await eventually(async () =>
