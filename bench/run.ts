@@ -37,9 +37,9 @@ if (scale) {
 /** A cached wallet's memory by ledger size (bench/ledger-memory.ts), printed, and written unless --quick. */
 async function ledgerSizes(): Promise<void> {
   const { ledgerMemory, ledgerNotes } = await import('./ledger-memory.js');
-  const { sizes, figures } = await ledgerMemory((l) => console.log(`[bench] ${l}`), { quick });
+  const { sizes, passes, figures } = await ledgerMemory((l) => console.log(`[bench] ${l}`), { quick });
   printTable('A cached wallet by its ledger:', figures);
-  if (!quick) writeLedgerResults(figures, ledgerNotes(sizes));
+  if (!quick) writeLedgerResults(figures, ledgerNotes(sizes, passes));
 }
 // `--ledger`: those figures alone.
 if (process.argv.includes('--ledger')) {

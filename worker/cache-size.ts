@@ -21,15 +21,17 @@ export interface CostLine {
 }
 
 /**
- * What one more cached wallet costs, in bytes, as a line over its ledger: `npm run bench`'s slopes
- * at ledgers of 0, 200 recent entries, and 200 with 1,000 and 10,000 settled records
- * (bench/results/ledger-memory.md, "The line through them": RSS as deployed, V8 heap after GC),
- * which the bench prints beside this line's value for each size. The heap's line per record is
- * read from the 1,000-record ledger (its 10,000-record reading did not finish on the shared machine).
+ * What one more cached wallet costs, in bytes, as a line over its ledger, from `npm run bench --
+ * --ledger` (bench/results/ledger-memory.md, "The line through them"): the slope of a worker's
+ * memory over the wallets it caches, at ledgers of 0, 200 recent entries, 200 with 1,000 and with
+ * 10,000 settled records, and the bound. RSS as deployed (every thread collected before a reading)
+ * and V8 heap after GC. The base is the empty ledger's, an entry's share comes from the ledger of
+ * entries only, and a record's is the least that keeps every measured size at or under the line
+ * (bench/ledger-memory.ts, fittedCostLine), so that the sizing falls short at none of them.
  */
 export const WALLET_COST_CURVE: { rss: CostLine; heap: CostLine } = {
-  rss: { base: 128_000, perEntry: 835, perRecord: 262 },
-  heap: { base: 117_000, perEntry: 380, perRecord: 193 },
+  rss: { base: 190_232, perEntry: 659, perRecord: 338 },
+  heap: { base: 116_229, perEntry: 306, perRecord: 148 },
 };
 
 /** What a cached wallet with this ledger costs. */
@@ -38,8 +40,15 @@ export function walletCost(ledger: LedgerSize): { heapBytes: number; rssBytes: n
   return { heapBytes: at(WALLET_COST_CURVE.heap), rssBytes: at(WALLET_COST_CURVE.rss) };
 }
 
-/** The most a wallet's ledger holds: the bound its workflow enforces (workflows/wallet/ledger.ts). */
-export const LEDGER_BOUND: LedgerSize = { entries: LIMITS.recentEntries, records: LIMITS.settledRecords };
+/**
+ * The most a wallet's ledger holds: the bound its workflow enforces (workflows/wallet/ledger.ts,
+ * LIMITS). Only settled entries leave for records, so pending ones stay whole past the recent
+ * entries' count, up to their own bound.
+ */
+export const LEDGER_BOUND: LedgerSize = {
+  entries: Math.max(LIMITS.recentEntries, LIMITS.pendingEntries),
+  records: LIMITS.settledRecords,
+};
 
 /**
  * What one cached workflow costs: a wallet, the process that stays cached longest, with its ledger
@@ -71,11 +80,12 @@ export interface CacheChoice {
 
 const mb = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
 
-export function chooseCacheSize(facts: MemoryFacts, cost = PER_WORKFLOW_COST): CacheChoice {
+export function chooseCacheSize(facts: MemoryFacts): CacheChoice {
+  const cost = PER_WORKFLOW_COST;
   const heap = `heap ${mb(facts.heapLimitBytes)}`;
   const memory =
     facts.memoryBytes === undefined ? 'memory unknown' : `memory ${mb(facts.memoryBytes)} (${facts.memorySource})`;
-  const per = `${(cost.heapBytes / MiB).toFixed(1)} MiB heap and ${(cost.rssBytes / MiB).toFixed(1)} MiB RSS per workflow`;
+  const per = `${(cost.heapBytes / MiB).toFixed(1)} MiB heap and ${(cost.rssBytes / MiB).toFixed(1)} MiB RSS per workflow (a wallet whose ledger is at its bound: ${LEDGER_BOUND.entries} entries, ${LEDGER_BOUND.records} records)`;
   if (facts.override !== undefined)
     return {
       maxCachedWorkflows: facts.override,

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseByteSize } from '../../src/byte-size.js';
-import { LIMITS } from '../../workflows/wallet/ledger.js';
+import { readFileSync } from 'node:fs';
+import { LEDGER_SIZES } from '../../bench/ledger-memory.js';
+import { emptyLedger, LIMITS, record } from '../../workflows/wallet/ledger.js';
 import {
   chooseCacheSize,
   LEDGER_BOUND,
@@ -86,9 +88,56 @@ describe("a cached wallet's cost by its ledger", () => {
     }
   });
 
-  it("sizes for the ledger's own bound: the most entries and records a wallet's run keeps", () => {
-    assert.deepEqual(LEDGER_BOUND, { entries: LIMITS.recentEntries, records: LIMITS.settledRecords });
+  it("sizes for the ledger's own bound, which a wallet reaches with settled records and deposits pending", () => {
+    // Confirmed deposits fill the records and the recent entries; pending ones then push the
+    // confirmed entries out into records and stay whole past the recent entries' count.
+    const ledger = emptyLedger('WA_BOUND');
+    const now = Date.now();
+    const confirmed = LEDGER_BOUND.records + LIMITS.recentEntries;
+    const pending = LEDGER_BOUND.entries;
+    for (let i = 0; i < confirmed + pending; i++) {
+      const createdAt = now - (confirmed + pending - i) * 60_000;
+      const status = i < confirmed ? { status: 'CONFIRMED', confirmedAt: createdAt + 600_000 } : { status: 'PENDING' };
+      record(
+        ledger,
+        {
+          id: `TR_BOUND${i}`,
+          createdAt,
+          source: 'bitcoin:1BoUnD',
+          dest: 'wallet:WA_BOUND',
+          currency: 'BTC',
+          amount: '0.00000001',
+          ...status,
+        },
+        'callback',
+        { now },
+      );
+    }
+    assert.ok(LEDGER_BOUND.entries > LIMITS.recentEntries, 'pending entries stay whole past the recent ones');
+    assert.equal(ledger.order.length, LEDGER_BOUND.entries, 'the entries a wallet holds whole, all pending');
+    assert.equal(Object.keys(ledger.settled).length, LEDGER_BOUND.records, 'the settled records it keeps');
     assert.deepEqual(PER_WORKFLOW_COST, walletCost(LEDGER_BOUND));
+  });
+
+  it('assumes no less than the bench measured for any ledger (bench/results/ledger-memory.md)', () => {
+    const results = readFileSync('bench/results/ledger-memory.md', 'utf8');
+    for (const { name, ledger } of LEDGER_SIZES) {
+      const measured = new RegExp(
+        `^- ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: RSS as deployed ([\\d.]+) MB, RSS after a GC [\\d.]+ MB, heap ([\\d.]+) MB`,
+        'm',
+      ).exec(results);
+      assert.ok(measured, `no figures for "${name}" in bench/results/ledger-memory.md`);
+      const assumed = walletCost(ledger);
+      // The results round to the kB.
+      assert.ok(assumed.rssBytes >= Number(measured[1]) * 1e6 - 1_000, `RSS, ledger: ${name}`);
+      assert.ok(assumed.heapBytes >= Number(measured[2]) * 1e6 - 1_000, `heap, ledger: ${name}`);
+      // And at the bound, which sizes every cache, not much more: a line far above the figures there
+      // would shrink every worker's cache for nothing.
+      if (ledger === LEDGER_BOUND) {
+        assert.ok(assumed.rssBytes <= Number(measured[1]) * 1e6 * 1.1, `RSS at the bound, within 10 %`);
+        assert.ok(assumed.heapBytes <= Number(measured[2]) * 1e6 * 1.1, `heap at the bound, within 10 %`);
+      }
+    }
   });
 
   it('a cache sized from a memory holds that many wallets at the bound within it, and fewer than wallets of the goal would fit', () => {
