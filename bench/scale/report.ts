@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { linearFit } from './arith.js';
 import { REAL, RECONCILE_RATIO, type SizeResult } from './size.js';
+import { tablesSection } from './tables-report.js';
 import { byRun, TOPOLOGIES, topologyOf, TOPOLOGY_NAME } from './topology.js';
 
 // bench/results/scale.md from the sizes measured (bench/results/scale.json keeps them, so that
@@ -88,7 +89,7 @@ export function scaleReport(
     r.callbacks.backgroundPerSecond === undefined ? 'not recorded' : n1(r.callbacks.backgroundPerSecond),
   );
   row('machine load average (1 min), mean / max over the run', loadAverage);
-  out.push('');
+  out.push('', ...tablesSection(rs));
   if (steady.length > 0) out.push(...steadySection(steady));
 
   // Per topology, through its sizes: a line through one topology's points only.

@@ -11,6 +11,7 @@ import { eachConcurrently } from '../measure.js';
 import { pacedAt, percentile, perWalletDay, reconcilesEachPeriod, turnsInWindow } from './arith.js';
 import type { ScaleStack } from './stack.js';
 import { sendSteadily } from './steady-send.js';
+import { growth, type TableSize, totalBytes } from './tables.js';
 import type { Topology } from './topology.js';
 
 // One size of the scale run: N wallets opened through the product's client, left idle at a
@@ -50,6 +51,8 @@ export interface SizeResult {
   database: { mainBefore: number; mainAfter: number; visibilityBefore: number; visibilityAfter: number };
   bytesPerWallet: number;
   visibilityBytesPerWallet: number;
+  /** What each table of both databases grew by over the run, with its indexes (optional: rows before it lack it). */
+  tables?: { main: TableSize[]; visibility: TableSize[] };
   worker: { rssIdleEmpty: number; rssWithWallets: number; peak: number; maxCachedWorkflows: number | undefined };
   /** The Temporal server's processes' VmRSS summed, as the worker's (optional: some rows in scale.json lack it). */
   temporal?: { rssIdleEmpty: number; rssWithWallets: number; processes: number };
@@ -155,7 +158,8 @@ export async function measureSize(
   await sleep(5_000);
   const rssIdleEmpty = stack.workerMemory().rss;
   const temporalIdleEmpty = stack.temporalMemory();
-  const dbBefore = stack.databaseBytes();
+  const tablesBefore = stack.databaseTables();
+  const dbBefore = { main: totalBytes(tablesBefore.main), visibility: totalBytes(tablesBefore.visibility) };
   say(
     opts.steady
       ? `${n} wallets: opening at ${pacedPerSecond.toFixed(1)}/s (poll every ${simPollMs / 1000} s, one in ${RECONCILE_RATIO} reconciling as often)`
@@ -164,7 +168,7 @@ export async function measureSize(
 
   const run = randomUUID().slice(0, 6);
   const ids: Array<{ walletId: string; name: string; workflowId: string }> = [];
-  // When each was opened: its follower's timers started then, so its turns to call fall at +P, +2P, ….
+  // When each was opened: its workflow's timers started then, so its turns to call fall at +P, +2P, ….
   const openedAt: number[] = [];
   const reconcilingOpenedAt: number[] = [];
   let failures = 0;
@@ -234,7 +238,8 @@ export async function measureSize(
   const other = Object.values(byRoute).reduce((a, b) => a + b, 0) - polls - reconciles;
   const rssWithWallets = stack.workerMemory().rss;
   const temporalWithWallets = stack.temporalMemory();
-  const dbAfter = stack.databaseBytes();
+  const tablesAfter = stack.databaseTables();
+  const dbAfter = { main: totalBytes(tablesAfter.main), visibility: totalBytes(tablesAfter.visibility) };
   // Calls counted over the turns in the window, each turn one period's: per wallet-day at the defaults.
   const perDay = (calls: number, wallets: number, simIntervalMs: number, realIntervalMs: number) =>
     perWalletDay({ calls, wallets, windowMs: simIntervalMs, simIntervalMs, realIntervalMs });
@@ -304,6 +309,10 @@ export async function measureSize(
     },
     bytesPerWallet: (dbAfter.main - dbBefore.main) / n,
     visibilityBytesPerWallet: (dbAfter.visibility - dbBefore.visibility) / n,
+    tables: {
+      main: growth(tablesBefore.main, tablesAfter.main),
+      visibility: growth(tablesBefore.visibility, tablesAfter.visibility),
+    },
     worker: {
       rssIdleEmpty,
       rssWithWallets,

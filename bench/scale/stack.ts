@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,6 +9,7 @@ import { startProcess, stopProcess } from '../../scripts/lib/product-processes.j
 import { startStack, stopStack } from '../../scripts/lib/stack.js';
 import { startTemporalCluster } from '../../scripts/lib/temporal-cluster.js';
 import { benchVersioningEnv } from '../versioning.js';
+import { type TableSize, tableSizes } from './tables.js';
 import type { Topology } from './topology.js';
 
 // The scale run's stack: Temporal on PostgreSQL started as `npm run cluster` starts it (the
@@ -29,8 +29,8 @@ export interface ScaleStack {
   workerMemory(): { rss: number; peak: number };
   /** The Temporal server's resident memory now, summed over its processes (VmRSS), bytes. */
   temporalMemory(): { rss: number; processes: number };
-  /** pg_total_relation_size summed over the tables of Temporal's main and visibility databases. */
-  databaseBytes(): { main: number; visibility: number };
+  /** Each table of Temporal's main and visibility databases, with its indexes (bench/scale/tables.ts). */
+  databaseTables(): { main: TableSize[]; visibility: TableSize[] };
   stop(): Promise<void>;
 }
 
@@ -99,14 +99,7 @@ export async function startScaleStack(opts: {
 
     const psqlBin = join(ensurePostgres(log), 'psql');
     const { host, port } = temporal.postgres;
-    const sumTables =
-      "select coalesce(sum(pg_total_relation_size(c.oid)), 0) from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'r' and n.nspname = 'public'";
-    const dbBytes = (db: string) =>
-      Number(
-        execFileSync(psqlBin, ['-h', host, '-p', String(port), '-U', 'postgres', '-d', db, '-qAt', '-c', sumTables], {
-          encoding: 'utf8',
-        }).trim(),
-      );
+    const tablesOf = (database: string) => tableSizes({ bin: psqlBin, host, port, database });
 
     return {
       topology: opts.topology,
@@ -121,7 +114,7 @@ export async function startScaleStack(opts: {
         const up = pids.filter((pid) => pid !== null && pid !== undefined);
         return { rss: up.reduce((sum, pid) => sum + memoryOf(pid).rss, 0), processes: up.length };
       },
-      databaseBytes: () => ({ main: dbBytes('temporal'), visibility: dbBytes('temporal_visibility') }),
+      databaseTables: () => ({ main: tablesOf('temporal'), visibility: tablesOf('temporal_visibility') }),
       stop,
     };
   } catch (err) {
