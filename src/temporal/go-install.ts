@@ -1,18 +1,29 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 // `go install module@version` into a folder of the cache, with its output passed on as the
 // progress there is: the Temporal CLI, server, SQL tool and UI, and versitygw are built this way.
-export function goInstall(
+// Installed into a folder of its own inside `dir`, then renamed into `dir` (which must exist): a
+// build cut short or still under way leaves no binary there that looks finished, and two processes
+// building the same tool at once never write the same file.
+export async function goInstall(
   go: string,
   moduleAtVersion: string,
   dir: string,
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  return runGo(go, ['install', moduleAtVersion], {
-    env: { ...env, GOBIN: dir, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
-    log,
-  });
+  const partial = mkdtempSync(join(dir, '.partial-'));
+  try {
+    await runGo(go, ['install', moduleAtVersion], {
+      env: { ...env, GOBIN: partial, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
+      log,
+    });
+    for (const file of readdirSync(partial)) renameSync(join(partial, file), join(dir, file));
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
 }
 
 /** A go command, its output passed on line by line; a failure rejects with its last lines. */
