@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 
 // What the project installs from Debian's packages where it is missing (PostgreSQL, Prometheus,
-// Chromium): CI and a new machine run as root on Debian; elsewhere the error says what to install.
+// HAProxy, Chromium): CI and a new machine run as root on Debian; elsewhere the error says what to
+// install.
 
 /** Installs Debian's `pkg` (`what`, for the messages); refuses without root, naming the command. */
 export function installDebianPackage(pkg: string, what: string, log: (line: string) => void): void {
@@ -11,6 +12,15 @@ export function installDebianPackage(pkg: string, what: string, log: (line: stri
     );
   log(`installing ${what} from Debian’s packages…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update'], { stdio: 'ignore', env });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', pkg], { stdio: 'ignore', env });
+  // Another install under way (the other test suite, scripts/prepare-tools.ts) holds dpkg's lock:
+  // wait for it up to 10 minutes rather than fail at once.
+  const waitForLock = ['-o', 'DPkg::Lock::Timeout=600'];
+  for (const args of [['update'], ['install', '-y', '--no-install-recommends', pkg]]) {
+    try {
+      execFileSync('apt-get', [...waitForLock, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    } catch (err) {
+      const stderr = String((err as { stderr?: Buffer }).stderr ?? '').trim();
+      throw new Error(`installing ${what}: apt-get ${args.join(' ')} failed: ${stderr || (err as Error).message}`);
+    }
+  }
 }
