@@ -12,6 +12,7 @@ import { callbackSignature } from '../../src/provider/signing.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { cacheRoot } from '../../scripts/lib/go-tools.js';
 import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
+import { withFreshBuild } from '../helpers/fresh-build.js';
 import { eventually } from '../helpers/stack.js';
 import { type ClusterDescription, clusterClient, clusterDescription } from '../helpers/cluster.js';
 import { walletSrn } from '../../src/provider/srn.js';
@@ -50,10 +51,9 @@ describe('the production build, as the image runs it', () => {
     client = await clusterClient(cluster);
     assert.ok(NODE_IMAGE, 'the Dockerfile pins its Node image');
     node = imageNode(NODE_IMAGE);
-    execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
     app = mkdtempSync(join(tmpdir(), 'payflows-image-'));
     for (const file of ['package.json', 'package-lock.json']) cpSync(file, join(app, file));
-    cpSync('dist', join(app, 'dist'), { recursive: true });
+    await withFreshBuild(() => cpSync('dist', join(app, 'dist'), { recursive: true }));
     execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
       cwd: app,
       stdio: 'ignore',

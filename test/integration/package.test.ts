@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { withFreshBuild } from '../helpers/fresh-build.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 // The package as a backend installs it: built, packed with `npm pack`, installed from the tarball
@@ -57,8 +58,7 @@ describe('the package, installed from its tarball', () => {
   before(async () => {
     stack = await startStack();
     root = mkdtempSync(join(tmpdir(), 'payflows-package-'));
-    execFileSync('npm', ['run', 'build'], { stdio: 'pipe' });
-    npm(['pack', '--pack-destination', root], process.cwd());
+    await withFreshBuild(() => npm(['pack', '--pack-destination', root], process.cwd()));
     tarball = join(
       root,
       readdirSync(root).find((f) => f.endsWith('.tgz'))!,
