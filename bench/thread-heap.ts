@@ -15,9 +15,6 @@ export interface ThreadHeap {
   collectedHeapBytes(): Promise<number>;
 }
 
-/** More full collections than V8 lets unused bytecode age through before it drops it (--bytecode-old-age, 5). */
-const BYTECODE_AGE = 8;
-
 export async function threadHeap(session: InspectorSession): Promise<ThreadHeap> {
   const threads = new Set<string>();
   const waiting = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
@@ -42,19 +39,13 @@ export async function threadHeap(session: InspectorSession): Promise<ThreadHeap>
   };
   await session.post('NodeWorker.enable', { waitForDebuggerOnStart: false });
   for (let waited = 0; threads.size === 0 && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-  const collect = async (rounds: number) => {
-    if (threads.size === 0) throw new Error('threadHeap: no worker thread attached to the inspector');
-    const all = [...threads, undefined];
-    for (let i = 0; i < rounds; i++) for (const thread of all) await call('HeapProfiler.collectGarbage', thread);
-    return all;
-  };
-  // V8 drops the bytecode of functions that have not run for several collections (the process's
-  // start-up code), which would make one reading fall by MBs: collected that many times first.
-  await collect(BYTECODE_AGE);
+  if (threads.size === 0) throw new Error('threadHeap: no worker thread attached to the inspector');
   return {
     async collectedHeapBytes() {
+      const all = [...threads, undefined];
+      for (const thread of all) await call('HeapProfiler.collectGarbage', thread);
       let bytes = 0;
-      for (const thread of await collect(1))
+      for (const thread of all)
         bytes += ((await call('Runtime.getHeapUsage', thread)) as { usedSize: number }).usedSize;
       return bytes;
     },
