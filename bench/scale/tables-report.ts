@@ -13,6 +13,11 @@ const TABLE_HOLDS: Record<string, string> = {
   history_tree: 'a history branch of one run: its tree and branch ids and where it forked',
   executions: 'one run’s mutable state (pending timers, activities, signals, counters, its search attributes, memo)',
   current_executions: 'one workflow id’s current run (the id a client or a signal addresses)',
+  transfer_tasks:
+    'a transfer task of a shard, to run now (hand a workflow or activity task to matching, a child, a close), deleted once done',
+  timer_tasks:
+    'a timer task of a shard, due at a time (a workflow’s timer, a task’s or run’s timeout, retention), deleted once fired',
+  visibility_tasks: 'a task to write a run’s visibility record, deleted once written',
   history_immediate_tasks: 'a task of a shard queued to run now (transfer, visibility, close), deleted once done',
   history_scheduled_tasks: 'a task of a shard due at a time (a timer, a timeout, retention), deleted once done',
   timer_info_maps: 'one pending timer of a run (the wallet’s next poll or reconciliation)',
@@ -63,7 +68,8 @@ export function tablesSection(rs: SizeResult[]): string[] {
     '',
     'Each table’s growth from before the opening to after the idle window, over N: its bytes',
     '(`pg_total_relation_size`: the rows, its indexes, TOAST and the free-space and visibility maps)',
-    'and its live rows (`n_live_tup`, the statistics’ count), then its largest indexes',
+    'and its live and dead rows (`n_live_tup`, `n_dead_tup`: the statistics’ counts; a dead row is a',
+    'version an update or delete left, whose bytes stay until vacuum reclaims them), then its largest indexes',
     '(`pg_relation_size`). The largest first; a table under 2 % of its database’s bytes per wallet in',
     'every run is summed into “other tables”. What a row holds is read from Temporal’s PostgreSQL schema.',
     '',
@@ -89,7 +95,7 @@ function databaseTable(db: Database, rs: SizeResult[]): string[] {
 
   const cell = (f: (r: SizeResult, i: number) => string) => rs.map(f).join(' | ');
   const out = [
-    `**${DATABASE_NAME[db]}**, bytes (live rows) per wallet:`,
+    `**${DATABASE_NAME[db]}**, bytes (live rows, dead rows) per wallet:`,
     '',
     `| table or index | what it holds | ${rs.map((r) => `${n0(r.wallets)}, ${TOPOLOGY_NAME[topologyOf(r)]}`).join(' | ')} |`,
     `|---|---|${rs.map(() => '---:').join('|')}|`,
@@ -102,7 +108,8 @@ function databaseTable(db: Database, rs: SizeResult[]): string[] {
         const t = of(i);
         if (!t) return '0 B';
         const other = t.totalBytes - t.heapBytes - t.indexBytes;
-        return `**${n0(t.totalBytes / r.wallets)} B** (${n1(t.liveRows / r.wallets)}): rows ${n0(t.heapBytes / r.wallets)}, indexes ${n0(t.indexBytes / r.wallets)}, TOAST and maps ${n0(other / r.wallets)}`;
+        const dead = t.deadRows === undefined ? '' : `, ${n1(t.deadRows / r.wallets)} dead`;
+        return `**${n0(t.totalBytes / r.wallets)} B** (${n1(t.liveRows / r.wallets)}${dead}): rows ${n0(t.heapBytes / r.wallets)}, indexes ${n0(t.indexBytes / r.wallets)}, TOAST and maps ${n0(other / r.wallets)}`;
       })} |`,
     );
     const indexNames = [...new Set(rs.flatMap((_, i) => Object.keys(of(i)?.indexes ?? {})))]

@@ -15,6 +15,11 @@ export interface TableSize {
   indexBytes: number;
   /** pg_stat_user_tables.n_live_tup: the statistics' count of live rows (updated as transactions end). */
   liveRows: number;
+  /**
+   * pg_stat_user_tables.n_dead_tup: row versions an update or delete left until vacuum reclaims
+   * them, which the table's bytes still hold (optional: rows of scale.json before it lack it).
+   */
+  deadRows?: number;
   /** pg_relation_size of each index, by name. */
   indexes: Record<string, number>;
 }
@@ -26,6 +31,7 @@ const TABLES_QUERY = `select coalesce(json_agg(json_build_object(
   'heapBytes', pg_relation_size(s.relid),
   'indexBytes', pg_indexes_size(s.relid),
   'liveRows', s.n_live_tup,
+  'deadRows', s.n_dead_tup,
   'indexes', (select coalesce(json_object_agg(i.indexrelname, pg_relation_size(i.indexrelid)), '{}')
               from pg_stat_user_indexes i where i.relid = s.relid)
 ) order by s.relname), '[]') from pg_stat_user_tables s where s.schemaname = 'public'`;
@@ -69,6 +75,7 @@ export function growth(before: TableSize[], after: TableSize[]): TableSize[] {
         heapBytes: t.heapBytes - (b?.heapBytes ?? 0),
         indexBytes: t.indexBytes - (b?.indexBytes ?? 0),
         liveRows: t.liveRows - (b?.liveRows ?? 0),
+        ...(t.deadRows === undefined ? {} : { deadRows: t.deadRows - (b?.deadRows ?? 0) }),
         indexes,
       };
     })

@@ -30,6 +30,12 @@ describe('growth of the tables over a run', () => {
     ]);
     assert.equal(totalBytes(after), 1_900);
   });
+
+  it('counts the dead rows an update left, where the statistics gave them', () => {
+    const before = [{ ...table('executions', 1_000, 2), deadRows: 1 }];
+    const after = [{ ...table('executions', 9_000, 12), deadRows: 41 }];
+    assert.equal(growth(before, after)[0]!.deadRows, 40);
+  });
 });
 
 describe("the report's section by table and index", () => {
@@ -41,7 +47,7 @@ describe("the report's section by table and index", () => {
     topology: 'single',
     tables: {
       main: [
-        table('executions', 20_000, 10, { executions_pkey: 4_000 }),
+        { ...table('executions', 20_000, 10, { executions_pkey: 4_000 }), deadRows: 25 },
         table('history_node', 100_000, 40, { history_node_pkey: 10_000 }),
         table('shards', 100, 0),
       ],
@@ -59,7 +65,7 @@ describe("the report's section by table and index", () => {
       rows[1]!,
       /^\| \*\*history_node\*\* \| a batch of history events .* \*\*10,000 B\*\* \(4\): rows 9,000, indexes 1,000/,
     );
-    assert.match(rows[2]!, /^\| \*\*executions\*\* \| one run’s mutable state/);
+    assert.match(rows[2]!, /^\| \*\*executions\*\* \| one run’s mutable state.* \*\*2,000 B\*\* \(1, 2\.5 dead\)/);
   });
 
   it('sums a table under 2 % of its database into other tables, naming it', () => {
