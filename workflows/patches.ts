@@ -156,7 +156,7 @@ export const PATCHES: readonly Patch[] = [
     changed: 'Opening a wallet creates it at the provider in a local activity, recorded in its workflow task.',
     introduced: { date: '2026-11-26', commit: 'fc0f45b' },
     phase: 'patched',
-    usedIn: ['workflows/wallet/open-wallet.ts'],
+    usedIn: ['workflows/wallet/open-with-child.ts'],
     histories: {
       withMarker: ['wallet/open-wallet-local-create.json', 'wallet/open-wallet-held-aside-kept.json'],
       before: [
