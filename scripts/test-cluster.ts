@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
-import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
+import { buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
 // `npm run cluster` instead of the dev server, then the tests that need the whole topology
@@ -10,6 +10,7 @@ import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
 
 // Once the tests run, runTests passes a signal on to them, and the cluster stops after them.
+useSuitePorts('cluster');
 const { say, signal, dir } = topologyRun('test:cluster');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)

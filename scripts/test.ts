@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
-import { buildTestBundle, runTests, testFiles } from './lib/test-run.js';
+import { buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm test`: one real Temporal dev server (temporary SQLite file) and one workflow bundle for
 // the whole run, then node's test runner over every test file (test/cluster/ is for
 // `npm run test:cluster`), with its summary line.
 
 const say = (line: string) => console.log(`[test] ${line}`);
+useSuitePorts('test');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : [...testFiles('test/unit'), ...testFiles('test/integration')];

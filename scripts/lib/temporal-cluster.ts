@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { findTemporalCli } from '../../src/temporal/cli.js';
-import { freePort } from '../../src/temporal/ports.js';
+import { freePort, portIn } from '../../src/temporal/ports.js';
 import { accepts, pollUntil, stopChild, stopOnFailure, terminate } from './child.js';
 import { buildLocalModule, goTool, LOCAL_MODULES, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningLoadBalancer, startLoadBalancer } from './load-balancer.js';
@@ -515,28 +514,13 @@ function goInstallChildren(): number[] {
   return [...tree];
 }
 
-/** The membership ports this process has handed out: a cluster's processes each get one of their own. */
-const givenMembershipPorts = new Set<number>();
-
 /**
- * A free port that the server's cluster_membership table can hold (a smallint: below 32768,
- * where the kernel's ephemeral ports, which freePort gives, do not reach), never one handed out
- * before: a port is free until its process binds it, and the processes start together.
+ * A free port that the server's cluster_membership table can hold (a smallint: below 32768, where
+ * the kernel's ephemeral ports do not reach, and apart from the test suites' freePort ranges,
+ * scripts/lib/test-run.ts), never one handed out before: a port is free until its process binds
+ * it, and the processes start together.
  */
-async function membershipPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (givenMembershipPorts.has(port)) continue;
-    const free = await new Promise<boolean>((r) => {
-      const srv = createServer();
-      srv.once('error', () => r(false));
-      srv.listen(port, '127.0.0.1', () => srv.close(() => r(true)));
-    });
-    if (!free) continue;
-    givenMembershipPorts.add(port);
-    return port;
-  }
-}
+const membershipPort = () => portIn(20_000, 32_000);
 
 function runStep(
   step: 'schema' | 'namespace',

@@ -8,6 +8,18 @@ import { bundleWorkflows } from './workflow-bundle.js';
 // What `npm test` and `npm run test:cluster` share: one workflow bundle for the run, and node's
 // test runner over the test files with the run's environment.
 
+/**
+ * The ports each suite's freePort hands out (TEST_PORT_RANGE, src/temporal/ports.ts), apart from each
+ * other, from the cluster's membership ports (20000 to 32000, scripts/lib/temporal-cluster.ts) and
+ * from Linux's ephemeral ports (32768 to 60999 by default), so that the suites run side by side.
+ * A range set in the environment is kept.
+ */
+export const SUITE_PORT_RANGES = { test: '10000-19999', cluster: '61000-65535' } as const;
+
+export function useSuitePorts(suite: keyof typeof SUITE_PORT_RANGES): void {
+  process.env.TEST_PORT_RANGE ||= SUITE_PORT_RANGES[suite];
+}
+
 export function testFiles(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[])
     .filter((f) => f.endsWith('.test.ts'))
