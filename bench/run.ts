@@ -103,7 +103,9 @@ const client = await clientFigures(quick ? 4 : 15);
 const say = (l: string) => console.log(`[bench] ${l}`);
 const stacks = [await stackFigures(say)];
 if (process.env.BENCH_TEMPORAL_ADDRESS) stacks.push(await stackFigures(say, process.env.BENCH_TEMPORAL_ADDRESS));
-await ledgerSizes();
+// `--no-ledger`: the figures above without the ledger sizes (`--ledger` runs those alone).
+const withLedger = !process.argv.includes('--no-ledger');
+if (withLedger) await ledgerSizes();
 printTable('Provider client:', client);
 for (const { server, figures } of stacks) printTable(`On ${server}:`, figures);
 if (quick) console.log('\n--quick: figures not written under bench/results/');
@@ -112,6 +114,8 @@ else {
     { title: 'provider client', figures: client },
     ...stacks.map(({ server, figures }) => ({ title: server, figures })),
   ]);
-  console.log('\nwritten: bench/results/figures.md, bench/results/figures.svg, bench/results/ledger-memory.md');
+  console.log(
+    `\nwritten: bench/results/figures.md, bench/results/figures.svg${withLedger ? ', bench/results/ledger-memory.md' : ''}`,
+  );
 }
 process.exit(0);
