@@ -99,16 +99,16 @@ export function scaleReport(
       topology,
       of,
       idle: linearFit(of.map((r) => [r.wallets, r.idle.callsPerSecondAtDefaults])),
-      db: linearFit(of.map((r) => [r.wallets, r.database.mainAfter - r.database.mainBefore])),
+      ...databaseTrend(of),
     }));
   if (trends.length > 0) out.push('## Trend', '');
-  for (const { topology, of, idle, db } of trends)
+  for (const { topology, of, idle, db, dbRows } of trends)
     out.push(
       `On the ${TOPOLOGY_NAME[topology]} (${of.map((r) => n0(r.wallets)).join(', ')} wallets):`,
       '',
       `- Idle provider calls/s at the defaults against N: ${(idle.b * 86_400).toFixed(1)} calls per wallet-day`,
       `  (slope), intercept ${(Math.abs(idle.a) < 0.0005 ? 0 : idle.a).toFixed(3)}/s, r² ${idle.r2.toFixed(4)}.`,
-      `- Temporal database growth against N: ${n0(db.b)} B per wallet (slope), r² ${db.r2.toFixed(4)}.`,
+      `- Temporal database growth against N: ${n0(db.b)} B per wallet (slope), r² ${db.r2.toFixed(4)}, through ${dbRows}.`,
       '',
     );
   for (const { topology, of, idle, db } of trends) {
@@ -133,6 +133,26 @@ export function scaleReport(
     out.push('');
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * The main database's line against N through rows of one shape of wallet: one workflow (the rows
+ * with a breakdown by table) where two sizes have it, else two workflows (the rows without), else all.
+ */
+function databaseTrend(of: SizeResult[]): { db: ReturnType<typeof linearFit>; dbRows: string } {
+  const sizes = (rows: SizeResult[]) => new Set(rows.map((r) => r.wallets)).size;
+  const one = of.filter((r) => r.tables !== undefined);
+  const two = of.filter((r) => r.tables === undefined);
+  const [rows, shape] =
+    sizes(one) >= 2
+      ? [one, 'a wallet as one workflow']
+      : sizes(two) >= 2
+        ? [two, 'a wallet as two workflows']
+        : [of, 'a wallet as one or two workflows'];
+  return {
+    db: linearFit(rows.map((r) => [r.wallets, r.database.mainAfter - r.database.mainBefore])),
+    dbRows: `${rows.map((r) => n0(r.wallets)).join(', ')} wallets (${shape})`,
+  };
 }
 
 /** The machines the rows were measured on: one, or each with its rows' dates. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { scaleReport } from '../../bench/scale/report.js';
 import type { SizeResult } from '../../bench/scale/size.js';
 import { growth, type TableSize, totalBytes } from '../../bench/scale/tables.js';
 import { tablesSection } from '../../bench/scale/tables-report.js';
@@ -88,5 +89,41 @@ describe("the report's section by table and index", () => {
   it('is left out when no row measured its tables', () => {
     const { tables: _t, ...old } = run;
     assert.deepEqual(tablesSection([old]), []);
+  });
+});
+
+describe("the report's database trend", () => {
+  const sample = (JSON.parse(readFileSync('bench/results/scale.json', 'utf8')) as SizeResult[])[0]!;
+  const row = (wallets: number, perWallet: number, tables?: SizeResult['tables']): SizeResult => {
+    const { tables: _t, ...rest } = sample;
+    return {
+      ...rest,
+      wallets,
+      topology: 'single',
+      database: { mainBefore: 0, mainAfter: wallets * perWallet, visibilityBefore: 0, visibilityAfter: 0 },
+      ...(tables ? { tables } : {}),
+    };
+  };
+  const one = { main: [], visibility: [] };
+
+  it('fits the rows of one wallet shape, not both, naming them', () => {
+    const report = scaleReport([
+      row(1_000, 30_000),
+      row(100_000, 30_000),
+      row(1_000, 15_000, one),
+      row(10_000, 15_000, one),
+    ]);
+    assert.match(
+      report,
+      /growth against N: 15,000 B per wallet \(slope\), r² 1\.0000, through 1,000, 10,000 wallets \(a wallet as one workflow\)/,
+    );
+  });
+
+  it('falls back to the two-workflow rows while one size only has the new shape', () => {
+    const report = scaleReport([row(1_000, 30_000), row(100_000, 30_000), row(10_000, 15_000, one)]);
+    assert.match(
+      report,
+      /30,000 B per wallet \(slope\), r² 1\.0000, through 1,000, 100,000 wallets \(a wallet as two workflows\)/,
+    );
   });
 });
