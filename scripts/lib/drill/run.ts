@@ -6,6 +6,7 @@ import { kycWorkflowId } from '../../../workflows/kyc/contract.js';
 import { onboardingWorkflowId } from '../../../workflows/onboarding/contract.js';
 import type { operatorCalls } from '../../fixtures/operator.js';
 import { drillProcesses, type ProcessKind } from './processes.js';
+import { terminateRuns } from './cleanup.js';
 import { DrillRecord } from './record.js';
 import { progress, report, type Verdict } from './report.js';
 import { settle, type Settled, watchCounted } from './settle.js';
@@ -152,14 +153,11 @@ export async function openDrill(parts: DrillParts, plan: DrillPlan) {
 
   async function cleanUp(): Promise<void> {
     await setFaults(op, { on: false }).catch(() => {});
-    await Promise.all(
-      workflowIds.map((id) =>
-        client.workflow
-          .getHandle(id)
-          .terminate(`${plan.run} ended`)
-          .catch(() => {}),
-      ),
-    );
+    const refused = await terminateRuns(client, workflowIds, `${plan.run} ended`);
+    if (refused.length > 0)
+      say(
+        `cleanup: ${refused.length} runs not terminated (${refused[0]!.workflowId}: ${refused[0]!.message}); terminate them with an admin's credentials, or leave them to end`,
+      );
   }
 
   return { walletIds, run, cleanUp };
