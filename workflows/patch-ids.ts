@@ -12,3 +12,4 @@ export const REMINDERS_WHILE_OWED_PATCH = 'reminders-while-owed';
 export const DELETE_CLAIMS_PATCH = 'delete-claims-after-use';
 export const LOCAL_WALLET_CREATE_PATCH = 'open-wallet-local-create';
 export const HELD_ASIDE_KEPT_PATCH = 'wallet-held-aside-kept';
+export const RECORDS_BOUNDED_PATCH = 'wallet-records-bounded';

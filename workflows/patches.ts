@@ -30,6 +30,7 @@ import {
   LOCAL_WALLET_CREATE_PATCH,
   QUIET_POLLING_PATCH,
   RECONCILE_PATCH,
+  RECORDS_BOUNDED_PATCH,
   REMINDERS_WHILE_OWED_PATCH,
   UNKNOWN_WALLET_PATCH,
 } from './patch-ids.js';
@@ -181,6 +182,18 @@ export const PATCHES: readonly Patch[] = [
         'wallet/wallet-continued-exact-ledger.json',
         'wallet/wallet-carried-v2.json',
       ],
+    },
+  },
+  {
+    id: RECORDS_BOUNDED_PATCH,
+    changed:
+      'The settled records are trimmed to their bound even while more entries are pending than the recent ones kept, so that pending transactions dropped to records cannot carry the ledger past 10,000 records.',
+    introduced: { date: '2026-11-27', commit: 'this change' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/run-patches.ts'],
+    histories: {
+      withMarker: ['wallet/open-wallet-records-bounded.json'],
+      before: ['wallet/open-wallet-one-workflow.json', 'wallet/wallet-held-aside-kept.json'],
     },
   },
 ];

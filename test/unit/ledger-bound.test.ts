@@ -118,3 +118,28 @@ describe('ledger: the record bound trims a carried table that is over it', () =>
     }
   });
 });
+
+describe('ledger: settled records stay within their bound while many transactions are pending', () => {
+  // 10,000 records, then more pending than the entries hold: the ones dropped become records.
+  const fill = (options: { boundRecordsWhilePending?: boolean }) => {
+    const ledger = emptyLedger(WALLET_ID);
+    for (let i = 0; i < 12_000; i++)
+      record(ledger, tx(`TR_C${i}`, 'CONFIRMED', NOW - 2 * DAY + i), 'callback', { now: NOW, ...options });
+    for (let i = 0; i < 1_500; i++)
+      record(ledger, tx(`TR_Q${i}`, 'PENDING', NOW - DAY + i), 'callback', { now: NOW, ...options });
+    return ledger;
+  };
+
+  it(`holds at most ${LIMITS.settledRecords.toLocaleString('en')} records and ${LIMITS.pendingEntries.toLocaleString('en')} entries`, () => {
+    const ledger = fill({ boundRecordsWhilePending: true });
+    assert.equal(Object.keys(ledger.settled).length, LIMITS.settledRecords);
+    assert.equal(ledger.order.length, LIMITS.pendingEntries);
+    assert.equal(balances(ledger).BTC!.pending, String(LIMITS.pendingEntries), 'the newest pending still show');
+    assert.ok(ledger.settled.TR_Q0, 'the oldest dropped pending transaction has its record');
+  });
+
+  it('a run from before wallet-records-bounded keeps its records past the bound, as it recorded them', () => {
+    const ledger = fill({});
+    assert.equal(Object.keys(ledger.settled).length, LIMITS.settledRecords + 500);
+  });
+});

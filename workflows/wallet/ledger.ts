@@ -193,6 +193,8 @@ export interface RecordOptions {
   now?: number;
   /** The records of transactions held aside stay as long as the wallet, outside the record bound (`evict`). */
   keepHeldAside?: boolean;
+  /** The records are trimmed to their bound even while more entries are pending than the recent ones kept (`evict`). */
+  boundRecordsWhilePending?: boolean;
   /** COUNTED_TODAY unless given. */
   counting?: Counting;
 }
@@ -211,7 +213,14 @@ export function tally(state: LedgerState, tx: Observation, via: SeenVia, now: nu
 
 /** Records an observation; returns what happened. */
 export function record(state: LedgerState, tx: Observation, via: SeenVia, options: RecordOptions = {}): Outcome {
-  const { kind, transferId, now, keepHeldAside = false, counting = COUNTED_TODAY } = options;
+  const {
+    kind,
+    transferId,
+    now,
+    keepHeldAside = false,
+    boundRecordsWhilePending = false,
+    counting = COUNTED_TODAY,
+  } = options;
   const outcome = tally(state, tx, via, now);
   if (outcome !== 'new' && outcome !== 'advanced') return outcome;
 
@@ -261,7 +270,7 @@ export function record(state: LedgerState, tx: Observation, via: SeenVia, option
   if (via === 'poll') state.stats.recoveredByPoll += 1;
   if (!held) advanceHorizon(state, tx.createdAt - LIMITS.windowMs, { force: false });
   if (now !== undefined) dropPending(state, now);
-  evict(state, { keepHeldAside, counting });
+  evict(state, { keepHeldAside, boundRecordsWhilePending, counting });
   return outcome;
 }
 
@@ -287,10 +296,20 @@ function dropPending(state: LedgerState, now: number): void {
   if (dropped.size > 0) state.order = state.order.filter((id) => !dropped.has(id));
 }
 
-function evict(state: LedgerState, { keepHeldAside, counting }: { keepHeldAside: boolean; counting: Counting }): void {
+function evict(
+  state: LedgerState,
+  {
+    keepHeldAside,
+    boundRecordsWhilePending,
+    counting,
+  }: { keepHeldAside: boolean; boundRecordsWhilePending: boolean; counting: Counting },
+): void {
   while (state.order.length > LIMITS.recentEntries) {
     // Only settled entries leave: a pending or in-between one must still be there when it settles.
     const idx = state.order.findIndex((id) => statusRank(state.entries[id]!.status) >= 2);
+    // None settled: the records are still trimmed below (runs from before wallet-records-bounded
+    // stopped here, and their records could pass the bound by the pending ones dropped to records).
+    if (idx < 0 && boundRecordsWhilePending) break;
     if (idx < 0) return;
     const [id] = state.order.splice(idx, 1) as [string];
     const entry = state.entries[id]!;

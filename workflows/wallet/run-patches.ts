@@ -5,11 +5,12 @@ import {
   LEDGER_V2_PATCH,
   QUIET_POLLING_PATCH,
   RECONCILE_PATCH,
+  RECORDS_BOUNDED_PATCH,
   UNKNOWN_WALLET_PATCH,
 } from '../patch-ids.js';
 
 // Which of the wallet's patches a run follows (workflows/patches.ts), decided in one place and
-// passed down by name. A replay must meet each marker where it was recorded: four before the run's
+// passed down by name. A replay must meet each marker where it was recorded: five before the run's
 // first command, in the recorded order; two later, asked by name where recorded runs hold them.
 
 export interface RunPatches {
@@ -22,6 +23,11 @@ export interface RunPatches {
   readonly exactLedger: boolean;
   /** wallet-held-aside-kept (asked only with an exact ledger): records held aside outlive the bound. */
   readonly keepHeldAside: boolean;
+  /**
+   * wallet-records-bounded (asked only with an exact ledger, after the others): the settled records
+   * stay within their bound even while more entries are pending than the recent ones kept.
+   */
+  readonly boundRecordsWhilePending: boolean;
   /** wallet-reconcile: the ledger is compared with the provider's balances every interval. */
   readonly reconcilesEveryInterval: boolean;
   /**
@@ -42,7 +48,9 @@ export function runPatches(): RunPatches {
   const exactLedger = patched(EXACT_LEDGER_PATCH);
   const keepHeldAside = exactLedger && patched(HELD_ASIDE_KEPT_PATCH);
   const reconcilesEveryInterval = patched(RECONCILE_PATCH);
+  const boundRecordsWhilePending = exactLedger && patched(RECORDS_BOUNDED_PATCH);
   return {
+    boundRecordsWhilePending,
     quietPolling,
     exactLedger,
     keepHeldAside,

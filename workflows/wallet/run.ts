@@ -110,7 +110,11 @@ export function openRun(input: WalletInput, patches: RunPatches, start: RunStart
   // the legacy modules for a run from before a patch or a ledger that holds the first shape's records.
   const asBefore = patches.exactLedger ? undefined : asBeforeExactLedger(ledger, input.carried);
   const recordOptions = (): RecordOptions =>
-    asBefore?.recordOptions ?? { now: workflowNow(), keepHeldAside: patches.keepHeldAside };
+    asBefore?.recordOptions ?? {
+      now: workflowNow(),
+      keepHeldAside: patches.keepHeldAside,
+      boundRecordsWhilePending: patches.boundRecordsWhilePending,
+    };
   const driftFrom = asBefore?.driftFrom ?? ((available) => findDrift(balances(ledger), available));
   const recordNotice = holdsFirstShapeRecords(ledger) ? recordWithFirstShape : record;
   let cursor: WalletRun['cursor'] = input.pollCursor ?? { since: 0, seen: [] };

@@ -162,6 +162,14 @@ export const stories: Stories = {
     await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
   },
 
+  // The same, recorded again once wallet-records-bounded is asked at every run's start.
+  async 'wallet-records-bounded'() {
+    const opened = await clients.wallets.open({ name: `history-bounded-${Date.now()}` });
+    await walletLife(opened);
+    save('wallet', 'open-wallet-records-bounded', opened.walletWorkflowId);
+    await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
+  },
+
   // The same, its opening run continuing as new as the follower once its history is long: that run.
   async 'wallet-one-workflow-continued'() {
     const name = `history-one-rolled-${Date.now()}`;
