@@ -188,7 +188,7 @@ export const PATCHES: readonly Patch[] = [
     id: RECORDS_BOUNDED_PATCH,
     changed:
       'The settled records are trimmed to their bound even while more entries are pending than the recent ones kept, so that pending transactions dropped to records cannot carry the ledger past 10,000 records.',
-    introduced: { date: '2026-11-27', commit: 'this change' },
+    introduced: { date: '2026-11-27', commit: '7b4335d' },
     phase: 'patched',
     usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
