@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -62,6 +62,8 @@ describe('the production build, as the image runs it', () => {
   after(async () => {
     for (const spawned of running) await stopProcess(spawned, 'SIGKILL');
     await client?.connection.close();
+    // The built app and its production dependencies: hundreds of MB a run, left behind they fill /tmp.
+    if (app) rmSync(app, { recursive: true, force: true });
   });
 
   it('holds production dependencies only, and runs on the Node version of the image', () => {

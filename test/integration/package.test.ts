@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -66,6 +66,8 @@ describe('the package, installed from its tarball', () => {
   });
   after(async () => {
     await stack?.stop();
+    // The tarball and the consumer's node_modules: hundreds of MB a run, left behind they fill /tmp.
+    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   const consumerEnv = () => ({
