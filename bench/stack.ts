@@ -285,7 +285,7 @@ export async function stackFigures(
         lowerIsBetter: true,
       });
     figures.push({
-      name: 'wallet flows/s (open, deposit pending, confirm, query shows it), vs the same flow in raw workflow code on the same worker (one workflow: an update-with-start running one activity, two signals, a query)',
+      name: 'wallet flows/s (open, deposit pending, confirm, query shows it), vs the same flow in raw workflow code on the same worker (one workflow: an update-with-start running one local activity, two signals, a query)',
       unit: '/s',
       product: flowRate,
       yardstick: bareRate,

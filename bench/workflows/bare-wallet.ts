@@ -1,7 +1,15 @@
-import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 
 // The wallet flow's floor: the same process in raw workflow code, none of the product's own. One
-// workflow, opened by an update-with-start whose handler runs one activity (as the provider's create)
+// workflow, opened by an update-with-start whose handler runs one local activity (as the provider's
+// create; recorded in the workflow's own task, the fewest round trips a create can take)
 // and answers with its result; two signals (as the deposit's two callbacks); a query that shows
 // them. No child, no ledger, no product code: the fewest Temporal operations any implementation of
 // this flow needs, on the same worker as the product (its interceptors and data converter, which
@@ -23,7 +31,7 @@ interface BareActivities {
 }
 
 // A few attempts, not the default's forever: a create the sandbox keeps refusing fails the bench.
-const { echo, createWalletBare } = proxyActivities<BareActivities>({
+const { echo, createWalletBare } = proxyLocalActivities<BareActivities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 3 },
 });
