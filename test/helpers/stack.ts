@@ -8,6 +8,7 @@ import type { Reminder } from '../../activities/notify.js';
 import { LocalClaimStore } from '../../src/claims/store.js';
 import { loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { connectTemporal, serviceTokens, stopWithConnection } from '../../src/temporal/connection.js';
+import { fetchToken } from '../../src/temporal/service-token.js';
 import type { Tracing } from '../../src/telemetry/tracing.js';
 import { WalletsClient } from '../../workflows/wallet/client.js';
 import { describeOutcome } from '../../worker/current-version.js';
@@ -41,6 +42,27 @@ export function temporalSettings(): { TEMPORAL_ADDRESS: string } & Record<string
     TEMPORAL_ADDRESS: temporalAddress(),
     ...temporalServiceEnv(cluster.temporal, cluster.signIn, { as: 'admin' }),
   };
+}
+
+/**
+ * The Temporal CLI's flags to reach the run's Temporal: its address; on the cluster, TLS with its CA
+ * and an administrator's token as the API key (a short-lived command needs no refresh).
+ */
+export async function temporalCliConnection(): Promise<string[]> {
+  const settings = temporalSettings();
+  const address = ['--address', settings.TEMPORAL_ADDRESS];
+  const { TEMPORAL_OAUTH_TOKEN_URL: tokenUrl, TEMPORAL_OAUTH_CLIENT_ID: clientId } = settings;
+  if (!tokenUrl || !clientId) return address;
+  const { token } = await fetchToken({ tokenUrl, clientId, clientSecret: settings.TEMPORAL_OAUTH_CLIENT_SECRET! });
+  return [
+    ...address,
+    '--tls-ca-path',
+    settings.TEMPORAL_TLS_SERVER_CA_CERT_PATH!,
+    '--tls-server-name',
+    settings.TEMPORAL_TLS_SERVER_NAME!,
+    '--api-key',
+    token,
+  ];
 }
 
 /**

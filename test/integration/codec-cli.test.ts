@@ -8,7 +8,7 @@ import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
-import { eventually, startStack, type Stack, temporalAddress } from '../helpers/stack.js';
+import { eventually, startStack, type Stack, temporalCliConnection } from '../helpers/stack.js';
 import { walletSrn } from '../../src/provider/srn.js';
 
 // The codec server as an operator's Temporal CLI uses it: start and signal with input encrypted
@@ -21,6 +21,9 @@ describe('the codec server with the Temporal CLI', () => {
   let codecServer: FastifyInstance;
   let cli: string;
   let codec: string[];
+  /** How the CLI reaches the run's Temporal (on the cluster: TLS and a token). */
+  let connection: string[];
+  let codecEndpoint: string;
   const token = 'cli-token-0123456789abcdef';
   before(async () => {
     stack = await startStack();
@@ -36,13 +39,14 @@ describe('the codec server with the Temporal CLI', () => {
       namespace: 'default',
     });
     await codecServer.listen({ port, host: '127.0.0.1' });
+    connection = await temporalCliConnection();
+    codecEndpoint = `http://127.0.0.1:${port}`;
     codec = [
-      '--address',
-      temporalAddress(),
+      ...connection,
       '--namespace',
       'default',
       '--codec-endpoint',
-      `http://127.0.0.1:${port}`,
+      codecEndpoint,
       '--codec-auth',
       `Bearer ${token}`,
     ];
@@ -135,7 +139,7 @@ describe('the codec server with the Temporal CLI', () => {
     const decoded = await signalInput(codec);
     assert.equal(decoded.encoding, 'json/plain');
     assert.equal((JSON.parse(decoded.data) as { id: string }).id, 'TR_CLICODEC1');
-    const raw = await signalInput(['--address', temporalAddress()]);
+    const raw = await signalInput(connection);
     assert.equal(raw.encoding, 'binary/encrypted', 'without the codec server it stays encrypted');
     assert.ok(!raw.data.includes('TR_CLICODEC1'));
 
@@ -144,10 +148,9 @@ describe('the codec server with the Temporal CLI', () => {
       run(cli, [
         'workflow',
         'query',
-        '--address',
-        temporalAddress(),
+        ...connection,
         '--codec-endpoint',
-        codec[3]!,
+        codecEndpoint,
         '--workflow-id',
         workflowId,
         '--name',

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { accepts, listenAddresses, outsideAddresses as outside } from '../helpers/listening.js';
+import { temporalSettings } from '../helpers/stack.js';
 
 // `npm run ingress` (src/ingress/main.ts) listens where src/config.ts decides (INGRESS_HOST): with
 // the sandbox's published secret, on loopback only, since anyone who reaches it could sign a deposit.
@@ -18,7 +19,8 @@ function env(extra: Record<string, string>): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: dir(),
-    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    // The run's Temporal, and on the cluster its TLS and client credentials.
+    ...temporalSettings(),
     PAYLOAD_ENCRYPTION_KEY: KEY,
     LOG_LEVEL: 'info',
     ...extra,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { withFreshBuild } from '../helpers/fresh-build.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { startStack, type Stack, temporalSettings } from '../helpers/stack.js';
 
 // The package as a backend installs it: built, packed with `npm pack`, installed from the tarball
 // into a plain JavaScript ES-module project and into a strict TypeScript project, and the README's
@@ -73,7 +73,8 @@ describe('the package, installed from its tarball', () => {
   const consumerEnv = () => ({
     PATH: process.env.PATH ?? '',
     HOME: root,
-    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!,
+    // The run's Temporal, and on the cluster its TLS and client credentials.
+    ...temporalSettings(),
     TEMPORAL_TASK_QUEUE: stack.taskQueue,
     PAYLOAD_ENCRYPTION_KEY: stack.payloadKey,
     CLAIM_STORE_DIR: stack.claimsDir,
