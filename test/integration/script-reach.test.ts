@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from '../../src/temporal/ports.js';
-import { temporalAddress } from '../helpers/stack.js';
+import { temporalSettings } from '../helpers/stack.js';
 
 // `npm run demo` and `npm run claims:erase` as a new user runs them, pointed at something that is
 // not there: each ends with one line that names what does not answer and what to set, and
@@ -62,7 +62,8 @@ describe('scripts answer what they cannot reach with one line that names what to
   it('the demo, when the claim store does not answer', async () => {
     const result = await run('scripts/demo.ts', {
       ...client(),
-      TEMPORAL_ADDRESS: temporalAddress(),
+      // The run's Temporal, and on the cluster its TLS and client credentials: it answers.
+      ...temporalSettings(),
       CLAIM_STORE_URL: 's3://payflows-claims/demo',
       AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${closed}`,
       AWS_ACCESS_KEY_ID: 'test',
@@ -74,7 +75,8 @@ describe('scripts answer what they cannot reach with one line that names what to
   it('the demo, when the sandbox does not answer', async () => {
     const result = await run('scripts/demo.ts', {
       ...client(),
-      TEMPORAL_ADDRESS: temporalAddress(),
+      // The run's Temporal, and on the cluster its TLS and client credentials: it answers.
+      ...temporalSettings(),
       SANDBOX_PORT: String(closed),
     });
     oneLine(
