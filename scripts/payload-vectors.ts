@@ -41,6 +41,25 @@ const plain: Array<{ name: string; payload: Payload; key: keyof typeof keys }> =
     payload: { metadata: { encoding: te.encode('json/plain') }, data: te.encode('"kyc:AC_VECTOR2"') },
     key: 'previous',
   },
+  {
+    // 4 KiB and over: compressed (raw DEFLATE) before it is encrypted, and marked so.
+    name: 'a large JSON value (a carried ledger), compressed',
+    payload: {
+      metadata: { encoding: te.encode('json/plain') },
+      data: te.encode(
+        JSON.stringify({
+          walletId: 'WA_VECTOR3',
+          settled: Object.fromEntries(
+            Array.from({ length: 120 }, (_, i) => [
+              `TR_VECTOR${String(i).padStart(4, '0')}`,
+              ['BTC', `0.${String(i + 1).padStart(8, '0')}`, 'CONFIRMED', 1_767_225_600_000 + i * 60_000],
+            ]),
+          ),
+        }),
+      ),
+    },
+    key: 'current',
+  },
 ];
 
 export async function makeVectors() {
@@ -51,6 +70,8 @@ export async function makeVectors() {
     vectors.push({ name: v.name, key: v.key, iv: b64(iv), plain: asJson(v.payload), encrypted: asJson(sealed!) });
   }
   const first = vectors[0]!.encrypted;
+  const compressed = vectors.find((v) => v.encrypted.metadata.compression !== undefined)!.encrypted;
+  const { compression: _mark, ...unmarked } = compressed.metadata;
   const altered = Buffer.from(first.data, 'base64');
   altered[20]! ^= 0x01;
   return {
@@ -77,6 +98,17 @@ export async function makeVectors() {
         name: 'data shorter than a nonce and a tag',
         key: 'current',
         encrypted: { ...first, data: Buffer.from(first.data, 'base64').subarray(0, 27).toString('base64') },
+      },
+      {
+        name: 'a compression no reader knows',
+        key: 'current',
+        encrypted: { ...compressed, metadata: { ...compressed.metadata, compression: b64(te.encode('zstd')) } },
+      },
+      {
+        // The mark is the associated data: without it the tag does not verify.
+        name: 'the compression mark removed',
+        key: 'current',
+        encrypted: { ...compressed, metadata: unmarked },
       },
     ],
   };

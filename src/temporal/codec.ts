@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { ConfigError } from '../config.js';
@@ -8,12 +9,19 @@ import { keyFromFile } from '../key-file.js';
 
 // Every payload that leaves a worker or a client (failures' messages and stacks too, through the
 // failure converter) is encrypted with AES-256-GCM, so that history holds no personal data or secret
-// in plain text. Format: docs/payload-format.md (vectors in schemas/payload-vectors.json).
+// in plain text. Format: docs/payload-format.md (vectors in schemas/payload-vectors.json). A large
+// payload (a wallet's carried ledger) is compressed before it is encrypted: Temporal and the SDK's
+// core hold the encoded bytes of a cached run's input, and history stores them twice a run.
 
 const { temporal } = proto; // a CommonJS package: no named exports under ESM
 const ENCODING = 'binary/encrypted';
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
+/** Payloads this large and over are compressed; smaller ones are not, so that a short secret's length says nothing. */
+export const COMPRESS_FROM_BYTES = 4096;
+/** Temporal refuses payloads over 2 MB by default and 4 MB at most: a compressed payload opening past this was made to. */
+const INFLATED_LIMIT_BYTES = 16 * 1024 * 1024;
+const COMPRESSION = 'deflate-raw';
 const te = new TextEncoder();
 const td = new TextDecoder();
 
@@ -41,10 +49,19 @@ export class EncryptionCodec implements PayloadCodec {
     return payloads.map((payload) => {
       const iv = this.iv();
       const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
-      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+      const serialized = temporal.api.common.v1.Payload.encode(payload).finish();
+      const packed = serialized.length >= COMPRESS_FROM_BYTES ? deflateRawSync(serialized) : undefined;
+      const compressed = packed !== undefined && packed.length < serialized.length;
+      // The mark is the associated data too: removed or added, the payload no longer authenticates.
+      if (compressed) cipher.setAAD(te.encode(COMPRESSION));
+      const plain = compressed ? packed : serialized;
       const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
       return {
-        metadata: { encoding: te.encode(ENCODING), 'encryption-key-id': te.encode(this.keyId) },
+        metadata: {
+          encoding: te.encode(ENCODING),
+          'encryption-key-id': te.encode(this.keyId),
+          ...(compressed ? { compression: te.encode(COMPRESSION) } : {}),
+        },
         data: Buffer.concat([iv, sealed, cipher.getAuthTag()]),
       };
     });
@@ -60,6 +77,11 @@ export class EncryptionCodec implements PayloadCodec {
         throw new CodecError(
           `payload encrypted with key ${keyId}, which this process does not have; set PAYLOAD_ENCRYPTION_KEY (and PAYLOAD_PREVIOUS_KEYS after a rotation)`,
         );
+      const compression = payload.metadata.compression ? td.decode(payload.metadata.compression) : undefined;
+      if (compression !== undefined && compression !== COMPRESSION)
+        throw new CodecError(
+          `payload encrypted with key ${keyId} is compressed with ${JSON.stringify(compression)}, which this process cannot read (only ${COMPRESSION}): it was written by a newer codec or altered`,
+        );
       const data = Buffer.from(payload.data ?? new Uint8Array());
       // Shorter than nonce and tag, the slices below would take a short nonce and a short tag from
       // what is there (node takes tags of 4 bytes and up): refused before any is read.
@@ -71,14 +93,27 @@ export class EncryptionCodec implements PayloadCodec {
         authTagLength: TAG_BYTES,
       });
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+      if (compression !== undefined) decipher.setAAD(te.encode(compression));
       let plain: Buffer;
       try {
         plain = Buffer.concat([decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)), decipher.final()]);
       } catch {
         throw new CodecError(`payload encrypted with key ${keyId} does not authenticate: it was altered`);
       }
-      return temporal.api.common.v1.Payload.decode(plain) as Payload;
+      return temporal.api.common.v1.Payload.decode(
+        compression === undefined ? plain : inflated(plain, keyId),
+      ) as Payload;
     });
+  }
+}
+
+function inflated(packed: Buffer, keyId: string): Buffer {
+  try {
+    return inflateRawSync(packed, { maxOutputLength: INFLATED_LIMIT_BYTES });
+  } catch (e) {
+    throw new CodecError(
+      `payload encrypted with key ${keyId} authenticates but does not decompress (${e instanceof Error ? e.message : String(e)}): it was written wrongly, or opens past ${INFLATED_LIMIT_BYTES} bytes`,
+    );
   }
 }
 

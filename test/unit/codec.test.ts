@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { request } from 'undici';
-import { EncryptionCodec } from '../../src/temporal/codec.js';
+import { COMPRESS_FROM_BYTES, EncryptionCodec } from '../../src/temporal/codec.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { authorised, codecAccessProblem, createCodecServer } from '../../src/temporal/codec-server.js';
 
@@ -58,6 +59,63 @@ describe('payload encryption', () => {
 
   // The rotation of docs/security.md: first every process gets the new key in PAYLOAD_PREVIOUS_KEYS, then
   // the writing key changes. During the second rollout, processes of both phases share history.
+  it('compresses a payload of 4 KiB and over before encrypting it, marks it, and reads it back; smaller ones stay as they were', async () => {
+    const ledger = {
+      walletId: 'WA_LARGE',
+      records: Array.from({ length: 400 }, (_, i) => [
+        'BTC',
+        `0.${String(i + 1).padStart(8, '0')}`,
+        'CONFIRMED',
+        1_700_000_000_000 + i,
+      ]),
+    };
+    const large = payload(ledger);
+    assert.ok(large.data!.length >= COMPRESS_FROM_BYTES);
+    const [enc] = await codec.encode([large]);
+    assert.equal(Buffer.from(enc!.metadata!.compression!).toString(), 'deflate-raw');
+    assert.ok(enc!.data!.length < large.data!.length / 3, `${enc!.data!.length} bytes for ${large.data!.length}`);
+    assert.deepEqual(defaultPayloadConverter.fromPayload((await codec.decode([enc!]))[0]!), ledger);
+
+    const [small] = await codec.encode([payload(secret)]);
+    assert.equal(small!.metadata!.compression, undefined, 'a short secret is not compressed');
+    // Random bytes do not shrink: encrypted as they are, with no mark.
+    const [noise] = await codec.encode([payload(new Uint8Array(randomBytes(8192)))]);
+    assert.equal(noise!.metadata!.compression, undefined);
+    assert.ok(noise!.data!.length > 8192);
+  });
+
+  it('refuses a compressed payload whose mark was removed or changed, and one that opens past its limit, changing nothing', async () => {
+    const [enc] = await codec.encode([payload({ rows: Array.from({ length: 600 }, (_, i) => `row ${i}`) })]);
+    const { compression: _mark, ...unmarked } = enc!.metadata!;
+    await assert.rejects(codec.decode([{ ...enc!, metadata: unmarked }]), /does not authenticate: it was altered/);
+    await assert.rejects(
+      codec.decode([{ ...enc!, metadata: { ...enc!.metadata, compression: new TextEncoder().encode('zstd') } }]),
+      /compressed with "zstd", which this process cannot read \(only deflate-raw\)/,
+    );
+    const [small] = await codec.encode([payload(secret)]);
+    await assert.rejects(
+      codec.decode([
+        { ...small!, metadata: { ...small!.metadata, compression: new TextEncoder().encode('deflate-raw') } },
+      ]),
+      /does not authenticate: it was altered/,
+      'a mark added to an uncompressed payload',
+    );
+    // A payload that authenticates (it was made with the key) but inflates past 16 MiB is refused, not opened.
+    const bomb = deflateRawSync(Buffer.alloc(17 * 1024 * 1024));
+    const key = (codec as unknown as { key: Buffer }).key;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from('deflate-raw'));
+    const sealed = Buffer.concat([iv, cipher.update(bomb), cipher.final(), cipher.getAuthTag()]);
+    await assert.rejects(
+      codec.decode([{ metadata: { ...enc!.metadata }, data: sealed }]),
+      /authenticates but does not decompress .*opens past 16777216 bytes/,
+    );
+    assert.deepEqual(defaultPayloadConverter.fromPayload((await codec.decode([enc!]))[0]!), {
+      rows: Array.from({ length: 600 }, (_, i) => `row ${i}`),
+    });
+  });
+
   it('rotates in two phases: a key listed as previous but not yet writing reads what the other phase wrote', async () => {
     const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
     const phase1 = new EncryptionCodec(oldKey, [newKey]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createDecipheriv, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
@@ -36,8 +37,9 @@ describe('the payload format’s test vectors', () => {
       assert.equal(keyId, createHash('sha256').update(Buffer.from(key, 'base64')).digest('hex').slice(0, 12));
   });
 
-  it('decrypt by the spec alone: AES-256-GCM, nonce first, tag last, a serialized Payload inside', () => {
-    assert.ok(file.vectors.length >= 3);
+  it('decrypt by the spec alone: AES-256-GCM, nonce first, tag last, a serialized Payload inside, raw DEFLATE first when marked', () => {
+    assert.ok(file.vectors.length >= 4);
+    assert.equal(file.vectors.filter((v) => v.encrypted.metadata.compression !== undefined).length, 1);
     for (const v of file.vectors) {
       assert.equal(text(v.encrypted.metadata.encoding!), 'binary/encrypted', v.name);
       assert.equal(text(v.encrypted.metadata['encryption-key-id']!), file.keys[v.key]!.keyId, v.name);
@@ -45,7 +47,15 @@ describe('the payload format’s test vectors', () => {
       assert.deepEqual(data.subarray(0, 12), Buffer.from(v.iv, 'base64'), `${v.name}: the nonce comes first`);
       const decipher = createDecipheriv('aes-256-gcm', keyOf(v.key), data.subarray(0, 12));
       decipher.setAuthTag(data.subarray(data.length - 16));
-      const inner = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
+      const mark = v.encrypted.metadata.compression;
+      if (mark !== undefined) {
+        assert.equal(text(mark), 'deflate-raw', v.name);
+        decipher.setAAD(Buffer.from(mark, 'base64'));
+      }
+      const opened = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
+      const inner = mark === undefined ? opened : inflateRawSync(opened);
+      if (mark !== undefined)
+        assert.ok(inner.length >= 4096, `${v.name}: only payloads of 4 KiB and over are compressed`);
       const payload = proto.temporal.api.common.v1.Payload.decode(inner);
       assert.deepEqual(toJson(payload as Payload), v.plain, v.name);
     }
@@ -62,13 +72,21 @@ describe('the payload format’s test vectors', () => {
     }
   });
 
-  it('refuses an altered payload, a key it does not have, and data too short to hold nonce and tag, naming why', async () => {
+  it('refuses an altered payload, a key it does not have, data too short to hold nonce and tag, an unknown compression and a removed mark, naming why', async () => {
     const codec = new EncryptionCodec(keyOf('current'), [keyOf('previous')]);
     assert.deepEqual(
       file.refused.map((r) => r.name),
-      ['one bit of the ciphertext altered', 'a key id no key given has', 'data shorter than a nonce and a tag'],
+      [
+        'one bit of the ciphertext altered',
+        'a key id no key given has',
+        'data shorter than a nonce and a tag',
+        'a compression no reader knows',
+        'the compression mark removed',
+      ],
     );
-    const [altered, unknown, short] = file.refused;
+    const [altered, unknown, short, unknownCompression, unmarked] = file.refused;
+    await assert.rejects(codec.decode([fromJson(unknownCompression!.encrypted)]), /compressed with "zstd"/);
+    await assert.rejects(codec.decode([fromJson(unmarked!.encrypted)]), /does not authenticate: it was altered/);
     // One byte short of the least an encrypted payload holds (28: nonce and tag around an empty ciphertext).
     assert.equal(Buffer.from(short!.encrypted.data, 'base64').length, 27);
     await assert.rejects(

@@ -1,6 +1,7 @@
 """The payload codec, written from docs/payload-format.md alone (no payflows code read).
 
-AES-256-GCM over the protobuf serialization of each payload; the key id (first 12 hex digits of the
+AES-256-GCM over the protobuf serialization of each payload, compressed first (raw DEFLATE, marked in
+the metadata and bound as associated data) when it is 4 KiB or more and shrinks; the key id (first 12 hex digits of the
 SHA-256 of the raw key) travels in the metadata so that payloads written before a rotation still
 open with a previous key.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import zlib
 from typing import Callable, Iterable, Sequence
 
 from cryptography.exceptions import InvalidTag
@@ -20,6 +22,9 @@ from temporalio.converter import PayloadCodec
 ENCODING = b"binary/encrypted"
 NONCE_BYTES = 12
 TAG_BYTES = 16
+COMPRESSION = b"deflate-raw"
+COMPRESS_FROM_BYTES = 4096
+INFLATED_LIMIT_BYTES = 16 * 1024 * 1024
 
 
 class CodecError(Exception):
@@ -66,12 +71,15 @@ class EncryptionCodec(PayloadCodec):
 
     def encode_one(self, payload: Payload) -> Payload:
         nonce = self._nonce()
+        serialized = payload.SerializeToString()
+        packed = _deflate_raw(serialized) if len(serialized) >= COMPRESS_FROM_BYTES else None
+        compressed = packed is not None and len(packed) < len(serialized)
         # AESGCM.encrypt answers ciphertext ‖ tag: the spec's data is nonce ‖ ciphertext ‖ tag.
-        sealed = self._key.encrypt(nonce, payload.SerializeToString(), None)
-        return Payload(
-            metadata={"encoding": ENCODING, "encryption-key-id": self.key_id.encode()},
-            data=nonce + sealed,
-        )
+        sealed = self._key.encrypt(nonce, packed if compressed else serialized, COMPRESSION if compressed else None)
+        metadata = {"encoding": ENCODING, "encryption-key-id": self.key_id.encode()}
+        if compressed:
+            metadata["compression"] = COMPRESSION
+        return Payload(metadata=metadata, data=nonce + sealed)
 
     def decode_one(self, payload: Payload) -> Payload:
         # Written before encryption, or by another converter: passed through unchanged.
@@ -84,16 +92,42 @@ class EncryptionCodec(PayloadCodec):
                 f"payload encrypted with key {key_id or '(none)'}, which this process does not have; "
                 "set PAYLOAD_ENCRYPTION_KEY (and PAYLOAD_PREVIOUS_KEYS after a rotation)"
             )
+        compression = payload.metadata.get("compression")
+        if compression is not None and compression != COMPRESSION:
+            raise CodecError(
+                f"payload encrypted with key {key_id} is compressed with {compression.decode('utf-8', 'replace')!r}, "
+                "which this backend cannot read (only deflate-raw)"
+            )
         data = payload.data
         if len(data) < NONCE_BYTES + TAG_BYTES:
             raise CodecError(f"payload encrypted with key {key_id} is {len(data)} bytes: too short to hold a nonce and a tag")
         try:
-            plain = key.decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], None)
+            plain = key.decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], compression)
         except InvalidTag as err:
             raise CodecError(f"payload encrypted with key {key_id} does not authenticate: it was altered") from err
+        if compression is not None:
+            plain = _inflate_raw(plain, key_id)
         inner = Payload()
         inner.ParseFromString(plain)
         return inner
+
+
+def _deflate_raw(data: bytes) -> bytes:
+    packer = zlib.compressobj(wbits=-15)
+    return packer.compress(data) + packer.flush()
+
+
+def _inflate_raw(data: bytes, key_id: str) -> bytes:
+    unpacker = zlib.decompressobj(wbits=-15)
+    try:
+        plain = unpacker.decompress(data, INFLATED_LIMIT_BYTES)
+    except zlib.error as err:
+        raise CodecError(f"payload encrypted with key {key_id} authenticates but does not decompress: {err}") from err
+    if unpacker.unconsumed_tail or not unpacker.eof:
+        raise CodecError(
+            f"payload encrypted with key {key_id} authenticates but does not decompress whole within {INFLATED_LIMIT_BYTES} bytes"
+        )
+    return plain
 
 
 def codec_from_env(env: dict[str, str]) -> EncryptionCodec:

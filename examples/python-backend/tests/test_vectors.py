@@ -5,7 +5,11 @@ from __future__ import annotations
 import base64
 import json
 import unittest
+import zlib
 from pathlib import Path
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from temporalio.api.common.v1 import Payload
 
 from payflows_backend.codec import CodecError, EncryptionCodec, payload_from_json
 from payflows_backend.vectors import check_vectors
@@ -25,6 +29,8 @@ class Vectors(unittest.TestCase):
             "one bit of the ciphertext altered": "does not authenticate",
             "a key id no key given has": "which this process does not have",
             "data shorter than a nonce and a tag": "too short to hold a nonce and a tag",
+            "a compression no reader knows": "compressed with 'zstd'",
+            "the compression mark removed": "does not authenticate",
         }
         self.assertEqual([r["name"] for r in VECTORS["refused"]], list(why))
         for r in VECTORS["refused"]:
@@ -42,6 +48,32 @@ class Vectors(unittest.TestCase):
             with self.subTest(length=length), self.assertRaises(CodecError) as caught:
                 codec.decode_one(short)
             self.assertIn(f"is {length} bytes", str(caught.exception))
+
+    def test_a_compressed_payload_that_opens_past_its_limit_is_refused(self) -> None:
+        key = base64.b64decode(VECTORS["keys"]["current"]["key"])
+        codec = EncryptionCodec(key)
+        packer = zlib.compressobj(wbits=-15)
+        bomb = packer.compress(bytes(17 * 1024 * 1024)) + packer.flush()
+        nonce = bytes(12)
+        sealed = AESGCM(key).encrypt(nonce, bomb, b"deflate-raw")
+        payload = Payload(
+            metadata={"encoding": b"binary/encrypted", "encryption-key-id": codec.key_id.encode(), "compression": b"deflate-raw"},
+            data=nonce + sealed,
+        )
+        with self.assertRaises(CodecError) as caught:
+            codec.decode_one(payload)
+        self.assertIn("does not decompress whole", str(caught.exception))
+
+    def test_large_payloads_are_compressed_and_small_ones_are_not(self) -> None:
+        codec = EncryptionCodec(base64.b64decode(VECTORS["keys"]["current"]["key"]))
+        large = Payload(metadata={"encoding": b"json/plain"}, data=json.dumps(list(range(3000))).encode())
+        small = Payload(metadata={"encoding": b"json/plain"}, data=b'"kyc:AC_1"')
+        sealed_large, sealed_small = codec.encode_one(large), codec.encode_one(small)
+        self.assertEqual(sealed_large.metadata["compression"], b"deflate-raw")
+        self.assertLess(len(sealed_large.data), len(large.data))
+        self.assertNotIn("compression", sealed_small.metadata)
+        self.assertEqual(codec.decode_one(sealed_large), large)
+        self.assertEqual(codec.decode_one(sealed_small), small)
 
 
 if __name__ == "__main__":
