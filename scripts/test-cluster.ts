@@ -2,12 +2,25 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
-import { buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
+import { besideAndAlone, buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
 // `npm run cluster` instead of the dev server, then the tests that need the whole topology
 // (test/cluster/: two ingress replicas and two workers as processes, Prometheus, the production
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
+// The files run TEST_CONCURRENCY at a time, but for those below, which run after the others, alone.
+
+/** What these do to the one cluster every file shares would fail the files running beside them. */
+const ALONE_ON_THE_CLUSTER = [
+  // Kills a history, a matching and a frontend process, and restarts PostgreSQL.
+  'test/cluster/temporal-faults.test.ts',
+  // Kills a Temporal process and starts it again.
+  'test/cluster/server-config.test.ts',
+  // SIGKILLs one of the cluster's two workers, which the other files' runs use.
+  'test/cluster/scale-out.test.ts',
+  // Ramps and sets the current version of the cluster's worker deployment, then rolls it back.
+  'test/cluster/worker-versioning.test.ts',
+];
 
 // Once the tests run, runTests passes a signal on to them, and the cluster stops after them.
 useSuitePorts('cluster');
@@ -37,7 +50,7 @@ try {
   // The browser test drives Debian's Chromium (test/helpers/browser.ts).
   ensureChromium(say);
   signal.throwIfAborted();
-  code = await runTests(files, {
+  const env = {
     TEMPORAL_ADDRESS: temporal.address,
     TEST_WORKFLOW_BUNDLE: bundlePath,
     TEST_CLUSTER: description,
@@ -46,7 +59,12 @@ try {
     TEST_WORKER_BUILD_ID: product.workerEnv.WORKER_BUILD_ID!,
     // Screenshots of a failed browser step; kept with the logs when a test fails.
     TEST_OUTPUT_DIR: join(dir, 'output'),
-  });
+  };
+  const { beside, alone } = besideAndAlone(files, ALONE_ON_THE_CLUSTER);
+  const besideCode = beside.length ? await runTests(beside, env) : 0;
+  if (alone.length) say(`then, one at a time: ${alone.join(', ')}`);
+  const aloneCode = alone.length && !signal.aborted ? await runTests(alone, env, { concurrency: 1 }) : 0;
+  code = besideCode || aloneCode;
 } catch (err) {
   console.error(`[test:cluster] could not run the tests: ${(err as Error).stack ?? err}`);
 } finally {

@@ -3,17 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
-import { buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
+import { oneProcessCommand } from './lib/test-timeouts.js';
+import { buildTestBundle, runNode, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm test`: one real Temporal dev server (temporary SQLite file) and one workflow bundle for
 // the whole run, then node's test runner over every test file (test/cluster/ is for
-// `npm run test:cluster`), with its summary line.
+// `npm run test:cluster`): the unit files in one process, as `npm run test:unit` runs them
+// (starting Node and tsx for each was most of their time), then the others, a process each,
+// TEST_CONCURRENCY at once. A summary line for each.
 
 const say = (line: string) => console.log(`[test] ${line}`);
 useSuitePorts('test');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : [...testFiles('test/unit'), ...testFiles('test/integration')];
+
+function isUnitFile(file: string): boolean {
+  return /(^|\/)test\/unit\//.test(file);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'payflows-test-'));
 let server: Awaited<ReturnType<typeof startEmbeddedTemporal>> | undefined;
@@ -30,11 +37,16 @@ try {
   });
   say(`Temporal dev server ready at ${server.address} (UI ${server.uiUrl})`);
   const bundlePath = await buildTestBundle(dir);
-  code = await runTests(files, {
+  const env = {
     TEMPORAL_ADDRESS: server.address,
     TEST_WORKFLOW_BUNDLE: bundlePath,
     TEST_TEMPORAL_LOG: join(dir, 'temporal.log'),
-  });
+  };
+  const unit = files.filter(isUnitFile);
+  const others = files.filter((f) => !isUnitFile(f));
+  const unitCode = unit.length ? await runNode(oneProcessCommand(unit), env) : 0;
+  const othersCode = others.length ? await runTests(others, env) : 0;
+  code = unitCode || othersCode;
 } catch (err) {
   console.error(`[test] could not run the tests: ${(err as Error).message}`);
 } finally {

@@ -34,11 +34,41 @@ export async function buildTestBundle(dir: string): Promise<string> {
 }
 
 /**
- * Runs the files with node's test runner, each test and each file under its timeout
- * (test-timeouts.ts); resolves with its exit code. SIGINT/SIGTERM are passed on.
+ * Test files a suite runs at once. Most of a file's time is spent waiting on Temporal, a worker, a
+ * browser or a timer, so two files share a core well; node's default on 2 cores is one.
  */
-export function runTests(files: string[], env: Record<string, string>): Promise<number> {
-  return runNode(testRunnerCommand(files), env);
+export const TEST_CONCURRENCY = 2;
+
+/** TEST_CONCURRENCY from the environment (1 runs the files one at a time), else the default. */
+export function testConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env.TEST_CONCURRENCY;
+  if (given === undefined || given === '') return TEST_CONCURRENCY;
+  if (!/^[1-9][0-9]*$/.test(given))
+    throw new Error(
+      `TEST_CONCURRENCY must be a whole number of test files run at once, 1 or more; got ${JSON.stringify(given)}`,
+    );
+  return Number(given);
+}
+
+/**
+ * The files split in two: those that may run beside others, in their order, then those that must
+ * run alone (they take shared servers down or change what every test's runs meet), in theirs.
+ */
+export function besideAndAlone(files: string[], alone: readonly string[]): { beside: string[]; alone: string[] } {
+  const isAlone = (f: string) => alone.some((a) => f === a || f.endsWith(`/${a}`));
+  return { beside: files.filter((f) => !isAlone(f)), alone: files.filter(isAlone) };
+}
+
+/**
+ * Runs the files with node's test runner, `concurrency` at once, each test and each file under its
+ * timeout (test-timeouts.ts); resolves with its exit code. SIGINT/SIGTERM are passed on.
+ */
+export function runTests(
+  files: string[],
+  env: Record<string, string>,
+  run: { concurrency: number } = { concurrency: testConcurrency() },
+): Promise<number> {
+  return runNode(testRunnerCommand(files, {}, run), env);
 }
 
 /** Runs node with the command's arguments and environment over the run's; resolves with its exit code. */

@@ -59,9 +59,24 @@ function nodeWithTimeouts(
   };
 }
 
-/** node's arguments to run the files, a process each, and the environment that carries the per-test timeout. */
-export function testRunnerCommand(files: string[], timeouts: Timeouts = {}): Command {
-  return nodeWithTimeouts(['--test', `--test-timeout=${timeouts.fileMs ?? FILE_TIMEOUT_MS}`, ...files], timeouts);
+/**
+ * node's arguments to run the files, a process each (`concurrency` of them at once, else node's
+ * default: one less than the cores), and the environment that carries the per-test timeout.
+ */
+export function testRunnerCommand(
+  files: string[],
+  timeouts: Timeouts = {},
+  run: { concurrency?: number } = {},
+): Command {
+  return nodeWithTimeouts(
+    [
+      '--test',
+      `--test-timeout=${timeouts.fileMs ?? FILE_TIMEOUT_MS}`,
+      ...(run.concurrency === undefined ? [] : [`--test-concurrency=${run.concurrency}`]),
+      ...files,
+    ],
+    timeouts,
+  );
 }
 
 /**
