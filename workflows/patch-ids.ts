@@ -13,3 +13,4 @@ export const DELETE_CLAIMS_PATCH = 'delete-claims-after-use';
 export const LOCAL_WALLET_CREATE_PATCH = 'open-wallet-local-create';
 export const HELD_ASIDE_KEPT_PATCH = 'wallet-held-aside-kept';
 export const RECORDS_BOUNDED_PATCH = 'wallet-records-bounded';
+export const DRIFT_SHOWN_ON_CHANGE_PATCH = 'wallet-drift-shown-on-change';

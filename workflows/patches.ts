@@ -24,6 +24,7 @@ export interface Patch {
 
 import {
   DELETE_CLAIMS_PATCH,
+  DRIFT_SHOWN_ON_CHANGE_PATCH,
   EXACT_LEDGER_PATCH,
   HELD_ASIDE_KEPT_PATCH,
   LEDGER_V2_PATCH,
@@ -194,6 +195,21 @@ export const PATCHES: readonly Patch[] = [
     histories: {
       withMarker: ['wallet/open-wallet-records-bounded.json'],
       before: ['wallet/open-wallet-one-workflow.json', 'wallet/wallet-held-aside-kept.json'],
+    },
+  },
+  {
+    id: DRIFT_SHOWN_ON_CHANGE_PATCH,
+    changed:
+      "A wallet's reconciliation writes BalanceDrift only when it differs from what the run shows (unset counts as false), instead of at every reconciliation: an idle wallet's 4 visibility writes a day. Asked at each reconciliation of today's loop (its marker costs one TemporalChangeVersion upsert a run); runs from before quiet polling write it every time, as they did.",
+    introduced: { date: '2026-11-27', commit: 'this change' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/run-patches.ts'],
+    histories: {
+      withMarker: ['wallet/open-wallet-drift-shown-on-change.json'],
+      before: [
+        'wallet/wallet-reconcile-false-drift-before-exact-ledger.json',
+        'wallet/wallet-reconcile-float-residue-before-exact-ledger.json',
+      ],
     },
   },
 ];

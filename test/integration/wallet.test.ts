@@ -364,6 +364,47 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     await handle.terminate('test done');
   });
 
+  it('writes BalanceDrift only when it changes: never while the wallet agrees, true once apart, false once it agrees again', async () => {
+    const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({ name: `drift-shown-${Date.now()}` });
+    const handle = stack.client.workflow.getHandle(workflowId);
+    // Each write is a history event (and a visibility row): the values written, in order.
+    const written = async () =>
+      ((await handle.fetchHistory()).events ?? []).flatMap((e) => {
+        const field = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.BalanceDrift;
+        return field ? [JSON.parse(Buffer.from(field.data!).toString()) as boolean] : [];
+      });
+    const listed = async (drift: boolean) => {
+      const runs = [];
+      for await (const run of stack.client.workflow.list({
+        query: `WorkflowId = '${workflowId}' AND BalanceDrift = ${drift}`,
+      }))
+        runs.push(run.runId);
+      return runs.length;
+    };
+    const adjust = (amount: string) =>
+      stack.operator('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount });
+
+    assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
+    assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
+    assert.deepEqual(await written(), [], 'a wallet that never drifted never writes BalanceDrift');
+    assert.equal((await handle.describe()).typedSearchAttributes.get(BalanceDrift), undefined);
+
+    await adjust('0.1');
+    assert.equal((await stack.wallets.reconcile(walletId)).drift.length, 1);
+    assert.equal((await stack.wallets.reconcile(walletId)).drift.length, 1, 'still apart: the query shows it');
+    assert.deepEqual(await written(), [true], 'written once for two reconciliations that found it apart');
+    await eventually(async () => assert.equal(await listed(true), 1, 'listed by BalanceDrift = true'));
+
+    await adjust('-0.1');
+    assert.deepEqual((await stack.wallets.reconcile(walletId)).drift, []);
+    assert.deepEqual(await written(), [true, false]);
+    await eventually(async () => {
+      assert.equal(await listed(true), 0, 'no longer listed by BalanceDrift = true');
+      assert.equal(await listed(false), 1, 'listed by BalanceDrift = false');
+    });
+    await handle.terminate('test done');
+  });
+
   it('a deposit whose callback was lost is no drift: where the balances disagree the wallet polls and compares again', async () => {
     const { walletId, walletWorkflowId: workflowId } = await stack.wallets.open({
       name: `reconciled-lost-${Date.now()}`,
@@ -428,6 +469,8 @@ describe('wallet: reconciliation with the provider’s balances', () => {
     const latest = stack.client.workflow.getHandle(workflowId);
     await eventually(async () => assert.notEqual((await latest.describe()).runId, handle.firstExecutionRunId));
     assert.deepEqual((await stack.wallets.state(walletId)).reconciliation, found);
+    // What the run before showed carries on: the new run writes BalanceDrift only when it changes.
+    assert.equal((await latest.describe()).typedSearchAttributes.get(BalanceDrift), true);
     // The new run's first task sets its timers: read them once it has.
     await eventually(async () => {
       const timers = ((await latest.fetchHistory()).events ?? []).flatMap((e) =>

@@ -4,7 +4,7 @@ import type { PollAnswer, PollCursor } from '../../src/provider/transaction-obse
 import { POLL } from '../lib/activity-options.js';
 import type { Reconciliation, WalletInput, WalletResult } from './messages.js';
 import { pollFailed } from './polls.js';
-import { compareBalances, shown, type WalletToReconcile } from './reconciliation.js';
+import { compareBalances, shown, type WalletToReconcile, writtenEveryTime } from './reconciliation.js';
 import { openRun } from './run.js';
 import type { RunPatches } from './run-patches.js';
 
@@ -57,8 +57,8 @@ async function listAll(walletId: string, cursor: PollCursor): Promise<PollAnswer
   }
 }
 
-/** A poll first, then the ledger against the provider's balances. */
+/** A poll first, then the ledger against the provider's balances; BalanceDrift written every time, as it was. */
 async function pollThenCompare(wallet: WalletToReconcile): Promise<Reconciliation> {
   await wallet.freshPoll();
-  return shown(wallet.walletId, await compareBalances(wallet));
+  return shown(wallet.walletId, await compareBalances(wallet), writtenEveryTime);
 }

@@ -3,6 +3,7 @@ import type { WalletActivities } from '../../activities/wallets.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { BOUNDED_LOOKUP } from '../lib/activity-options.js';
 import type { Drift, Reconciliation } from './drift.js';
+import { balanceDriftToWrite } from './drift-shown.js';
 
 // A wallet's ledger against the provider's own balances (the wallet lookup). A drift is shown (the
 // query, BalanceDrift, a metric) and never corrected: a drift is a question for a person.
@@ -19,17 +20,29 @@ export interface WalletToReconcile {
 }
 
 /**
+ * Whether BalanceDrift is written only when it changes (wallet-drift-shown-on-change), asked as a
+ * reconciliation shows what it found: runs recorded before it wrote it at every reconciliation.
+ */
+export type DriftShownOnChange = () => boolean;
+
+/** For runs that write BalanceDrift at every reconciliation, as they did (wallet/legacy-polling.ts). */
+export const writtenEveryTime: DriftShownOnChange = () => false;
+
+/**
  * The balances come first: only when they disagree is a poll worth its call (what a lost callback
  * carried may explain it), and they are compared again. Runs from before wallet-quiet-polling
  * polled first (wallet/legacy-polling.ts).
  */
-export async function reconcileWallet(wallet: WalletToReconcile): Promise<Reconciliation> {
+export async function reconcileWallet(
+  wallet: WalletToReconcile,
+  onChange: DriftShownOnChange,
+): Promise<Reconciliation> {
   let found = await compareBalances(wallet);
   if (found.drift.length > 0) {
     await wallet.freshPoll();
     found = await compareBalances(wallet);
   }
-  return shown(wallet.walletId, found);
+  return shown(wallet.walletId, found, onChange);
 }
 
 /** The ledger against the provider's balances as they are now. */
@@ -38,10 +51,18 @@ export async function compareBalances(wallet: WalletToReconcile): Promise<Reconc
   return { checkedAt: provider.checkedAt, drift: wallet.driftFrom(provider.available) };
 }
 
-/** Shows what a reconciliation found: BalanceDrift, and a metric and a warning for a drift. */
-export function shown(walletId: string, found: Reconciliation): Reconciliation {
-  upsertSearchAttributes([{ key: BalanceDrift, value: found.drift.length > 0 }]);
-  if (found.drift.length > 0) {
+/**
+ * Shows what a reconciliation found: BalanceDrift (only when it changes, once the run has
+ * wallet-drift-shown-on-change), and a metric and a warning for every drift found.
+ */
+export function shown(walletId: string, found: Reconciliation, onChange: DriftShownOnChange): Reconciliation {
+  const drifted = found.drift.length > 0;
+  if (!onChange()) upsertSearchAttributes([{ key: BalanceDrift, value: drifted }]);
+  else {
+    const value = balanceDriftToWrite(workflowInfo().typedSearchAttributes.get(BalanceDrift), drifted);
+    if (value !== undefined) upsertSearchAttributes([{ key: BalanceDrift, value }]);
+  }
+  if (drifted) {
     metricMeter
       .createCounter(
         'payflows_balance_drift_found',

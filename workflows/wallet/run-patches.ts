@@ -1,5 +1,6 @@
 import { patched } from '@temporalio/workflow';
 import {
+  DRIFT_SHOWN_ON_CHANGE_PATCH,
   EXACT_LEDGER_PATCH,
   HELD_ASIDE_KEPT_PATCH,
   LEDGER_V2_PATCH,
@@ -11,7 +12,7 @@ import {
 
 // Which of the wallet's patches a run follows (workflows/patches.ts), decided in one place and
 // passed down by name. A replay must meet each marker where it was recorded: five before the run's
-// first command, in the recorded order; two later, asked by name where recorded runs hold them.
+// first command, in the recorded order; three later, asked by name where recorded runs hold them.
 
 export interface RunPatches {
   /** wallet-quiet-polling: today's loop (wallet/workflow.ts); without it, wallet/legacy-polling.ts. */
@@ -36,6 +37,11 @@ export interface RunPatches {
    */
   endsWhenUnknown(): boolean;
   /**
+   * wallet-drift-shown-on-change: whether a reconciliation writes BalanceDrift only when it changes.
+   * Asked at each reconciliation of today's loop, where recorded runs write it (wallet/reconciliation.ts).
+   */
+  driftShownOnChange(): boolean;
+  /**
    * wallet-ledger-v2: marks, as the run continues as new, that it carries its ledger with settled
    * records (runs from before carried ids only), so that workers from before it stay off the run.
    */
@@ -56,6 +62,7 @@ export function runPatches(): RunPatches {
     keepHeldAside,
     reconcilesEveryInterval,
     endsWhenUnknown: () => patched(UNKNOWN_WALLET_PATCH),
+    driftShownOnChange: () => patched(DRIFT_SHOWN_ON_CHANGE_PATCH),
     markCarriesSettledRecords: () => void patched(LEDGER_V2_PATCH),
   };
 }

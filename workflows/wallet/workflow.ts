@@ -36,7 +36,7 @@ export async function followWallet(input: WalletInput, patches: RunPatches): Pro
     // looks at the wallet's recent transactions straight away; one just opened has none.
     pollDue: input.carried === undefined && !input.opened,
     reconciliation: input.reconciliation,
-    reconcile: reconcileWallet,
+    reconcile: (wallet) => reconcileWallet(wallet, patches.driftShownOnChange),
   });
   const watch = walletWatch(input.walletId, {
     intervalMs: input.pollIntervalMs,

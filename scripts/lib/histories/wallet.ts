@@ -12,7 +12,7 @@ import {
   walletWorkflowId,
 } from '../../../workflows/wallet/messages.js';
 import { sleep } from '../child.js';
-import { client, clients, config, op, provider, save, type Stories, taskQueue } from './context.js';
+import { client, clients, config, expect, op, provider, save, type Stories, taskQueue } from './context.js';
 
 /**
  * Posts a signed callback of a BTC transaction to `walletId` to the ingress, as the provider
@@ -167,6 +167,25 @@ export const stories: Stories = {
     const opened = await clients.wallets.open({ name: `history-bounded-${Date.now()}` });
     await walletLife(opened);
     save('wallet', 'open-wallet-records-bounded', opened.walletWorkflowId);
+    await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
+  },
+
+  // Reconciled on request once wallet-drift-shown-on-change is asked at each reconciliation: in
+  // agreement (BalanceDrift not written), apart twice (true, written once), then agreeing again (false).
+  async 'wallet-drift-shown-on-change'() {
+    const opened = await clients.wallets.open({ name: `history-drift-${Date.now()}` });
+    const { walletId } = opened;
+    await op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.5, confirmed: true });
+    await sleep(2_000);
+    const drifts = async () => (await clients.wallets.reconcile(walletId)).drift.length;
+    expect('drifts in agreement', await drifts(), 0);
+    // A correction at the provider that sends no callback parts the balances; its reverse rejoins them.
+    await op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: '0.1' });
+    expect('drifts once apart', await drifts(), 1);
+    expect('drifts still apart', await drifts(), 1);
+    await op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: '-0.1' });
+    expect('drifts agreeing again', await drifts(), 0);
+    save('wallet', 'open-wallet-drift-shown-on-change', opened.walletWorkflowId);
     await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
   },
 
