@@ -201,7 +201,7 @@ export const PATCHES: readonly Patch[] = [
     id: DRIFT_SHOWN_ON_CHANGE_PATCH,
     changed:
       "A wallet's reconciliation writes BalanceDrift only when it differs from what the run shows (unset counts as false), instead of at every reconciliation: an idle wallet's 4 visibility writes a day. Asked at each reconciliation of today's loop (its marker costs one TemporalChangeVersion upsert a run); runs from before quiet polling write it every time, as they did.",
-    introduced: { date: '2026-11-27', commit: 'this change' },
+    introduced: { date: '2026-11-27', commit: '1668909' },
     phase: 'patched',
     usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
