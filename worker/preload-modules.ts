@@ -35,6 +35,7 @@ export const workflowPreloadModules: readonly string[] = [
   'workflows/wallet/legacy-carried-ledger',
   'workflows/wallet/legacy-float-ledger',
   'workflows/wallet/drift',
+  'workflows/wallet/shown-attributes',
   'workflows/lib/amounts-view',
   'workflows/lib/poll-schedule',
   'workflows/lib/refusal',

@@ -34,6 +34,7 @@ import {
   RECORDS_BOUNDED_PATCH,
   REMINDERS_WHILE_OWED_PATCH,
   UNKNOWN_WALLET_PATCH,
+  WALLET_PATCHES_AS_ONE_PATCH,
 } from './patch-ids.js';
 
 export * from './patch-ids.js';
@@ -209,6 +210,26 @@ export const PATCHES: readonly Patch[] = [
       before: [
         'wallet/wallet-reconcile-false-drift-before-exact-ledger.json',
         'wallet/wallet-reconcile-float-residue-before-exact-ledger.json',
+      ],
+    },
+  },
+  {
+    id: WALLET_PATCHES_AS_ONE_PATCH,
+    changed:
+      'A wallet run takes the branch of every wallet patch above (quiet polling, exact ledger, held aside kept, records bounded, reconcile, ends when unknown, drift shown on change) on this one marker, asked first, instead of a marker each: each marker is a history event and a TemporalChangeVersion upsert, that is a visibility write, so a run start wrote six. With it, a run writes ProcessStatus TRACKING and its WalletId only when it does not show them (a run continued as new does). Runs recorded before it ask each patch as they recorded it.',
+    introduced: { date: '2026-11-27', commit: 'this change' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/run-patches.ts'],
+    histories: {
+      withMarker: [
+        'wallet/open-wallet-patches-as-one.json',
+        'wallet/open-wallet-patches-as-one-continued.json',
+        'wallet/wallet-patches-as-one-next-run.json',
+      ],
+      before: [
+        'wallet/open-wallet-drift-shown-on-change.json',
+        'wallet/open-wallet-records-bounded.json',
+        'wallet/open-wallet-one-workflow-continued.json',
       ],
     },
   },

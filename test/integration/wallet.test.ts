@@ -271,6 +271,25 @@ describe('wallet: continue-as-new keeps the state', () => {
     await eventually(async () =>
       assert.deepEqual((await latest.query(walletQuery)).balances.ETH, { confirmed: '60', pending: '0' }),
     );
+    // Each search-attribute write is a visibility write: the first run wrote its one patch marker's
+    // and TRACKING with its wallet id; the next run, which shows them carried, only its marker's.
+    const writes = async (runId: string) =>
+      ((await stack.client.workflow.getHandle(opened.walletWorkflowId, runId).fetchHistory()).events ?? [])
+        .flatMap((e) =>
+          Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}),
+        )
+        .sort();
+    assert.deepEqual(await writes(firstRun), [
+      'ProcessStatus',
+      'TemporalChangeVersion',
+      'TemporalChangeVersion',
+      'WalletId',
+    ]);
+    assert.deepEqual(await writes(described.runId), ['TemporalChangeVersion']);
+    const listed = await stack.client.workflow.count(
+      `WalletId = '${opened.walletId}' AND ProcessStatus = 'TRACKING' AND ExecutionStatus = 'Running'`,
+    );
+    assert.equal(listed.count, 1, 'the running wallet is still listed by its wallet id and status');
     await latest.terminate('test done');
   });
 

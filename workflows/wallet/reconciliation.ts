@@ -3,7 +3,7 @@ import type { WalletActivities } from '../../activities/wallets.js';
 import { BalanceDrift } from '../../src/temporal/search-attributes.js';
 import { BOUNDED_LOOKUP } from '../lib/activity-options.js';
 import type { Drift, Reconciliation } from './drift.js';
-import { balanceDriftToWrite } from './drift-shown.js';
+import { balanceDriftToWrite } from './shown-attributes.js';
 
 // A wallet's ledger against the provider's own balances (the wallet lookup). A drift is shown (the
 // query, BalanceDrift, a metric) and never corrected: a drift is a question for a person.

@@ -8,11 +8,15 @@ import {
   RECONCILE_PATCH,
   RECORDS_BOUNDED_PATCH,
   UNKNOWN_WALLET_PATCH,
+  WALLET_PATCHES_AS_ONE_PATCH,
 } from '../patch-ids.js';
 
 // Which of the wallet's patches a run follows (workflows/patches.ts), decided in one place and
-// passed down by name. A replay must meet each marker where it was recorded: five before the run's
-// first command, in the recorded order; three later, asked by name where recorded runs hold them.
+// passed down by name. A run that records wallet-patches-as-one takes every branch below without
+// asking for it: each marker costs a history event and a TemporalChangeVersion upsert, that is a
+// visibility write, so six a run became one. Runs recorded before it ask each as they recorded it:
+// five before the run's first command, in the recorded order; three later, by name where they hold
+// them.
 
 export interface RunPatches {
   /** wallet-quiet-polling: today's loop (wallet/workflow.ts); without it, wallet/legacy-polling.ts. */
@@ -32,6 +36,11 @@ export interface RunPatches {
   /** wallet-reconcile: the ledger is compared with the provider's balances every interval. */
   readonly reconcilesEveryInterval: boolean;
   /**
+   * wallet-patches-as-one: a run writes ProcessStatus TRACKING and its WalletId only when it does
+   * not show them already (a run continued as new shows what the run before it wrote).
+   */
+  readonly trackingShownOnce: boolean;
+  /**
    * wallet-ends-when-unknown: whether the follower ends for a wallet the provider does not know.
    * Asked only once it has said so NOT_FOUND_LIMIT times in a row, where recorded runs have it.
    */
@@ -48,8 +57,22 @@ export interface RunPatches {
   markCarriesSettledRecords(): void;
 }
 
+/** A run that recorded wallet-patches-as-one: today's branch of each, nothing asked. */
+const AS_ONE: RunPatches = {
+  quietPolling: true,
+  exactLedger: true,
+  keepHeldAside: true,
+  boundRecordsWhilePending: true,
+  reconcilesEveryInterval: true,
+  trackingShownOnce: true,
+  endsWhenUnknown: () => true,
+  driftShownOnChange: () => true,
+  markCarriesSettledRecords: () => void patched(LEDGER_V2_PATCH),
+};
+
 /** Decided when a run starts, before its first command. */
 export function runPatches(): RunPatches {
+  if (patched(WALLET_PATCHES_AS_ONE_PATCH)) return AS_ONE;
   const quietPolling = patched(QUIET_POLLING_PATCH);
   const exactLedger = patched(EXACT_LEDGER_PATCH);
   const keepHeldAside = exactLedger && patched(HELD_ASIDE_KEPT_PATCH);
@@ -61,6 +84,7 @@ export function runPatches(): RunPatches {
     exactLedger,
     keepHeldAside,
     reconcilesEveryInterval,
+    trackingShownOnce: false,
     endsWhenUnknown: () => patched(UNKNOWN_WALLET_PATCH),
     driftShownOnChange: () => patched(DRIFT_SHOWN_ON_CHANGE_PATCH),
     markCarriesSettledRecords: () => void patched(LEDGER_V2_PATCH),

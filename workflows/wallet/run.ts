@@ -44,6 +44,7 @@ import { findDrift } from './drift.js';
 import { reconcileEvery, type WalletToReconcile } from './reconciliation.js';
 import { transferLookups } from './transfers.js';
 import type { RunPatches } from './run-patches.js';
+import { trackingShown } from './shown-attributes.js';
 
 // One run of a wallet's follower: what it sets up before its loop and the steps both loops share
 // (wallet/workflow.ts, wallet/legacy-polling.ts), its commands in the order recorded runs have them.
@@ -273,9 +274,14 @@ export function openRun(input: WalletInput, patches: RunPatches, start: RunStart
       run.reconciliation,
       reconcile,
     );
-  upsertSearchAttributes([
-    { key: ProcessStatus, value: 'TRACKING' },
-    { key: WalletId, value: input.walletId },
-  ]);
+  const shown = workflowInfo().typedSearchAttributes;
+  if (
+    !patches.trackingShownOnce ||
+    !trackingShown({ status: shown.get(ProcessStatus), walletId: shown.get(WalletId) }, input.walletId)
+  )
+    upsertSearchAttributes([
+      { key: ProcessStatus, value: 'TRACKING' },
+      { key: WalletId, value: input.walletId },
+    ]);
   return run;
 }

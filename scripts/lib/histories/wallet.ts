@@ -153,6 +153,34 @@ async function walletLife(opened: OpenWalletResult) {
   await sleep(6_000);
 }
 
+/** Reconciled in agreement, apart twice (a correction at the provider that sends no callback), then agreeing again. */
+async function driftAndBack(walletId: string): Promise<void> {
+  const drifts = async () => (await clients.wallets.reconcile(walletId)).drift.length;
+  expect('drifts in agreement', await drifts(), 0);
+  await op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: '0.1' });
+  expect('drifts once apart', await drifts(), 1);
+  expect('drifts still apart', await drifts(), 1);
+  await op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: '-0.1' });
+  expect('drifts agreeing again', await drifts(), 0);
+}
+
+/** A wallet followed in its opening workflow, with deposits until its first run continues as new. */
+async function openedAndContinued(name: string) {
+  const opening = new WithStartWorkflowOperation<OpenWalletWorkflow>('openWalletWorkflow', {
+    workflowId: openWalletWorkflowId(name),
+    taskQueue,
+    args: [{ ...walletStartArgs({ name }, config.wallet), follower: 'this-workflow', maxHistoryEvents: 60 }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  const opened = await client.workflow.executeUpdateWithStart(openedUpdate, { startWorkflowOperation: opening });
+  const handle = await opening.workflowHandle();
+  const firstRun = (await handle.describe()).runId;
+  for (let deposits = 0; deposits < 25; deposits++)
+    await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
+  while ((await handle.describe()).runId === firstRun) await sleep(200);
+  return { opened, handle, firstRun };
+}
+
 export const stories: Stories = {
   // A wallet followed in its opening workflow, as the product's client opens one: its life.
   async 'wallet-one-workflow'() {
@@ -177,33 +205,36 @@ export const stories: Stories = {
     const { walletId } = opened;
     await op('POST', `/sandbox/wallets/${walletId}/deposits`, { currency: 'BTC', amount: 0.5, confirmed: true });
     await sleep(2_000);
-    const drifts = async () => (await clients.wallets.reconcile(walletId)).drift.length;
-    expect('drifts in agreement', await drifts(), 0);
-    // A correction at the provider that sends no callback parts the balances; its reverse rejoins them.
-    await op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: '0.1' });
-    expect('drifts once apart', await drifts(), 1);
-    expect('drifts still apart', await drifts(), 1);
-    await op('POST', `/sandbox/wallets/${walletId}/balance-adjustments`, { currency: 'BTC', amount: '-0.1' });
-    expect('drifts agreeing again', await drifts(), 0);
+    await driftAndBack(walletId);
     save('wallet', 'open-wallet-drift-shown-on-change', opened.walletWorkflowId);
     await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
+  },
+
+  // Once every wallet patch is one marker (wallet-patches-as-one): a life, then reconciled in
+  // agreement (BalanceDrift not written), apart twice (true, written once), agreeing again (false).
+  async 'wallet-patches-as-one'() {
+    const opened = await clients.wallets.open({ name: `history-as-one-${Date.now()}` });
+    await walletLife(opened);
+    await driftAndBack(opened.walletId);
+    save('wallet', 'open-wallet-patches-as-one', opened.walletWorkflowId);
+    await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
+  },
+
+  // The same patches as one, the opening run continuing as new as the follower: that run, and the next.
+  async 'wallet-patches-as-one-continued'() {
+    const name = `history-as-one-rolled-${Date.now()}`;
+    const { opened, handle, firstRun } = await openedAndContinued(name);
+    await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
+    expect('deposits counted across the runs', (await clients.wallets.reconcile(opened.walletId)).drift.length, 0);
+    save('wallet', 'open-wallet-patches-as-one-continued', opened.walletWorkflowId, firstRun);
+    save('wallet', 'wallet-patches-as-one-next-run', opened.walletWorkflowId);
+    await handle.terminate('history recorded');
   },
 
   // The same, its opening run continuing as new as the follower once its history is long: that run.
   async 'wallet-one-workflow-continued'() {
     const name = `history-one-rolled-${Date.now()}`;
-    const opening = new WithStartWorkflowOperation<OpenWalletWorkflow>('openWalletWorkflow', {
-      workflowId: openWalletWorkflowId(name),
-      taskQueue,
-      args: [{ ...walletStartArgs({ name }, config.wallet), follower: 'this-workflow', maxHistoryEvents: 60 }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-    const opened = await client.workflow.executeUpdateWithStart(openedUpdate, { startWorkflowOperation: opening });
-    const handle = await opening.workflowHandle();
-    const firstRun = (await handle.describe()).runId;
-    for (let deposits = 0; deposits < 25; deposits++)
-      await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
-    while ((await handle.describe()).runId === firstRun) await sleep(200);
+    const { opened, handle, firstRun } = await openedAndContinued(name);
     save('wallet', 'open-wallet-one-workflow-continued', opened.walletWorkflowId, firstRun);
     await handle.terminate('history recorded');
   },
