@@ -217,7 +217,7 @@ export const PATCHES: readonly Patch[] = [
     id: WALLET_PATCHES_AS_ONE_PATCH,
     changed:
       'A wallet run takes the branch of every wallet patch above (quiet polling, exact ledger, held aside kept, records bounded, reconcile, ends when unknown, drift shown on change) on this one marker, asked first, instead of a marker each: each marker is a history event and a TemporalChangeVersion upsert, that is a visibility write, so a run start wrote six. With it, a run writes ProcessStatus TRACKING and its WalletId only when it does not show them (a run continued as new does). Runs recorded before it ask each patch as they recorded it.',
-    introduced: { date: '2026-11-27', commit: 'this change' },
+    introduced: { date: '2026-11-27', commit: '7e98748' },
     phase: 'patched',
     usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
