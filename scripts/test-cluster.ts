@@ -10,6 +10,17 @@ import { besideAndAlone, buildTestBundle, runTests, testFiles, useSuitePorts } f
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
 // The files run TEST_CONCURRENCY at a time, but for those below, which run after the others, alone.
 
+/**
+ * Integration files that never reach a Temporal server (they replay histories, bundle workflows or
+ * run the test runner on fixtures): `npm test` runs them, and here they would only run again.
+ */
+const NEVER_REACH_TEMPORAL = [
+  'test/integration/replay.test.ts',
+  'test/integration/preload-modules.test.ts',
+  'test/integration/workflow-bundle.test.ts',
+  'test/integration/test-timeouts.test.ts',
+];
+
 /** What these do to the one cluster every file shares would fail the files running beside them. */
 const ALONE_ON_THE_CLUSTER = [
   // Kills a history, a matching and a frontend process, and restarts PostgreSQL.
@@ -27,7 +38,7 @@ useSuitePorts('cluster');
 const { say, signal, dir } = topologyRun('test:cluster');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : [...testFiles('test/integration'), ...testFiles('test/cluster')];
+  : [...testFiles('test/integration'), ...testFiles('test/cluster')].filter((f) => !NEVER_REACH_TEMPORAL.includes(f));
 const started = Date.now();
 let code = 1;
 let cluster: Awaited<ReturnType<typeof startClusterTopology>> | undefined;

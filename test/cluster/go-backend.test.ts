@@ -233,6 +233,20 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     const [sealed] = await codec.encode([
       { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('{}') },
     ]);
+    // 4 KiB and over: compressed, and marked so.
+    const [large] = await codec.encode([
+      { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify('0'.repeat(8192))) },
+    ]);
+    const { compression: _mark, ...unmarked } = large!.metadata!;
+    const asJson = (p: {
+      metadata?: Record<string, Uint8Array | null | undefined> | null;
+      data?: Uint8Array | null;
+    }) => ({
+      metadata: Object.fromEntries(
+        Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+      ),
+      data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
+    });
     const ours = (data: Uint8Array) => ({
       metadata: {
         ...vectors.refused[0]!.encrypted.metadata,
@@ -252,6 +266,14 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
       'data shorter than a nonce and a tag': [
         /is 27 bytes, shorter than its 12-byte nonce and 16-byte tag/,
         ours(Buffer.from(sealed!.data!).subarray(0, 27)),
+      ],
+      'a compression no reader knows': [
+        /compressed with "zstd", which this process cannot read/,
+        asJson({ ...large!, metadata: { ...large!.metadata, compression: Buffer.from('zstd') } }),
+      ],
+      'the compression mark removed': [
+        /does not authenticate: it was altered/,
+        asJson({ ...large!, metadata: unmarked }),
       ],
     };
     assert.deepEqual(
