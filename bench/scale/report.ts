@@ -8,6 +8,12 @@ import { byRun, TOPOLOGIES, topologyOf, TOPOLOGY_NAME } from './topology.js';
 // sizes run on different invocations land in one report): each size on each topology measured,
 // side by side.
 
+/**
+ * Half of what a wallet took as two workflows (the opening and a child following it): 69 KB, 17 KB
+ * main and 52 KB visibility, at 10,000 to 100,000 wallets (the rows measured before 2026-11-27).
+ */
+export const DB_PER_WALLET_GOAL_BYTES = 34_500;
+
 const n0 = (v: number) => Math.round(v).toLocaleString('en');
 const n1 = (v: number) => v.toLocaleString('en', { maximumFractionDigits: 1 });
 const mb = (b: number) => `${n0(b / 1e6)} MB`;
@@ -73,6 +79,10 @@ export function scaleReport(
   row('provider calls/s at the defaults, all N idle', (r) => r.idle.callsPerSecondAtDefaults.toPrecision(3));
   row('**Temporal DB bytes per wallet** (main)', (r) => `**${n0(r.bytesPerWallet)} B**`);
   row('visibility DB bytes per wallet', (r) => `${n0(r.visibilityBytesPerWallet)} B`);
+  row(`**DB bytes per wallet, main + visibility** (goal ≤ ${n0(DB_PER_WALLET_GOAL_BYTES)} B)`, (r) => {
+    const both = r.bytesPerWallet + r.visibilityBytesPerWallet;
+    return `**${n0(both)} B** ${both <= DB_PER_WALLET_GOAL_BYTES ? '✓' : '✗'}`;
+  });
   row('Temporal DB total after (main + visibility)', (r) => mb(r.database.mainAfter + r.database.visibilityAfter));
   row(
     'worker RSS, fresh / with the wallets / peak',

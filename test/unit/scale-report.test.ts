@@ -48,6 +48,21 @@ describe("the scale run's report", () => {
     assert.match(report, /On the separate services \(1,000, 10,000 wallets\)/);
   });
 
+  it('sets each row’s database per wallet, main and visibility together, beside the goal: half of two workflows’ 69 KB', () => {
+    const half = (bytes: [number, number]) => ({
+      ...at(1_000, 'single', 11),
+      bytesPerWallet: bytes[0],
+      visibilityBytesPerWallet: bytes[1],
+    });
+    const line = scaleReport([half([12_000, 22_000]), { ...half([20_000, 23_000]), topology: 'services' }])
+      .split('\n')
+      .find((l) => l.startsWith('| **DB bytes per wallet, main + visibility**'));
+    assert.equal(
+      line,
+      '| **DB bytes per wallet, main + visibility** (goal ≤ 34,500 B) | **34,000 B** ✓ | **43,000 B** ✗ |',
+    );
+  });
+
   it('says "not recorded" where a row lacks a figure', () => {
     const { temporal: _t, load: _l, ...before } = at(1_000, undefined, 11);
     const old = scaleReport([before]);
