@@ -83,6 +83,11 @@ export function scaleReport(
     const both = r.bytesPerWallet + r.visibilityBytesPerWallet;
     return `**${n0(both)} B** ${both <= DB_PER_WALLET_GOAL_BYTES ? '✓' : '✗'}`;
   });
+  row('DB bytes per wallet at rest, main / visibility (dead row versions gone: VACUUM FULL)', (r) =>
+    r.atRest === undefined
+      ? 'not recorded'
+      : `${n0(r.atRest.mainBytesPerWallet)} B / ${n0(r.atRest.visibilityBytesPerWallet)} B`,
+  );
   row('Temporal DB total after (main + visibility)', (r) => mb(r.database.mainAfter + r.database.visibilityAfter));
   row(
     'worker RSS, fresh / with the wallets / peak',

@@ -51,6 +51,11 @@ export interface SizeResult {
   database: { mainBefore: number; mainAfter: number; visibilityBefore: number; visibilityAfter: number };
   bytesPerWallet: number;
   visibilityBytesPerWallet: number;
+  /**
+   * The same once both databases were rewritten without dead row versions (VACUUM FULL, right after
+   * the reading above, and before the opening): what the wallets' rows hold. Optional: rows before it lack it.
+   */
+  atRest?: { mainBytesPerWallet: number; visibilityBytesPerWallet: number };
   /** What each table of both databases grew by over the run, with its indexes (optional: rows before it lack it). */
   tables?: { main: TableSize[]; visibility: TableSize[] };
   worker: { rssIdleEmpty: number; rssWithWallets: number; peak: number; maxCachedWorkflows: number | undefined };
@@ -158,6 +163,8 @@ export async function measureSize(
   await sleep(5_000);
   const rssIdleEmpty = stack.workerMemory().rss;
   const temporalIdleEmpty = stack.temporalMemory();
+  // Compacted first, so that what the wallets add is measured from rows without dead versions.
+  stack.compactDatabases();
   const tablesBefore = stack.databaseTables();
   const dbBefore = { main: totalBytes(tablesBefore.main), visibility: totalBytes(tablesBefore.visibility) };
   say(
@@ -240,6 +247,8 @@ export async function measureSize(
   const temporalWithWallets = stack.temporalMemory();
   const tablesAfter = stack.databaseTables();
   const dbAfter = { main: totalBytes(tablesAfter.main), visibility: totalBytes(tablesAfter.visibility) };
+  stack.compactDatabases();
+  const tablesAtRest = stack.databaseTables();
   // Calls counted over the turns in the window, each turn one period's: per wallet-day at the defaults.
   const perDay = (calls: number, wallets: number, simIntervalMs: number, realIntervalMs: number) =>
     perWalletDay({ calls, wallets, windowMs: simIntervalMs, simIntervalMs, realIntervalMs });
@@ -316,6 +325,10 @@ export async function measureSize(
     },
     bytesPerWallet: (dbAfter.main - dbBefore.main) / n,
     visibilityBytesPerWallet: (dbAfter.visibility - dbBefore.visibility) / n,
+    atRest: {
+      mainBytesPerWallet: (totalBytes(tablesAtRest.main) - dbBefore.main) / n,
+      visibilityBytesPerWallet: (totalBytes(tablesAtRest.visibility) - dbBefore.visibility) / n,
+    },
     tables: {
       main: growth(tablesBefore.main, tablesAfter.main),
       visibility: growth(tablesBefore.visibility, tablesAfter.visibility),

@@ -9,7 +9,7 @@ import { startProcess, stopProcess } from '../../scripts/lib/product-processes.j
 import { startStack, stopStack } from '../../scripts/lib/stack.js';
 import { startTemporalCluster } from '../../scripts/lib/temporal-cluster.js';
 import { benchVersioningEnv } from '../versioning.js';
-import { type TableSize, tableSizes } from './tables.js';
+import { type TableSize, compactDatabase, tableSizes } from './tables.js';
 import type { Topology } from './topology.js';
 
 // The scale run's stack: Temporal on PostgreSQL started as `npm run cluster` starts it (the
@@ -31,6 +31,8 @@ export interface ScaleStack {
   temporalMemory(): { rss: number; processes: number };
   /** Each table of Temporal's main and visibility databases, with its indexes (bench/scale/tables.ts). */
   databaseTables(): { main: TableSize[]; visibility: TableSize[] };
+  /** Both databases rewritten without dead row versions (VACUUM FULL, bench/scale/tables.ts). */
+  compactDatabases(): void;
   stop(): Promise<void>;
 }
 
@@ -115,6 +117,10 @@ export async function startScaleStack(opts: {
         return { rss: up.reduce((sum, pid) => sum + memoryOf(pid).rss, 0), processes: up.length };
       },
       databaseTables: () => ({ main: tablesOf('temporal'), visibility: tablesOf('temporal_visibility') }),
+      compactDatabases() {
+        for (const database of ['temporal', 'temporal_visibility'])
+          compactDatabase({ bin: psqlBin, host, port, database });
+      },
       stop,
     };
   } catch (err) {

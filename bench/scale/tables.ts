@@ -52,6 +52,18 @@ export function tableSizes(psql: { bin: string; host: string; port: number; data
   }
 }
 
+/**
+ * Rewrites every table of the database without its dead row versions and free space (VACUUM FULL),
+ * so that what is left is what the rows hold: each row once, each index entry once.
+ */
+export function compactDatabase(psql: { bin: string; host: string; port: number; database: string }): void {
+  execFileSync(
+    psql.bin,
+    ['-h', psql.host, '-p', String(psql.port), '-U', 'postgres', '-d', psql.database, '-qAt', '-c', 'VACUUM (FULL)'],
+    { encoding: 'utf8' },
+  );
+}
+
 /** The database's bytes: its tables' pg_total_relation_size summed. */
 export const totalBytes = (tables: TableSize[]) => tables.reduce((sum, t) => sum + t.totalBytes, 0);
 
