@@ -158,6 +158,24 @@ describe('replay of recorded histories', () => {
     assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
   });
 
+  it('runs recorded with wallet-patches-as-one fail to replay on a worker from before it', async () => {
+    const swapPatches = swapImport(
+      'no-patches-as-one',
+      ({ request, context }) => request.endsWith('/patch-ids.js') && context.endsWith('/workflows/wallet'),
+    );
+    const asOne = [
+      'open-wallet-patches-as-one',
+      'open-wallet-patches-as-one-continued',
+      'wallet-patches-as-one-next-run',
+    ];
+    const files = asOne.map((name) => historyFile('wallet', name));
+    const results = await replayFiles(files, undefined, dataConverter, undefined, swapPatches);
+    assert.deepEqual(
+      results.map((result) => ({ file: result.file, error: result.error?.name })),
+      files.map((file) => ({ file, error: 'DeterminismViolationError' })),
+    );
+  });
+
   it('without the follower kept for runs from before wallet-quiet-polling, those runs fail to replay', async () => {
     // Wallet runs without the marker: each takes wallet/legacy-polling.ts, and with today's loop in
     // its place (as if the module had been deleted too early) none replays; a run with the marker
