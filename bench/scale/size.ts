@@ -52,8 +52,8 @@ export interface SizeResult {
   bytesPerWallet: number;
   visibilityBytesPerWallet: number;
   /**
-   * The same once both databases were rewritten without dead row versions (VACUUM FULL, right after
-   * the reading above, and before the opening): what the wallets' rows hold. Optional: rows before it lack it.
+   * The same once both databases were rewritten without dead row versions (VACUUM FULL, before the
+   * opening and once the callbacks were measured): what the wallets' rows hold. Optional: rows before it lack it.
    */
   atRest?: { mainBytesPerWallet: number; visibilityBytesPerWallet: number };
   /** What each table of both databases grew by over the run, with its indexes (optional: rows before it lack it). */
@@ -247,8 +247,6 @@ export async function measureSize(
   const temporalWithWallets = stack.temporalMemory();
   const tablesAfter = stack.databaseTables();
   const dbAfter = { main: totalBytes(tablesAfter.main), visibility: totalBytes(tablesAfter.visibility) };
-  stack.compactDatabases();
-  const tablesAtRest = stack.databaseTables();
   // Calls counted over the turns in the window, each turn one period's: per wallet-day at the defaults.
   const perDay = (calls: number, wallets: number, simIntervalMs: number, realIntervalMs: number) =>
     perWalletDay({ calls, wallets, windowMs: simIntervalMs, simIntervalMs, realIntervalMs });
@@ -296,6 +294,11 @@ export async function measureSize(
     else latencies.push(t);
   });
   if (unread) say(`  callbacks: a wallet's query or history failed, counted as not counted; the first: ${unread}`);
+  // Last, once nothing is measured any more: VACUUM FULL locks each table while it rewrites it, which
+  // would hold up the callbacks. The callbacks' signals are in it (about 1.5 KB of history each).
+  say('  database: compacting (VACUUM FULL), then reading it at rest');
+  stack.compactDatabases();
+  const tablesAtRest = stack.databaseTables();
   const result: SizeResult = {
     wallets: n,
     topology: stack.topology,
