@@ -12,7 +12,7 @@ import { workflowPreloadModules } from '../../worker/preload-modules.js';
  * workflows need, so that a module that drags in a library (zod, OpenTelemetry) fails the build's
  * test rather than every cached workflow's memory. `npm run build` prints today's size.
  */
-export const WORKFLOW_BUNDLE_BUDGET_BYTES = { untraced: 900_000, traced: 920_000 } as const;
+export const WORKFLOW_BUNDLE_BUDGET_BYTES = { untraced: 910_000, traced: 925_000 } as const;
 
 /**
  * Modules that must never be in a bundle: zod and the schemas built with it (each process's checks.ts
