@@ -10,7 +10,7 @@ import { byRun, TOPOLOGIES, topologyOf, TOPOLOGY_NAME } from './topology.js';
 
 /**
  * Half of what a wallet took as two workflows (the opening and a child following it): 69 KB, 17 KB
- * main and 52 KB visibility, at 10,000 to 100,000 wallets (the rows measured before 2026-11-27).
+ * main and 52 KB visibility, at 10,000 to 100,000 wallets (scale.json's rows without an at-rest figure).
  */
 export const DB_PER_WALLET_GOAL_BYTES = 34_500;
 
