@@ -69,7 +69,9 @@ export function tablesSection(rs: SizeResult[]): string[] {
     'Each table’s growth from before the opening to after the idle window, over N: its bytes',
     '(`pg_total_relation_size`: the rows, its indexes, TOAST and the free-space and visibility maps)',
     'and its live and dead rows (`n_live_tup`, `n_dead_tup`: the statistics’ counts; a dead row is a',
-    'version an update or delete left, whose bytes stay until vacuum reclaims them), then its largest indexes',
+    'version an update or delete left, whose bytes stay until vacuum reclaims them), the rows it wrote',
+    '(`n_tup_ins`, `n_tup_upd`, `n_tup_hot_upd`, `n_tup_del`: an update that is not HOT adds an entry to',
+    'each of the table’s indexes; where no figure is given, the run predates it), then its largest indexes',
     '(`pg_relation_size`). The largest first; a table under 2 % of its database’s bytes per wallet in',
     'every run is summed into “other tables”. What a row holds is read from Temporal’s PostgreSQL schema.',
     '',
@@ -109,7 +111,12 @@ function databaseTable(db: Database, rs: SizeResult[]): string[] {
         if (!t) return '0 B';
         const other = t.totalBytes - t.heapBytes - t.indexBytes;
         const dead = t.deadRows === undefined ? '' : `, ${n1(t.deadRows / r.wallets)} dead`;
-        return `**${n0(t.totalBytes / r.wallets)} B** (${n1(t.liveRows / r.wallets)}${dead}): rows ${n0(t.heapBytes / r.wallets)}, indexes ${n0(t.indexBytes / r.wallets)}, TOAST and maps ${n0(other / r.wallets)}`;
+        const w = t.writes;
+        const written =
+          w === undefined
+            ? ''
+            : `; written ${n1(w.inserts / r.wallets)} inserted, ${n1(w.updates / r.wallets)} updated (${n1(w.hotUpdates / r.wallets)} HOT), ${n1(w.deletes / r.wallets)} deleted`;
+        return `**${n0(t.totalBytes / r.wallets)} B** (${n1(t.liveRows / r.wallets)}${dead}): rows ${n0(t.heapBytes / r.wallets)}, indexes ${n0(t.indexBytes / r.wallets)}, TOAST and maps ${n0(other / r.wallets)}${written}`;
       })} |`,
     );
     const indexNames = [...new Set(rs.flatMap((_, i) => Object.keys(of(i)?.indexes ?? {})))]

@@ -20,6 +20,12 @@ export interface TableSize {
    * them, which the table's bytes still hold (optional: rows of scale.json before it lack it).
    */
   deadRows?: number;
+  /**
+   * pg_stat_user_tables' row writes since the statistics began: inserts, updates, of which HOT (the
+   * new version on the same page, no new index entries) and deletes. An update that is not HOT
+   * adds an entry to every index of the table (optional: rows of scale.json before it lack it).
+   */
+  writes?: { inserts: number; updates: number; hotUpdates: number; deletes: number };
   /** pg_relation_size of each index, by name. */
   indexes: Record<string, number>;
 }
@@ -32,6 +38,8 @@ const TABLES_QUERY = `select coalesce(json_agg(json_build_object(
   'indexBytes', pg_indexes_size(s.relid),
   'liveRows', s.n_live_tup,
   'deadRows', s.n_dead_tup,
+  'writes', json_build_object('inserts', s.n_tup_ins, 'updates', s.n_tup_upd,
+                              'hotUpdates', s.n_tup_hot_upd, 'deletes', s.n_tup_del),
   'indexes', (select coalesce(json_object_agg(i.indexrelname, pg_relation_size(i.indexrelid)), '{}')
               from pg_stat_user_indexes i where i.relid = s.relid)
 ) order by s.relname), '[]') from pg_stat_user_tables s where s.schemaname = 'public'`;
@@ -88,8 +96,17 @@ export function growth(before: TableSize[], after: TableSize[]): TableSize[] {
         indexBytes: t.indexBytes - (b?.indexBytes ?? 0),
         liveRows: t.liveRows - (b?.liveRows ?? 0),
         ...(t.deadRows === undefined ? {} : { deadRows: t.deadRows - (b?.deadRows ?? 0) }),
+        ...(t.writes === undefined ? {} : { writes: writesSince(b?.writes, t.writes) }),
         indexes,
       };
     })
     .filter((t) => t.totalBytes !== 0 || t.liveRows !== 0);
 }
+
+type Writes = NonNullable<TableSize['writes']>;
+const writesSince = (before: Writes | undefined, after: Writes): Writes => ({
+  inserts: after.inserts - (before?.inserts ?? 0),
+  updates: after.updates - (before?.updates ?? 0),
+  hotUpdates: after.hotUpdates - (before?.hotUpdates ?? 0),
+  deletes: after.deletes - (before?.deletes ?? 0),
+});
