@@ -2,19 +2,22 @@
 # Prepares a Temporal cluster on PostgreSQL, and again safely on every start:
 #   setup.sh schema     the databases and schemas (temporal-sql-tool, as Temporal documents it);
 #                       run before the server starts, and to upgrade the schema after a new server
+#   setup.sh indexes    after `schema`: the visibility indexes of mostly-NULL columns made partial
+#                       (visibility-indexes.sql, with psql); a no-op once they are
 #   setup.sh namespace  once the server answers: the namespace with its retention and the search
 #                       attributes the workflows set
-# The same script runs in docker-compose.yml's temporalio/admin-tools containers and in
-# `npm run cluster`.
+# The same script runs in docker-compose.yml (`schema` and `namespace` in temporalio/admin-tools
+# containers, `indexes` in a postgres one, for its psql) and in `npm run cluster`.
 #
-# Needs: temporal-sql-tool and temporal (the CLI) on PATH; for `schema`: SCHEMA_DIR (the server's
-# schema/postgresql/v12 folder), POSTGRES_SEEDS, DB_PORT, POSTGRES_USER, POSTGRES_PWD; for
-# `namespace`: TEMPORAL_ADDRESS, NAMESPACE and NAMESPACE_RETENTION (default: default, 72h).
+# Needs: temporal-sql-tool and temporal (the CLI) on PATH, and psql for `indexes`; for `schema`:
+# SCHEMA_DIR (the server's schema/postgresql/v12 folder); for `schema` and `indexes`:
+# POSTGRES_SEEDS, DB_PORT, POSTGRES_USER, POSTGRES_PWD; for `namespace`: TEMPORAL_ADDRESS,
+# NAMESPACE and NAMESPACE_RETENTION (default: default, 72h).
 # Against a server that authorizes (TEMPORAL_AUTH_JWKS_URL in production.yaml), TEMPORAL_API_KEY: an
 # admin's access token (creating a namespace and search attributes needs the admin role); the CLI
 # reads it itself.
 set -eu
-step="${1:?usage: setup.sh schema|namespace}"
+step="${1:?usage: setup.sh schema|indexes|namespace}"
 DB_PORT="${DB_PORT:-5432}"
 DBNAME="${DBNAME:-temporal}"
 VISIBILITY_DBNAME="${VISIBILITY_DBNAME:-temporal_visibility}"
@@ -36,6 +39,13 @@ for pair in "$DBNAME:temporal" "$VISIBILITY_DBNAME:visibility"; do
   sql --db "$db" setup-schema -v 0.0
   sql --db "$db" update-schema -d "$SCHEMA_DIR/$schema/versioned"
 done
+}
+
+indexes() {
+: "${POSTGRES_SEEDS:?}" "${POSTGRES_USER:?}" "${POSTGRES_PWD:?}"
+echo "setup: visibility indexes of mostly-NULL columns, partial ($VISIBILITY_DBNAME)"
+PGPASSWORD="$POSTGRES_PWD" psql -X -q -v ON_ERROR_STOP=1 -h "$POSTGRES_SEEDS" -p "$DB_PORT" -U "$POSTGRES_USER" \
+  -d "$VISIBILITY_DBNAME" -f "$(dirname "$0")/visibility-indexes.sql"
 }
 
 namespace() {
@@ -74,6 +84,7 @@ echo "setup: done (namespace $NAMESPACE, retention $NAMESPACE_RETENTION)"
 
 case "$step" in
   schema) schema ;;
+  indexes) indexes ;;
   namespace) namespace ;;
-  *) echo "usage: setup.sh schema|namespace" >&2; exit 2 ;;
+  *) echo "usage: setup.sh schema|indexes|namespace" >&2; exit 2 ;;
 esac

@@ -6,14 +6,14 @@ import { freePort, portIn } from '../../src/temporal/ports.js';
 import { accepts, pollUntil, stopChild, stopOnFailure, terminate } from './child.js';
 import { buildLocalModule, goTool, LOCAL_MODULES, moduleSource, TOOLS } from './go-tools.js';
 import { type RunningLoadBalancer, startLoadBalancer } from './load-balancer.js';
-import { type RunningPostgres, startPostgres } from './postgres.js';
+import { ensurePostgres, type RunningPostgres, startPostgres } from './postgres.js';
 import { ControlError, type ControlEndpoint, serveTemporalControl, unknownService } from './temporal-control.js';
 import { clientTlsEnv, type FrontendTls } from './tls.js';
 
 // A Temporal cluster on PostgreSQL, on this machine, configured by the files that
 // docker-compose.yml ships: deploy/temporal/production.yaml for the server,
-// deploy/temporal/setup.sh for the schemas, the namespace and the search attributes, and
-// deploy/haproxy/haproxy.cfg for the load balancer in front of the frontends.
+// deploy/temporal/setup.sh for the schemas, the visibility indexes, the namespace and the search
+// attributes, and deploy/haproxy/haproxy.cfg for the load balancer in front of the frontends.
 
 export const SERVER_CONFIG_DIR = resolve('deploy/temporal');
 export const SETUP_SCRIPT = resolve('deploy/temporal/setup.sh');
@@ -55,6 +55,8 @@ export interface TemporalCluster {
   /** Every process's Prometheus endpoint, host:port. */
   metrics: string[];
   postgres: PostgresServer;
+  /** The names of its two databases on that server. */
+  databases: { main: string; visibility: string };
   /** The load balancer's process (the services topology). */
   loadBalancer?: { address: string; pid: number; log: string };
   /** How clients verify the frontend's certificate, when it serves TLS. */
@@ -340,6 +342,7 @@ export async function startTemporalCluster(opts: {
         PROMETHEUS_ENDPOINT: p.info.metrics,
       };
     await runStep('schema', env, logs, log, { signal });
+    await runStep('indexes', { ...env, PATH: `${ensurePostgres(log)}:${env.PATH}` }, logs, log, { signal });
 
     // The first process alone, since it writes the cluster's metadata on a new database (two
     // writing it at once fail on its version); then every other at once: they find each other
@@ -415,6 +418,7 @@ export async function startTemporalCluster(opts: {
       namespace,
       metrics: processes.map((p) => p.info.metrics),
       postgres,
+      databases,
       ...(lb ? { loadBalancer: { address: lb.address, pid: lb.child.pid!, log: lb.log } } : {}),
       ...(opts.tls ? { tls: { caCert: opts.tls.caCert, serverName: opts.tls.serverName } } : {}),
       ...(opts.authorization
@@ -445,6 +449,7 @@ export function describeTemporal(t: TemporalCluster) {
     namespace: t.namespace,
     metrics: t.metrics,
     postgres: { host, port, user, password, dataDir },
+    databases: t.databases,
     loadBalancer: t.loadBalancer,
     tls: t.tls,
     authorization: t.authorization,
@@ -523,7 +528,7 @@ function goInstallChildren(): number[] {
 const membershipPort = () => portIn(20_000, 32_000);
 
 function runStep(
-  step: 'schema' | 'namespace',
+  step: 'schema' | 'indexes' | 'namespace',
   env: Record<string, string>,
   logs: string,
   log: (line: string) => void,

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
@@ -14,6 +16,7 @@ import {
   TEMPORAL_PROCESSES,
   temporalServices,
 } from '../helpers/cluster.js';
+import { ensurePostgres } from '../../scripts/lib/postgres.js';
 
 // The server's settings that can never change once a cluster has started, as the running cluster
 // reports them: what `npm run cluster` and compose start is what production keeps for good. Its
@@ -107,5 +110,60 @@ describe('the Temporal server as configured for production', () => {
     await restartPostgres(cluster);
     await eventually(() => answers(client), 60_000, 1_000);
     for (const s of await temporalServices(cluster)) assert.ok(s.pid, `${s.name} survived the restart`);
+  });
+
+  it('keeps a visibility index entry only for the runs whose column has a value, and Lists still use the index', () => {
+    const { host, port, user, password } = cluster.temporal.postgres;
+    const env = { ...process.env, PGPASSWORD: password };
+    const psql = join(
+      ensurePostgres(() => {}),
+      'psql',
+    );
+    const sql = (query: string) =>
+      execFileSync(
+        psql,
+        ['-X', '-qAt', '-h', host, '-p', String(port), '-U', user, '-d', cluster.temporal.databases.visibility],
+        { input: query, env, encoding: 'utf8' },
+      ).trim();
+    const partialIndexes = () =>
+      sql(
+        `select c.relname, c.oid from pg_index i join pg_class c on c.oid = i.indexrelid
+         where i.indrelid = 'executions_visibility'::regclass and i.indpred is not null order by c.relname`,
+      ).split('\n');
+    const listed = [...readFileSync('deploy/temporal/visibility-indexes.sql', 'utf8').matchAll(/'(by_\w+)'/g)]
+      .map((m) => m[1]!)
+      .sort();
+    const before = partialIndexes();
+    assert.deepEqual(
+      before.map((row) => row.split('|')[0]),
+      listed,
+      'exactly the listed indexes are partial: every one exists in the schema',
+    );
+    assert.equal(listed.length, 40);
+    for (const whole of ['default_idx', 'by_workflow_id', 'by_status', 'by_temporal_namespace_division'])
+      assert.ok(!listed.includes(whole), `${whole} stays whole`);
+
+    // A List by a search attribute compares it, which implies a value: the planner still takes its index.
+    const plan = sql(`set enable_seqscan = off;
+      explain select run_id from executions_visibility
+      where namespace_id = 'n' and keyword01 = 'WA_1' and temporalnamespacedivision is null`);
+    assert.match(plan, /by_keyword_01/, plan);
+
+    // Run again (every start runs it): nothing is rebuilt.
+    const again = spawnSync('sh', ['deploy/temporal/setup.sh', 'indexes'], {
+      env: {
+        ...env,
+        PATH: `${join(psql, '..')}:${process.env.PATH}`,
+        POSTGRES_SEEDS: host,
+        DB_PORT: String(port),
+        POSTGRES_USER: user,
+        POSTGRES_PWD: password,
+        VISIBILITY_DBNAME: cluster.temporal.databases.visibility,
+      },
+      encoding: 'utf8',
+    });
+    assert.equal(again.status, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /made partial/);
+    assert.deepEqual(partialIndexes(), before, 'the same indexes, not rebuilt');
   });
 });

@@ -83,15 +83,25 @@ describe('docker-compose.yml and the Dockerfile', () => {
       assert.deepEqual(s[name]!.command, [name.replace(/^temporal-|-2$/g, '')], name);
       assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
       assert.deepEqual(s[name]!.depends_on, {
-        'temporal-schema': { condition: 'service_completed_successfully' },
+        'temporal-visibility-indexes': { condition: 'service_completed_successfully' },
         certificates: { condition: 'service_completed_successfully' },
       });
       assert.equal(s[name]!.environment!.DYNAMIC_CONFIG_FILE_PATH, '/etc/temporal/payflows/dynamicconfig.yaml');
       assert.equal(s[name]!.environment!.TEMPORAL_CLUSTER_ADDRESS, 'temporal:7233', 'the load balancer');
     }
-    for (const name of ['temporal-schema', 'temporal-namespace'])
+    for (const name of ['temporal-schema', 'temporal-visibility-indexes', 'temporal-namespace'])
       assert.ok(s[name]!.volumes!.includes('./deploy/temporal:/etc/temporal/payflows:ro'), name);
     assert.deepEqual(s['temporal-schema']!.entrypoint, ['sh', '/etc/temporal/payflows/setup.sh', 'schema']);
+    // The indexes after the schema, in the image whose psql matches the server's major version.
+    assert.deepEqual(s['temporal-visibility-indexes']!.entrypoint, [
+      'sh',
+      '/etc/temporal/payflows/setup.sh',
+      'indexes',
+    ]);
+    assert.equal(s['temporal-visibility-indexes']!.image, s.postgresql!.image);
+    assert.deepEqual(s['temporal-visibility-indexes']!.depends_on, {
+      'temporal-schema': { condition: 'service_completed_successfully' },
+    });
     const [shell, flag, line] = s['temporal-namespace']!.entrypoint!;
     assert.deepEqual([shell, flag], ['sh', '-c']);
     assert.match(line!, /sh \/etc\/temporal\/payflows\/setup\.sh namespace/);
@@ -173,6 +183,15 @@ describe('docker-compose.yml and the Dockerfile', () => {
     const config = readFileSync('deploy/haproxy/haproxy.cfg', 'utf8');
     for (const name of Object.keys(env))
       assert.match(config, new RegExp(`\\$\\{${name}\\}|defined\\(${name}\\)`), `${name} is read`);
+  });
+
+  it('refuses the visibility index step without the database to run it on, naming what is missing', () => {
+    const run = spawnSync('sh', ['deploy/temporal/setup.sh', 'indexes'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+    assert.notEqual(run.status, 0);
+    assert.match(run.stderr, /POSTGRES_SEEDS/);
   });
 
   it('registers exactly the search attributes the workflows set', () => {
