@@ -66,6 +66,8 @@ export interface CreateWorkerOptions {
   claims?: ClaimStore;
   /** Where reminders go; default: a log line. */
   notifier?: Notifier;
+  /** Where the connection says what does not stop the worker (a failed token refresh); default: stderr. */
+  warn?: (line: string) => void;
   /** Where the workflows' and activities' spans go; none by default. */
   tracing?: Tracing;
   /** More activities beside the product's (the benchmarks' yardstick workflow uses one). */
@@ -141,8 +143,8 @@ export function versioningSettings(
 }
 
 /** The worker's connection; a server that does not take it is a TemporalUnreachableError (one paragraph). */
-async function connectNative(config: Config): Promise<NativeConnection> {
-  const tokens = await serviceTokens(config, 'worker');
+async function connectNative(config: Config, warn: (line: string) => void): Promise<NativeConnection> {
+  const tokens = await serviceTokens(config, 'worker', { warn });
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect({
@@ -157,7 +159,7 @@ async function connectNative(config: Config): Promise<NativeConnection> {
     tokens.onRefresh((token) => {
       connection
         .setApiKey(token)
-        .catch((err: Error) => console.warn(`worker: the refreshed Temporal token was not taken: ${err.message}`));
+        .catch((err: Error) => warn(`worker: the refreshed Temporal token was not taken: ${err.message}`));
     });
     stopWithConnection(connection, tokens);
   }
@@ -177,7 +179,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
   const { config, provider } = opts;
   // Before connecting: a worker without a build id stops here, with what to set.
   const version = workerVersion(config, { callersBundle: opts.workflowBundlePath !== undefined });
-  const connection = opts.connection ?? (await connectNative(config));
+  const connection = opts.connection ?? (await connectNative(config, opts.warn ?? ((line) => console.warn(line))));
   const claims = opts.claims ?? claimStoreFromConfig(config);
   const activities = {
     ...createWalletActivities({ provider, callbackUrl: callbackUrl(config) }),

@@ -21,7 +21,7 @@ const provider = providerFromConfig(config, { onCall: providerCallMetrics(Runtim
 const tracing = startTracing({ service: 'worker', otlpEndpoint: config.telemetry.otlpEndpoint });
 // Never takes over the current version: an operator promotes versions on a cluster (docs/deploying.md).
 const { worker, connection, cache, version, currentVersion } = await refusesToStart(() =>
-  createWorker({ config, provider, tracing }),
+  createWorker({ config, provider, tracing, warn: (line) => logger.warn(line) }),
 );
 // What the cache holds decides whether the worker evicts or runs out of memory under load: said first.
 logger.info({ maxCachedWorkflows: cache.maxCachedWorkflows, boundedBy: cache.by }, cache.explanation);
@@ -37,7 +37,7 @@ void currentVersion.then((o) => {
     logger[o.outcome === 'gave-up' ? 'warn' : 'info']({ currentVersion: o }, describeOutcome(version, o));
 });
 // The claim store's retention sweep: one Schedule per task queue, made or updated by every worker.
-const scheduler = await refusesToStart(() => connectClient(config, 'worker'));
+const scheduler = await refusesToStart(() => connectClient(config, 'worker', { warn: (line) => logger.warn(line) }));
 const retentionSchedule = await ensureClaimRetentionSchedule(scheduler, config);
 await scheduler.connection.close();
 const health = config.worker.health ? await startWorkerHealth(worker, connection, config.worker.health) : undefined;

@@ -14,7 +14,7 @@ const logger = createLogger({ service: 'ingress', level: config.telemetry.logLev
 // Before the client: its interceptor joins the trace that each callback's span starts.
 const tracing = startTracing({ service: 'ingress', otlpEndpoint: config.telemetry.otlpEndpoint });
 // A Temporal that does not take the connection ends the ingress in one paragraph (exit 69), as the worker.
-const client = await refusesToStart(() => connectClient(config, 'ingress'));
+const client = await refusesToStart(() => connectClient(config, 'ingress', { warn: (line) => logger.warn(line) }));
 const metrics = createIngressMetrics();
 const app = ingressFromConfig(config, { client, logger, metrics });
 const ops = createIngressOps({ client, metrics, logger });

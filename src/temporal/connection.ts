@@ -45,9 +45,14 @@ function chain(err: unknown): string {
   return parts.join('\n');
 }
 
+/** Where a service says what an operator should see but that does not stop it; default: stderr. */
+export interface ConnectionLogOptions {
+  warn?: (line: string) => void;
+}
+
 /** A client of this deployment: the configured server, namespace and payload encryption. */
-export async function connectClient(config: Config, role = 'client'): Promise<Client> {
-  return clientFor(await connectTemporal(config, role), config);
+export async function connectClient(config: Config, role = 'client', opts: ConnectionLogOptions = {}): Promise<Client> {
+  return clientFor(await connectTemporal(config, role, opts), config);
 }
 
 /**
@@ -58,9 +63,9 @@ export async function connectClient(config: Config, role = 'client'): Promise<Cl
 export async function connectTemporal(
   config: Config,
   role = 'client',
-  opts: { connectTimeoutMs?: number } = {},
+  opts: { connectTimeoutMs?: number } & ConnectionLogOptions = {},
 ): Promise<Connection> {
-  const tokens = await serviceTokens(config, role);
+  const tokens = await serviceTokens(config, role, opts);
   let connection: Connection;
   try {
     connection = await Connection.connect({
@@ -80,11 +85,16 @@ export async function connectTemporal(
  * The service's token source when client credentials are configured (TEMPORAL_OAUTH_*): its first
  * token fetched, its refreshes logged. A provider that refuses stops the start here, saying why.
  */
-export async function serviceTokens(config: Config, role: string): Promise<ServiceTokenSource | undefined> {
+export async function serviceTokens(
+  config: Config,
+  role: string,
+  opts: ConnectionLogOptions = {},
+): Promise<ServiceTokenSource | undefined> {
   if (!config.temporal.serviceToken) return undefined;
+  const warn = opts.warn ?? ((line: string) => console.warn(line));
   try {
     return await startServiceTokenSource(config.temporal.serviceToken, {
-      log: (line) => console.warn(`${role}: ${line}`),
+      log: (line) => warn(`${role}: ${line}`),
     });
   } catch (err) {
     throw new TemporalUnreachableError(

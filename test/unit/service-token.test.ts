@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { startServiceTokenSource } from '../../src/temporal/service-token.js';
+import { serviceTokens } from '../../src/temporal/connection.js';
 import { inProcessIdp } from '../helpers/sign-in.js';
 
 // A service's token for Temporal by client credentials, from a real provider (the stand-in,
@@ -77,6 +78,26 @@ describe('service token source', () => {
       assert.equal(tokens.current(), held);
     } finally {
       tokens.stop();
+    }
+  });
+
+  it("says a service's failed refresh through the service's own logger, named by its role", async () => {
+    const flaky = await inProcessIdp(idpOptions(1));
+    const warned: string[] = [];
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      TEMPORAL_OAUTH_TOKEN_URL: flaky.tokenUrl,
+      TEMPORAL_OAUTH_CLIENT_ID: SERVICE.clientId,
+      TEMPORAL_OAUTH_CLIENT_SECRET: SERVICE.clientSecret,
+    });
+    const tokens = await serviceTokens(config, 'ingress', { warn: (line) => warned.push(line) });
+    try {
+      await flaky.close();
+      const deadline = Date.now() + 5_000;
+      while (warned.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.match(warned[0] ?? '', /^ingress: .*the held token stays in use/s);
+    } finally {
+      tokens?.stop();
     }
   });
 
