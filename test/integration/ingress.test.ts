@@ -321,6 +321,9 @@ describe('ingress: a wallet’s own workflow, by the name its callback URL carri
     await eventually(async () =>
       assert.deepEqual((await follower.query(walletQuery)).balances.BTC, { confirmed: '0.2', pending: '0' }),
     );
+    // The client that opened it no longer points at the run the operator terminated.
+    assert.equal(await stack.wallets.workflowIdOf(wallet.walletId), walletWorkflowId(wallet.walletId));
+    assert.deepEqual((await stack.wallets.state(wallet.walletId)).balances.BTC, { confirmed: '0.2', pending: '0' });
     await follower.terminate('test done');
   });
 

@@ -86,16 +86,26 @@ export class WalletsClient {
 
   /**
    * The id of the workflow that follows a wallet, for the wallet's id (for a handle, or a link to
-   * the Web UI): the one this client opened it with, or the running one (found through visibility,
-   * which lags a just-opened wallet by moments), or else its follower `wallet:<walletId>`, whose
-   * last run still answers queries once closed.
+   * the Web UI): the one this client opened it with while it runs, or the running one (found
+   * through visibility, which lags a just-opened wallet by moments), or else its follower
+   * `wallet:<walletId>`, whose last run still answers queries once closed.
    */
   async workflowIdOf(walletId: string): Promise<string> {
-    return (
-      this.followedBy.get(walletId) ??
-      (await runningWalletWorkflow(this.client, walletId)) ??
-      walletWorkflowId(walletId)
-    );
+    const opened = this.followedBy.get(walletId);
+    // Asked of the run itself, not visibility: an operator may have ended it, and a callback since
+    // started a follower by the wallet's id.
+    if (opened !== undefined && (await this.runs(opened))) return opened;
+    this.followedBy.delete(walletId);
+    return (await runningWalletWorkflow(this.client, walletId)) ?? opened ?? walletWorkflowId(walletId);
+  }
+
+  private async runs(workflowId: string): Promise<boolean> {
+    try {
+      return (await this.client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
   }
 
   /**
