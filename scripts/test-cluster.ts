@@ -2,36 +2,15 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
+import { ALONE_ON_THE_CLUSTER, NEVER_REACH_TEMPORAL } from './lib/cluster-suite-files.js';
 import { besideAndAlone, buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
 // `npm run cluster` instead of the dev server, then the tests that need the whole topology
 // (test/cluster/: two ingress replicas and two workers as processes, Prometheus, the production
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
-// The files run TEST_CONCURRENCY at a time, but for those below, which run after the others, alone.
-
-/**
- * Integration files that never reach a Temporal server (they replay histories, bundle workflows or
- * run the test runner on fixtures): `npm test` runs them, and here they would only run again.
- */
-const NEVER_REACH_TEMPORAL = [
-  'test/integration/replay.test.ts',
-  'test/integration/preload-modules.test.ts',
-  'test/integration/workflow-bundle.test.ts',
-  'test/integration/test-timeouts.test.ts',
-];
-
-/** What these do to the one cluster every file shares would fail the files running beside them. */
-const ALONE_ON_THE_CLUSTER = [
-  // Kills a history, a matching and a frontend process, and restarts PostgreSQL.
-  'test/cluster/temporal-faults.test.ts',
-  // Kills a Temporal process and starts it again.
-  'test/cluster/server-config.test.ts',
-  // SIGKILLs one of the cluster's two workers, which the other files' runs use.
-  'test/cluster/scale-out.test.ts',
-  // Ramps and sets the current version of the cluster's worker deployment, then rolls it back.
-  'test/cluster/worker-versioning.test.ts',
-];
+// The files run TEST_CONCURRENCY at a time, but for those scripts/lib/cluster-suite-files.ts names
+// (left to `npm test`, or run alone after the others).
 
 // Once the tests run, runTests passes a signal on to them, and the cluster stops after them.
 useSuitePorts('cluster');
