@@ -9,10 +9,22 @@ import { byRun, TOPOLOGIES, topologyOf, TOPOLOGY_NAME } from './topology.js';
 // side by side.
 
 /**
- * Half of what a wallet took as two workflows (the opening and a child following it): 69 KB, 17 KB
- * main and 52 KB visibility, at 10,000 to 100,000 wallets (scale.json's rows without an at-rest figure).
+ * What a wallet took, main and visibility together, as two workflows (the opening and a child
+ * following it), in the last rows measured that way, by size and topology (scale.json's rows of
+ * 2026-11-26 and 27 before one workflow per wallet; git keeps them). The goal is half of it.
  */
-export const DB_PER_WALLET_GOAL_BYTES = 34_500;
+export const TWO_WORKFLOWS_BYTES_PER_WALLET: Readonly<Record<string, number>> = {
+  '1000 single': 94_216,
+  '1000 services': 91_701,
+  '10000 single': 69_474,
+  '10000 services': 69_432,
+};
+
+/** A row's goal for its database per wallet: half of two workflows' at its size and topology, if measured. */
+export function dbPerWalletGoalBytes(r: Pick<SizeResult, 'wallets' | 'topology'>): number | undefined {
+  const twoWorkflows = TWO_WORKFLOWS_BYTES_PER_WALLET[`${r.wallets} ${topologyOf(r)}`];
+  return twoWorkflows === undefined ? undefined : twoWorkflows / 2;
+}
 
 const n0 = (v: number) => Math.round(v).toLocaleString('en');
 const n1 = (v: number) => v.toLocaleString('en', { maximumFractionDigits: 1 });
@@ -79,9 +91,11 @@ export function scaleReport(
   row('provider calls/s at the defaults, all N idle', (r) => r.idle.callsPerSecondAtDefaults.toPrecision(3));
   row('**Temporal DB bytes per wallet** (main)', (r) => `**${n0(r.bytesPerWallet)} B**`);
   row('visibility DB bytes per wallet', (r) => `${n0(r.visibilityBytesPerWallet)} B`);
-  row(`**DB bytes per wallet, main + visibility** (goal ≤ ${n0(DB_PER_WALLET_GOAL_BYTES)} B)`, (r) => {
+  row('**DB bytes per wallet, main + visibility** (goal: at most half of two workflows’ at the size)', (r) => {
     const both = r.bytesPerWallet + r.visibilityBytesPerWallet;
-    return `**${n0(both)} B** ${both <= DB_PER_WALLET_GOAL_BYTES ? '✓' : '✗'}`;
+    const goal = dbPerWalletGoalBytes(r);
+    if (goal === undefined) return `**${n0(both)} B** (no goal)`;
+    return `**${n0(both)} B** ${both <= goal ? '✓' : '✗'} (≤ ${n0(goal)})`;
   });
   row('DB bytes per wallet at rest, main / visibility (dead row versions gone: VACUUM FULL)', (r) =>
     r.atRest === undefined

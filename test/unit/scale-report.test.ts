@@ -48,18 +48,23 @@ describe("the scale run's report", () => {
     assert.match(report, /On the separate services \(1,000, 10,000 wallets\)/);
   });
 
-  it('sets each row’s database per wallet, main and visibility together, beside the goal: half of two workflows’ 69 KB', () => {
-    const half = (bytes: [number, number]) => ({
-      ...at(1_000, 'single', 11),
+  it('sets each row’s database per wallet, main and visibility together, beside its goal: half of what two workflows took at that size and topology', () => {
+    const measured = (wallets: number, topology: SizeResult['topology'], bytes: [number, number]) => ({
+      ...at(wallets, topology, 11),
       bytesPerWallet: bytes[0],
       visibilityBytesPerWallet: bytes[1],
     });
-    const line = scaleReport([half([12_000, 22_000]), { ...half([20_000, 23_000]), topology: 'services' }])
+    const line = scaleReport([
+      measured(1_000, 'single', [25_000, 22_000]),
+      measured(1_000, 'services', [25_000, 21_000]),
+      measured(10_000, 'single', [20_000, 14_000]),
+      measured(20_000, 'single', [20_000, 14_000]),
+    ])
       .split('\n')
       .find((l) => l.startsWith('| **DB bytes per wallet, main + visibility**'));
     assert.equal(
       line,
-      '| **DB bytes per wallet, main + visibility** (goal ≤ 34,500 B) | **34,000 B** ✓ | **43,000 B** ✗ |',
+      '| **DB bytes per wallet, main + visibility** (goal: at most half of two workflows’ at the size) | **47,000 B** ✓ (≤ 47,108) | **46,000 B** ✗ (≤ 45,851) | **34,000 B** ✓ (≤ 34,737) | **34,000 B** (no goal) |',
     );
   });
 
