@@ -2,22 +2,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { serverNeeds } from '../helpers/server-needs.js';
 
 // `npm run test:unit` runs test/unit with no Temporal server and no workflow bundle, in one
 // process. A unit test that starts a stack, a worker or a bundle belongs in test/integration.
-
-const NEEDS_SERVER = [
-  { pattern: /helpers\/(stack|worker-process|cluster)\.js/, what: 'starts a stack or a worker process' },
-  { pattern: /TEST_WORKFLOW_BUNDLE|bundleWorkflowCode|scripts\/replay\.js/, what: 'bundles or replays workflows' },
-  {
-    pattern: /TestWorkflowEnvironment|Worker\.create\(|NativeConnection\.connect|Connection\.connect\(/,
-    what: 'needs Temporal',
-  },
-];
-
-function serverNeeds(source: string): string[] {
-  return NEEDS_SERVER.filter(({ pattern }) => pattern.test(source)).map(({ what }) => what);
-}
 
 describe('test/unit needs no server', () => {
   it('no unit test starts Temporal, a worker or a workflow bundle', () => {
@@ -35,6 +23,7 @@ describe('test/unit needs no server', () => {
       'starts a stack or a worker process',
     ]);
     assert.deepEqual(serverNeeds('await Worker.create({ taskQueue })'), ['needs Temporal']);
+    assert.deepEqual(serverNeeds("const client = await connectClient(config, 'ingress');"), ['needs Temporal']);
     assert.deepEqual(serverNeeds("import { decimal } from '../../src/decimal.js';"), []);
   });
 });
