@@ -16,7 +16,13 @@ import type { Config } from '../src/config.js';
 import type { ProviderClient } from '../src/provider/client.js';
 import { callbackUrl, providerCredentials } from '../src/required-settings.js';
 import { codecFromConfig, encryptingDataConverter } from '../src/temporal/codec.js';
-import { serviceTokens, stopWithConnection, temporalUnreachable } from '../src/temporal/connection.js';
+import {
+  type ConnectionLogOptions,
+  serviceTokens,
+  stopWithConnection,
+  temporalUnreachable,
+  warnOf,
+} from '../src/temporal/connection.js';
 import { startTracing, type Tracing, workerTracingOptions } from '../src/telemetry/tracing.js';
 import { type BuildIdSource, resolveBuildId } from './build-id.js';
 import { type CacheChoice, chooseCacheSize } from './cache-size.js';
@@ -52,7 +58,8 @@ export const untracedWorkflowInterceptorModules = workflowInterceptorModules.fil
   (m) => m !== tracingInterceptorsModule,
 );
 
-export interface CreateWorkerOptions {
+/** With `warn`: where the connection says what does not stop the worker (a failed token refresh). */
+export interface CreateWorkerOptions extends ConnectionLogOptions {
   config: Config;
   provider: ProviderClient;
   connection?: NativeConnection;
@@ -66,8 +73,6 @@ export interface CreateWorkerOptions {
   claims?: ClaimStore;
   /** Where reminders go; default: a log line. */
   notifier?: Notifier;
-  /** Where the connection says what does not stop the worker (a failed token refresh); default: stderr. */
-  warn?: (line: string) => void;
   /** Where the workflows' and activities' spans go; none by default. */
   tracing?: Tracing;
   /** More activities beside the product's (the benchmarks' yardstick workflow uses one). */
@@ -143,7 +148,8 @@ export function versioningSettings(
 }
 
 /** The worker's connection; a server that does not take it is a TemporalUnreachableError (one paragraph). */
-async function connectNative(config: Config, warn: (line: string) => void): Promise<NativeConnection> {
+async function connectNative(config: Config, opts: ConnectionLogOptions): Promise<NativeConnection> {
+  const warn = warnOf(opts);
   const tokens = await serviceTokens(config, 'worker', { warn });
   let connection: NativeConnection;
   try {
@@ -179,7 +185,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
   const { config, provider } = opts;
   // Before connecting: a worker without a build id stops here, with what to set.
   const version = workerVersion(config, { callersBundle: opts.workflowBundlePath !== undefined });
-  const connection = opts.connection ?? (await connectNative(config, opts.warn ?? ((line) => console.warn(line))));
+  const connection = opts.connection ?? (await connectNative(config, opts));
   const claims = opts.claims ?? claimStoreFromConfig(config);
   const activities = {
     ...createWalletActivities({ provider, callbackUrl: callbackUrl(config) }),

@@ -50,6 +50,9 @@ export interface ConnectionLogOptions {
   warn?: (line: string) => void;
 }
 
+/** The warn of `opts`, else stderr. */
+export const warnOf = (opts: ConnectionLogOptions) => opts.warn ?? ((line: string) => console.warn(line));
+
 /** A client of this deployment: the configured server, namespace and payload encryption. */
 export async function connectClient(config: Config, role = 'client', opts: ConnectionLogOptions = {}): Promise<Client> {
   return clientFor(await connectTemporal(config, role, opts), config);
@@ -91,7 +94,7 @@ export async function serviceTokens(
   opts: ConnectionLogOptions = {},
 ): Promise<ServiceTokenSource | undefined> {
   if (!config.temporal.serviceToken) return undefined;
-  const warn = opts.warn ?? ((line: string) => console.warn(line));
+  const warn = warnOf(opts);
   try {
     return await startServiceTokenSource(config.temporal.serviceToken, {
       log: (line) => warn(`${role}: ${line}`),
