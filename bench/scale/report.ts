@@ -10,8 +10,8 @@ import { byRun, TOPOLOGIES, topologyOf, TOPOLOGY_NAME } from './topology.js';
 
 /**
  * What a wallet took, main and visibility together, as two workflows (the opening and a child
- * following it), in the last rows measured that way, by size and topology (scale.json's rows of
- * 2026-11-26 and 27 before one workflow per wallet; git keeps them). The goal is half of it.
+ * following it), in the last rows measured that way, by size and topology (scale.json's rows from
+ * before one workflow per wallet; git keeps them). The goal is half of it.
  */
 export const TWO_WORKFLOWS_BYTES_PER_WALLET: Readonly<Record<string, number>> = {
   '1000 single': 94_216,
