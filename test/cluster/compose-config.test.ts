@@ -147,7 +147,14 @@ describe('docker-compose.yml under the Compose loader', () => {
       .sort();
     assert.deepEqual(
       onInternal,
-      [...servers.map(([name]) => name), 'idp', 'postgresql', 'temporal', 'temporal-schema'].sort(),
+      [
+        ...servers.map(([name]) => name),
+        'idp',
+        'postgresql',
+        'temporal',
+        'temporal-schema',
+        'temporal-visibility-indexes',
+      ].sort(),
     );
     for (const [name] of servers) assert.deepEqual(Object.keys(s[name]!.networks!), ['temporal-internal'], name);
     assert.deepEqual(s['temporal-internal-frontend']!.networks, { 'temporal-internal': null });
