@@ -20,6 +20,8 @@ export const ALONE_ON_THE_CLUSTER = [
   'test/cluster/server-config.test.ts',
   // SIGKILLs one of the cluster's two workers, which the other files' runs use.
   'test/cluster/scale-out.test.ts',
+  // Runs the drill, which turns the cluster sandbox's faults on for every route.
+  'test/cluster/drill.test.ts',
   // Ramps and sets the current version of the cluster's worker deployment, then rolls it back.
   'test/cluster/worker-versioning.test.ts',
 ];
