@@ -10,9 +10,13 @@ import { WalletsClient } from '../workflows/wallet/client.js';
 import { SANDBOX_CREDENTIALS } from '../src/config.js';
 import { createWallet } from '../src/provider/endpoints.js';
 import { workflowBundleConverters } from '../src/temporal/codec.js';
-import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
+import {
+  untracedWorkflowInterceptorModules,
+  workflowInterceptorModules,
+  workflowInterceptorModulesFor,
+} from '../worker/create-worker.js';
 import { operatorCalls } from '../scripts/fixtures/operator.js';
-import { startStack, stopStack } from '../scripts/lib/stack.js';
+import { startStack, startWorker, stopStack } from '../scripts/lib/stack.js';
 import { transactionSignal, walletQuery, walletWorkflowId } from '../workflows/wallet/messages.js';
 import { WALLET_TIMING_DEFAULTS } from '../workflows/wallet/contract.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
@@ -59,7 +63,11 @@ export async function stackFigures(
       writeFileSync(path, code);
       return path;
     };
-    const bundlePath = await bundleOf('./workflows/index.ts');
+    // The stack's worker exports no traces (it is given no tracing), so it runs the bundle without the
+    // tracing interceptors, as a deployed worker does (worker/create-worker.ts). A second worker runs
+    // the one with them, as with tracing on: the wallet flow is measured on both.
+    const bundlePath = await bundleOf('./workflows/index.ts', workflowInterceptorModulesFor({ tracing: false }));
+    const tracedBundlePath = await bundleOf('./workflows/index.ts', workflowInterceptorModulesFor({ tracing: true }));
 
     const [apiKey, secretKey] = ['AK-BENCH', `SK-BENCH-${randomUUID()}`];
     const taskQueue = `bench-${randomUUID()}`;
@@ -97,6 +105,9 @@ export async function stackFigures(
     const { address, client, settings, sandboxUrl, ingressUrl } = stack;
     const [provider, serverPid] = [stack.provider!, stack.temporal?.pid];
     const wallets = new WalletsClient(client, { taskQueue, pollIntervalMs });
+    const tracedTaskQueue = `${taskQueue}-traced`;
+    await startWorker(stack.config, { workflowBundlePath: tracedBundlePath, taskQueue: tracedTaskQueue }, cleanups);
+    const tracedWallets = new WalletsClient(client, { taskQueue: tracedTaskQueue, pollIntervalMs });
     const figures: Figure[] = [];
 
     // 1. The ingress against the client's own signalWithStart of the same workflows.
@@ -180,9 +191,10 @@ export async function stackFigures(
     };
     const mean = (phase: string) =>
       (phases.get(phase) ?? []).reduce((a, b) => a + b, 0) / (phases.get(phase)?.length ?? 1);
-    const walletFlow = async () => {
-      const lap = stopwatch();
-      const { walletId, walletWorkflowId: workflowId } = await wallets.open({ name: `bench-${randomUUID()}` });
+    // Its steps' times are kept on the worker without tracing, the one deployed by default.
+    const walletFlowOn = (on: WalletsClient, laps: 'timed' | 'untimed') => async () => {
+      const lap = laps === 'timed' ? stopwatch() : () => {};
+      const { walletId, walletWorkflowId: workflowId } = await on.open({ name: `bench-${randomUUID()}` });
       opened.push(workflowId);
       lap('open');
       const txId = await sandboxOp(`/sandbox/wallets/${walletId}/deposits`);
@@ -196,6 +208,8 @@ export async function stackFigures(
       );
       lap('counted');
     };
+    const walletFlow = walletFlowOn(wallets, 'timed');
+    const tracedWalletFlow = walletFlowOn(tracedWallets, 'untimed');
     // The same flow in raw workflow code (bench/workflows/bare-wallet.ts): its floor on this SDK,
     // on the same worker (its interceptors and data converter), as the minimal workflow is. With
     // the contract's edges, the create is a signed request to the sandbox, and the two signals come
@@ -233,18 +247,18 @@ export async function stackFigures(
       });
       lap('minimal');
     };
-    const flows = [walletFlow, rawFlow('contract'), rawFlow('none'), minimal];
-    const named = 'wallet flow, its floor under the contract, its floor, minimal workflow';
+    const flows = [walletFlow, rawFlow('contract'), rawFlow('none'), minimal, tracedWalletFlow];
+    const named = 'wallet flow, its floor under the contract, its floor, minimal workflow, wallet flow traced';
     say(`${named}: warming up`);
     for (const flow of flows) await runConcurrently(flow, 8, span(3_000));
     say(`${named}: 8 in flight, each twice, interleaved`);
     phases.clear();
-    // Interleaved forth and back (A B C D D C B A), so that a slow spell of the shared machine, and
+    // Interleaved forth and back (A B C D E E D C B A), so that a slow spell of the shared machine, and
     // the workflows that each pass leaves open in the cache, fall on all of them alike.
-    const rates = [0, 0, 0, 0];
+    const rates = flows.map(() => 0);
     // And the CPU each spent, over the same passes: where a flow's cost lies, whatever the machine's load.
     const cpu = flows.map(() => ({ process: 0, server: 0, calls: 0 }));
-    for (const i of [0, 1, 2, 3, 3, 2, 1, 0]) {
+    for (const i of [0, 1, 2, 3, 4, 4, 3, 2, 1, 0]) {
       const spent = cpuMeter(serverPid);
       const pass = await runConcurrently(flows[i]!, 8, span(8_000));
       // The pass's tail (the server's transfer and visibility tasks, timers restarted) is its own.
@@ -257,7 +271,13 @@ export async function stackFigures(
         calls: cpu[i]!.calls + pass.calls,
       };
     }
-    const [flowRate, contractRate, bareRate, minimalRate] = rates as [number, number, number, number];
+    const [flowRate, contractRate, bareRate, minimalRate, tracedRate] = rates as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const cpuPer = cpu.map((c) => ({ process: c.process / c.calls, server: c.server / c.calls }));
     const perFlow = cpuPer.map((c, i) => `${named.split(', ')[i]} ${c.process.toFixed(1)} + ${c.server.toFixed(1)}`);
     say(`CPU ms per flow (this process + the Temporal server): ${perFlow.join('; ')}`);
@@ -319,6 +339,21 @@ export async function stackFigures(
           yardstick: cpuPer[1]![key],
           lowerIsBetter: true,
         });
+    // Tracing is opt-in (docs/operations.md): what its workflow interceptors cost, spans made and not exported.
+    figures.push({
+      name: 'wallet flows/s on a worker with the tracing interceptors bundled (as with tracing on; spans made, exported nowhere), vs the raw flow with the contract’s edges',
+      unit: '/s',
+      product: tracedRate,
+      yardstick: contractRate,
+    });
+    if (serverPid !== undefined)
+      figures.push({
+        name: 'CPU per wallet flow in this process with the tracing interceptors bundled, vs without them (same passes)',
+        unit: 'ms',
+        product: cpuPer[4]!.process,
+        yardstick: cpuPer[0]!.process,
+        lowerIsBetter: true,
+      });
     figures.push({
       name: 'the raw flow with the contract’s edges (the floor under the contract above), vs a minimal workflow with one activity',
       unit: '/s',

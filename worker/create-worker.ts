@@ -57,6 +57,9 @@ export const workflowInterceptorModules = [modulePath('workflows/interceptors'),
 export const untracedWorkflowInterceptorModules = workflowInterceptorModules.filter(
   (m) => m !== tracingInterceptorsModule,
 );
+/** The interceptor modules a worker bundles: with the tracing ones only when it exports traces. */
+export const workflowInterceptorModulesFor = (opts: { tracing: boolean }): string[] =>
+  opts.tracing ? workflowInterceptorModules : untracedWorkflowInterceptorModules;
 
 /** With `warn`: where the connection says what does not stop the worker (a failed token refresh). */
 export interface CreateWorkerOptions extends ConnectionLogOptions {
@@ -223,9 +226,7 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<{
         }),
     interceptors: {
       activity: tracing.activityInterceptors,
-      ...(bundlePath
-        ? {}
-        : { workflowModules: traces.enabled ? workflowInterceptorModules : untracedWorkflowInterceptorModules }),
+      ...(bundlePath ? {} : { workflowModules: workflowInterceptorModulesFor({ tracing: traces.enabled }) }),
     },
     sinks: tracing.sinks,
     activities,
