@@ -265,6 +265,9 @@ export async function stackFigures(
       await new Promise((r) => setTimeout(r, 1_000));
       const { processMs, serverMs } = spent();
       rates[i]! += pass.rate / 2;
+      say(
+        `  ${named.split(', ')[i]}: ${pass.rate.toFixed(1)}/s, CPU ms per flow ${(processMs / pass.calls).toFixed(1)} + ${((serverMs ?? NaN) / pass.calls).toFixed(1)}`,
+      );
       cpu[i] = {
         process: cpu[i]!.process + processMs,
         server: cpu[i]!.server + (serverMs ?? NaN),
