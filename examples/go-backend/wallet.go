@@ -4,19 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
 	"net/http"
+	"strings"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 )
 
 // The wallet, as workflows/wallet/client.ts opens and reads it: openWalletWorkflow keyed
-// open-wallet:<name>, then the query "wallet" of the wallet's own workflow.
+// open-wallet:<name>, started by an update-with-start of "opened" and followed in that same
+// workflow (follower "this-workflow"), then read by its query "wallet".
 
 type backend struct {
 	c   client.Client
@@ -26,6 +30,9 @@ type backend struct {
 
 type openWalletInput struct {
 	Name string `json:"name"`
+	// "this-workflow": the workflow that opens the wallet follows it, and answers "opened" once the
+	// provider has created it. Without it, the workflow starts a second one as its follower.
+	Follower string `json:"follower"`
 	// How often the wallet's workflow polls the provider for a callback that was lost.
 	PollIntervalMs int `json:"pollIntervalMs"`
 }
@@ -61,27 +68,8 @@ func (b backend) walletAfterDeposit(ctx context.Context, name, currency, amount 
 	if !ok {
 		return r, fmt.Errorf("-deposit %q is not a decimal string such as 0.12345678", amount)
 	}
-	input := openWalletInput{Name: name, PollIntervalMs: 5_000}
-	// Checked before anything starts: a message the schema refuses is never sent.
-	if err := b.sch.input("wallet", "openWalletWorkflow", input); err != nil {
-		return r, err
-	}
-	run, err := b.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:        "open-wallet:" + name,
-		TaskQueue: b.s.taskQueue,
-		// A second open of the same name attaches to the first; only a failed attempt starts again.
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
-	}, "openWalletWorkflow", input)
+	opened, err := b.openWallet(ctx, openWalletInput{Name: name, Follower: "this-workflow", PollIntervalMs: 5_000})
 	if err != nil {
-		return r, fmt.Errorf("starting openWalletWorkflow open-wallet:%s: %w", name, err)
-	}
-	var raw json.RawMessage
-	if err := run.Get(ctx, &raw); err != nil {
-		return r, fmt.Errorf("opening the wallet open-wallet:%s: %w", name, err)
-	}
-	var opened openWalletResult
-	if err := received(raw, &opened, func(v any) error { return b.sch.result("wallet", "openWalletWorkflow", v) }); err != nil {
 		return r, err
 	}
 	if err := b.deposit(ctx, opened.WalletID, currency, amount); err != nil {
@@ -96,7 +84,7 @@ func (b backend) walletAfterDeposit(ctx context.Context, name, currency, amount 
 			return r, fmt.Errorf("query wallet of %s: %w", opened.WalletWorkflowID, err)
 		}
 		if err := receivedValue(answer, &view, func(v any) error {
-			return b.sch.queryAnswer("wallet", "walletWorkflow", "wallet", v)
+			return b.sch.queryAnswer("wallet", followerType(opened.WalletWorkflowID), "wallet", v)
 		}); err != nil {
 			return r, err
 		}
@@ -112,6 +100,63 @@ func (b backend) walletAfterDeposit(ctx context.Context, name, currency, amount 
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// openWallet opens the wallet for input.Name, or finds the one opened under that name, and answers
+// once the provider has created it: one workflow for the wallet's whole life.
+func (b backend) openWallet(ctx context.Context, input openWalletInput) (openWalletResult, error) {
+	var opened openWalletResult
+	// Checked before anything starts: a message the schema refuses is never sent.
+	if err := b.sch.input("wallet", "openWalletWorkflow", input); err != nil {
+		return opened, err
+	}
+	id := "open-wallet:" + input.Name
+	start := b.c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+		ID:        id,
+		TaskQueue: b.s.taskQueue,
+		// A second open of the same name attaches to the first; only a failed attempt starts again.
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+	}, "openWalletWorkflow", input)
+	update, err := b.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: start,
+		UpdateOptions:          client.UpdateWorkflowOptions{UpdateName: "opened", WaitForStage: client.WorkflowUpdateStageCompleted},
+	})
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		// The name was opened by a workflow that completed once it started a follower of its own
+		// (opened without "this-workflow"): its result says what it opened.
+		return b.openedBefore(ctx, id)
+	}
+	if err != nil {
+		return opened, fmt.Errorf("opening the wallet %s: %w", id, err)
+	}
+	var raw json.RawMessage
+	if err := update.Get(ctx, &raw); err != nil {
+		return opened, fmt.Errorf("opening the wallet %s: %w", id, err)
+	}
+	err = received(raw, &opened, func(v any) error { return b.sch.updateAnswer("wallet", "openWalletWorkflow", "opened", v) })
+	return opened, err
+}
+
+// followerType is the type of the workflow that follows the wallet: the opening itself, or the
+// follower wallet:<walletId> that an opening without "this-workflow" started.
+func followerType(workflowID string) string {
+	if strings.HasPrefix(workflowID, "wallet:") {
+		return "walletWorkflow"
+	}
+	return "openWalletWorkflow"
+}
+
+// openedBefore reads what a completed opening of the wallet answered as its result.
+func (b backend) openedBefore(ctx context.Context, id string) (openWalletResult, error) {
+	var opened openWalletResult
+	var raw json.RawMessage
+	if err := b.c.GetWorkflow(ctx, id, "").Get(ctx, &raw); err != nil {
+		return opened, fmt.Errorf("reading the earlier opening %s: %w", id, err)
+	}
+	err := received(raw, &opened, func(v any) error { return b.sch.result("wallet", "openWalletWorkflow", v) })
+	return opened, err
 }
 
 // The sandbox's operator route plays the blockchain: a confirmed deposit to the wallet's address.

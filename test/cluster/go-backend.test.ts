@@ -117,7 +117,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     // A user with the standard limits (daily 500 USD): 600 is over them.
     const user = await provider.call(api.createUser, { body: { fields: { country: 'US' } } });
     const orderRef = `go-order-${id}`;
-    started.push(`checkout:${orderRef}`);
+    started.push(`checkout:${orderRef}`, `open-wallet:go-${id}`);
     const out = await run([
       '-wallet-name',
       `go-${id}`,
@@ -132,6 +132,9 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     const report = JSON.parse(out.stdout) as Report;
 
     assert.deepEqual(report.wallet.balances.BTC, { confirmed: DEPOSIT, pending: '0' });
+    // One workflow for the wallet's life, as the TypeScript client opens it: no follower of its own.
+    assert.equal(report.wallet.workflowId, `open-wallet:go-${id}`);
+    assert.equal(await exists(`wallet:${report.wallet.walletId}`), false);
     // The same wallet as the TypeScript client reads it.
     const wallets = new WalletsClient(client, { taskQueue: cluster.taskQueue, pollIntervalMs: 5_000 });
     assert.equal((await wallets.state(report.wallet.walletId)).balances.BTC?.confirmed, DEPOSIT);
@@ -151,8 +154,8 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     // Each message it sent and received, checked against its schema (found through x-payflows).
     for (const message of [
       'openWalletWorkflow input (sent)',
-      'openWalletWorkflow result (received)',
-      'walletWorkflow query "wallet" answer (received)',
+      'openWalletWorkflow update "opened" answer (received)',
+      'openWalletWorkflow query "wallet" answer (received)',
       'checkoutWorkflow input (sent)',
       'checkoutWorkflow update "hostedPage" answer (received)',
       'checkoutWorkflow query "state" answer (received)',
@@ -167,7 +170,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     // What Go wrote is stored encrypted, and is what it meant: decrypted with the deployment's key.
     const codec = new EncryptionCodec(Buffer.from(cluster.payloadKey, 'base64'));
     for (const [workflowId, expected] of [
-      [`open-wallet:go-${id}`, { name: `go-${id}`, pollIntervalMs: 5_000 }],
+      [`open-wallet:go-${id}`, { name: `go-${id}`, follower: 'this-workflow', pollIntervalMs: 5_000 }],
       [`checkout:${orderRef}`, { orderRef, sourceAmount: '50', dest: report.wallet.srn }],
     ] as const) {
       const stored = await storedInput(workflowId);
@@ -179,6 +182,41 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
       const sent = JSON.parse(Buffer.from(plain!.data!).toString()) as Record<string, unknown>;
       for (const [key, value] of Object.entries(expected)) assert.deepEqual(sent[key], value, `${workflowId}: ${key}`);
     }
+  });
+
+  it('finds a wallet opened under the same name the two-workflow way, and reads it from its follower', async () => {
+    const id = randomUUID().slice(0, 8);
+    const name = `go-two-${id}`;
+    // As a client that asked for no follower opened it: the opening completed with what it opened.
+    const earlier = await client.workflow.execute('openWalletWorkflow', {
+      workflowId: `open-wallet:${name}`,
+      taskQueue: cluster.taskQueue,
+      args: [{ name, follower: 'child', pollIntervalMs: 5_000 }],
+    });
+    started.push(`wallet:${earlier.walletId}`);
+    const user = await provider.call(api.createUser, { body: { fields: { country: 'US' } } });
+    const orderRef = `go-two-order-${id}`;
+    started.push(`checkout:${orderRef}`);
+    const out = await run([
+      '-wallet-name',
+      name,
+      '-order-ref',
+      orderRef,
+      '-limited-user',
+      user.id,
+      '-deposit',
+      DEPOSIT,
+    ]);
+    assert.equal(out.code, 0, `the Go program failed:\n${out.stderr}`);
+    const report = JSON.parse(out.stdout) as Report;
+    assert.equal(report.wallet.walletId, earlier.walletId);
+    assert.equal(report.wallet.workflowId, `wallet:${earlier.walletId}`);
+    assert.deepEqual(report.wallet.balances.BTC, { confirmed: DEPOSIT, pending: '0' });
+    for (const message of ['openWalletWorkflow result (received)', 'walletWorkflow query "wallet" answer (received)'])
+      assert.ok(
+        report.validated.some((v) => v.endsWith(` ${message}`)),
+        `not validated: ${message}; validated: ${report.validated.join('; ')}`,
+      );
   });
 
   it('refuses to send what the schema refuses, and starts nothing', async () => {
