@@ -112,15 +112,14 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     }
   };
 
-  it('opens a wallet and reads its exact balance after a deposit, checks out, and handles the refusal by its type', async () => {
-    const id = randomUUID().slice(0, 8);
+  /** The Go program's whole run for the wallet `name`, with a checkout `orderRef`; its report. */
+  const runToReport = async (name: string, orderRef: string): Promise<Report> => {
     // A user with the standard limits (daily 500 USD): 600 is over them.
     const user = await provider.call(api.createUser, { body: { fields: { country: 'US' } } });
-    const orderRef = `go-order-${id}`;
-    started.push(`checkout:${orderRef}`, `open-wallet:go-${id}`);
+    started.push(`checkout:${orderRef}`);
     const out = await run([
       '-wallet-name',
-      `go-${id}`,
+      name,
       '-order-ref',
       orderRef,
       '-limited-user',
@@ -129,7 +128,22 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
       DEPOSIT,
     ]);
     assert.equal(out.code, 0, `the Go program failed:\n${out.stderr}`);
-    const report = JSON.parse(out.stdout) as Report;
+    return JSON.parse(out.stdout) as Report;
+  };
+  /** Each message it sent and received was checked against its schema (found through x-payflows). */
+  const assertValidated = (report: Report, messages: string[]) => {
+    for (const message of messages)
+      assert.ok(
+        report.validated.some((v) => v.endsWith(` ${message}`)),
+        `not validated: ${message}; validated: ${report.validated.join('; ')}`,
+      );
+  };
+
+  it('opens a wallet and reads its exact balance after a deposit, checks out, and handles the refusal by its type', async () => {
+    const id = randomUUID().slice(0, 8);
+    const orderRef = `go-order-${id}`;
+    started.push(`open-wallet:go-${id}`);
+    const report = await runToReport(`go-${id}`, orderRef);
 
     assert.deepEqual(report.wallet.balances.BTC, { confirmed: DEPOSIT, pending: '0' });
     // One workflow for the wallet's life, as the TypeScript client opens it: no follower of its own.
@@ -151,8 +165,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     // The worker encrypts failure messages (encodedAttributes); the Go failure converter read it.
     assert.match(report.refusal.message, /ended OVER_LIMIT without a hosted page: limits\.dailyLimitReached/);
 
-    // Each message it sent and received, checked against its schema (found through x-payflows).
-    for (const message of [
+    assertValidated(report, [
       'openWalletWorkflow input (sent)',
       'openWalletWorkflow update "opened" answer (received)',
       'openWalletWorkflow query "wallet" answer (received)',
@@ -161,11 +174,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
       'checkoutWorkflow query "state" answer (received)',
       'checkoutWorkflow failure CheckoutEnded details (received)',
       'checkoutWorkflow result (received)',
-    ])
-      assert.ok(
-        report.validated.some((v) => v.endsWith(` ${message}`)),
-        `not validated: ${message}; validated: ${report.validated.join('; ')}`,
-      );
+    ]);
 
     // What Go wrote is stored encrypted, and is what it meant: decrypted with the deployment's key.
     const codec = new EncryptionCodec(Buffer.from(cluster.payloadKey, 'base64'));
@@ -194,29 +203,14 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
       args: [{ name, follower: 'child', pollIntervalMs: 5_000 }],
     });
     started.push(`wallet:${earlier.walletId}`);
-    const user = await provider.call(api.createUser, { body: { fields: { country: 'US' } } });
-    const orderRef = `go-two-order-${id}`;
-    started.push(`checkout:${orderRef}`);
-    const out = await run([
-      '-wallet-name',
-      name,
-      '-order-ref',
-      orderRef,
-      '-limited-user',
-      user.id,
-      '-deposit',
-      DEPOSIT,
-    ]);
-    assert.equal(out.code, 0, `the Go program failed:\n${out.stderr}`);
-    const report = JSON.parse(out.stdout) as Report;
+    const report = await runToReport(name, `go-two-order-${id}`);
     assert.equal(report.wallet.walletId, earlier.walletId);
     assert.equal(report.wallet.workflowId, `wallet:${earlier.walletId}`);
     assert.deepEqual(report.wallet.balances.BTC, { confirmed: DEPOSIT, pending: '0' });
-    for (const message of ['openWalletWorkflow result (received)', 'walletWorkflow query "wallet" answer (received)'])
-      assert.ok(
-        report.validated.some((v) => v.endsWith(` ${message}`)),
-        `not validated: ${message}; validated: ${report.validated.join('; ')}`,
-      );
+    assertValidated(report, [
+      'openWalletWorkflow result (received)',
+      'walletWorkflow query "wallet" answer (received)',
+    ]);
   });
 
   it('refuses to send what the schema refuses, and starts nothing', async () => {
