@@ -68,29 +68,34 @@ func (b backend) startCheckout(ctx context.Context, input checkoutInput) (hosted
 		return page, err
 	}
 	id := "checkout:" + input.OrderRef
-	start := b.c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+	raw, err := b.startWithUpdate(ctx, client.StartWorkflowOptions{
 		ID:        id,
 		TaskQueue: b.s.taskQueue,
 		// One checkout per order, ever: a second start attaches to the running one.
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-	}, "checkoutWorkflow", input)
-	update, err := b.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-		StartWorkflowOperation: start,
-		UpdateOptions: client.UpdateWorkflowOptions{
-			UpdateName:   "hostedPage",
-			WaitForStage: client.WorkflowUpdateStageCompleted,
-		},
-	})
+	}, "checkoutWorkflow", input, "hostedPage")
 	if err != nil {
-		return page, err
-	}
-	var raw json.RawMessage
-	if err := update.Get(ctx, &raw); err != nil {
 		return page, err
 	}
 	err = received(raw, &page, func(v any) error { return b.sch.updateAnswer("checkout", "checkoutWorkflow", "hostedPage", v) })
 	return page, err
+}
+
+// startWithUpdate starts workflowType with input (or attaches to the workflow, as opts' policies
+// say) and sends it update in the same call; it answers the update's result as received.
+func (b backend) startWithUpdate(ctx context.Context, opts client.StartWorkflowOptions, workflowType string, input any, update string) (json.RawMessage, error) {
+	start := b.c.NewWithStartWorkflowOperation(opts, workflowType, input)
+	handle, err := b.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: start,
+		UpdateOptions:          client.UpdateWorkflowOptions{UpdateName: update, WaitForStage: client.WorkflowUpdateStageCompleted},
+	})
+	if err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	err = handle.Get(ctx, &raw)
+	return raw, err
 }
 
 func (b backend) state(ctx context.Context, workflowID string) (checkoutState, error) {

@@ -111,17 +111,13 @@ func (b backend) openWallet(ctx context.Context, input openWalletInput) (openWal
 		return opened, err
 	}
 	id := "open-wallet:" + input.Name
-	start := b.c.NewWithStartWorkflowOperation(client.StartWorkflowOptions{
+	raw, err := b.startWithUpdate(ctx, client.StartWorkflowOptions{
 		ID:        id,
 		TaskQueue: b.s.taskQueue,
 		// A second open of the same name attaches to the first; only a failed attempt starts again.
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
-	}, "openWalletWorkflow", input)
-	update, err := b.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-		StartWorkflowOperation: start,
-		UpdateOptions:          client.UpdateWorkflowOptions{UpdateName: "opened", WaitForStage: client.WorkflowUpdateStageCompleted},
-	})
+	}, "openWalletWorkflow", input, "opened")
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
 		// The name was opened by a workflow that completed once it started a follower of its own
@@ -129,10 +125,6 @@ func (b backend) openWallet(ctx context.Context, input openWalletInput) (openWal
 		return b.openedBefore(ctx, id)
 	}
 	if err != nil {
-		return opened, fmt.Errorf("opening the wallet %s: %w", id, err)
-	}
-	var raw json.RawMessage
-	if err := update.Get(ctx, &raw); err != nil {
 		return opened, fmt.Errorf("opening the wallet %s: %w", id, err)
 	}
 	err = received(raw, &opened, func(v any) error { return b.sch.updateAnswer("wallet", "openWalletWorkflow", "opened", v) })
