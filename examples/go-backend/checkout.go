@@ -64,11 +64,8 @@ const (
 
 func (b backend) startCheckout(ctx context.Context, input checkoutInput) (hostedPage, error) {
 	var page hostedPage
-	if err := b.sch.input("checkout", "checkoutWorkflow", input); err != nil {
-		return page, err
-	}
 	id := "checkout:" + input.OrderRef
-	raw, err := b.startWithUpdate(ctx, client.StartWorkflowOptions{
+	raw, err := b.startWithUpdate(ctx, "checkout", client.StartWorkflowOptions{
 		ID:        id,
 		TaskQueue: b.s.taskQueue,
 		// One checkout per order, ever: a second start attaches to the running one.
@@ -83,8 +80,12 @@ func (b backend) startCheckout(ctx context.Context, input checkoutInput) (hosted
 }
 
 // startWithUpdate starts workflowType with input (or attaches to the workflow, as opts' policies
-// say) and sends it update in the same call; it answers the update's result as received.
-func (b backend) startWithUpdate(ctx context.Context, opts client.StartWorkflowOptions, workflowType string, input any, update string) (json.RawMessage, error) {
+// say) and sends it update in the same call; it answers the update's result as received. The input
+// is checked against the process's schema first: a message the schema refuses is never sent.
+func (b backend) startWithUpdate(ctx context.Context, process string, opts client.StartWorkflowOptions, workflowType string, input any, update string) (json.RawMessage, error) {
+	if err := b.sch.input(process, workflowType, input); err != nil {
+		return nil, err
+	}
 	start := b.c.NewWithStartWorkflowOperation(opts, workflowType, input)
 	handle, err := b.c.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,

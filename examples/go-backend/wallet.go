@@ -106,12 +106,8 @@ func (b backend) walletAfterDeposit(ctx context.Context, name, currency, amount 
 // once the provider has created it: one workflow for the wallet's whole life.
 func (b backend) openWallet(ctx context.Context, input openWalletInput) (openWalletResult, error) {
 	var opened openWalletResult
-	// Checked before anything starts: a message the schema refuses is never sent.
-	if err := b.sch.input("wallet", "openWalletWorkflow", input); err != nil {
-		return opened, err
-	}
 	id := "open-wallet:" + input.Name
-	raw, err := b.startWithUpdate(ctx, client.StartWorkflowOptions{
+	raw, err := b.startWithUpdate(ctx, "wallet", client.StartWorkflowOptions{
 		ID:        id,
 		TaskQueue: b.s.taskQueue,
 		// A second open of the same name attaches to the first; only a failed attempt starts again.
