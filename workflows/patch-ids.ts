@@ -15,3 +15,4 @@ export const HELD_ASIDE_KEPT_PATCH = 'wallet-held-aside-kept';
 export const RECORDS_BOUNDED_PATCH = 'wallet-records-bounded';
 export const DRIFT_SHOWN_ON_CHANGE_PATCH = 'wallet-drift-shown-on-change';
 export const WALLET_PATCHES_AS_ONE_PATCH = 'wallet-patches-as-one';
+export const WALLET_PATCHES_AS_ONE_2_PATCH = 'wallet-patches-as-one-2';

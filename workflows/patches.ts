@@ -34,6 +34,7 @@ import {
   RECORDS_BOUNDED_PATCH,
   REMINDERS_WHILE_OWED_PATCH,
   UNKNOWN_WALLET_PATCH,
+  WALLET_PATCHES_AS_ONE_2_PATCH,
   WALLET_PATCHES_AS_ONE_PATCH,
 } from './patch-ids.js';
 
@@ -230,6 +231,26 @@ export const PATCHES: readonly Patch[] = [
         'wallet/open-wallet-drift-shown-on-change.json',
         'wallet/open-wallet-records-bounded.json',
         'wallet/open-wallet-one-workflow-continued.json',
+      ],
+    },
+  },
+  {
+    id: WALLET_PATCHES_AS_ONE_2_PATCH,
+    changed:
+      "Every branch of wallet-patches-as-one, on one marker asked before it, and the watch's first wait kept through callbacks: a wallet's first poll comes one interval after its watch started, with the retry policy of the wallet's state then, where runs before it cancelled the wait's timer and started another for every callback that moved a transaction in or out of pending (two commands, and a timer task, per callback).",
+    introduced: { date: '2026-11-27', commit: 'HEAD' },
+    phase: 'patched',
+    usedIn: ['workflows/wallet/run-patches.ts'],
+    histories: {
+      withMarker: [
+        'wallet/open-wallet-patches-as-one-2.json',
+        'wallet/open-wallet-patches-as-one-2-continued.json',
+        'wallet/wallet-patches-as-one-2-next-run.json',
+      ],
+      before: [
+        'wallet/open-wallet-patches-as-one.json',
+        'wallet/open-wallet-patches-as-one-continued.json',
+        'wallet/wallet-patches-as-one-next-run.json',
       ],
     },
   },

@@ -158,21 +158,37 @@ describe('replay of recorded histories', () => {
     assert.equal(result?.error?.name, 'DeterminismViolationError', String(result?.error));
   });
 
-  it('runs recorded with wallet-patches-as-one fail to replay on a worker from before it', async () => {
-    const swapPatches = swapImport(
-      'no-patches-as-one',
-      ({ request, context }) => request.endsWith('/patch-ids.js') && context.endsWith('/workflows/wallet'),
+  for (const marker of ['patches-as-one', 'patches-as-one-2']) {
+    it(`runs recorded with wallet-${marker} fail to replay on a worker from before it`, async () => {
+      const swapPatches = swapImport(
+        `no-${marker}`,
+        ({ request, context }) => request.endsWith('/patch-ids.js') && context.endsWith('/workflows/wallet'),
+      );
+      const recorded = [`open-wallet-${marker}`, `open-wallet-${marker}-continued`, `wallet-${marker}-next-run`];
+      const files = recorded.map((name) => historyFile('wallet', name));
+      const results = await replayFiles(files, undefined, dataConverter, undefined, swapPatches);
+      assert.deepEqual(
+        results.map((result) => ({ file: result.file, error: result.error?.name })),
+        files.map((file) => ({ file, error: 'DeterminismViolationError' })),
+      );
+    });
+  }
+
+  it("with the watch's first wait kept for every run, runs from before wallet-patches-as-one-2 fail to replay; runs with it replay", async () => {
+    // Recorded on wallet-patches-as-one: its callbacks in the first wait cancelled that wait's timer.
+    const before = historyFile('wallet', 'open-wallet-patches-as-one');
+    const withIt = historyFile('wallet', 'open-wallet-patches-as-one-2');
+    const swapSchedule = swapImport(
+      'first-wait-always-kept',
+      ({ request, context }) => request.endsWith('/poll-schedule.js') && context.endsWith('/workflows/wallet'),
     );
-    const asOne = [
-      'open-wallet-patches-as-one',
-      'open-wallet-patches-as-one-continued',
-      'wallet-patches-as-one-next-run',
-    ];
-    const files = asOne.map((name) => historyFile('wallet', name));
-    const results = await replayFiles(files, undefined, dataConverter, undefined, swapPatches);
+    const results = await replayFiles([before, withIt], undefined, dataConverter, undefined, swapSchedule);
     assert.deepEqual(
       results.map((result) => ({ file: result.file, error: result.error?.name })),
-      files.map((file) => ({ file, error: 'DeterminismViolationError' })),
+      [
+        { file: before, error: 'DeterminismViolationError' },
+        { file: withIt, error: undefined },
+      ],
     );
   });
 

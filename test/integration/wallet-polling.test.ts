@@ -4,6 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import { request } from 'undici';
 import { createWallet } from '../../src/provider/endpoints.js';
 import { callbackSignature } from '../../src/provider/signing.js';
+import { WalletsClient } from '../../workflows/wallet/client.js';
 import { walletQuery, walletWorkflowId } from '../../workflows/wallet/messages.js';
 import { assertFields } from '../helpers/assert.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
@@ -153,6 +154,49 @@ describe('wallet: polling that costs what is needed', () => {
       stats: { callbacks: 1, recoveredByPoll: 0 },
       balances: { BTC: { confirmed: '0.25' } },
     });
+  });
+
+  it("callbacks in the watch's first wait leave its timer running: one interval after the opening, the poll takes the wallet as it is then", async () => {
+    // A longer interval than the stack's, so that both callbacks come within the first wait.
+    const timing = { pollIntervalMs: 6_000, pollMaxMs: 96_000 };
+    const wallets = new WalletsClient(stack.client, { taskQueue: stack.taskQueue, ...timing });
+    const { walletId, walletWorkflowId } = await wallets.open({ name: `first-wait-${Date.now()}` });
+    const wallet = follow(walletWorkflowId);
+    const deposit = await stack.op<{ transaction: { id: string } }>('POST', `/sandbox/wallets/${walletId}/deposits`, {
+      currency: 'BTC',
+      amount: 0.5,
+    });
+    await eventually(async () =>
+      assert.deepEqual((await wallet.handle.query(walletQuery)).balances.BTC, { confirmed: '0', pending: '0.5' }),
+    );
+    await stack.op('POST', `/sandbox/transactions/${deposit.transaction.id}/confirm`);
+    await eventually(async () =>
+      assert.deepEqual((await wallet.handle.query(walletQuery)).balances.BTC, { confirmed: '0.5', pending: '0' }),
+    );
+    const events = await eventually(async () => {
+      const events = await wallet.events();
+      assert.equal(watches(events).length, 1, 'the watch polls');
+      return events;
+    }, 60_000);
+    assert.equal(
+      events.filter((e) => e.timerCanceledEventAttributes).length,
+      0,
+      'no timer cancelled by a callback',
+    );
+    assert.deepEqual(
+      timers(events)
+        .filter((t) => t.ms === timing.pollIntervalMs)
+        .map((t) => t.ms),
+      [timing.pollIntervalMs],
+      "one first wait: the watch's, started at the opening",
+    );
+    // Nothing is pending when the wait ends: the polls back off up to the ceiling, not the pending one.
+    assert.deepEqual(
+      { initial: watches(events)[0]?.initial, max: watches(events)[0]?.max },
+      { initial: 2 * timing.pollIntervalMs, max: timing.pollMaxMs },
+    );
+    assertFields(await wallet.handle.query(walletQuery), { stats: { callbacks: 2, recoveredByPoll: 0 } });
+    await wallet.handle.terminate('test done');
   });
 
   it('a poll that fails (the provider down) leaves the wallet running: its callback still counts', async () => {

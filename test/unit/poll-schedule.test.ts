@@ -6,6 +6,7 @@ import {
   PENDING_FACTOR,
   pollDelay,
   quietCallsPerDay,
+  watchStartsOver,
 } from '../../workflows/lib/poll-schedule.js';
 
 const timing = { intervalMs: 60_000, maxMs: 90 * 60_000 };
@@ -61,5 +62,34 @@ describe('poll schedule: a quiet wallet is asked less and less often', () => {
   it('a ceiling below the interval keeps the interval, and a long quiet stays finite', () => {
     assert.equal(pollDelay({ intervalMs: 5_000, maxMs: 1_000 }, { quietPolls: 3 }, { pending: false }), 5_000);
     assert.equal(pollDelay(timing, { quietPolls: 10_000 }, { pending: false }), 90 * 60_000);
+  });
+});
+
+describe('poll schedule: when a running watch starts over', () => {
+  const firstWait = { backingOff: false, pending: false };
+  const backingOff = { backingOff: true, pending: false };
+  const quietPass = { pending: false, providerActive: false };
+  const depositPending = { pending: true, providerActive: true };
+  const callbackAlone = { pending: false, providerActive: true };
+
+  it('a watch backing off (or polling) starts over when the provider was active or a transaction became pending', () => {
+    for (const firstWaitRule of ['kept', 'started-over'] as const) {
+      assert.equal(watchStartsOver(backingOff, callbackAlone, firstWaitRule), true, firstWaitRule);
+      assert.equal(watchStartsOver(backingOff, depositPending, firstWaitRule), true, firstWaitRule);
+      assert.equal(watchStartsOver(backingOff, { pending: true, providerActive: false }, firstWaitRule), true);
+      assert.equal(watchStartsOver(backingOff, quietPass, firstWaitRule), false, firstWaitRule);
+    }
+  });
+
+  it('in its first wait, a watch that keeps it runs on through callbacks: that wait is one interval whatever is pending', () => {
+    assert.equal(watchStartsOver(firstWait, depositPending, 'kept'), false);
+    assert.equal(watchStartsOver({ backingOff: false, pending: true }, callbackAlone, 'kept'), false);
+    assert.equal(watchStartsOver(firstWait, callbackAlone, 'kept'), false);
+  });
+
+  it('runs from before wallet-patches-as-one-2 start the first wait over whenever a transaction became pending or settled', () => {
+    assert.equal(watchStartsOver(firstWait, depositPending, 'started-over'), true);
+    assert.equal(watchStartsOver({ backingOff: false, pending: true }, callbackAlone, 'started-over'), true);
+    assert.equal(watchStartsOver(firstWait, callbackAlone, 'started-over'), false);
   });
 });

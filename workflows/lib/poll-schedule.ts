@@ -44,3 +44,32 @@ export function afterCallback(): PollPace {
 export function quietCallsPerDay(timing: PollTiming): number {
   return 86_400_000 / Math.max(timing.intervalMs, timing.maxMs);
 }
+
+/** What a running watch was set up for. */
+export interface WatchSetUp {
+  /** Past its first wait at the interval: a wait backing off, or polls under way. */
+  backingOff: boolean;
+  /** Whether a transaction was pending when its wait (or, once polling, its retry policy) was set. */
+  pending: boolean;
+}
+
+/** How a run treats its watch's first wait: kept through callbacks (wallet-patches-as-one-2), or started over. */
+export type FirstWaitRule = 'kept' | 'started-over';
+
+/**
+ * Whether a running watch starts over after a pass of the loop. A wait backing off is too long once
+ * the provider was active, and polls under way keep the retry policy they were scheduled with, so
+ * either starts over when the provider was active or a transaction became pending or settled. The
+ * first wait lasts one interval whatever is pending: kept, it runs on, and its polls take the
+ * wallet's state when they are scheduled; runs from before started it over, a timer cancelled and
+ * one started for every callback that moved a transaction in or out of pending.
+ */
+export function watchStartsOver(
+  watch: WatchSetUp,
+  now: { pending: boolean; providerActive: boolean },
+  firstWait: FirstWaitRule,
+): boolean {
+  const pendingChanged = watch.pending !== now.pending;
+  if (watch.backingOff) return pendingChanged || now.providerActive;
+  return firstWait === 'started-over' && pendingChanged;
+}

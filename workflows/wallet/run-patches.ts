@@ -8,15 +8,18 @@ import {
   RECONCILE_PATCH,
   RECORDS_BOUNDED_PATCH,
   UNKNOWN_WALLET_PATCH,
+  WALLET_PATCHES_AS_ONE_2_PATCH,
   WALLET_PATCHES_AS_ONE_PATCH,
 } from '../patch-ids.js';
+import type { FirstWaitRule } from '../lib/poll-schedule.js';
 
 // Which of the wallet's patches a run follows (workflows/patches.ts), decided in one place and
 // passed down by name. A run that records wallet-patches-as-one takes every branch below without
 // asking for it: each marker costs a history event and a TemporalChangeVersion upsert, that is a
 // visibility write, so six a run became one. Runs recorded before it ask each as they recorded it:
 // five before the run's first command, in the recorded order; three later, by name where they hold
-// them.
+// them. A change after it folds into a new marker of the same kind, asked first:
+// wallet-patches-as-one-2 is every branch of wallet-patches-as-one and the watch's first wait kept.
 
 export interface RunPatches {
   /** wallet-quiet-polling: today's loop (wallet/workflow.ts); without it, wallet/legacy-polling.ts. */
@@ -33,6 +36,11 @@ export interface RunPatches {
    * stay within their bound even while more entries are pending than the recent ones kept.
    */
   readonly boundRecordsWhilePending: boolean;
+  /**
+   * wallet-patches-as-one-2: callbacks leave the watch's first wait running, a timer kept instead of
+   * one cancelled and one started per callback (wallet/watch.ts); before it, they started it over.
+   */
+  readonly firstWait: FirstWaitRule;
   /** wallet-reconcile: the ledger is compared with the provider's balances every interval. */
   readonly reconcilesEveryInterval: boolean;
   /**
@@ -59,6 +67,7 @@ export interface RunPatches {
 
 /** A run that recorded wallet-patches-as-one: today's branch of each, nothing asked. */
 const AS_ONE: RunPatches = {
+  firstWait: 'started-over',
   quietPolling: true,
   exactLedger: true,
   keepHeldAside: true,
@@ -70,8 +79,12 @@ const AS_ONE: RunPatches = {
   markCarriesSettledRecords: () => void patched(LEDGER_V2_PATCH),
 };
 
+/** A run that recorded wallet-patches-as-one-2: every branch of the one before, and the first wait kept. */
+const AS_ONE_2: RunPatches = { ...AS_ONE, firstWait: 'kept' };
+
 /** Decided when a run starts, before its first command. */
 export function runPatches(): RunPatches {
+  if (patched(WALLET_PATCHES_AS_ONE_2_PATCH)) return AS_ONE_2;
   if (patched(WALLET_PATCHES_AS_ONE_PATCH)) return AS_ONE;
   const quietPolling = patched(QUIET_POLLING_PATCH);
   const exactLedger = patched(EXACT_LEDGER_PATCH);
@@ -79,6 +92,7 @@ export function runPatches(): RunPatches {
   const reconcilesEveryInterval = patched(RECONCILE_PATCH);
   const boundRecordsWhilePending = exactLedger && patched(RECORDS_BOUNDED_PATCH);
   return {
+    firstWait: 'started-over',
     boundRecordsWhilePending,
     quietPolling,
     exactLedger,

@@ -38,16 +38,18 @@ export async function followWallet(input: WalletInput, patches: RunPatches): Pro
     reconciliation: input.reconciliation,
     reconcile: (wallet) => reconcileWallet(wallet, patches.driftShownOnChange),
   });
-  const watch = walletWatch(input.walletId, {
-    intervalMs: input.pollIntervalMs,
-    maxMs: input.pollMaxMs ?? WALLET_TIMING_DEFAULTS.pollMaxMs,
-  });
+  const watch = walletWatch(
+    input.walletId,
+    { intervalMs: input.pollIntervalMs, maxMs: input.pollMaxMs ?? WALLET_TIMING_DEFAULTS.pollMaxMs },
+    { firstWait: patches.firstWait },
+  );
+  const pending = () => hasPending(run.ledger);
   let pace: PollPace = { quietPolls: input.quietPolls ?? 0 };
   run.lookUpTransfers();
 
   for (;;) {
     // Until a poll is due (a reconciliation wants one), the watch has news, or a callback arrives.
-    if (run.listing) watch.ensure(run.pollCursor, pace, hasPending(run.ledger));
+    if (run.listing) watch.ensure(run.pollCursor, pace, pending);
     await condition(() => run.inbox.length > 0 || run.pollDue || watch.ended);
 
     const due = run.pollDue;
@@ -57,7 +59,7 @@ export async function followWallet(input: WalletInput, patches: RunPatches): Pro
     if (pollFound !== undefined) pace = afterPoll(pace, pollFound);
     if (heard) pace = afterCallback();
     // A watch set up for another state (a transaction pending or not, a quiet pace) starts over.
-    watch.refresh({ pending: hasPending(run.ledger), providerActive: Boolean(pollFound) || heard });
+    watch.refresh({ pending: pending(), providerActive: Boolean(pollFound) || heard });
 
     if (run.historyFull()) {
       // Lookups under way are not waited for: the next run starts them again. A reconciliation

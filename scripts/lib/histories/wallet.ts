@@ -181,6 +181,31 @@ async function openedAndContinued(name: string) {
   return { opened, handle, firstRun };
 }
 
+/**
+ * The stories of runs that take every wallet patch on one marker, `wallet-<marker>`: a life, then
+ * reconciled in agreement (BalanceDrift not written), apart twice (true, written once), agreeing
+ * again (false); and the opening run continuing as new as the follower: that run, and the next.
+ */
+function onOneMarker(marker: string): Stories {
+  return {
+    async [`wallet-${marker}`]() {
+      const opened = await clients.wallets.open({ name: `history-${marker}-${Date.now()}` });
+      await walletLife(opened);
+      await driftAndBack(opened.walletId);
+      save('wallet', `open-wallet-${marker}`, opened.walletWorkflowId);
+      await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
+    },
+    async [`wallet-${marker}-continued`]() {
+      const { opened, handle, firstRun } = await openedAndContinued(`history-${marker}-rolled-${Date.now()}`);
+      await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
+      expect('deposits counted across the runs', (await clients.wallets.reconcile(opened.walletId)).drift.length, 0);
+      save('wallet', `open-wallet-${marker}-continued`, opened.walletWorkflowId, firstRun);
+      save('wallet', `wallet-${marker}-next-run`, opened.walletWorkflowId);
+      await handle.terminate('history recorded');
+    },
+  };
+}
+
 export const stories: Stories = {
   // A wallet followed in its opening workflow, as the product's client opens one: its life.
   async 'wallet-one-workflow'() {
@@ -210,26 +235,10 @@ export const stories: Stories = {
     await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
   },
 
-  // Once every wallet patch is one marker (wallet-patches-as-one): a life, then reconciled in
-  // agreement (BalanceDrift not written), apart twice (true, written once), agreeing again (false).
-  async 'wallet-patches-as-one'() {
-    const opened = await clients.wallets.open({ name: `history-as-one-${Date.now()}` });
-    await walletLife(opened);
-    await driftAndBack(opened.walletId);
-    save('wallet', 'open-wallet-patches-as-one', opened.walletWorkflowId);
-    await client.workflow.getHandle(opened.walletWorkflowId).terminate('history recorded');
-  },
-
-  // The same patches as one, the opening run continuing as new as the follower: that run, and the next.
-  async 'wallet-patches-as-one-continued'() {
-    const name = `history-as-one-rolled-${Date.now()}`;
-    const { opened, handle, firstRun } = await openedAndContinued(name);
-    await op('POST', `/sandbox/wallets/${opened.walletId}/deposits`, { currency: 'ETH', amount: 1, confirmed: true });
-    expect('deposits counted across the runs', (await clients.wallets.reconcile(opened.walletId)).drift.length, 0);
-    save('wallet', 'open-wallet-patches-as-one-continued', opened.walletWorkflowId, firstRun);
-    save('wallet', 'wallet-patches-as-one-next-run', opened.walletWorkflowId);
-    await handle.terminate('history recorded');
-  },
+  // Once every wallet patch is one marker (wallet-patches-as-one), and again with the watch's first
+  // wait kept (wallet-patches-as-one-2).
+  ...onOneMarker('patches-as-one'),
+  ...onOneMarker('patches-as-one-2'),
 
   // The same, its opening run continuing as new as the follower once its history is long: that run.
   async 'wallet-one-workflow-continued'() {
