@@ -238,7 +238,7 @@ export const PATCHES: readonly Patch[] = [
     id: WALLET_PATCHES_AS_ONE_2_PATCH,
     changed:
       "Every branch of wallet-patches-as-one, on one marker asked before it, and the watch's first wait kept through callbacks: a wallet's first poll comes one interval after its watch started, with the retry policy of the wallet's state then, where runs before it cancelled the wait's timer and started another for every callback that moved a transaction in or out of pending (two commands, and a timer task, per callback).",
-    introduced: { date: '2026-11-27', commit: 'HEAD' },
+    introduced: { date: '2026-11-27', commit: '717ae28' },
     phase: 'patched',
     usedIn: ['workflows/wallet/run-patches.ts'],
     histories: {
