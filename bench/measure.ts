@@ -21,6 +21,18 @@ export interface Figure {
 export const quick = process.argv.includes('--quick');
 export const span = (ms: number) => (quick ? ms / 4 : ms);
 
+/**
+ * The order of the passes when `count` flows are compared: `count` rounds, each one the flows in turn
+ * starting one further on, so that every flow runs once in every place of a round. A slow spell of
+ * the shared machine, or a cost that grows as the run goes on (the workflows each pass leaves open),
+ * then falls on all of them alike, whatever its shape.
+ */
+export function rotatedPasses(count: number): number[] {
+  return Array.from({ length: count }, (_, round) =>
+    Array.from({ length: count }, (_, place) => (round + place) % count),
+  ).flat();
+}
+
 /** product / yardstick, oriented so that higher is better. */
 export function ratio(f: Figure): number {
   return f.lowerIsBetter ? f.yardstick / f.product : f.product / f.yardstick;

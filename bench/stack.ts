@@ -22,7 +22,7 @@ import { WALLET_TIMING_DEFAULTS } from '../workflows/wallet/contract.js';
 import { workflowPreloadModules } from '../worker/preload-modules.js';
 import { cpuMeter } from './cpu.js';
 import { depositCallback, postCallback } from './protocol.js';
-import { type Figure, runConcurrently, span, terminateAll, timedLoad, until } from './measure.js';
+import { type Figure, rotatedPasses, runConcurrently, span, terminateAll, timedLoad, until } from './measure.js';
 import { linearFit, percentile } from './scale/arith.js';
 import { startContractEdges } from './contract-edges.js';
 import { benchVersioningEnv } from './versioning.js';
@@ -251,20 +251,24 @@ export async function stackFigures(
     const named = 'wallet flow, its floor under the contract, its floor, minimal workflow, wallet flow traced';
     say(`${named}: warming up`);
     for (const flow of flows) await runConcurrently(flow, 8, span(3_000));
-    say(`${named}: 8 in flight, each twice, interleaved`);
+    const passes = rotatedPasses(flows.length);
+    say(`${named}: 8 in flight, each ${flows.length} times, in ${flows.length} rounds that each start one further on`);
     phases.clear();
-    // Interleaved forth and back (A B C D E E D C B A), so that a slow spell of the shared machine, and
-    // the workflows that each pass leaves open in the cache, fall on all of them alike.
+    // Rotated (A B C D E, B C D E A, …): every flow runs once in every place of a round. Forth and back
+    // (A … E E … A) put the product's flow at both ends of the run, where every flow's CPU read highest.
     const rates = flows.map(() => 0);
+    // The product's flow against the floor under the contract, round by round: how far one round's ratio moves.
+    const roundRates = flows.map(() => [] as number[]);
     // And the CPU each spent, over the same passes: where a flow's cost lies, whatever the machine's load.
     const cpu = flows.map(() => ({ process: 0, server: 0, calls: 0 }));
-    for (const i of [0, 1, 2, 3, 4, 4, 3, 2, 1, 0]) {
+    for (const i of passes) {
       const spent = cpuMeter(serverPid);
       const pass = await runConcurrently(flows[i]!, 8, span(8_000));
       // The pass's tail (the server's transfer and visibility tasks, timers restarted) is its own.
       await new Promise((r) => setTimeout(r, 1_000));
       const { processMs, serverMs } = spent();
-      rates[i]! += pass.rate / 2;
+      rates[i]! += pass.rate / flows.length;
+      roundRates[i]!.push(pass.rate);
       say(
         `  ${named.split(', ')[i]}: ${pass.rate.toFixed(1)}/s, CPU ms per flow ${(processMs / pass.calls).toFixed(1)} + ${((serverMs ?? NaN) / pass.calls).toFixed(1)}`,
       );
@@ -281,6 +285,9 @@ export async function stackFigures(
       number,
       number,
     ];
+    say(
+      `wallet flow / its floor under the contract, round by round: ${roundRates[0]!.map((rate, round) => (rate / roundRates[1]![round]!).toFixed(2)).join(', ')}`,
+    );
     const cpuPer = cpu.map((c) => ({ process: c.process / c.calls, server: c.server / c.calls }));
     const perFlow = cpuPer.map((c, i) => `${named.split(', ')[i]} ${c.process.toFixed(1)} + ${c.server.toFixed(1)}`);
     say(`CPU ms per flow (this process + the Temporal server): ${perFlow.join('; ')}`);

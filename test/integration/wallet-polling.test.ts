@@ -178,11 +178,7 @@ describe('wallet: polling that costs what is needed', () => {
       assert.equal(watches(events).length, 1, 'the watch polls');
       return events;
     }, 60_000);
-    assert.equal(
-      events.filter((e) => e.timerCanceledEventAttributes).length,
-      0,
-      'no timer cancelled by a callback',
-    );
+    assert.equal(events.filter((e) => e.timerCanceledEventAttributes).length, 0, 'no timer cancelled by a callback');
     assert.deepEqual(
       timers(events)
         .filter((t) => t.ms === timing.pollIntervalMs)
