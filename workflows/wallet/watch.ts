@@ -31,8 +31,9 @@ export interface WalletWatch {
    */
   ensure(cursor: () => PollCursor, pace: PollPace, pending: () => boolean): void;
   /**
-   * A running watch set up for another state starts over: one that assumed a transaction pending
-   * (or none) when that changed, and one backing off when the provider was active.
+   * A running watch set up for another state starts over (`watchStartsOver`): one backing off or
+   * polling when the provider was active or a transaction became pending or settled; in its first
+   * wait, only under the rule of runs from before wallet-patches-as-one-2.
    */
   refresh(now: { pending: boolean; providerActive: boolean }): void;
   /** The answer of a watch that ended (a failure is `failed`), once. */
