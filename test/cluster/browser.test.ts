@@ -109,8 +109,9 @@ describe('the Web UI and the hosted pages in a browser', () => {
     await browser.step('signed in with the decode role: decoded', async () => {
       await signIn(operatorPage, 'operator');
       await operatorPage.goto(kycPage);
-      const kyc = await textOnceShown(operatorPage, /"accountId"/);
-      assert.match(kyc, new RegExp(`"accountId": "${account.id}"`));
+      // Waited for as asserted: the UI decodes each payload on its own, the input card's after others.
+      const decodedInput = new RegExp(`"accountId": "${account.id}"`);
+      assert.match(await textOnceShown(operatorPage, decodedInput), decodedInput);
       await operatorPage.goto(depositEvent);
       const deposit = await textOnceShown(operatorPage, new RegExp(amount.replace('.', '\\.')));
       assert.match(deposit, /"currency": "BTC"/);
