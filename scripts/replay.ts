@@ -22,6 +22,11 @@ const USAGE = `usage: npm run replay [-- <history.json | folder>…]
 /** The key every history in test/histories was recorded with: a test fixture, not a secret. */
 export const HISTORIES_KEY = readFileSync(join(HISTORIES_DIR, 'payload-key.txt'), 'utf8').trim();
 
+/**
+ * Replays `files` on one replay worker: the workflow code is bundled once for them all, not once a
+ * file, which is most of a replay's cost. A file that cannot be read as a history fails alone; the
+ * others still replay.
+ */
 export async function replayFiles(
   files: string[],
   path = workflowsPath,
@@ -29,27 +34,43 @@ export async function replayFiles(
   workflowModules = workflowInterceptorModules,
   bundlerOptions: Omit<BundleOptions, 'workflowsPath'> = {},
 ): Promise<Array<{ file: string; error?: Error }>> {
-  const results: Array<{ file: string; error?: Error }> = [];
+  const unread = new Map<string, Error>();
+  const histories: Array<{ file: string; history: ReturnType<typeof historyFromJSON> }> = [];
   for (const file of files) {
-    const history = historyFromJSON(JSON.parse(readFileSync(file, 'utf8')));
     try {
-      await Worker.runReplayHistory(
-        {
-          workflowsPath: path,
-          interceptors: { workflowModules },
-          sinks: replaySinks(),
-          bundlerOptions: { ignoreModules: [], preloadModules: [...workflowPreloadModules], ...bundlerOptions },
-          ...(dataConverter ? { dataConverter } : {}),
-        },
-        history,
-        basename(file, '.json'),
-      );
-      results.push({ file });
+      histories.push({ file, history: historyFromJSON(JSON.parse(readFileSync(file, 'utf8'))) });
     } catch (error) {
-      results.push({ file, error: error as Error });
+      unread.set(file, error as Error);
     }
   }
-  return results;
+  const replayed = new Map<string, Error | undefined>();
+  if (histories.length > 0) {
+    const results = Worker.runReplayHistories(
+      {
+        workflowsPath: path,
+        interceptors: { workflowModules },
+        sinks: replaySinks(),
+        bundlerOptions: { ignoreModules: [], preloadModules: [...workflowPreloadModules], ...bundlerOptions },
+        ...(dataConverter ? { dataConverter } : {}),
+      },
+      histories.map(({ file, history }) => ({ workflowId: basename(file, '.json'), history })),
+    );
+    try {
+      // One history at a time, answered in the order given.
+      let next = 0;
+      for await (const result of results) replayed.set(histories[next++]!.file, result.error);
+    } catch (error) {
+      // The replay worker itself failed: every history it had not answered fails with it.
+      for (const { file } of histories) if (!replayed.has(file)) replayed.set(file, error as Error);
+    }
+  }
+  return files.map((file) => {
+    if (unread.has(file)) return { file, error: unread.get(file) };
+    // A history the worker never answered did not replay; it is not taken as passed.
+    if (!replayed.has(file)) return { file, error: new Error(`${file}: the replay worker gave no result for it`) };
+    const error = replayed.get(file);
+    return error ? { file, error } : { file };
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

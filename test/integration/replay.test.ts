@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type BundleOptions, DefaultLogger, Runtime } from '@temporalio/worker';
@@ -77,6 +78,31 @@ describe('replay of recorded histories', () => {
   it('the bundle without the tracing interceptors replays them too (a worker switches bundles when tracing is turned on or off)', async () => {
     const results = await replayFiles(histories, undefined, dataConverter, untracedWorkflowInterceptorModules);
     for (const r of results) assert.equal(r.error, undefined, `${r.file}: ${r.error?.message}`);
+  });
+
+  it('bundles the workflow code once for all the files, and a file that is not a history fails alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payflows-replay-'));
+    const notAHistory = join(dir, 'not-a-history.json');
+    writeFileSync(notAHistory, '{"events": "none"');
+    let bundles = 0;
+    const counted: Pick<BundleOptions, 'webpackConfigHook'> = {
+      webpackConfigHook: (config) => {
+        bundles += 1;
+        return config;
+      },
+    };
+    const files = [historyFile('kyc', 'kyc'), notAHistory, historyFile('wallet', 'open-wallet-patches-as-one-2')];
+    try {
+      const results = await replayFiles(files, undefined, dataConverter, undefined, counted);
+      assert.equal(bundles, 1, 'one bundle for every file');
+      assert.deepEqual(
+        results.map((r) => ({ file: r.file, failed: r.error !== undefined })),
+        files.map((file) => ({ file, failed: file === notAHistory })),
+      );
+      assert.match(results[1]!.error!.message, /JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('without the reminder loops kept for runs from before reminders-while-owed, those runs fail to replay', async () => {
