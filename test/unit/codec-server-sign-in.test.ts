@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
+import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { request } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { createCodecServerMetrics } from '../../src/telemetry/codec-server-metrics.js';
@@ -172,7 +172,9 @@ describe('codec server: tokens for another audience, from another issuer, or exp
   let idp: Awaited<ReturnType<typeof inProcessIdp>>;
   let other: Awaited<ReturnType<typeof inProcessIdp>>;
   before(async () => {
-    [idp, other] = await Promise.all([inProcessIdp(idpOptions(1)), inProcessIdp(idpOptions())]);
+    // Short-lived, yet long enough that a fresh token is still valid on a loaded machine: its expiry is
+    // in whole seconds from a whole-second issue time, so one second could end within milliseconds.
+    [idp, other] = await Promise.all([inProcessIdp(idpOptions(4)), inProcessIdp(idpOptions())]);
   });
   after(async () => {
     await idp?.close();
@@ -212,7 +214,8 @@ describe('codec server: tokens for another audience, from another issuer, or exp
     try {
       const token = await serviceToken(idp.tokenUrl, 'decoder', 'decoder-secret');
       assert.equal((await server.decode(bearer(token))).status, 200);
-      await new Promise((r) => setTimeout(r, 2_100));
+      const { exp } = decodeJwt(token);
+      await new Promise((r) => setTimeout(r, exp! * 1000 - Date.now() + 100));
       const r = await server.decode(bearer(token));
       assert.equal(r.status, 401);
       assert.match(r.text, /expired: sign in again/);
