@@ -29,6 +29,17 @@ describe('ACH authorization follow-up (docs/provider-contract.md §3.1)', () => 
   });
   after(async () => stack?.stop());
 
+  /** How many of the process's reads of its payment method at the provider have completed. */
+  async function readsOfTheMethod(workflowId: string): Promise<number> {
+    const events = (await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const reads = new Set(
+      events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'readPaymentMethodState')
+        .map((e) => String(e.eventId)),
+    );
+    return events.filter((e) => reads.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId))).length;
+  }
+
   /** An account with an ACH method that the provider asks a form for. */
   async function methodAwaitingForm() {
     const account = await stack.provider.call(api.createAccount, { body: { country: 'US' } });
@@ -137,6 +148,11 @@ describe('ACH authorization follow-up (docs/provider-contract.md §3.1)', () => 
     const { accountId, paymentMethodId } = await methodAwaitingForm();
     await slow.start({ paymentMethodId, accountId });
     await eventually(async () => assert.equal((await slow.state(paymentMethodId)).stage, 'WAITING_FOR_FORM'));
+    // The wait's first look at the provider (its second read) is over: a change before it would be
+    // seen by the process itself, which would stop waiting for the form.
+    await eventually(async () =>
+      assert.ok((await readsOfTheMethod(achFollowupWorkflowId(paymentMethodId))) >= 2, 'the second read is done'),
+    );
     // The provider stops asking for the form (a reviewer decided without it).
     stack.sandbox.ctx.store.state.paymentMethods[paymentMethodId]!.method.waitingPrompts = [];
     await assert.rejects(
@@ -192,7 +208,8 @@ describe('ACH authorization follow-up (docs/provider-contract.md §3.1)', () => 
     const short = new AchFollowupClient(stack.client, {
       taskQueue: stack.taskQueue,
       claims: stack.claims,
-      timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 3_000 },
+      // A deadline long enough for two reminders on a loaded machine, where a workflow task can wait seconds.
+      timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 6_000 },
     });
     const { accountId, paymentMethodId } = await methodAwaitingForm();
     await short.start({ paymentMethodId, accountId });
