@@ -205,8 +205,10 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
  * Retries an assertion until it passes or the time is up; the last failure is rethrown. An
  * assert.ok in `fn` takes a message (the lint enforces it): without one, node reads and parses the
  * test's source to word every failure, which stalls the worker running in the test's process.
+ * A minute by default: on a loaded machine one query can wait 30 s for a worker and time out, and
+ * the try after it must still fit.
  */
-export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 20_000, everyMs = 200): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 60_000, everyMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
