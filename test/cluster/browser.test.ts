@@ -98,7 +98,7 @@ describe('the Web UI and the hosted pages in a browser', () => {
       await stranger
         .getByText(/Codec Server could not connect/)
         .first()
-        .waitFor({ state: 'attached', timeout: 30_000 });
+        .waitFor({ state: 'attached' });
       assert.doesNotMatch(kyc, /"accountId"/, 'the KYC input is not readable');
       await stranger.goto(depositEvent);
       const deposit = await textOnceShown(stranger, ENCRYPTED);

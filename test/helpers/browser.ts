@@ -9,6 +9,14 @@ import { CHROMIUM } from '../../scripts/lib/chromium.js';
 // fails leaves a screenshot of each open page in the test's output folder (TEST_OUTPUT_DIR, which
 // `npm run test:cluster` keeps with its logs when a test fails) and names it in the error.
 
+/**
+ * How long a page may take to show what a step waits for. The Web UI is a heavy single-page app:
+ * on an idle 2-core machine a run's page takes 8 s from navigation to its decoded input, and with
+ * both CI suites beside it, several times that (a 30 s wait ran out in CI with the text about to
+ * show). Reaching this means the page never showed it.
+ */
+export const PAGE_PATIENCE_MS = 120_000;
+
 export interface TestBrowser {
   browser: Browser;
   /** A fresh profile: no cookies, as another operator's browser. */
@@ -28,6 +36,7 @@ export async function openBrowser(suite: string): Promise<TestBrowser> {
       // The cluster's codec server is reached over https with a certificate of the run's own CA
       // (scripts/lib/tls-front.ts), which this profile does not know.
       const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      context.setDefaultTimeout(PAGE_PATIENCE_MS);
       const page = await context.newPage();
       pages.push(page);
       return page;
@@ -74,8 +83,8 @@ export async function signInToWebUi(
   await page.locator('input[name=username]').fill(user.username);
   await page.locator('input[name=password]').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.href.startsWith(uiUrl) && !url.pathname.startsWith('/login'), { timeout: 30_000 });
-  const deadline = Date.now() + 30_000;
+  await page.waitForURL((url) => url.href.startsWith(uiUrl) && !url.pathname.startsWith('/login'));
+  const deadline = Date.now() + PAGE_PATIENCE_MS;
   while (!accessToken && Date.now() < deadline) await page.waitForTimeout(100);
   if (!accessToken) throw new Error(`the Web UI sent no access token after ${user.username} signed in`);
   return accessToken;
@@ -86,7 +95,7 @@ export const ENCRYPTED = new RegExp(Buffer.from('binary/encrypted').toString('ba
 
 /** The page's main text once `ready` shows in it (the UI loads and decodes after the first paint). */
 export async function textOnceShown(page: Page, ready: RegExp): Promise<string> {
-  await page.getByText(ready).first().waitFor({ timeout: 30_000 });
+  await page.getByText(ready).first().waitFor();
   return page.locator('body').innerText();
 }
 
