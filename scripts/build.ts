@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { loadConfig } from '../src/config.js';
 import { checkoutBuildId } from '../worker/build-id.js';
 import { untracedWorkflowInterceptorModules, workflowInterceptorModules } from '../worker/create-worker.js';
+import { recordBuiltFrom, sourceFingerprint } from './lib/build-fingerprint.js';
 import { bundleFacts, bundleWorkflows, describeBundle, WORKFLOW_BUNDLE_BUDGET_BYTES } from './lib/workflow-bundle.js';
 
 // `npm run build`: the compiled product in dist/ (plain ES modules that run under Node, with
@@ -12,6 +13,8 @@ import { bundleFacts, bundleWorkflows, describeBundle, WORKFLOW_BUNDLE_BUDGET_BY
 // process compiles TypeScript or bundles workflows at run time.
 
 const say = (line: string) => console.log(`[build] ${line}`);
+// Taken before compiling: a file changed meanwhile makes the next check build again.
+const fingerprint = sourceFingerprint();
 rmSync('dist', { recursive: true, force: true });
 say('compiling TypeScript into dist/');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -46,4 +49,5 @@ loadConfig({ WORKER_BUILD_ID: buildId }); // refuses an id Temporal would not ta
 // Beside dist/worker/, where the compiled worker reads it (BUILD_ID_FILE).
 writeFileSync('dist/build-id.txt', `${buildId}\n`);
 say(`build id ${buildId} (dist/build-id.txt)`);
+recordBuiltFrom(fingerprint);
 say('done');

@@ -3,22 +3,24 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { builtFromThisTree } from '../../scripts/lib/build-fingerprint.js';
 
 // `npm run build` into this tree's dist/ and what a test then reads from it, with no other test
 // building meanwhile: the build empties dist/ first, and `npm test` and `npm run test:cluster`,
 // which CI runs side by side, each hold a test that builds and reads it. The lock is a folder
-// outside the tree, one per tree, holding its owner's pid.
+// outside the tree, one per tree, holding its owner's pid. A dist/ already built from the tree as
+// it is (CI builds before its tests) is used as it is.
 
 const LOCK = join(
   tmpdir(),
   `payflows-build-${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12)}.lock`,
 );
 
-/** Builds dist/, then answers `use()`, both while holding the tree's build lock. */
+/** Builds dist/ unless it is built from this tree, then answers `use()`, both while holding the tree's build lock. */
 export async function withFreshBuild<T>(use: () => T): Promise<T> {
   await takeLock();
   try {
-    execFileSync('npm', ['run', 'build'], { stdio: 'pipe' });
+    if (!builtFromThisTree()) execFileSync('npm', ['run', 'build'], { stdio: 'pipe' });
     return use();
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
