@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -78,6 +78,12 @@ describe('alerts for a bad deploy', () => {
       return [wallet[1]!, wallet[2]!] as const;
     }, 60_000);
     t.diagnostic(`failed workflow tasks exported as ${name}{${labels}}`);
+    // It is ended by a signal: a bundle it wrote for itself would stay in the temporary folder.
+    assert.equal(
+      existsSync(join(tmpdir(), `payflows-breaking-wallet-${bad.pid}.js`)),
+      false,
+      'the worker removed the bundle it wrote once it had loaded it',
+    );
     // Why: the series' failure_reason label, or the worker's log (the SDK forwards its logs in batches).
     await eventually(
       () => assert.match(`${labels}\n${bad.output()}`, /nondeterminism/i, 'the worker says why its task failed'),
