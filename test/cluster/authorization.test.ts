@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -50,6 +50,7 @@ async function refused(call: Promise<unknown>, what: string): Promise<void> {
 describe('Temporal authorizes with the provider’s tokens', () => {
   let cluster: ClusterDescription;
   let worker: RunningProcess | undefined;
+  let workerHome: string | undefined;
   const connections: Array<{ close(): Promise<void> }> = [];
   const taskQueue = `authz-${randomUUID()}`;
 
@@ -59,6 +60,8 @@ describe('Temporal authorizes with the provider’s tokens', () => {
   after(async () => {
     for (const c of connections) await c.close();
     if (worker) await stopProcess(worker);
+    // The worker's home: its compiler cache, 30 MB a run.
+    if (workerHome) rmSync(workerHome, { recursive: true, force: true });
   });
 
   /** A connection that presents `token`, over the same TLS as the others. */
@@ -86,6 +89,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
 
   it("a worker and a client with the services' token (writer) run a process", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payflows-authz-worker-'));
+    workerHome = dir;
     worker = await startProcess({
       name: 'authz-worker',
       command: process.execPath,

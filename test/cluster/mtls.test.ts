@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -23,9 +23,12 @@ describe('Temporal with mTLS', () => {
   let secured: TemporalCluster;
   let certs: ReturnType<typeof makeCertificates>;
   let worker: RunningProcess | undefined;
+  // The second server's data and logs, and the worker's home (its compiler cache, 30 MB a run).
+  const dirs: string[] = [];
   before(async () => {
     cluster = clusterDescription();
     const dir = mkdtempSync(join(tmpdir(), 'payflows-mtls-'));
+    dirs.push(dir);
     certs = makeCertificates(join(dir, 'certs'));
     const pg = cluster.temporal.postgres;
     secured = await startTemporalCluster({
@@ -39,6 +42,7 @@ describe('Temporal with mTLS', () => {
   after(async () => {
     if (worker) await stopProcess(worker);
     await secured?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it('a worker and a client with certificates run a process; a client without one is refused', async () => {
@@ -50,6 +54,7 @@ describe('Temporal with mTLS', () => {
     );
     const env = { ...certificatesOnly, ...tlsEnv, TEMPORAL_ADDRESS: secured.address, TEMPORAL_TASK_QUEUE: taskQueue };
     const dir = mkdtempSync(join(tmpdir(), 'payflows-mtls-worker-'));
+    dirs.push(dir);
     worker = await startProcess({
       name: 'mtls-worker',
       command: process.execPath,

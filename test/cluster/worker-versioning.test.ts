@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { type Client, QueryNotRegisteredError } from '@temporalio/client';
@@ -98,6 +98,7 @@ describe('a rollout and a rollback with Worker Versioning', () => {
     await provider?.close();
     await admin?.connection.close();
     await clients?.close();
+    if (version2Bundle) rmSync(dirname(version2Bundle), { recursive: true, force: true });
   });
 
   /** A worker of `buildId` on this test's task queue, as `npm run worker` with WORKER_BUILD_ID would run. */

@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SANDBOX_CREDENTIALS } from '../../src/config.js';
 import { freePort } from '../../src/temporal/ports.js';
 import { accepts, listenAddresses, outsideAddresses as outside } from '../helpers/listening.js';
+import { scratchDirs } from '../helpers/scratch.js';
 import { temporalSettings } from '../helpers/stack.js';
 
 // `npm run ingress` (src/ingress/main.ts) listens where src/config.ts decides (INGRESS_HOST): with
 // the sandbox's published secret, on loopback only, since anyone who reaches it could sign a deposit.
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
-const dir = () => mkdtempSync(join(tmpdir(), 'payflows-ingress-host-'));
+const dir = scratchDirs('ingress-host');
 
 function env(extra: Record<string, string>): Record<string, string> {
   return {

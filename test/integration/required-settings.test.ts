@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig, SANDBOX_CREDENTIALS } from '../../src/config.js';
@@ -9,12 +8,13 @@ import { providerFromConfig } from '../../src/provider/from-config.js';
 import { missingSettings, requireSettings } from '../../src/required-settings.js';
 import { codecFromConfig } from '../../src/temporal/codec.js';
 import { claimStoreFromConfig } from '../../src/claims/from-config.js';
+import { scratchDirs } from '../helpers/scratch.js';
 
 // Defaults that are safe for the embedded stack never apply silently elsewhere: a process pointed
 // at the real provider or at a Temporal server it did not start refuses to start without its
 // secrets, naming each, and makes nothing on the way (no key file).
 
-const dir = () => mkdtempSync(join(tmpdir(), 'payflows-settings-'));
+const dir = scratchDirs('settings');
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
 describe('safe configuration', () => {
