@@ -209,7 +209,7 @@ describe('ACH authorization follow-up (docs/provider-contract.md §3.1)', () => 
       taskQueue: stack.taskQueue,
       claims: stack.claims,
       // A deadline long enough for two reminders on a loaded machine, where a workflow task can wait seconds.
-      timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 6_000 },
+      timing: { ...stack.timing, reminderAfterMs: 300, deadlineMs: 8_000 },
     });
     const { accountId, paymentMethodId } = await methodAwaitingForm();
     await short.start({ paymentMethodId, accountId });

@@ -179,7 +179,8 @@ describe('KYC resubmission (docs/provider-contract.md §3.2)', () => {
 
   it('reminds the end user after a quiet time, and ends EXPIRED at the deadline', async () => {
     const accountId = await accountWithProfile(stack, { reject: { individualSsn: 'ssn.invalid' } });
-    const short = client({ timing: { reminderAfterMs: 300, deadlineMs: 2_500 } });
+    // Room for two reminders under CI's load, each a timer, an activity and workflow tasks.
+    const short = client({ timing: { reminderAfterMs: 300, deadlineMs: 8_000 } });
     await short.start(accountId);
     const result = await resultWithin(short.result(accountId), kycWorkflowId(accountId));
     assert.equal(result.outcome, 'EXPIRED');
