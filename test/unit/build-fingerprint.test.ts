@@ -1,33 +1,18 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { builtFromThisTree, recordBuiltFrom, sourceFingerprint } from '../../scripts/lib/build-fingerprint.js';
+import { committedCheckout } from '../helpers/git-checkout.js';
 
 // A test that needs dist/ as this tree builds it uses the one already there only when it was built
 // from the tree exactly as it is now; any change, or no way to tell, builds again.
 
 describe('the build in dist/ and the tree it was built from', () => {
   it('is taken as built from this tree until a file changes, a file is added or WORKER_BUILD_ID differs', (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'payflows-fingerprint-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-        cwd: dir,
-        stdio: 'pipe',
-      });
-    try {
-      git('init', '-q');
-      writeFileSync(join(dir, '.gitignore'), 'dist/\n');
-      writeFileSync(join(dir, 'workflow.ts'), 'export const a = 1;\n');
-      git('add', '.');
-      git('commit', '-q', '-m', 'one');
-    } catch (err) {
-      t.skip(`git cannot make a checkout here: ${(err as Error).message.split('\n')[0]}`);
-      return;
-    }
+    const dir = committedCheckout(t, { '.gitignore': 'dist/\n', 'workflow.ts': 'export const a = 1;\n' });
+    if (!dir) return;
     assert.equal(builtFromThisTree(dir), false, 'never built');
     mkdirSync(join(dir, 'dist'));
     recordBuiltFrom(sourceFingerprint(dir), dir);

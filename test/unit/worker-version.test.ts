@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { checkoutBuildId, resolveBuildId } from '../../worker/build-id.js';
 import { versioningSettings, workerVersion } from '../../worker/create-worker.js';
 import { describeOutcome } from '../../worker/current-version.js';
+import { committedCheckout } from '../helpers/git-checkout.js';
 
 // Which version of which Worker Deployment a worker runs as (docs/deploying.md), from its settings.
 
@@ -86,21 +85,8 @@ describe('the worker version', () => {
   });
 
   it('names a modified checkout apart from its commit, and never reads a checkout around node_modules', (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'payflows-build-id-'));
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
-        cwd: dir,
-        stdio: 'pipe',
-      });
-    try {
-      git('init', '-q');
-      writeFileSync(join(dir, 'workflow.ts'), 'export const a = 1;\n');
-      git('add', '.');
-      git('commit', '-q', '-m', 'one');
-    } catch (err) {
-      t.skip(`git cannot make a checkout here: ${(err as Error).message.split('\n')[0]}`);
-      return;
-    }
+    const dir = committedCheckout(t, { 'workflow.ts': 'export const a = 1;\n' });
+    if (!dir) return;
     const clean = checkoutBuildId(dir);
     assert.match(clean ?? '', /^[0-9a-f]{12}$/);
     writeFileSync(join(dir, 'workflow.ts'), 'export const a = 2;\n');
@@ -117,7 +103,6 @@ describe('the worker version', () => {
     const installed = join(dir, 'node_modules', 'payflows');
     mkdirSync(installed, { recursive: true });
     assert.equal(checkoutBuildId(installed), undefined);
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses to start without any build id, saying what to set', () => {
