@@ -1,15 +1,13 @@
-import type { Client } from '@temporalio/client';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
 import { ingressFromConfig } from '../../src/ingress/from-config.js';
-import type { IngressMetrics } from '../../src/telemetry/ingress-metrics.js';
 
 // The callback ingress of `npm run dev` (scripts/dev.ts), apart so that where it listens is tested.
 
 /** The ingress of `npm run dev`, listening on INGRESS_HOST (loopback with the sandbox's secret) at INGRESS_PORT. */
 export async function startDevIngress(
   config: Config,
-  deps: { client: Client; logger?: FastifyBaseLogger; metrics?: IngressMetrics },
+  deps: Parameters<typeof ingressFromConfig>[1],
 ): Promise<{ app: FastifyInstance; host: string }> {
   const app = ingressFromConfig(config, deps);
   const { host } = config.ingress;

@@ -55,6 +55,8 @@ export interface StackOptions {
   /** The embedded dev server's log file. */
   temporalLogFile?: string;
   ingressLogger?: FastifyBaseLogger;
+  /** How long the ingress waits for Temporal before answering 503; the ingress's own default when unset. */
+  ingressTemporalTimeoutMs?: number;
   log: (line: string) => void;
   /**
    * Where each started piece's stop goes, in the order of the start: the caller stops them in
@@ -152,7 +154,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const client = await connectClient(initial);
   stops.push(() => client.connection.close());
   const metrics = createIngressMetrics();
-  const deps = { client, metrics, ...(opts.ingressLogger ? { logger: opts.ingressLogger } : {}) };
+  const deps = {
+    client,
+    metrics,
+    ...(opts.ingressLogger ? { logger: opts.ingressLogger } : {}),
+    ...(opts.ingressTemporalTimeoutMs ? { temporalTimeoutMs: opts.ingressTemporalTimeoutMs } : {}),
+  };
   const { app: ingress, host: ingressHost } = ephemeral
     ? await listening(ingressFromConfig(initial, deps), LOOPBACK)
     : await startDevIngress(initial, deps);

@@ -7,7 +7,7 @@ import { createIngress } from './server.js';
 /** The callback ingress as the configuration describes it: what `npm run ingress` and `npm run dev` run. */
 export function ingressFromConfig(
   config: Config,
-  deps: { client: Client; logger?: FastifyBaseLogger; metrics?: IngressMetrics },
+  deps: { client: Client; logger?: FastifyBaseLogger; metrics?: IngressMetrics; temporalTimeoutMs?: number },
 ): FastifyInstance {
   return createIngress({
     ...deps,

@@ -149,6 +149,9 @@ export async function startStack(
     sandbox: {},
     // The ingress's /health and /metrics, on their own port as INGRESS_OPS_PORT puts them.
     ingressOps: { healthIntervalMs: 500 },
+    // A callback for a wallet not followed yet costs the ingress four calls to Temporal, and under
+    // CI's load they took more than its 5 s (a 503 where a test asserts the 200 of an accepted one).
+    ingressTemporalTimeoutMs: 30_000,
     codecServer: 'none',
     worker: () => ({
       claims,
