@@ -2,22 +2,22 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
-import { ALONE_ON_THE_CLUSTER, NEVER_REACH_TEMPORAL } from './lib/cluster-suite-files.js';
-import { besideAndAlone, buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
+import { clusterPhases, clusterSuiteFiles } from './lib/cluster-suite-files.js';
+import { buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
 // `npm run cluster` instead of the dev server, then the tests that need the whole topology
 // (test/cluster/: two ingress replicas and two workers as processes, Prometheus, the production
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
-// The files run TEST_CONCURRENCY at a time, but for those scripts/lib/cluster-suite-files.ts names
-// (left to `npm test`, or run alone after the others).
+// The files run TEST_CONCURRENCY at a time, but for those scripts/lib/cluster-suite-files.ts names:
+// left to `npm test`, or run alone, most of them before the others.
 
 // Once the tests run, runTests passes a signal on to them, and the cluster stops after them.
 useSuitePorts('cluster');
 const { say, signal, dir } = topologyRun('test:cluster');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : [...testFiles('test/integration'), ...testFiles('test/cluster')].filter((f) => !NEVER_REACH_TEMPORAL.includes(f));
+  : clusterSuiteFiles(testFiles('test/integration'), testFiles('test/cluster'));
 const started = Date.now();
 let code = 1;
 let cluster: Awaited<ReturnType<typeof startClusterTopology>> | undefined;
@@ -50,11 +50,18 @@ try {
     // Screenshots of a failed browser step; kept with the logs when a test fails.
     TEST_OUTPUT_DIR: join(dir, 'output'),
   };
-  const { beside, alone } = besideAndAlone(files, ALONE_ON_THE_CLUSTER);
-  const besideCode = beside.length ? await runTests(beside, env) : 0;
-  if (alone.length) say(`then, one at a time: ${alone.join(', ')}`);
-  const aloneCode = alone.length && !signal.aborted ? await runTests(alone, env, { concurrency: 1 }) : 0;
-  code = besideCode || aloneCode;
+  const { aloneFirst, beside, aloneLast } = clusterPhases(files);
+  const codes: number[] = [];
+  if (aloneFirst.length) {
+    say(`first, one at a time: ${aloneFirst.join(', ')}`);
+    codes.push(await runTests(aloneFirst, env, { concurrency: 1 }));
+  }
+  if (beside.length && !signal.aborted) codes.push(await runTests(beside, env));
+  if (aloneLast.length && !signal.aborted) {
+    say(`last, one at a time: ${aloneLast.join(', ')}`);
+    codes.push(await runTests(aloneLast, env, { concurrency: 1 }));
+  }
+  code = codes.find((c) => c !== 0) ?? (signal.aborted ? 1 : 0);
 } catch (err) {
   console.error(`[test:cluster] could not run the tests: ${(err as Error).stack ?? err}`);
 } finally {

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { ALONE_ON_THE_CLUSTER, NEVER_REACH_TEMPORAL } from '../../scripts/lib/cluster-suite-files.js';
+import {
+  ALONE_ON_THE_CLUSTER,
+  clusterPhases,
+  clusterSuiteFiles,
+  LAST_ON_THE_CLUSTER,
+  NEVER_REACH_TEMPORAL,
+  SAME_ON_EITHER_SERVER,
+} from '../../scripts/lib/cluster-suite-files.js';
+import { testFiles } from '../../scripts/lib/test-run.js';
 import { serverNeeds } from '../helpers/server-needs.js';
 
 // The cluster suite skips the files that never reach a Temporal server, since `npm test` runs
@@ -23,8 +31,48 @@ describe('the cluster suite’s file lists', () => {
     assert.notDeepEqual(reaches('test/cluster/server-config.test.ts'), []);
   });
 
+  // A file that looks at which cluster it runs on checks something of the server's: it must run there.
+  it('leaves to `npm test` only integration files that exist and never ask which server they are on', () => {
+    for (const file of SAME_ON_EITHER_SERVER) {
+      assert.ok(existsSync(file) && file.startsWith('test/integration/'), `${file} is an integration file`);
+      assert.ok(!NEVER_REACH_TEMPORAL.includes(file), `${file} is on one list only`);
+      assert.doesNotMatch(
+        readFileSync(file, 'utf8'),
+        /helpers\/cluster\.js|TEST_CLUSTER/,
+        `${file} reads the cluster's description`,
+      );
+    }
+  });
+
+  it('runs every cluster file and every integration file it does not leave to `npm test`', () => {
+    const integration = testFiles('test/integration');
+    const cluster = testFiles('test/cluster');
+    const files = clusterSuiteFiles(integration, cluster);
+    for (const file of cluster) assert.ok(files.includes(file), file);
+    assert.ok(files.includes('test/integration/wallet.test.ts'));
+    assert.ok(files.includes('test/integration/kyc.test.ts'));
+    for (const file of [...NEVER_REACH_TEMPORAL, ...SAME_ON_EITHER_SERVER]) assert.ok(!files.includes(file), file);
+    assert.equal(
+      files.length,
+      integration.length + cluster.length - NEVER_REACH_TEMPORAL.length - SAME_ON_EITHER_SERVER.length,
+    );
+  });
+
+  it('runs the files alone first, then the others, then those that leave the cluster short', () => {
+    const files = clusterSuiteFiles(testFiles('test/integration'), testFiles('test/cluster'));
+    const { aloneFirst, beside, aloneLast } = clusterPhases(files);
+    assert.deepEqual(aloneLast, LAST_ON_THE_CLUSTER);
+    assert.deepEqual(
+      [...aloneFirst].sort(),
+      ALONE_ON_THE_CLUSTER.filter((f) => !LAST_ON_THE_CLUSTER.includes(f)).sort(),
+    );
+    assert.deepEqual([...aloneFirst, ...beside, ...aloneLast].sort(), [...files].sort(), 'every file once');
+    assert.ok(beside.includes('test/cluster/browser.test.ts'));
+  });
+
   it('runs alone only cluster files that exist', () => {
     for (const file of ALONE_ON_THE_CLUSTER) assert.ok(existsSync(file) && file.startsWith('test/cluster/'), file);
+    for (const file of LAST_ON_THE_CLUSTER) assert.ok(ALONE_ON_THE_CLUSTER.includes(file), `${file} runs alone`);
   });
 
   // The drill turns the cluster sandbox's faults on for every route: a test beside it that calls
