@@ -17,6 +17,8 @@ import * as api from '../../src/provider/endpoints.js';
 import { accountWithProfile, PNG_DOCUMENT } from '../../scripts/fixtures/account.js';
 import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { resultWithin } from '../helpers/result.js';
+import { explainedBy } from '../helpers/run-report.js';
+import { kycWorkflowId } from '../../workflows/kyc/messages.js';
 import { provisioningWorkflowId } from '../../workflows/provisioning/messages.js';
 
 // Personal data that leaves no trace: a claim is deleted once its process is done with it, a
@@ -62,10 +64,13 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       reject: { individualSsn: 'ssn.invalid' },
     });
     await kyc.start(accountId);
-    await eventually(async () =>
-      assert.ok(
-        (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
-        'the SSN is awaited',
+    await explainedBy(
+      stack.client.workflow.getHandle(kycWorkflowId(accountId)),
+      eventually(async () =>
+        assert.ok(
+          (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
+          'the SSN is awaited',
+        ),
       ),
     );
     const stored = new Set(claimFiles(stack.claimsDir));
@@ -113,10 +118,13 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       reject: { individualSsn: 'ssn.invalid' },
     });
     await kyc.start(accountId);
-    await eventually(async () =>
-      assert.ok(
-        (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
-        'the SSN is awaited',
+    await explainedBy(
+      stack.client.workflow.getHandle(kycWorkflowId(accountId)),
+      eventually(async () =>
+        assert.ok(
+          (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
+          'the SSN is awaited',
+        ),
       ),
     );
     const stored = new Set(claimFiles(stack.claimsDir));
@@ -139,10 +147,13 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       reject: { individualSsn: 'ssn.invalid' },
     });
     await kyc.start(accountId);
-    await eventually(async () =>
-      assert.ok(
-        (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
-        'the SSN is awaited',
+    await explainedBy(
+      stack.client.workflow.getHandle(kycWorkflowId(accountId)),
+      eventually(async () =>
+        assert.ok(
+          (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
+          'the SSN is awaited',
+        ),
       ),
     );
     try {
