@@ -6,7 +6,7 @@ import { clusterPhases, clusterSuiteFiles } from './lib/cluster-suite-files.js';
 import { buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
-// `npm run cluster` instead of the dev server, then the tests that need the whole topology
+// `npm run cluster` instead of the dev server, and the tests that need the whole topology
 // (test/cluster/: two ingress replicas and two workers as processes, Prometheus, the production
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
 // The files run TEST_CONCURRENCY at a time, but for those scripts/lib/cluster-suite-files.ts names:
