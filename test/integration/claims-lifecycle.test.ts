@@ -35,6 +35,18 @@ describe('claims: deleted after use, swept after retention, erased on request', 
   });
   after(async () => stack?.stop());
 
+  /** Until the KYC run asks for the SSN; if it never does, what the run was doing joins the failure. */
+  const untilSsnAwaited = (kyc: KycClient, accountId: string) =>
+    explainedBy(
+      stack.client.workflow.getHandle(kycWorkflowId(accountId)),
+      eventually(async () =>
+        assert.ok(
+          (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
+          'the SSN is awaited',
+        ),
+      ),
+    );
+
   it('KYC keeps a value through a claim store failure that passes, and sends it once the store answers', async () => {
     // The client stores the SSN; then, before the worker reads it, the disk fails for a while (a
     // directory where the file was: EISDIR, not "no such file"). Taken for a refusal, the value
@@ -64,15 +76,7 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       reject: { individualSsn: 'ssn.invalid' },
     });
     await kyc.start(accountId);
-    await explainedBy(
-      stack.client.workflow.getHandle(kycWorkflowId(accountId)),
-      eventually(async () =>
-        assert.ok(
-          (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
-          'the SSN is awaited',
-        ),
-      ),
-    );
+    await untilSsnAwaited(kyc, accountId);
     const stored = new Set(claimFiles(stack.claimsDir));
     try {
       const field = await kyc.submitValue(accountId, 'individualSsn', '078-05-1120');
@@ -118,15 +122,7 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       reject: { individualSsn: 'ssn.invalid' },
     });
     await kyc.start(accountId);
-    await explainedBy(
-      stack.client.workflow.getHandle(kycWorkflowId(accountId)),
-      eventually(async () =>
-        assert.ok(
-          (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
-          'the SSN is awaited',
-        ),
-      ),
-    );
+    await untilSsnAwaited(kyc, accountId);
     const stored = new Set(claimFiles(stack.claimsDir));
     await kyc.submitValue(accountId, 'individualSsn', '078-05-1120');
     const left = claimFiles(stack.claimsDir).filter((f) => !stored.has(f));
@@ -147,15 +143,7 @@ describe('claims: deleted after use, swept after retention, erased on request', 
       reject: { individualSsn: 'ssn.invalid' },
     });
     await kyc.start(accountId);
-    await explainedBy(
-      stack.client.workflow.getHandle(kycWorkflowId(accountId)),
-      eventually(async () =>
-        assert.ok(
-          (await kyc.state(accountId)).fields.some((f) => f.fieldId === 'individualSsn' && f.awaiting),
-          'the SSN is awaited',
-        ),
-      ),
-    );
+    await untilSsnAwaited(kyc, accountId);
     try {
       const stored = files();
       // The validator refuses a field that asks for nothing.
