@@ -35,7 +35,7 @@ export async function runReport(handle: WorkflowHandle): Promise<string> {
     const events = (await handle.fetchHistory()).events ?? [];
     const started = events.length ? tsToMs(events[0]!.eventTime) : 0;
     const timedOut = events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT).length;
-    if (timedOut) lines.push(`  ${timedOut} workflow tasks timed out`);
+    if (timedOut) lines.push(`  workflow tasks timed out: ${timedOut}`);
     if (events.length > LAST_EVENTS) lines.push(`  … ${events.length - LAST_EVENTS} events before these:`);
     for (const event of events.slice(-LAST_EVENTS)) {
       const at = ((tsToMs(event.eventTime) - started) / 1000).toFixed(1);
