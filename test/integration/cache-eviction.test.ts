@@ -16,7 +16,7 @@ import { eventually, startStack, type Stack } from '../helpers/stack.js';
 import { connectThreadMemory, inspectorUrl, type ThreadMemory } from '../helpers/thread-memory.js';
 import { kill, spawnWorker, type WorkerProcess } from '../helpers/worker-process.js';
 import { HEAP_SHARE, PER_WORKFLOW_COST, walletCost, WORKER_RESERVE } from '../../worker/cache-size.js';
-import { percentile } from '../../bench/scale/arith.js';
+import { describeReadings, type FillingReading, perCachedWallet } from '../helpers/filling-slope.js';
 
 // A worker given little memory sizes its cache from it (worker/cache-size.ts), and when more wallets
 // pass through it than the cache holds it evicts and carries on instead of dying: every wallet
@@ -103,12 +103,16 @@ describe('a worker sized by its memory', () => {
     // The worker's memory by the wallets it holds, read after each batch while they all fit in its
     // cache, once each new wallet has answered a query (its workflow has run) and every
     // thread's garbage is collected: the heap summed over the threads, and the process's RSS.
-    const filling: Array<{ count: number; heap: number; rss: number }> = [];
-    for (let i = 0; i < count; i += inFlight) {
+    // A reading every 8 wallets: enough slopes that the worker's release of its start-up heap,
+    // whenever it comes, spoils too few of them to move their median (test/helpers/filling-slope.ts).
+    const filling: FillingReading[] = [];
+    const readEvery = 8;
+    for (let i = 0; i < count;) {
       const batch = Array.from(
-        { length: Math.min(inFlight, count - i) },
+        { length: Math.min(i < cache ? readEvery : inFlight, count - i) },
         (_, j) => `eviction-${i + j}-${randomUUID()}`,
       );
+      i += batch.length;
       const added = await Promise.all(batch.map((name) => wallets.open({ name })));
       opened.push(...added);
       if (opened.length > cache) continue;
@@ -169,14 +173,8 @@ describe('a worker sized by its memory', () => {
     // against the sizing's line for the ledger these wallets held while the cache filled (empty: no
     // deposit yet). The heap is the figure held to it: after a GC of every thread it grows by the
     // same amount for each 16 wallets, where the RSS of 80 wallets moves by as much as they add, as
-    // the allocator reuses freed pages; the RSS is said beside the line's. Once in a run, at a moment
-    // that varies, the worker's main thread lets go of some MB it held since its start: the median
-    // of the slopes between consecutive readings leaves that one out.
-    const perWallet = (figure: 'heap' | 'rss') =>
-      percentile(
-        filling.slice(1).map((p, i) => (p[figure] - filling[i]![figure]) / (p.count - filling[i]!.count)),
-        50,
-      );
+    // the allocator reuses freed pages; the RSS is said beside the line's.
+    const perWallet = (figure: 'heap' | 'rss') => perCachedWallet(filling, figure);
     const heap = perWallet('heap');
     const line = walletCost({ entries: 0, records: 0 });
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(3)} MB`;
@@ -185,7 +183,7 @@ describe('a worker sized by its memory', () => {
     );
     assert.ok(
       Math.abs(heap / line.heapBytes - 1) <= AGREEMENT,
-      `a cached wallet holds ${mb(heap)} of heap in this worker, the sizing's line (worker/cache-size.ts WALLET_COST_CURVE) ${mb(line.heapBytes)}: more than ${AGREEMENT * 100} % apart; run npm run bench -- --ledger and take its line`,
+      `a cached wallet holds ${mb(heap)} of heap in this worker, the sizing's line (worker/cache-size.ts WALLET_COST_CURVE) ${mb(line.heapBytes)}: more than ${AGREEMENT * 100} % apart; run npm run bench -- --ledger and take its line. The readings (wallets: MB) were ${describeReadings(filling)}`,
     );
 
     const perMinute = Math.max(1, Math.round((evicted / seconds) * 60));
