@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { describeReadings, type FillingReading, perCachedWallet } from '../helpers/filling-slope.js';
 
 // The cache-eviction test's figure per cached wallet, which it holds to the sizing's line within
-// 20 %. A worker that bundled at start lets go of about 7 MB of its main thread's heap some seconds
-// later (measured at rest): readings every 16 wallets gave four slopes, and that release could
+// 20 %. A worker lets go of about 7 MB of its main thread's heap some seconds after
+// it starts polling (measured at rest, with no wallet): readings every 16 wallets gave four slopes, and that release could
 // spoil two of them and so their median.
 
 const MB = 1e6;
