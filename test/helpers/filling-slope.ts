@@ -1,11 +1,11 @@
 import { percentile } from '../../bench/scale/arith.js';
 
 // What one more cached wallet costs a worker, from readings of its memory taken while its cache
-// fills: the median of the slopes between consecutive readings. A worker lets go of some MB
-// of its main thread's heap a few seconds after it starts polling, at a moment that varies with
-// the machine's load: a step down in the readings, sometimes split over two of
-// them. The step spoils the slopes it falls in, not their median, when the readings are many
-// enough: with a reading every 8 wallets of 80, two spoiled slopes of nine leave it alone.
+// fills: the median of the slopes between consecutive readings. A worker lets go of some MB of its
+// main thread's heap a few seconds after it starts polling, at a moment that varies with the
+// machine's load: a step down in the readings, sometimes split over two of them. The step spoils
+// the slopes it falls in, not their median, when the readings are many enough: with a reading every
+// 8 wallets of 80, two spoiled slopes of nine leave it alone.
 
 export type FillingReading = { count: number; heap: number; rss: number };
 
