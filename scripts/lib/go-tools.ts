@@ -1,15 +1,26 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { goInstall, runGo } from '../../src/temporal/go-install.js';
 import { isExecutable } from '../../src/executable.js';
 
-// The Temporal server, its SQL tool and the Web UI server, built from the Go module proxy at the
-// versions the compose images carry, each into a folder of its own in the cache outside the repo
-// (the server and the UI both install a binary called `server`). Go's build cache is shared with
-// the CLI's build, which already compiled most of their dependencies.
+// The tools the suites run, built from the Go module proxy at pinned versions, each into a folder
+// of its own in the cache outside the repo (the UI installs a binary called `server`). The Temporal
+// server and its SQL tool are not among them: they are built from deploy/temporal/server's module
+// (LOCAL_MODULES below), whose go.sum pins the versions the CLI's build compiled, so that Go's build
+// cache, shared with the CLI's build, already holds nearly all of their packages.
 
 /** The server version of temporalio/server and temporalio/admin-tools in docker-compose.yml (and of the CLI's dev server). */
 export const SERVER_VERSION = 'v1.29.1';
@@ -21,8 +32,6 @@ const tool = (name: string, module: string, version: string) => ({ name, module,
 export type GoTool = ReturnType<typeof tool>;
 
 export const TOOLS = {
-  server: tool('temporal-server', 'go.temporal.io/server/cmd/server', SERVER_VERSION),
-  sql: tool('temporal-sql-tool', 'go.temporal.io/server/cmd/tools/sql', SERVER_VERSION),
   /** An S3-compatible server over plain files (Apache-2.0), for the claim store's S3 adapter tests. */
   versitygw: tool('versitygw', 'github.com/versity/versitygw/cmd/versitygw', 'v1.8.0'),
   ui: tool('temporal-ui-server', 'github.com/temporalio/ui-server/v2/cmd/server', UI_VERSION),
@@ -62,16 +71,18 @@ export async function goTool(tool: GoTool, log: (line: string) => void): Promise
 // Go modules of this repository, built with the machine's Go, their dependencies from the Go module
 // proxy as go.sum pins them (-mod=readonly: a go.mod that needs tidying fails the build, it is never
 // rewritten), into the cache outside the repo under a hash of their sources and of the Go version:
-// built once per change, reused by every run after. Go's build cache is shared with the tools above,
+// built once per change, reused by every run after. Go's build cache is shared with the CLI's build,
 // so the Temporal server's packages are already compiled and a change mostly links.
 
-/** A module of this repository (one folder, flat) and the binary built from it. */
-const localModule = (name: string, dir: string, binary = name) => ({ name, dir: resolve(dir), binary });
+/** A module of this repository (one folder, flat) and the binary built from its `pkg` (its own main package unless named). */
+const localModule = (name: string, dir: string, binary = name, pkg = '.') => ({ name, dir: resolve(dir), binary, pkg });
 export type LocalGoModule = ReturnType<typeof localModule>;
 
 export const LOCAL_MODULES = {
-  /** The Temporal server at SERVER_VERSION with the authorizer of deploy/temporal/server/authorizer.go. */
+  /** The Temporal server at SERVER_VERSION with the authorizer of deploy/temporal/server/authorizer.go: what docker-compose.yml, `npm run cluster` and every test cluster run. */
   server: localModule('temporal-server-payflows', 'deploy/temporal/server', 'temporal-server'),
+  /** temporal-sql-tool at SERVER_VERSION (a tool of the server's module), which creates and updates the cluster's schemas. */
+  sqlTool: localModule('temporal-sql-tool', 'deploy/temporal/server', 'sql', 'go.temporal.io/server/cmd/tools/sql'),
   goBackend: localModule('go-backend', 'examples/go-backend'),
   /** docker-compose.yml loaded and validated as `docker compose config` does, with no Docker engine. */
   composeConfig: localModule('compose-config', 'deploy/compose-config'),
@@ -99,7 +110,7 @@ export async function buildLocalModule(module: LocalGoModule, log: (line: string
   const partial = `${path}.${process.pid}.partial`;
   try {
     // Without -trimpath: the flags match `go install`'s, so the packages it compiled are reused.
-    await runGo(go(), ['build', '-o', partial, '.'], {
+    await runGo(go(), ['build', '-o', partial, module.pkg], {
       cwd: module.dir,
       env: { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=readonly'].filter(Boolean).join(' ') },
       log,
@@ -122,4 +133,46 @@ export function moduleSource(module: string, version: string, inside: string): s
   if (!dir || !existsSync(join(dir, inside)))
     throw new Error(`go mod download gave no source folder with ${inside}/ for ${module}@${version}`);
   return dir;
+}
+
+/** One `go` command run for what it fetches into Go's module cache: its output to a file, read back if it fails. */
+function fetchModules(args: string[], cwd: string | undefined, env: NodeJS.ProcessEnv): Promise<void> {
+  const logDir = mkdtempSync(join(tmpdir(), 'payflows-go-download-'));
+  const logFile = join(logDir, 'go.log');
+  const out = openSync(logFile, 'w');
+  return new Promise<void>((resolvePromise, reject) => {
+    const child = spawn(go(), args, { cwd, env, stdio: ['ignore', out, out] });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-20).join('\n');
+      if (code === 0) resolvePromise();
+      else reject(new Error(`go ${args.join(' ')}${cwd ? ` (in ${cwd})` : ''} failed (exit ${code}):\n${tail}`));
+    });
+  }).finally(() => {
+    closeSync(out);
+    rmSync(logDir, { recursive: true, force: true });
+  });
+}
+
+/**
+ * Fetches the modules of every Go build not yet in the cache, side by side and without compiling,
+ * so that the builds after it spend their time compiling: a fresh machine's downloads (the CLI's
+ * alone is most of a minute) then overlap with the Debian packages' installs. Each runs in a child
+ * process of its own (`go install -n` loads the packages as the install would, and prints what it
+ * would run), so a synchronous install meanwhile holds none of them up.
+ */
+export function downloadGoModules(cli: { module: string; built: boolean }): Promise<void> {
+  const remote = (moduleAtVersion: string) =>
+    fetchModules(['install', '-n', moduleAtVersion], undefined, {
+      ...process.env,
+      GOFLAGS: [process.env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' '),
+    });
+  const jobs: Array<Promise<void>> = [];
+  if (!cli.built) jobs.push(remote(cli.module));
+  for (const tool of Object.values(TOOLS))
+    if (!isExecutable(join(cacheRoot(), `${tool.name}-${tool.version}`, tool.binary)))
+      jobs.push(remote(`${tool.module}@${tool.version}`));
+  for (const dir of new Set(Object.values(LOCAL_MODULES).map((m) => m.dir)))
+    jobs.push(fetchModules(['mod', 'download'], dir, process.env));
+  return Promise.all(jobs).then(() => undefined);
 }

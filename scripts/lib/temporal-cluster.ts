@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { freePort, portIn } from '../../src/temporal/ports.js';
 import { accepts, pollUntil, stopChild, stopOnFailure, terminate } from './child.js';
-import { buildLocalModule, goTool, LOCAL_MODULES, moduleSource, TOOLS } from './go-tools.js';
+import { buildLocalModule, LOCAL_MODULES, moduleSource, SERVER_VERSION } from './go-tools.js';
 import { type RunningLoadBalancer, startLoadBalancer } from './load-balancer.js';
 import { ensurePostgres, type RunningPostgres, startPostgres } from './postgres.js';
 import { ControlError, type ControlEndpoint, serveTemporalControl, unknownService } from './temporal-control.js';
@@ -134,8 +134,8 @@ export async function startTemporalCluster(opts: {
     signal,
     async () =>
       [
-        await (opts.authorization ? buildLocalModule(LOCAL_MODULES.server, log) : goTool(TOOLS.server, log)),
-        await goTool(TOOLS.sql, log),
+        await buildLocalModule(LOCAL_MODULES.server, log),
+        await buildLocalModule(LOCAL_MODULES.sqlTool, log),
         await findTemporalCli({ log }),
       ] as const,
   );
@@ -318,7 +318,7 @@ export async function startTemporalCluster(opts: {
       POSTGRES_PWD: postgres.password,
       DBNAME: databases.main,
       VISIBILITY_DBNAME: databases.visibility,
-      SCHEMA_DIR: join(moduleSource('go.temporal.io/server', TOOLS.server.version, 'schema'), 'schema/postgresql/v12'),
+      SCHEMA_DIR: join(moduleSource('go.temporal.io/server', SERVER_VERSION, 'schema'), 'schema/postgresql/v12'),
       DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile(dir, opts.dynamicConfig),
       LOG_LEVEL: 'warn',
       NAMESPACE: namespace,
