@@ -12,7 +12,7 @@ import {
   rmSync,
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { goInstall, runGo } from '../../src/temporal/go-install.js';
 import { isExecutable } from '../../src/executable.js';
 
@@ -54,10 +54,13 @@ export function go(): string {
   }
 }
 
+/** Where the tool's binary is, once built. */
+const toolPath = (tool: GoTool) => join(cacheRoot(), `${tool.name}-${tool.version}`, tool.binary);
+
 /** The tool's binary, built once into the cache (progress through `log`). */
 export async function goTool(tool: GoTool, log: (line: string) => void): Promise<string> {
-  const dir = join(cacheRoot(), `${tool.name}-${tool.version}`);
-  const path = join(dir, tool.binary);
+  const path = toolPath(tool);
+  const dir = dirname(path);
   if (isExecutable(path)) return path;
   log(`building ${tool.name} ${tool.version} from the Go module proxy into ${dir} (once; minutes on 2 cores)…`);
   mkdirSync(dir, { recursive: true });
@@ -170,8 +173,7 @@ export function downloadGoModules(cli: { module: string; built: boolean }): Prom
   const jobs: Array<Promise<void>> = [];
   if (!cli.built) jobs.push(remote(cli.module));
   for (const tool of Object.values(TOOLS))
-    if (!isExecutable(join(cacheRoot(), `${tool.name}-${tool.version}`, tool.binary)))
-      jobs.push(remote(`${tool.module}@${tool.version}`));
+    if (!isExecutable(toolPath(tool))) jobs.push(remote(`${tool.module}@${tool.version}`));
   for (const dir of new Set(Object.values(LOCAL_MODULES).map((m) => m.dir)))
     jobs.push(fetchModules(['mod', 'download'], dir, process.env));
   return Promise.all(jobs).then(() => undefined);
