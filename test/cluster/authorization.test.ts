@@ -12,7 +12,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { loadConfig } from '../../src/config.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { WalletsClient } from '../../workflows/wallet/client.js';
-import { go, LOCAL_MODULES } from '../../scripts/lib/go-tools.js';
+import { go, GO_TEST_ARGS, LOCAL_MODULES } from '../../scripts/lib/go-tools.js';
 import { type RunningProcess, startProcess, stopProcess } from '../../scripts/lib/product-processes.js';
 import {
   type ClusterDescription,
@@ -77,7 +77,7 @@ describe('Temporal authorizes with the provider’s tokens', () => {
   const user = (name: string) => clusterUserToken(cluster, name);
 
   it("the authorizer's own tests pass (go test)", async () => {
-    const { stdout } = await promisify(execFile)(go(), ['test', '-count=1', './...'], {
+    const { stdout } = await promisify(execFile)(go(), GO_TEST_ARGS, {
       cwd: LOCAL_MODULES.server.dir,
       env: { ...process.env, GOFLAGS: '-mod=readonly' },
     });

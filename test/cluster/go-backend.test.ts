@@ -13,7 +13,7 @@ import * as api from '../../src/provider/endpoints.js';
 import type { ProviderClient } from '../../src/provider/client.js';
 import { EncryptionCodec } from '../../src/temporal/codec.js';
 import { buildGoBackend, GO_BACKEND_DIR } from '../../scripts/lib/go-backend.js';
-import { go } from '../../scripts/lib/go-tools.js';
+import { go, GO_TEST_ARGS } from '../../scripts/lib/go-tools.js';
 import {
   backendTemporalEnv,
   type ClusterDescription,
@@ -246,7 +246,7 @@ describe('a Go backend (examples/go-backend) on the PostgreSQL cluster', () => {
     assert.equal(codec.code, 1);
     assert.match(codec.stderr, /CODEC_SERVER_URL must be https:\/\/.*CODEC_SERVER_TOKEN/);
     // The cases one by one (connect_test.go), and the rest of the package's own tests.
-    const { stdout } = await promisify(execFile)(go(), ['test', '-count=1', './...'], {
+    const { stdout } = await promisify(execFile)(go(), GO_TEST_ARGS, {
       cwd: GO_BACKEND_DIR,
       timeout: 600_000,
       env: { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=readonly'].filter(Boolean).join(' ') },
