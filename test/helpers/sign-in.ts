@@ -1,4 +1,4 @@
-import { startStandInIdp, type StandInIdp, type StandInIdpOptions } from '../../src/stand-in-idp/provider.js';
+import type { StandInIdp, StandInIdpOptions } from '../../src/stand-in-idp/provider.js';
 import { freePort } from '../../src/temporal/ports.js';
 
 // Real tokens from a real provider for the tests: the stand-in identity provider in this process,
@@ -11,6 +11,9 @@ export async function inProcessIdp(
 ): Promise<StandInIdp & { options: StandInIdpOptions }> {
   const port = await freePort();
   const options = { ...opts, issuer: `http://127.0.0.1:${port}` };
+  // Imported here, not above: every test process loads this file (through the cluster helper), and
+  // oidc-provider takes about 2 s of CPU to import.
+  const { startStandInIdp } = await import('../../src/stand-in-idp/provider.js');
   return { ...(await startStandInIdp({ ...options, host: '127.0.0.1', port })), options };
 }
 
