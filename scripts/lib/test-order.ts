@@ -1,10 +1,10 @@
 // The order a suite starts its files in. A suite runs TEST_CONCURRENCY files at once, and `npm test`
 // and `npm run test:cluster` run side by side: a long file that starts last runs alone at the end,
-// with a core idle beside it (a fresh CI on 2026-11-28 ended with two minutes of that). So the
+// with a core idle beside it (docs/testing.md: a fresh CI ended with minutes of that). So the
 // longest files start first; the others keep their order.
 
 /**
- * The longest files, longest first, with their time in that CI (both suites' lists in one: each
+ * The longest files, longest first, with their time in a fresh CI (both suites' lists in one: each
  * suite starts those it runs). The order only schedules: a figure gone stale costs minutes, never a
  * verdict. test/unit/test-order.test.ts holds each entry to a file that exists.
  */
