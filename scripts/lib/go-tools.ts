@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { goInstall, runGo } from '../../src/temporal/go-install.js';
+import { GO_BUILD_FLAGS, goInstall, runGo } from '../../src/temporal/go-install.js';
 import { isExecutable } from '../../src/executable.js';
 
 // The tools the suites run, built from the Go module proxy at pinned versions, each into a folder
@@ -91,9 +91,15 @@ export const LOCAL_MODULES = {
   composeConfig: localModule('compose-config', 'deploy/compose-config'),
 };
 
-/** A hash of what the binary is built from: go.mod, go.sum, the .go files, and the toolchain. */
-export function sourcesHash(dir: string, goVersion = execFileSync(go(), ['version'], { encoding: 'utf8' })): string {
-  const hash = createHash('sha256').update(goVersion);
+/** A hash of what the binary is built from: go.mod, go.sum, the .go files, the toolchain and its flags. */
+export function sourcesHash(
+  dir: string,
+  goVersion = execFileSync(go(), ['version'], { encoding: 'utf8' }),
+  buildFlags: readonly string[] = GO_BUILD_FLAGS,
+): string {
+  const hash = createHash('sha256')
+    .update(goVersion)
+    .update(`\0${buildFlags.join(' ')}`);
   const files = readdirSync(dir)
     .filter((f) => f === 'go.mod' || f === 'go.sum' || f.endsWith('.go'))
     .sort();
@@ -113,7 +119,7 @@ export async function buildLocalModule(module: LocalGoModule, log: (line: string
   const partial = `${path}.${process.pid}.partial`;
   try {
     // Without -trimpath: the flags match `go install`'s, so the packages it compiled are reused.
-    await runGo(go(), ['build', '-o', partial, module.pkg], {
+    await runGo(go(), ['build', ...GO_BUILD_FLAGS, '-o', partial, module.pkg], {
       cwd: module.dir,
       env: { ...process.env, GOFLAGS: [process.env.GOFLAGS, '-mod=readonly'].filter(Boolean).join(' ') },
       log,
@@ -132,7 +138,7 @@ export async function buildLocalModule(module: LocalGoModule, log: (line: string
  * its checks share: 1,254 packages for the server's module, 440 for the Go backend, about as much
  * CPU as compiling them, which the build before it already did.
  */
-export const GO_TEST_ARGS = ['test', '-count=1', '-vet=off', './...'];
+export const GO_TEST_ARGS = ['test', ...GO_BUILD_FLAGS, '-count=1', '-vet=off', './...'];
 
 /** A module's source in Go's module cache, downloaded if needed: the folder that holds `inside`. */
 export function moduleSource(module: string, version: string, inside: string): string {

@@ -7,6 +7,18 @@ import { join } from 'node:path';
 // Installed into a folder of its own inside `dir`, then renamed into `dir` (which must exist): a
 // build cut short or still under way leaves no binary there that looks finished, and two processes
 // building the same tool at once never write the same file.
+
+/**
+ * The flags of every Go command here that compiles: the builds and `go test`. No DWARF debug
+ * information, from the compiler or the linker: an eighth to a quarter less CPU to compile
+ * (measured from empty caches: versitygw 211 CPU s against 278, helm 304 against 347), and nothing
+ * here reads it (no debugger attaches; panics, profiles and `go version -m` use the symbol table and
+ * the build info, which stay). Every command uses the same ones because they are part of each
+ * package's key in Go's build cache: the server's module then reuses the CLI's compiled packages,
+ * and `go test` the build's.
+ */
+export const GO_BUILD_FLAGS = ['-gcflags=all=-dwarf=false', '-ldflags=-w'];
+
 export async function goInstall(
   go: string,
   moduleAtVersion: string,
@@ -16,7 +28,7 @@ export async function goInstall(
 ): Promise<void> {
   const partial = mkdtempSync(join(dir, '.partial-'));
   try {
-    await runGo(go, ['install', moduleAtVersion], {
+    await runGo(go, ['install', ...GO_BUILD_FLAGS, moduleAtVersion], {
       env: { ...env, GOBIN: partial, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
       log,
     });
