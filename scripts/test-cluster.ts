@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
 import { clusterPhases, clusterSuiteFiles } from './lib/cluster-suite-files.js';
-import { buildTestBundle, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
+import { buildTestBundle, runLanes, runTests, testConcurrency, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
 // `npm run cluster` instead of the dev server, and the tests that need the whole topology
 // (test/cluster/: two ingress replicas and two workers as processes, Prometheus, the production
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
-// The files run TEST_CONCURRENCY at a time, but for those scripts/lib/cluster-suite-files.ts names:
-// left to `npm test`, or run alone, most of them before the others.
+// The files run in TEST_CONCURRENCY lanes, most of a lane's files in one process
+// (scripts/lib/test-lanes.ts), but for those scripts/lib/cluster-suite-files.ts names: left to
+// `npm test`, or run alone, a process each, most of them before the others.
 
 // Once the tests run, runTests passes a signal on to them, and the cluster stops after them.
 useSuitePorts('cluster');
@@ -56,7 +57,8 @@ try {
     say(`first, one at a time: ${aloneFirst.join(', ')}`);
     codes.push(await runTests(aloneFirst, env, { concurrency: 1 }));
   }
-  if (beside.length && !signal.aborted) codes.push(await runTests(beside, env));
+  if (beside.length && !signal.aborted)
+    codes.push(await runLanes(beside, env, { concurrency: testConcurrency(), say }));
   if (aloneLast.length && !signal.aborted) {
     say(`last, one at a time: ${aloneLast.join(', ')}`);
     codes.push(await runTests(aloneLast, env, { concurrency: 1 }));

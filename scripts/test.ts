@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
 import { oneProcessCommand } from './lib/test-timeouts.js';
-import { longestFirst } from './lib/test-order.js';
-import { buildTestBundle, runNode, runTests, testFiles, useSuitePorts } from './lib/test-run.js';
+import { buildTestBundle, runLanes, runNode, testConcurrency, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm test`: one real Temporal dev server (temporary SQLite file) and one workflow bundle for
 // the whole run, then node's test runner over every test file (test/cluster/ is for
 // `npm run test:cluster`): the unit files in one process, as `npm run test:unit` runs them
-// (starting Node and tsx for each was most of their time), then the others, a process each,
-// TEST_CONCURRENCY at once, the longest first (scripts/lib/test-order.ts). A summary line for each.
+// (starting Node and tsx for each was most of their time), then the others in TEST_CONCURRENCY
+// lanes, most of a lane's files in one process, chosen by their expected time so that the lanes
+// end together (scripts/lib/test-lanes.ts). A summary line for each process.
 
 const say = (line: string) => console.log(`[test] ${line}`);
 useSuitePorts('test');
@@ -44,9 +44,9 @@ try {
     TEST_TEMPORAL_LOG: join(dir, 'temporal.log'),
   };
   const unit = files.filter(isUnitFile);
-  const others = longestFirst(files.filter((f) => !isUnitFile(f)));
+  const others = files.filter((f) => !isUnitFile(f));
   const unitCode = unit.length ? await runNode(oneProcessCommand(unit), env) : 0;
-  const othersCode = others.length ? await runTests(others, env) : 0;
+  const othersCode = others.length ? await runLanes(others, env, { concurrency: testConcurrency(), say }) : 0;
   code = unitCode || othersCode;
 } catch (err) {
   console.error(`[test] could not run the tests: ${(err as Error).message}`);

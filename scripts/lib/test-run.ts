@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workflowInterceptorModules } from '../../worker/create-worker.js';
-import { testRunnerCommand } from './test-timeouts.js';
+import { planLanes } from './test-lanes.js';
+import { oneProcessCommand, testRunnerCommand } from './test-timeouts.js';
 import { bundleWorkflows } from './workflow-bundle.js';
 
 // What `npm test` and `npm run test:cluster` share: one workflow bundle for the run, and node's
@@ -69,6 +70,76 @@ export function runTests(
   run: { concurrency: number } = { concurrency: testConcurrency() },
 ): Promise<number> {
   return runNode(testRunnerCommand(files, {}, run), env);
+}
+
+/**
+ * Runs the files in `run.concurrency` lanes (test-lanes.ts): a lane's processes one after another,
+ * most of its files in one process. Each process's output is printed whole when it ends, so that
+ * the lanes' lines do not interleave. Resolves with the first failing exit code, else 0; after
+ * SIGINT or SIGTERM (passed on to the processes running) no lane starts another process.
+ */
+export async function runLanes(
+  files: string[],
+  env: Record<string, string>,
+  run: {
+    concurrency: number;
+    say: (line: string) => void;
+    /** Where each process's output goes (standard output unless given). */
+    print?: (output: string) => void;
+  },
+): Promise<number> {
+  const print = run.print ?? ((output: string) => void process.stdout.write(output));
+  const lanes = planLanes(files, run.concurrency);
+  let stopped = false;
+  const stop = () => void (stopped = true);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const codes = await Promise.all(
+      lanes.map(async (lane, i) => {
+        let laneCode = 0;
+        for (const { files: processFiles, own } of lane) {
+          if (stopped) return laneCode || 1;
+          const what = `lane ${i + 1}: ${processFiles.join(', ')}`;
+          run.say(`${what}: started${own ? '' : ' (in one process)'}`);
+          const command = own ? testRunnerCommand(processFiles) : oneProcessCommand(processFiles);
+          const { code, output } = await runNodeCollected(command, env);
+          print(output);
+          run.say(`${what}: exit ${code}`);
+          laneCode ||= code;
+        }
+        return laneCode;
+      }),
+    );
+    return codes.find((c) => c !== 0) ?? 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+/** runNode, with the process's stdout and stderr collected in the order they came, not passed on. */
+function runNodeCollected(
+  command: { args: string[]; env: Record<string, string> },
+  env: Record<string, string>,
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, command.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...command.env, ...env },
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr.on('data', (d: Buffer) => chunks.push(d));
+    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('close', (c, sig) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve({ code: c ?? (sig ? 1 : 0), output: Buffer.concat(chunks).toString() });
+    });
+  });
 }
 
 /** Runs node with the command's arguments and environment over the run's; resolves with its exit code. */

@@ -27,7 +27,7 @@ process.on('exit', (code) => {
       unfinished.length > 0 &&
         `these files did not finish (did code under test call process.exit?): ${unfinished.join(', ')}`,
     ].filter(Boolean);
-    writeSync(2, `\nnpm run test:unit fails: ${why.join('; ')}\n`);
+    writeSync(2, `\nthese tests fail: ${why.join('; ')}\n`);
   }
   process.exitCode = 1;
 });

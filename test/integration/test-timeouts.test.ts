@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { oneProcessCommand, testRunnerCommand } from '../../scripts/lib/test-timeouts.js';
+import { runLanes } from '../../scripts/lib/test-run.js';
 
 // The timeouts `npm test` (a process per file) and `npm run test:unit` (one process for every
 // file) run under (scripts/lib/test-timeouts.ts), on files that hang: each fails within its
-// timeout, by name, and the run goes on. And in one process, no file can hide another's failures.
+// timeout, by name, and the run goes on. And in one process, no file can hide another's failures;
+// nor in the suites' lanes (runLanes, scripts/lib/test-run.ts), whose processes are of that kind.
 
 type Command = typeof testRunnerCommand;
 
@@ -125,5 +127,56 @@ describe('test verdicts, a process per file (npm test)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('lanes (npm test, npm run test:cluster)', () => {
+  /** runLanes over fixtures, its processes' output and its lines collected. */
+  async function lanes(files: string[], concurrency: number) {
+    const outputs: string[] = [];
+    const said: string[] = [];
+    // Inside a test file's process NODE_TEST_CONTEXT is set, and the lanes' processes would report
+    // to a runner that is not there.
+    const context = process.env.NODE_TEST_CONTEXT;
+    delete process.env.NODE_TEST_CONTEXT;
+    try {
+      const code = await runLanes(
+        files.map((file) => `test/fixtures/${file}`),
+        {},
+        { concurrency, say: (line) => said.push(line), print: (output) => outputs.push(output) },
+      );
+      return { code, outputs, said };
+    } finally {
+      if (context !== undefined) process.env.NODE_TEST_CONTEXT = context;
+    }
+  }
+
+  it('a failing file fails the run, and the file after it in the same process still runs', async () => {
+    const run = await lanes(['unit-runner/fails.ts', 'timeouts/passes.ts'], 1);
+    assert.equal(run.code, 1, run.outputs.join('\n'));
+    assert.equal(run.outputs.length, 1, 'both files ran in one process');
+    assert.match(run.outputs[0]!, /✖ fails/);
+    assert.match(run.outputs[0]!, /✔ runs in the file after the hung one/);
+    assert.match(
+      run.said.at(-1)!,
+      /^lane 1: test\/fixtures\/unit-runner\/fails\.ts, test\/fixtures\/timeouts\/passes\.ts: exit 1$/,
+    );
+  });
+
+  it('a failure in one lane fails the run, the other lane runs to its end, and each process’s output comes whole', async () => {
+    const run = await lanes(['unit-runner/fails.ts', 'timeouts/passes.ts'], 2);
+    assert.equal(run.code, 1, run.outputs.join('\n'));
+    assert.equal(run.outputs.length, 2, 'a process for each lane');
+    const failing = run.outputs.filter((o) => /✖ fails/.test(o));
+    const passing = run.outputs.filter((o) => /✔ runs in the file after/.test(o));
+    assert.equal(failing.length, 1, 'one output holds the failure');
+    assert.equal(passing.length, 1, 'one output holds the passing file');
+    assert.notEqual(failing[0], passing[0]);
+  });
+
+  it('files that pass end the run with 0', async () => {
+    const run = await lanes(['timeouts/passes.ts'], 2);
+    assert.equal(run.code, 0, run.outputs.join('\n'));
+    assert.equal(run.said.length, 2, `one lane, started and ended: ${run.said.join('; ')}`);
   });
 });
