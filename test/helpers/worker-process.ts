@@ -5,12 +5,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 export type WorkerProcess = ChildProcess & { output(): string };
 
-/** Starts `entry` (default: `npm run worker`'s) and resolves once it says it is polling. */
-export async function spawnWorker(env: Record<string, string>, entry = 'worker/main.ts'): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/**
+ * Starts `entry` (default: `npm run worker`'s) and resolves once it says it is polling. `onSpawn`
+ * gets the process as soon as it exists: a supervisor names it then, not once it polls, which can
+ * take longer than the next kill.
+ */
+export async function spawnWorker(
+  env: Record<string, string>,
+  opts: { entry?: string; onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', opts.entry ?? 'worker/main.ts'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  opts.onSpawn?.(child);
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the worker did not start within 120 s:\n${output}`)), 120_000);

@@ -60,7 +60,7 @@ describe('alerts for a bad deploy', () => {
     const metricsPort = await freePort();
     const bad = await spawnWorker(
       { ...stack.workerEnv, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_METRICS_PORT: String(metricsPort) },
-      'test/fixtures/breaking-worker.ts',
+      { entry: 'test/fixtures/breaking-worker.ts' },
     );
     workers.push(bad);
     // A deposit wakes the wallet: its next workflow task goes to the changed code, which replays.
