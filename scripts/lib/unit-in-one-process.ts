@@ -4,11 +4,11 @@ import { after, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { tally } from './unit-verdict.js';
 
-// The entry `npm run test:unit` runs (oneProcessCommand in test-timeouts.ts): every unit test file
-// in this one process, each imported inside a suite named for its path, so that node's test runner
-// collects them all and a failure is reported under its file and test name. One node and tsx start
-// instead of one per file is what makes the fast loop fast (node 20 has no
-// --experimental-test-isolation). The files share the process: a test that changes process.env, a
+// The entry `npm run test:unit` runs (oneProcessCommand in test-timeouts.ts), and each shared
+// process of the suites' lanes (test-lanes.ts): every file given in this one process, each imported
+// inside a suite named for its path, so that node's test runner collects them all and a failure is
+// reported under its file and test name. One node and tsx start instead of one per file is what
+// makes the fast loop fast (node 20 has no --experimental-test-isolation). The files share the process: a test that changes process.env, a
 // global or the cwd puts it back. The suite's timeout is the file's: a hook that hangs fails it by
 // its path, and the next file runs.
 

@@ -1,9 +1,9 @@
 import type { TestEvent } from 'node:test/reporters';
 
-// The verdict of `npm run test:unit` (unit-in-one-process.ts) from node's test runner itself, not
-// from process.exitCode: every file shares the process, so one that resets the exit code (in an
-// after hook) or exits (code under test calling process.exit(0)) would otherwise end the run green
-// over another file's failure. This module is both the reporter that counts the failures
+// The verdict of one process of test files (unit-in-one-process.ts: `npm run test:unit`, a lane's
+// shared process) from node's test runner itself, not from process.exitCode: every file shares the
+// process, so one that resets the exit code (in an after hook) or exits (code under test calling
+// process.exit(0)) would otherwise end the run green over another file's failure. This module is both the reporter that counts the failures
 // (oneProcessCommand passes it with --test-reporter) and the tally the entry reads on 'exit'.
 
 export const tally = {
