@@ -118,19 +118,36 @@ export async function runLanes(
   }
 }
 
+/** Runs node with the command's arguments and environment over the run's; resolves with its exit code. */
+export async function runNode(
+  command: { args: string[]; env: Record<string, string> },
+  env: Record<string, string>,
+): Promise<number> {
+  return (await spawnNode(command, env, { output: 'inherit' })).code;
+}
+
 /** runNode, with the process's stdout and stderr collected in the order they came, not passed on. */
 function runNodeCollected(
   command: { args: string[]; env: Record<string, string> },
   env: Record<string, string>,
 ): Promise<{ code: number; output: string }> {
+  return spawnNode(command, env, { output: 'collect' });
+}
+
+/** Node under the run's environment, SIGINT and SIGTERM passed on while it runs; its output inherited or collected. */
+function spawnNode(
+  command: { args: string[]; env: Record<string, string> },
+  env: Record<string, string>,
+  opts: { output: 'inherit' | 'collect' },
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, command.args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: opts.output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...command.env, ...env },
     });
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => chunks.push(d));
-    child.stderr.on('data', (d: Buffer) => chunks.push(d));
+    child.stdout?.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr?.on('data', (d: Buffer) => chunks.push(d));
     const forward = (sig: NodeJS.Signals) => child.kill(sig);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -139,22 +156,5 @@ function runNodeCollected(
       process.off('SIGTERM', forward);
       resolve({ code: c ?? (sig ? 1 : 0), output: Buffer.concat(chunks).toString() });
     });
-  });
-}
-
-/** Runs node with the command's arguments and environment over the run's; resolves with its exit code. */
-export function runNode(
-  command: { args: string[]; env: Record<string, string> },
-  env: Record<string, string>,
-): Promise<number> {
-  return new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, command.args, {
-      stdio: 'inherit',
-      env: { ...process.env, ...command.env, ...env },
-    });
-    const forward = (sig: NodeJS.Signals) => child.kill(sig);
-    process.once('SIGINT', forward);
-    process.once('SIGTERM', forward);
-    child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0)));
   });
 }
