@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ensureChromium } from './lib/chromium.js';
 import { startClusterTopology, topologyRun, writeTopologyFile } from './lib/product-processes.js';
 import { clusterPhases, clusterSuiteFiles } from './lib/cluster-suite-files.js';
+import { SECONDS_ON_THE_CLUSTER } from './lib/test-order.js';
 import { buildTestBundle, runLanes, runTests, testConcurrency, testFiles, useSuitePorts } from './lib/test-run.js';
 
 // `npm run test:cluster`: the integration suite against the PostgreSQL-backed cluster of
@@ -58,7 +59,7 @@ try {
     codes.push(await runTests(aloneFirst, env, { concurrency: 1 }));
   }
   if (beside.length && !signal.aborted)
-    codes.push(await runLanes(beside, env, { concurrency: testConcurrency(), say }));
+    codes.push(await runLanes(beside, env, { concurrency: testConcurrency(), figures: SECONDS_ON_THE_CLUSTER, say }));
   if (aloneLast.length && !signal.aborted) {
     say(`last, one at a time: ${aloneLast.join(', ')}`);
     codes.push(await runTests(aloneLast, env, { concurrency: 1 }));

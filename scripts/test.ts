@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedTemporal } from '../src/temporal/embedded.js';
 import { freePort } from '../src/temporal/ports.js';
+import { SECONDS_ON_THE_DEV_SERVER } from './lib/test-order.js';
 import { oneProcessCommand } from './lib/test-timeouts.js';
 import { buildTestBundle, runLanes, runNode, testConcurrency, testFiles, useSuitePorts } from './lib/test-run.js';
 
@@ -46,7 +47,9 @@ try {
   const unit = files.filter(isUnitFile);
   const others = files.filter((f) => !isUnitFile(f));
   const unitCode = unit.length ? await runNode(oneProcessCommand(unit), env) : 0;
-  const othersCode = others.length ? await runLanes(others, env, { concurrency: testConcurrency(), say }) : 0;
+  const othersCode = others.length
+    ? await runLanes(others, env, { concurrency: testConcurrency(), figures: SECONDS_ON_THE_DEV_SERVER, say })
+    : 0;
   code = unitCode || othersCode;
 } catch (err) {
   console.error(`[test] could not run the tests: ${(err as Error).message}`);

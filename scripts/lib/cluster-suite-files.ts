@@ -1,7 +1,6 @@
 // Which files the cluster suite (scripts/test-cluster.ts) leaves out, and which it runs one at a
 // time, in what order; test/unit/cluster-suite-files.test.ts holds each list to what it says.
 
-import { longestFirst } from './test-order.js';
 import { besideAndAlone } from './test-run.js';
 
 /**
@@ -66,13 +65,13 @@ export const LAST_ON_THE_CLUSTER = ['test/cluster/scale-out.test.ts'];
  * The cluster suite's files in the order it runs them: first those run alone, one at a time, while
  * `npm test` keeps the cores busy beside them (they mostly wait, for a process to come back or for
  * PostgreSQL, and at the end of CI, with `npm test` done, the cores would idle through them); then
- * the others, TEST_CONCURRENCY at a time, the longest first (test-order.ts); then those run alone
- * that must come last.
+ * the others, in lanes split by their expected time (test-lanes.ts); then those run alone that must
+ * come last.
  */
 export function clusterPhases(files: string[]): { aloneFirst: string[]; beside: string[]; aloneLast: string[] } {
   const { beside, alone } = besideAndAlone(files, ALONE_ON_THE_CLUSTER);
   const { beside: aloneFirst, alone: aloneLast } = besideAndAlone(alone, LAST_ON_THE_CLUSTER);
-  return { aloneFirst, beside: longestFirst(beside), aloneLast };
+  return { aloneFirst, beside, aloneLast };
 }
 
 /** The files the cluster suite runs when given none: every integration and cluster file it does not leave to `npm test`. */

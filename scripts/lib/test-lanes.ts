@@ -1,12 +1,12 @@
-import { expectedSeconds } from './test-order.js';
+import { OTHER_FILE_SECONDS } from './test-order.js';
 
 // How a suite's files that reach a server share processes. Each file in a process of its own cost
 // about 4.6 s of CPU before its first test (tsx, the helpers' imports, the first stack), for each of
 // about 75 files, in a CI whose cores are busy throughout. So the files run in lanes instead,
 // TEST_CONCURRENCY at once: a lane is a sequence of processes, most files of a lane one after
 // another in one process (unit-in-one-process.ts, as `npm run test:unit` runs its files), those
-// OWN_PROCESS names in one each. The files of a lane are chosen by their expected time (test-order.ts),
-// so that the lanes end together.
+// OWN_PROCESS names in one each. The files of a lane are chosen by their expected time in the suite
+// (test-order.ts), so that the lanes end together.
 
 /**
  * Files that change what the process holds for every file after them: they install the Temporal
@@ -41,7 +41,7 @@ export function planLanes(
 ): LaneProcess[][] {
   if (!Number.isInteger(count) || count < 1) throw new Error(`a suite runs its files in 1 lane or more; got ${count}`);
   const ownProcess = opts.ownProcess ?? OWN_PROCESS;
-  const seconds = opts.seconds ?? ((file: string) => expectedSeconds(file));
+  const seconds = opts.seconds ?? (() => OTHER_FILE_SECONDS);
   const isOwn = (file: string) => ownProcess.some((o) => file === o || file.endsWith(`/${o}`));
   // A stable sort: files of the same expected time keep their order.
   const ordered = [...files].sort((a, b) => seconds(b) - seconds(a));

@@ -1,48 +1,100 @@
-// The order a suite starts its files in. A suite runs TEST_CONCURRENCY files at once, and `npm test`
-// and `npm run test:cluster` run side by side: a long file that starts last runs alone at the end,
-// with a core idle beside it (docs/testing.md: a fresh CI ended with minutes of that). So the
-// longest files start first; the others keep their order.
+// How long each file takes, in each suite: the lanes (test-lanes.ts) split a suite's files by it so
+// that they end together. `npm test` and `npm run test:cluster` run side by side on cores that are
+// busy throughout, so a lane that ends minutes after the other leaves a core idle at the end of CI.
+// A file takes a different time on each server (a wallet's flow is slower on the dev server), so
+// each suite has its own figures.
 
 /**
- * The longest files and their time in a fresh CI, longest first (both suites' files in one: each
- * suite starts those it runs). The figures only schedule: one gone stale costs minutes, never a
- * verdict. test/unit/test-order.test.ts holds each entry to a file that exists.
+ * The files' seconds in a fresh CI (CI23: its lanes' processes, two per suite, side by side), as the
+ * runner reports them; a file run in a process of its own (test-lanes.ts, OWN_PROCESS) with the
+ * process's start. The figures only schedule: one gone stale costs minutes, never a verdict.
+ * test/unit/test-order.test.ts holds each entry to a file the suite runs in its lanes.
  */
-export const LONGEST_SECONDS: Readonly<Record<string, number>> = {
-  'test/integration/package.test.ts': 273, // npm pack, an install from the tarball, tsc
-  'test/cluster/cluster-script.test.ts': 246, // a cluster of its own
-  'test/cluster/production-build.test.ts': 221, // npm ci --omit=dev, the image's Node
-  'test/integration/replay.test.ts': 184, // a workflow bundle for each worker it compares
-  'test/integration/shutdown.test.ts': 139,
-  'test/cluster/python-backend.test.ts': 106,
-  'test/integration/cache-eviction.test.ts': 101,
-  'test/integration/drill.test.ts': 98,
-  'test/integration/required-settings.test.ts': 96,
-  'test/integration/provisioning.test.ts': 94,
-  'test/cluster/mtls.test.ts': 86, // a cluster of its own
-  'test/cluster/browser.test.ts': 85,
-  'test/cluster/sign-in.test.ts': 83,
-  'test/cluster/authorization.test.ts': 71, // a cluster of its own
-  'test/integration/workflow-branches.test.ts': 70,
+export const SECONDS_ON_THE_DEV_SERVER: Readonly<Record<string, number>> = {
+  'test/integration/workflow-branches.test.ts': 166,
+  'test/integration/package.test.ts': 143, // npm pack, an install from the tarball, tsc
+  'test/integration/cache-eviction.test.ts': 142,
+  'test/integration/required-settings.test.ts': 100,
+  'test/integration/drill.test.ts': 89,
+  'test/integration/shutdown.test.ts': 88,
+  'test/integration/replay.test.ts': 87, // a workflow bundle for each worker it compares
+  'test/integration/test-timeouts.test.ts': 87,
+  'test/integration/workflow-task-alerts.test.ts': 68,
+  'test/integration/wallet.test.ts': 63,
+  'test/integration/worker-versioning.test.ts': 61,
+  'test/integration/provisioning.test.ts': 59,
+  'test/integration/checkout.test.ts': 57,
+  'test/integration/wallet-polling.test.ts': 53,
+  'test/integration/ingress.test.ts': 47,
+  'test/integration/script-reach.test.ts': 40,
+  'test/integration/trace-scope.test.ts': 39,
+  'test/integration/onboarding.test.ts': 38,
+  'test/integration/failure-privacy.test.ts': 35,
+  'test/integration/kyc.test.ts': 35,
+  'test/integration/preload-modules.test.ts': 35,
+  'test/integration/claims-lifecycle.test.ts': 31,
+  'test/integration/ach-followup.test.ts': 24,
+  'test/integration/worker-metrics.test.ts': 16,
+  'test/integration/idempotency.test.ts': 15,
+  'test/integration/prometheus.test.ts': 15,
+  'test/integration/tracing.test.ts': 14,
+  'test/integration/wallet-ended-polls.test.ts': 14,
+  'test/integration/workflow-bundle.test.ts': 13,
+  'test/integration/ingress-doors.test.ts': 12,
+  'test/integration/codec-cli.test.ts': 10,
+  'test/integration/ingress-host.test.ts': 10,
+  'test/integration/codec-server-metrics.test.ts': 8,
+  'test/integration/ingress-metrics.test.ts': 8,
+  'test/integration/encryption.test.ts': 7,
+  'test/integration/worker-process.test.ts': 2,
+  'test/integration/claims-s3.test.ts': 1,
 };
 
-/** What a file LONGEST_SECONDS does not name is taken to last: most of them take 5 to 45 s. */
+/** The same for the cluster suite's files that run beside each other (not those it runs alone). */
+export const SECONDS_ON_THE_CLUSTER: Readonly<Record<string, number>> = {
+  'test/cluster/cluster-script.test.ts': 236, // a cluster of its own
+  'test/integration/workflow-branches.test.ts': 153,
+  'test/cluster/production-build.test.ts': 109, // npm ci --omit=dev, the image's Node
+  'test/cluster/sign-in.test.ts': 102,
+  'test/cluster/python-backend.test.ts': 100,
+  'test/cluster/browser.test.ts': 80,
+  'test/integration/provisioning.test.ts': 71,
+  'test/cluster/mtls.test.ts': 70, // a cluster of its own
+  'test/cluster/authorization.test.ts': 43, // a cluster of its own
+  'test/integration/claims-lifecycle.test.ts': 40,
+  'test/integration/trace-scope.test.ts': 35,
+  'test/integration/wallet-polling.test.ts': 33,
+  'test/integration/ach-followup.test.ts': 31,
+  'test/integration/kyc.test.ts': 29,
+  'test/integration/wallet.test.ts': 25,
+  'test/integration/checkout.test.ts': 22,
+  'test/integration/ingress.test.ts': 19,
+  'test/integration/idempotency.test.ts': 17,
+  'test/integration/onboarding.test.ts': 17,
+  'test/integration/worker-versioning.test.ts': 17,
+  'test/integration/prometheus.test.ts': 16,
+  'test/integration/worker-metrics.test.ts': 16,
+  'test/integration/tracing.test.ts': 12,
+  'test/cluster/dashboards.test.ts': 11,
+  'test/integration/failure-privacy.test.ts': 8,
+  'test/integration/ingress-metrics.test.ts': 8,
+  'test/integration/wallet-ended-polls.test.ts': 8,
+  'test/cluster/compose-config.test.ts': 7,
+  'test/cluster/go-backend.test.ts': 5,
+  'test/integration/codec-cli.test.ts': 5,
+  'test/integration/ingress-doors.test.ts': 5,
+  'test/integration/codec-server-metrics.test.ts': 4,
+  'test/integration/encryption.test.ts': 4,
+  'test/cluster/helm-chart.test.ts': 2,
+  'test/integration/worker-process.test.ts': 2,
+  'test/integration/claims-s3.test.ts': 1,
+};
+
+/** What a file the figures do not name (a new one) is taken to last. */
 export const OTHER_FILE_SECONDS = 30;
 
-/** LONGEST_SECONDS's files, longest first. */
-export const LONGEST_FIRST = Object.entries(LONGEST_SECONDS)
-  .sort(([, a], [, b]) => b - a)
-  .map(([file]) => file);
-
-/** The file's time by LONGEST_SECONDS (found by its path from the repository's root), else OTHER_FILE_SECONDS. */
-export function expectedSeconds(file: string, longest: Readonly<Record<string, number>> = LONGEST_SECONDS): number {
-  const named = Object.keys(longest).find((l) => file === l || file.endsWith(`/${l}`));
-  return named === undefined ? OTHER_FILE_SECONDS : longest[named]!;
-}
-
-/** The files, those LONGEST_FIRST names first in its order, then the others in theirs; each once. */
-export function longestFirst(files: readonly string[], longest: readonly string[] = LONGEST_FIRST): string[] {
-  const named = (file: string) => longest.findIndex((l) => file === l || file.endsWith(`/${l}`));
-  const first = files.filter((f) => named(f) >= 0).sort((a, b) => named(a) - named(b));
-  return [...first, ...files.filter((f) => named(f) < 0)];
+/** The file's seconds in `figures` (found by its path from the repository's root), else OTHER_FILE_SECONDS. */
+export function expectedSeconds(file: string, figures: Readonly<Record<string, number>>): number {
+  const named = Object.keys(figures).find((f) => file === f || file.endsWith(`/${f}`));
+  return named === undefined ? OTHER_FILE_SECONDS : figures[named]!;
 }

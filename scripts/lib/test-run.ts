@@ -3,6 +3,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workflowInterceptorModules } from '../../worker/create-worker.js';
 import { planLanes } from './test-lanes.js';
+import { expectedSeconds } from './test-order.js';
 import { oneProcessCommand, testRunnerCommand } from './test-timeouts.js';
 import { bundleWorkflows } from './workflow-bundle.js';
 
@@ -83,13 +84,15 @@ export async function runLanes(
   env: Record<string, string>,
   run: {
     concurrency: number;
+    /** The suite's files' expected seconds (test-order.ts), by which planLanes splits them. */
+    figures: Readonly<Record<string, number>>;
     say: (line: string) => void;
     /** Where each process's output goes (standard output unless given). */
     print?: (output: string) => void;
   },
 ): Promise<number> {
   const print = run.print ?? ((output: string) => void process.stdout.write(output));
-  const lanes = planLanes(files, run.concurrency);
+  const lanes = planLanes(files, run.concurrency, { seconds: (file) => expectedSeconds(file, run.figures) });
   let stopped = false;
   const stop = () => void (stopped = true);
   process.once('SIGINT', stop);

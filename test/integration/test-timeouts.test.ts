@@ -143,7 +143,7 @@ describe('lanes (npm test, npm run test:cluster)', () => {
       const code = await runLanes(
         files.map((file) => `test/fixtures/${file}`),
         {},
-        { concurrency, say: (line) => said.push(line), print: (output) => outputs.push(output) },
+        { concurrency, figures: {}, say: (line) => said.push(line), print: (output) => outputs.push(output) },
       );
       return { code, outputs, said };
     } finally {

@@ -9,7 +9,6 @@ import {
   NEVER_REACH_TEMPORAL,
   SAME_ON_EITHER_SERVER,
 } from '../../scripts/lib/cluster-suite-files.js';
-import { LONGEST_FIRST } from '../../scripts/lib/test-order.js';
 import { testFiles } from '../../scripts/lib/test-run.js';
 import { serverNeeds } from '../helpers/server-needs.js';
 
@@ -69,10 +68,6 @@ describe('the cluster suite’s file lists', () => {
     );
     assert.deepEqual([...aloneFirst, ...beside, ...aloneLast].sort(), [...files].sort(), 'every file once');
     assert.ok(beside.includes('test/cluster/browser.test.ts'));
-    // The longest first, so that none of them is left running alone at the end.
-    const longest = LONGEST_FIRST.filter((f) => beside.includes(f));
-    assert.ok(longest.length > 0);
-    assert.deepEqual(beside.slice(0, longest.length), longest);
   });
 
   it('runs alone only cluster files that exist', () => {

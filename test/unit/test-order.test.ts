@@ -1,35 +1,35 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { LONGEST_FIRST, longestFirst } from '../../scripts/lib/test-order.js';
+import { clusterPhases, clusterSuiteFiles } from '../../scripts/lib/cluster-suite-files.js';
+import {
+  expectedSeconds,
+  OTHER_FILE_SECONDS,
+  SECONDS_ON_THE_CLUSTER,
+  SECONDS_ON_THE_DEV_SERVER,
+} from '../../scripts/lib/test-order.js';
+import { testFiles } from '../../scripts/lib/test-run.js';
 
-describe('the order a suite starts its files in', () => {
-  it('starts the named files first, in the list’s order, then the others in theirs, each once', () => {
-    const files = ['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts', 'e.test.ts'];
-    assert.deepEqual(longestFirst(files, ['d.test.ts', 'b.test.ts']), [
-      'd.test.ts',
-      'b.test.ts',
-      'a.test.ts',
-      'c.test.ts',
-      'e.test.ts',
-    ]);
-  });
-
-  it('finds a named file by its path from the repository’s root, and skips names the suite does not run', () => {
-    const files = ['/repo/test/integration/a.test.ts', '/repo/test/integration/replay.test.ts'];
-    assert.deepEqual(longestFirst(files, ['test/cluster/x.test.ts', 'test/integration/replay.test.ts']), [
-      '/repo/test/integration/replay.test.ts',
-      '/repo/test/integration/a.test.ts',
-    ]);
+describe('the seconds a suite expects of each file', () => {
+  it('finds a file by its path from the repository’s root, and takes an unnamed one to last OTHER_FILE_SECONDS', () => {
+    const figures = { 'test/integration/replay.test.ts': 87 };
+    assert.equal(expectedSeconds('test/integration/replay.test.ts', figures), 87);
+    assert.equal(expectedSeconds('/repo/test/integration/replay.test.ts', figures), 87);
     // Another file that only ends like a named one is not it.
-    assert.deepEqual(longestFirst(['test/integration/my-replay.test.ts', 'a.test.ts'], ['replay.test.ts']), [
-      'test/integration/my-replay.test.ts',
-      'a.test.ts',
-    ]);
+    assert.equal(expectedSeconds('test/integration/my-replay.test.ts', figures), OTHER_FILE_SECONDS);
+    assert.equal(expectedSeconds('test/integration/new.test.ts', {}), OTHER_FILE_SECONDS);
   });
 
-  it('names only test files that exist, each once', () => {
-    for (const file of LONGEST_FIRST) assert.ok(existsSync(file), `${file} exists: take it off LONGEST_FIRST`);
-    assert.equal(new Set(LONGEST_FIRST).size, LONGEST_FIRST.length);
+  it('names, for each suite, exactly the files it runs in its lanes', () => {
+    // A figure for a file the suite does not run in lanes is stale; a file without one is scheduled blind.
+    const npmTest = testFiles('test/integration');
+    const { beside } = clusterPhases(clusterSuiteFiles(testFiles('test/integration'), testFiles('test/cluster')));
+    for (const [suite, figures, files] of [
+      ['npm test', SECONDS_ON_THE_DEV_SERVER, npmTest],
+      ['npm run test:cluster', SECONDS_ON_THE_CLUSTER, beside],
+    ] as const) {
+      assert.deepEqual(Object.keys(figures).sort(), [...files].sort(), suite);
+      for (const [file, seconds] of Object.entries(figures))
+        assert.ok(Number.isInteger(seconds) && seconds > 0, `${suite}: ${file}: ${seconds}`);
+    }
   });
 });
