@@ -38,7 +38,9 @@ describe('npm run drill on the cluster', () => {
     writeFileSync(pidFile, String(target.pid));
     // The supervisor: the killed worker is started again, and the pid file names the new one as
     // soon as it exists, as a supervisor's would (under load a start took longer than the 20 s to
-    // the next kill). One killed while starting is started again.
+    // the next kill). One killed while starting is started again; why the last start failed goes
+    // into the assertions' messages, for a worker that could never start.
+    let lastStartFailure = '';
     const supervisor = (async () => {
       while (supervising) {
         await new Promise((r) => setTimeout(r, 500));
@@ -49,7 +51,7 @@ describe('npm run drill on the cluster', () => {
             workers.push(child);
             writeFileSync(pidFile, String(child.pid));
           },
-        }).catch(() => {});
+        }).catch((err: Error) => (lastStartFailure = `\nthe supervisor's last failed worker start: ${err.message}`));
       }
     })();
     const chaos = `kill -9 $(cat ${pidFile})`;
@@ -75,8 +77,9 @@ describe('npm run drill on the cluster', () => {
     const code = await new Promise((resolve) => child.on('exit', resolve));
     supervising = false;
     await supervisor;
-    assert.equal(out.trimEnd().split('\n').at(-1), 'drill: exact 4/4 wallets, 0 counted twice, 0 stuck', out);
-    assert.match(out, /chaos runs +[1-9]\d* \(0 failed\)/, out);
-    assert.equal(code, 0, out);
+    const said = out + lastStartFailure;
+    assert.equal(out.trimEnd().split('\n').at(-1), 'drill: exact 4/4 wallets, 0 counted twice, 0 stuck', said);
+    assert.match(out, /chaos runs +[1-9]\d* \(0 failed\)/, said);
+    assert.equal(code, 0, said);
   });
 });
