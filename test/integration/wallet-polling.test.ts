@@ -157,8 +157,10 @@ describe('wallet: polling that costs what is needed', () => {
   });
 
   it("callbacks in the watch's first wait leave its timer running: one interval after the opening, the poll takes the wallet as it is then", async () => {
-    // A longer interval than the stack's, so that both callbacks come within the first wait.
-    const timing = { pollIntervalMs: 6_000, pollMaxMs: 96_000 };
+    // A longer interval than the stack's, so that both callbacks come within the first wait: with
+    // 6 s, a loaded CI (CI25) confirmed the deposit after the wait had ended, and the poll then
+    // found it pending and waited the interval again.
+    const timing = { pollIntervalMs: 15_000, pollMaxMs: 240_000 };
     const wallets = new WalletsClient(stack.client, { taskQueue: stack.taskQueue, ...timing });
     const { walletId, walletWorkflowId } = await wallets.open({ name: `first-wait-${Date.now()}` });
     const wallet = follow(walletWorkflowId);
