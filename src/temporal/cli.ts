@@ -54,7 +54,7 @@ export async function findTemporalCli(
   );
   mkdirSync(dir, { recursive: true });
   try {
-    await goInstall(go, CLI_MODULE, dir, log, env);
+    await goInstall(go, CLI_MODULE, dir, log, { env });
   } catch (err) {
     throw new Error(`${(err as Error).message}\nSet TEMPORAL_CLI_PATH to a temporal binary to skip the build.`);
   }

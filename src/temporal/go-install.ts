@@ -13,9 +13,9 @@ import { join } from 'node:path';
  * information, from the compiler or the linker: an eighth to a quarter less CPU to compile
  * (measured from empty caches: versitygw 211 CPU s against 278, helm 304 against 347), and nothing
  * here reads it (no debugger attaches; panics, profiles and `go version -m` use the symbol table and
- * the build info, which stay). Every command uses the same ones because they are part of each
- * package's key in Go's build cache: the server's module then reuses the CLI's compiled packages,
- * and `go test` the build's.
+ * the build info, which stay). The builds that share packages use the same ones, because they are
+ * part of each package's key in Go's build cache: the server's module then reuses the CLI's
+ * compiled packages, and `go test` the build's. goInstall takes others for a tool of its own.
  */
 export const GO_BUILD_FLAGS = ['-gcflags=all=-dwarf=false', '-ldflags=-w'];
 
@@ -24,11 +24,11 @@ export async function goInstall(
   moduleAtVersion: string,
   dir: string,
   log: (line: string) => void,
-  env: NodeJS.ProcessEnv = process.env,
+  { env = process.env, flags = GO_BUILD_FLAGS }: { env?: NodeJS.ProcessEnv; flags?: readonly string[] } = {},
 ): Promise<void> {
   const partial = mkdtempSync(join(dir, '.partial-'));
   try {
-    await runGo(go, ['install', ...GO_BUILD_FLAGS, moduleAtVersion], {
+    await runGo(go, ['install', ...flags, moduleAtVersion], {
       env: { ...env, GOBIN: partial, GOFLAGS: [env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') },
       log,
     });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GO_BUILD_FLAGS, goInstall } from '../../src/temporal/go-install.js';
-import { GO_TEST_ARGS, sourcesHash } from '../../scripts/lib/go-tools.js';
+import { GO_TEST_ARGS, sourcesHash, TEST_TOOL_BUILD_FLAGS, TOOLS } from '../../scripts/lib/go-tools.js';
 
 // `go install` into the cache, with a stand-in `go` that writes its binary in two halves: the
 // cache's folder holds a binary only once one was installed whole, since a process that finds an
@@ -50,6 +50,15 @@ describe('goInstall', () => {
       GO_TEST_ARGS.filter((a) => a.startsWith('-gcflags') || a.startsWith('-ldflags')),
       GO_BUILD_FLAGS,
     );
+  });
+
+  it('compiles a tool with the flags it is given; the UI, which reuses the CLI’s packages, with the CLI’s', async () => {
+    const dir = join(root, 'tool-flags');
+    mkdirSync(dir);
+    await goInstall(fakeGo('finishes'), 'example.com/tool@v1', dir, () => {}, { flags: TEST_TOOL_BUILD_FLAGS });
+    const args = readFileSync(join(dir, 'args'), 'utf8').trim().split('\n');
+    assert.deepEqual(args, ['install', '-gcflags=all=-N -l -dwarf=false', '-ldflags=-w', 'example.com/tool@v1']);
+    assert.deepEqual(TOOLS.ui.flags, GO_BUILD_FLAGS);
   });
 
   it('a build that fails leaves nothing in the folder', async () => {
