@@ -12,7 +12,8 @@ import { buildTestBundle, runLanes, runTests, testConcurrency, testFiles, useSui
 // build). One cluster for the whole run; its description goes to the tests as TEST_CLUSTER.
 // The files run in TEST_CONCURRENCY lanes, most of a lane's files in one process
 // (scripts/lib/test-lanes.ts), but for those scripts/lib/cluster-suite-files.ts names: left to
-// `npm test`, or run alone, a process each, most of them before the others.
+// `npm test`, run alone, a process each, most of them before the others, or apart from the cluster
+// beside those.
 
 // Once the tests run, runTests passes a signal on to them, and the cluster stops after them.
 useSuitePorts('cluster');
@@ -52,12 +53,18 @@ try {
     // Screenshots of a failed browser step; kept with the logs when a test fails.
     TEST_OUTPUT_DIR: join(dir, 'output'),
   };
-  const { aloneFirst, beside, aloneLast } = clusterPhases(files);
+  const { aloneFirst, apart, beside, aloneLast } = clusterPhases(files);
   const codes: number[] = [];
+  const first: Array<Promise<number>> = [];
   if (aloneFirst.length) {
     say(`first, one at a time: ${aloneFirst.join(', ')}`);
-    codes.push(await runTests(aloneFirst, env, { concurrency: 1 }));
+    first.push(runTests(aloneFirst, env, { concurrency: 1 }));
   }
+  if (apart.length) {
+    say(`beside them, apart from the cluster: ${apart.join(', ')}`);
+    first.push(runLanes(apart, env, { concurrency: 1, figures: SECONDS_ON_THE_CLUSTER, say }));
+  }
+  codes.push(...(await Promise.all(first)));
   if (beside.length && !signal.aborted)
     codes.push(await runLanes(beside, env, { concurrency: testConcurrency(), figures: SECONDS_ON_THE_CLUSTER, say }));
   if (aloneLast.length && !signal.aborted) {

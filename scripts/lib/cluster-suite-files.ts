@@ -55,6 +55,15 @@ export const ALONE_ON_THE_CLUSTER = [
 ];
 
 /**
+ * Files that use nothing of the suite's cluster: they start a cluster of their own (its processes
+ * on ports and in a folder of their own, with an environment of their own) and none of the suite's
+ * processes. So no fault of the files run alone reaches them, and they run beside those, in a lane
+ * of their own: the files run alone mostly wait, and with them one after another the cluster suite
+ * ran 146 s longer than `npm test` (CI26), its cores idle in the meantime.
+ */
+export const APART_FROM_THE_CLUSTER = ['test/cluster/cluster-script.test.ts'];
+
+/**
  * Of the files run alone, those that leave the cluster short of something the others use: they run
  * after everything else. The worker scale-out kills and starts again ends with the file, so the
  * cluster keeps one worker of its two.
@@ -64,14 +73,20 @@ export const LAST_ON_THE_CLUSTER = ['test/cluster/scale-out.test.ts'];
 /**
  * The cluster suite's files in the order it runs them: first those run alone, one at a time, while
  * `npm test` keeps the cores busy beside them (they mostly wait, for a process to come back or for
- * PostgreSQL, and at the end of CI, with `npm test` done, the cores would idle through them); then
- * the others, in lanes split by their expected time (test-lanes.ts); then those run alone that must
- * come last.
+ * PostgreSQL, and at the end of CI, with `npm test` done, the cores would idle through them), and
+ * those apart from the cluster in a lane beside them; then the others, in lanes split by their
+ * expected time (test-lanes.ts); then those run alone that must come last.
  */
-export function clusterPhases(files: string[]): { aloneFirst: string[]; beside: string[]; aloneLast: string[] } {
-  const { beside, alone } = besideAndAlone(files, ALONE_ON_THE_CLUSTER);
+export function clusterPhases(files: string[]): {
+  aloneFirst: string[];
+  apart: string[];
+  beside: string[];
+  aloneLast: string[];
+} {
+  const { beside: shared, alone: apart } = besideAndAlone(files, APART_FROM_THE_CLUSTER);
+  const { beside, alone } = besideAndAlone(shared, ALONE_ON_THE_CLUSTER);
   const { beside: aloneFirst, alone: aloneLast } = besideAndAlone(alone, LAST_ON_THE_CLUSTER);
-  return { aloneFirst, beside, aloneLast };
+  return { aloneFirst, apart, beside, aloneLast };
 }
 
 /** The files the cluster suite runs when given none: every integration and cluster file it does not leave to `npm test`. */

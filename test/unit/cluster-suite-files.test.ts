@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   ALONE_ON_THE_CLUSTER,
+  APART_FROM_THE_CLUSTER,
   clusterPhases,
   clusterSuiteFiles,
   LAST_ON_THE_CLUSTER,
@@ -60,14 +61,30 @@ describe('the cluster suite’s file lists', () => {
 
   it('runs the files alone first, then the others, then those that leave the cluster short', () => {
     const files = clusterSuiteFiles(testFiles('test/integration'), testFiles('test/cluster'));
-    const { aloneFirst, beside, aloneLast } = clusterPhases(files);
+    const { aloneFirst, apart, beside, aloneLast } = clusterPhases(files);
     assert.deepEqual(aloneLast, LAST_ON_THE_CLUSTER);
     assert.deepEqual(
       [...aloneFirst].sort(),
       ALONE_ON_THE_CLUSTER.filter((f) => !LAST_ON_THE_CLUSTER.includes(f)).sort(),
     );
-    assert.deepEqual([...aloneFirst, ...beside, ...aloneLast].sort(), [...files].sort(), 'every file once');
+    assert.deepEqual(apart, APART_FROM_THE_CLUSTER);
+    assert.deepEqual([...aloneFirst, ...apart, ...beside, ...aloneLast].sort(), [...files].sort(), 'every file once');
     assert.ok(beside.includes('test/cluster/browser.test.ts'));
+  });
+
+  // Beside the files that kill the cluster's processes and restart its PostgreSQL, a file apart
+  // from it must reach none of the suite's: no description of it, no stack, no worker, no address.
+  it('runs apart from the cluster only files that use nothing of the suite’s', () => {
+    const usesTheSuites = (file: string) =>
+      /clusterDescription|clusterClient|TEST_CLUSTER|helpers\/(stack|worker-process)\.js|TEMPORAL_ADDRESS|TEST_WORKFLOW_BUNDLE/.test(
+        readFileSync(file, 'utf8'),
+      );
+    for (const file of APART_FROM_THE_CLUSTER) {
+      assert.ok(existsSync(file) && file.startsWith('test/cluster/'), file);
+      assert.ok(!usesTheSuites(file), `${file} uses the suite's cluster: take it off APART_FROM_THE_CLUSTER`);
+      assert.ok(!ALONE_ON_THE_CLUSTER.includes(file), `${file} is on one list only`);
+    }
+    assert.ok(usesTheSuites('test/cluster/mtls.test.ts'), 'finds a file that uses the suite’s PostgreSQL');
   });
 
   it('runs alone only cluster files that exist', () => {
