@@ -75,10 +75,14 @@ describe('the cluster suite’s file lists', () => {
   // Beside the files that kill the cluster's processes and restart its PostgreSQL, a file apart
   // from it must reach none of the suite's: no description of it, no stack, no worker, no address.
   it('runs apart from the cluster only files that use nothing of the suite’s', () => {
-    const usesTheSuites = (file: string) =>
-      /clusterDescription|clusterClient|TEST_CLUSTER|helpers\/(stack|worker-process)\.js|TEMPORAL_ADDRESS|TEST_WORKFLOW_BUNDLE/.test(
-        readFileSync(file, 'utf8'),
+    const usesTheSuites = (file: string) => {
+      const source = readFileSync(file, 'utf8');
+      return (
+        /clusterDescription|clusterClient|TEST_CLUSTER|helpers\/(stack|worker-process)\.js|TEMPORAL_ADDRESS/.test(
+          source,
+        ) || serverNeeds(source, ['bundle', 'temporal']).length > 0
       );
+    };
     for (const file of APART_FROM_THE_CLUSTER) {
       assert.ok(existsSync(file) && file.startsWith('test/cluster/'), file);
       assert.ok(!usesTheSuites(file), `${file} uses the suite's cluster: take it off APART_FROM_THE_CLUSTER`);
